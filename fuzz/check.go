@@ -1,0 +1,56 @@
+package fuzz
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+)
+
+// Check verifies the invariants every value of every domain must keep, and
+// returns the judgments of both rule sets. A seed-vs-ptxisa disagreement is
+// not an error here (it is data for the campaign); a broken invariant is:
+// a canonical or JSON round trip that changes the value, an invalid target,
+// a nondeterministic judgment, or a rule set contradicting its own
+// brute-force check.
+func Check(d domain.Domain, v domain.Value) (map[spec.Set]spec.Judgment, error) {
+	back, err := d.Decode(v.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("%s: decode(encode(v)): %w", d.Name, err)
+	}
+	if !reflect.DeepEqual(back, v) {
+		return nil, fmt.Errorf("%s: decode(encode(v)) = %+v, want %+v", d.Name, back, v)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: marshal JSON: %w", d.Name, err)
+	}
+	parsed, err := d.ParseJSON(js)
+	if err != nil {
+		return nil, fmt.Errorf("%s: parse own JSON %s: %w", d.Name, js, err)
+	}
+	if !reflect.DeepEqual(parsed, v) {
+		return nil, fmt.Errorf("%s: JSON round trip %s = %+v, want %+v", d.Name, js, parsed, v)
+	}
+	if !v.Target().Valid() {
+		return nil, fmt.Errorf("%s: invalid target %v", d.Name, v.Target())
+	}
+	judgments := map[spec.Set]spec.Judgment{}
+	for _, set := range spec.Sets {
+		j1, err := spec.JudgeValue(set, d.Name, v)
+		if err != nil {
+			return nil, err
+		}
+		j2, _ := spec.JudgeValue(set, d.Name, v)
+		if !reflect.DeepEqual(j1, j2) {
+			return nil, fmt.Errorf("%s: %s judged the same value two ways: %+v then %+v", d.Name, set, j1, j2)
+		}
+		judgments[set] = j1
+	}
+	if err := spec.SelfCheck(d.Name, v); err != nil {
+		return nil, err
+	}
+	return judgments, nil
+}

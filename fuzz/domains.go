@@ -1,0 +1,26 @@
+// Package fuzz lists the domains and holds the native fuzz targets (in its
+// tests) with their seed corpora under testdata/fuzz/.
+package fuzz
+
+import (
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+)
+
+// all lists every domain, in the order `legalfuzz domains` prints them.
+var all = []domain.Domain{
+	kindword.Domain,
+}
+
+// Domains returns every domain.
+func Domains() []domain.Domain { return all }
+
+// Lookup finds a domain by name.
+func Lookup(name string) (domain.Domain, bool) {
+	for _, d := range all {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return domain.Domain{}, false
+}

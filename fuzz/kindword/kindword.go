@@ -1,0 +1,226 @@
+// Package kindword is the tcgen05.mma domain: the semantic instruction (kind,
+// cta_group, scale vector, ws, sparse, block scale, collector::a, ashift,
+// scale-input-d, arch-conditional variant, target) and seed 001's packed 9-bit
+// kind word plus collector word. Both directions convert, so raw words from
+// the seed can be fuzzed and judged. The seed's encoding overlays fields (ws
+// on bit 0, sparse and block scale on bit 5), so semantic → raw is lossy; that
+// loss is part of what the campaign measures.
+package kindword
+
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// Name is the domain's name.
+const Name = "kindword"
+
+// Kind is the mma kind, numbered as seed 001's 3-bit mma_kind field (6 is a
+// hole in the seed's table, kept so every raw word has a value).
+type Kind uint8
+
+const (
+	MXF4NVF4 Kind = iota
+	I8
+	MXF8F6F4
+	F16
+	TF32
+	F8F6F4
+	Reserved6
+	MXF4
+)
+
+// Kinds spells the kinds by their field value.
+var Kinds = domain.Enum{"mxf4nvf4", "i8", "mxf8f6f4", "f16", "tf32", "f8f6f4", "reserved6", "mxf4"}
+
+func (k Kind) String() string { return Kinds.Name(int(k)) }
+
+// BlockScaled reports whether k is one of the block-scaled (mx) kinds.
+func (k Kind) BlockScaled() bool { return k == MXF8F6F4 || k == MXF4 || k == MXF4NVF4 }
+
+// ScaleVec is the scale-vector size as written on the instruction. Default
+// means none written; the seed encodes both Default and 1X as field value 0.
+type ScaleVec uint8
+
+const (
+	ScaleDefault ScaleVec = iota
+	Scale1X
+	Scale2X
+	Scale4X
+	ScaleReserved3 // seed field value 3, reserved
+)
+
+// ScaleVecs spells the scale-vector sizes.
+var ScaleVecs = domain.Enum{"", "1X", "2X", "4X", "reserved3"}
+
+func (s ScaleVec) String() string { return ScaleVecs.Name(int(s)) }
+
+// Collector is the collector::a operation.
+type Collector uint8
+
+const (
+	Discard Collector = iota
+	LastUse
+	Fill
+	Use
+)
+
+// Collectors spells the collector::a operations.
+var Collectors = domain.Enum{"discard", "lastuse", "fill", "use"}
+
+func (c Collector) String() string { return Collectors.Name(int(c)) }
+
+// Value is one tcgen05.mma instruction.
+type Value struct {
+	Kind Kind
+	// CTAGroup is the seed's 2-bit field: 1 and 2 are cta_group::1/::2; 0 and
+	// 3 are reserved (the seed reads 3 as "4-CTA").
+	CTAGroup   uint8
+	ScaleVec   ScaleVec
+	WS         bool // .ws, weight stationary
+	Sparse     bool // .sp
+	BlockScale bool // .block_scale
+	CollectorA Collector
+	AShift     bool // .ashift
+	ATMem      bool // A operand in tensor memory (.ashift needs it)
+	// ScaleInputAcc marks a scale-input-d operand; ScaleInputD is its value
+	// (0..15), zero when ScaleInputAcc is false.
+	ScaleInputAcc bool
+	ScaleInputD   uint8
+	// ArchConditional is the seed verifier's is_arch_cond input: whether the
+	// instruction is an arch-conditional variant.
+	ArchConditional bool
+	Tgt             target.Target
+}
+
+// Target implements domain.Value.
+func (v Value) Target() target.Target { return v.Tgt }
+
+// Seed 001 packing of the kind word and the collector word.
+const (
+	bitWS         = 1 << 0
+	bitScaleAcc   = 1 << 4
+	bitBlockScale = 1 << 5 // also the sparsity bit: the seed overlays them
+	// Collector word: bits 0-1 collector::a op, bit 2 ashift. The seed names
+	// ASHIFT and COLLECTOR_A_USE_OR_FILL but not their bits; this is ours.
+	CollectorAShift = 1 << 2
+)
+
+// Raw packs v into seed 001's 9-bit kind word: cta_group bits 0-1 (ws
+// overlays bit 0), scale_vector_size 2-3, scale_input_acc 4, block_scale 5
+// (sparsity overlays it), mma_kind 6-8.
+func (v Value) Raw() uint16 {
+	raw := uint16(v.CTAGroup & 3)
+	if v.WS {
+		raw |= bitWS
+	}
+	raw |= uint16(scaleField(v.ScaleVec)) << 2
+	if v.ScaleInputAcc {
+		raw |= bitScaleAcc
+	}
+	if v.BlockScale || v.Sparse {
+		raw |= bitBlockScale
+	}
+	return raw | uint16(v.Kind&7)<<6
+}
+
+// scaleField is the seed's scale_vector_size field: 0=1X, 1=2X, 2=4X, 3 reserved.
+func scaleField(s ScaleVec) uint8 {
+	switch s {
+	case Scale2X:
+		return 1
+	case Scale4X:
+		return 2
+	case ScaleReserved3:
+		return 3
+	}
+	return 0
+}
+
+// Collector packs the collector word: op in bits 0-1, ashift in bit 2.
+func (v Value) Collector() uint8 {
+	c := uint8(v.CollectorA & 3)
+	if v.AShift {
+		c |= CollectorAShift
+	}
+	return c
+}
+
+// FromRaw reads a seed kind word and collector word as the seed does: ws is
+// bit 0, and bit 5 is both block scale and sparsity.
+func FromRaw(raw uint16, collector uint8, archCond bool, t target.Target) Value {
+	return Value{
+		Kind:            Kind(raw >> 6 & 7),
+		CTAGroup:        uint8(raw & 3),
+		ScaleVec:        [4]ScaleVec{ScaleDefault, Scale2X, Scale4X, ScaleReserved3}[raw>>2&3],
+		WS:              raw&bitWS != 0,
+		Sparse:          raw&bitBlockScale != 0,
+		BlockScale:      raw&bitBlockScale != 0,
+		ScaleInputAcc:   raw&bitScaleAcc != 0,
+		CollectorA:      Collector(collector & 3),
+		AShift:          collector&CollectorAShift != 0,
+		ArchConditional: archCond,
+		Tgt:             t,
+	}
+}
+
+// Encode implements domain.Value: kind, cta_group, scale_vec, flags,
+// scale-input-d, collector::a, target.
+func (v Value) Encode() []byte {
+	var w domain.Writer
+	w.U8(uint8(v.Kind))
+	w.U8(v.CTAGroup)
+	w.U8(uint8(v.ScaleVec))
+	w.U8(packFlags(v.WS, v.Sparse, v.BlockScale, v.ScaleInputAcc, v.AShift, v.ATMem, v.ArchConditional))
+	w.U8(v.ScaleInputD)
+	w.U8(uint8(v.CollectorA))
+	w.Bytes = v.Tgt.Encode(w.Bytes)
+	return w.Bytes
+}
+
+func packFlags(bits ...bool) uint8 {
+	var f uint8
+	for i, b := range bits {
+		if b {
+			f |= 1 << i
+		}
+	}
+	return f
+}
+
+// Decode maps fuzz bytes to a value; every input decodes.
+func Decode(data []byte) (domain.Value, error) {
+	r := domain.NewReader(data)
+	v := Value{
+		Kind:     Kind(r.Index(len(Kinds))),
+		CTAGroup: uint8(r.Index(4)),
+		ScaleVec: ScaleVec(r.Index(len(ScaleVecs))),
+	}
+	f := r.U8()
+	v.WS, v.Sparse, v.BlockScale = f&1 != 0, f&2 != 0, f&4 != 0
+	v.ScaleInputAcc, v.AShift, v.ATMem, v.ArchConditional = f&8 != 0, f&16 != 0, f&32 != 0, f&64 != 0
+	v.ScaleInputD = r.U8() & 15
+	if !v.ScaleInputAcc {
+		v.ScaleInputD = 0
+	}
+	v.CollectorA = Collector(r.Index(len(Collectors)))
+	v.Tgt = target.Decode(r.U8(), r.U8())
+	return v, nil
+}
+
+// String is a short human form, e.g. "i8 cta_group::2 raw=0x042 sm_100".
+func (v Value) String() string {
+	return fmt.Sprintf("%s cta_group::%d raw=0x%03x collector=%d %s", v.Kind, v.CTAGroup, v.Raw(), v.Collector(), v.Tgt.Arch)
+}
+
+// Domain describes kindword for the registry.
+var Domain = domain.Domain{
+	Name:       Name,
+	Doc:        "tcgen05.mma instructions and seed 001's packed 9-bit kind word + collector word",
+	FuzzTarget: "FuzzKindWord",
+	Decode:     Decode,
+	ParseJSON:  ParseJSON,
+	Seeds:      Seeds,
+}

@@ -1,0 +1,3 @@
+module github.com/legalfuzz/legalfuzz
+
+go 1.26.0

@@ -1,0 +1,75 @@
+// Package oracles defines the judges legalfuzz asks about each case: their
+// common interface and the verdicts they return.
+package oracles
+
+import (
+	"context"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
+
+// Kind is what an oracle said about a case.
+type Kind string
+
+const (
+	// Accept: the oracle finds the case legal.
+	Accept Kind = "accept"
+	// Reject: the oracle finds the case illegal; Diagnostic says why.
+	Reject Kind = "reject"
+	// Unsupported: the oracle cannot judge this case (target too new, op not in
+	// this version); never a finding on its own.
+	Unsupported Kind = "unsupported"
+	// Error: the oracle itself failed (a crash, an internal compiler error).
+	// That is a finding about the oracle, not a failure of legalfuzz.
+	Error Kind = "error"
+	// Timeout: the oracle did not answer in time and was killed.
+	Timeout Kind = "timeout"
+	// Result: the oracle observed data (e.g. a hash of what a load wrote).
+	Result Kind = "result"
+)
+
+// Verdict is one oracle's answer about one case.
+type Verdict struct {
+	Oracle  string `json:"oracle"`
+	Version string `json:"version,omitempty"`
+	Case    string `json:"case"`
+	Domain  string `json:"domain"`
+	Kind    Kind   `json:"verdict"`
+	// Rule names the rule that decided the verdict (spec oracles), or the
+	// rule set that accepted the case.
+	Rule string `json:"rule"`
+	// Diagnostic is the oracle's message, verbatim for spec rules, normalized
+	// for tools.
+	Diagnostic string `json:"diagnostic"`
+	// Value is a computed answer (an opcode index, a 64-bit descriptor, an
+	// observed hash); empty when the verdict carries none.
+	Value string `json:"value"`
+	// Passed lists the rules that were checked and held before the decision,
+	// for rule coverage.
+	Passed []string `json:"passed,omitempty"`
+}
+
+// Oracle judges cases. Judge returns exactly one verdict per case, in order.
+// Its error is reserved for failures of legalfuzz itself (a harness bug, a
+// context cancelled); a failing tool is an Error verdict, never an error.
+type Oracle interface {
+	Name() string
+	Version() string
+	// Judges reports whether the oracle can judge cases of the domain at all.
+	Judges(domainName string) bool
+	Judge(ctx context.Context, cases []domain.Case) ([]Verdict, error)
+}
+
+// Status describes an oracle found, or not found, on this machine.
+type Status struct {
+	Name      string   `json:"name"`
+	Version   string   `json:"version"`
+	Available bool     `json:"available"`
+	Path      string   `json:"path,omitempty"`
+	Domains   []string `json:"domains"`
+	Targets   []string `json:"targets,omitempty"`
+	// Reason says why an unavailable oracle is missing; Install says how to
+	// get it.
+	Reason  string `json:"reason,omitempty"`
+	Install string `json:"install,omitempty"`
+}

@@ -1,0 +1,88 @@
+package spec
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Oracle judges cases with one rule set, in process.
+type Oracle struct {
+	set Set
+}
+
+// New returns the oracle for set; its name is "spec/<set>".
+func New(set Set) *Oracle { return &Oracle{set: set} }
+
+// Name is "spec/seed" or "spec/ptxisa".
+func (o *Oracle) Name() string { return "spec/" + string(o.set) }
+
+// Version hashes the set's rules (IDs and messages), so a verdict records
+// exactly which rules judged it.
+func (o *Oracle) Version() string {
+	h := sha256.New()
+	for _, r := range Rules() {
+		if r.Set == o.set {
+			h.Write([]byte(r.ID + "\x00" + r.Message + "\x00"))
+		}
+	}
+	return "rules-" + hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// Judges reports whether the set has rules for the domain.
+func (o *Oracle) Judges(domainName string) bool {
+	return slices.Contains(Domains(o.set), domainName)
+}
+
+// Judge judges each case; a domain without rules is Unsupported.
+func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
+	out := make([]oracles.Verdict, len(cases))
+	version := o.Version()
+	for i, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		v, err := o.judgeOne(c)
+		if err != nil {
+			return nil, err
+		}
+		v.Version = version
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (o *Oracle) judgeOne(c domain.Case) (oracles.Verdict, error) {
+	v := oracles.Verdict{Oracle: o.Name(), Case: c.ID, Domain: c.Domain}
+	if !o.Judges(c.Domain) {
+		v.Kind = oracles.Unsupported
+		v.Diagnostic = "no " + string(o.set) + " rules for domain " + c.Domain
+		return v, nil
+	}
+	j, err := JudgeValue(o.set, c.Domain, c.Value)
+	if err != nil {
+		return v, err
+	}
+	return fromJudgment(v, o.set, c.Domain, j), nil
+}
+
+// fromJudgment fills a verdict from a rule set's judgment.
+func fromJudgment(v oracles.Verdict, set Set, domainName string, j Judgment) oracles.Verdict {
+	for _, r := range j.Passed {
+		v.Passed = append(v.Passed, r.ID)
+	}
+	if j.Accept {
+		v.Kind = oracles.Accept
+		v.Rule = string(set) + "." + domainName
+		v.Value = j.Value
+		return v
+	}
+	v.Kind = oracles.Reject
+	v.Rule = j.Rule.ID
+	v.Diagnostic = j.Diagnostic
+	return v
+}
