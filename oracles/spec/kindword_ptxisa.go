@@ -46,9 +46,13 @@ var kindwordPTXISA = &Ladder[kw.Value]{Set: PTXISA, Domain: kw.Name,
 		{Rule: kwRule("scale-vec-reserved", "no .scale_vec matches this encoding"),
 			Fires: func(v kw.Value) bool { return v.ScaleVec == kw.ScaleReserved3 }},
 		{Rule: kwRule("scale-vec-mxf8f6f4", ".kind::mxf8f6f4 allows only .scale_vec::1X"),
-			Fires: func(v kw.Value) bool { return v.Kind == kw.MXF8F6F4 && (v.ScaleVec == kw.Scale2X || v.ScaleVec == kw.Scale4X) }},
+			Fires: func(v kw.Value) bool {
+				return v.Kind == kw.MXF8F6F4 && (v.ScaleVec == kw.Scale2X || v.ScaleVec == kw.Scale4X)
+			}},
 		{Rule: kwRule("scale-vec-mxf4", ".kind::mxf4 allows only .scale_vec::2X (the default)"),
-			Fires: func(v kw.Value) bool { return v.Kind == kw.MXF4 && (v.ScaleVec == kw.Scale1X || v.ScaleVec == kw.Scale4X) }},
+			Fires: func(v kw.Value) bool {
+				return v.Kind == kw.MXF4 && (v.ScaleVec == kw.Scale1X || v.ScaleVec == kw.Scale4X)
+			}},
 		{Rule: kwRule("scale-vec-mxf4nvf4", ".kind::mxf4nvf4 requires an explicit .scale_vec::2X or ::4X"),
 			Fires: func(v kw.Value) bool {
 				return v.Kind == kw.MXF4NVF4 && v.ScaleVec != kw.Scale2X && v.ScaleVec != kw.Scale4X
