@@ -74,7 +74,7 @@ note() { echo "install-oracles: $*" >&2; }
 
 # run_q CMD...: run quietly, output appended to $LOG (unless verbose).
 run_q() {
-	echo "+ $*" >>"$LOG"
+	if [[ $1 == apt_private ]]; then echo "+ apt-get ${APT_OPTS[*]} ${*:2}" >>"$LOG"; else echo "+ $*" >>"$LOG"; fi
 	if [[ $VERBOSE == 1 ]]; then
 		"$@" 2>&1 | tee -a "$LOG"
 		return "${PIPESTATUS[0]}"
@@ -84,7 +84,7 @@ run_q() {
 
 show_log() {
 	note "last lines of $LOG:"
-	tail -n 25 "$LOG" | sed 's/^/    /' >&2
+	tail -n 15 "$LOG" | sed 's/^/    /' >&2
 }
 
 # retry CMD...: networked commands get 3 tries; mirrors hiccup.
@@ -92,7 +92,7 @@ retry() {
 	local i
 	for i in 1 2 3; do
 		if run_q "$@"; then return 0; fi
-		((i < 3)) && { note "attempt $i failed, retrying: $*"; sleep $((i * 3)); }
+		((i < 3)) && { note "attempt $i/3 failed, retrying: ${*:1:3} ..."; sleep $((i * 3)); }
 	done
 	show_log
 	return 1
@@ -182,12 +182,18 @@ private_apt_setup() {
 	return 0
 }
 
-# private_update: refresh the private trixie lists, once per run.
+# apt_private ARGS...: apt-get on the private config.
+apt_private() { apt-get "${APT_OPTS[@]}" "$@"; }
+
+# private_update: refresh the private trixie lists, at most once per run
+# (a failure is remembered, so the next tool does not wait on it again).
 private_update() {
-	((APT_UPDATED)) && return 0
+	((APT_UPDATED == 0)) || return $((APT_UPDATED < 0))
 	private_apt_setup
 	note "updating private $SUITE package lists ($(debian_mirror))"
-	retry apt-get "${APT_OPTS[@]}" update || return 1
+	APT_UPDATED=-1
+	# --error-on=any: plain `apt-get update` exits 0 when the mirror is down.
+	retry apt_private --error-on=any update || return 1
 	APT_UPDATED=1
 }
 
@@ -212,7 +218,7 @@ fetch_debs() {
 	TMPS+=("$tmp")
 	note "downloading ${missing[*]}"
 	# apt-get download writes into the current directory.
-	(cd "$tmp" && retry apt-get "${APT_OPTS[@]}" download "${missing[@]/%//$SUITE}") || return 1
+	(cd "$tmp" && retry apt_private download "${missing[@]/%//$SUITE}") || return 1
 	mv -f "$tmp"/*.deb "$DEBS"/
 	rm -rf "$tmp"
 }
