@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/registry"
+)
+
+type checkOptions struct {
+	domain string
+	asJSON bool
+}
+
+func newCheckCmd() *cobra.Command {
+	var o checkOptions
+	cmd := &cobra.Command{
+		Use:   "check --domain D [--json] FILE|-",
+		Short: "Judge one case (its JSON form) with every available oracle",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&o.domain, "domain", "", "the case's domain (see legalfuzz domains)")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON object per verdict, one per line")
+	_ = cmd.MarkFlagRequired("domain")
+	return cmd
+}
+
+func (o *checkOptions) run(cmd *cobra.Command, path string) error {
+	d, ok := fuzz.Lookup(o.domain)
+	if !ok {
+		return fmt.Errorf("unknown domain %q (see legalfuzz domains)", o.domain)
+	}
+	data, err := readInput(cmd.InOrStdin(), path)
+	if err != nil {
+		return err
+	}
+	v, err := d.ParseJSON(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	c := domain.NewCase(d.Name, v)
+	var verdicts []oracles.Verdict
+	for _, orc := range registry.Discover(cmd.Context()).Oracles {
+		if !orc.Judges(d.Name) {
+			continue
+		}
+		vs, err := orc.Judge(cmd.Context(), []domain.Case{c})
+		if err != nil {
+			return fmt.Errorf("oracle %s: %w", orc.Name(), err)
+		}
+		verdicts = append(verdicts, vs...)
+	}
+	return writeVerdicts(cmd.OutOrStdout(), verdicts, o.asJSON)
+}
+
+// readInput reads a file, or standard input for "-".
+func readInput(stdin io.Reader, path string) ([]byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("read standard input: %w", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read case: %w", err)
+	}
+	return data, nil
+}
+
+func writeVerdicts(w io.Writer, verdicts []oracles.Verdict, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		for _, v := range verdicts {
+			v.Passed = nil // coverage detail; not part of check's output
+			if err := enc.Encode(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ORACLE\tVERDICT\tRULE\tDIAGNOSTIC / VALUE")
+	for _, v := range verdicts {
+		detail := v.Diagnostic
+		if v.Kind == oracles.Accept {
+			detail = v.Value
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", v.Oracle, v.Kind, v.Rule, detail)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,58 @@
+// Command legalfuzz fuzzes and differential-tests GPU legality rules. This
+// package is wiring only: flags, output and exit codes.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes: the contract nightly jobs script against.
+const (
+	exitOK       = 0 // ran, nothing new
+	exitFindings = 1 // new findings
+	exitError    = 2 // usage or runtime error
+)
+
+// errFindings makes a command exit 1 after printing its normal output.
+var errFindings = errors.New("new findings")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errFindings):
+		return exitFindings
+	default:
+		fmt.Fprintln(stderr, "legalfuzz:", err)
+		return exitError
+	}
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "legalfuzz",
+		Short:         "Fuzz and differential-test GPU legality rules",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd())
+	return root
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// runCLI runs one command line in process and returns stdout, stderr and the
+// exit code.
+func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// checkLines runs `check --json` and decodes its verdict lines by oracle.
+func checkLines(t *testing.T, domainName, input string) map[string]map[string]any {
+	t.Helper()
+	out, errOut, code := runCLI(t, input, "check", "--domain", domainName, "--json", "-")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	byOracle := map[string]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		for _, key := range []string{"oracle", "verdict", "rule", "diagnostic", "value"} {
+			if _, ok := m[key]; !ok {
+				t.Fatalf("line %q lacks key %q", line, key)
+			}
+		}
+		byOracle[m["oracle"].(string)] = m
+	}
+	return byOracle
+}
+
+// TestCheckWorkedExamples runs seed 001's worked examples through the CLI.
+func TestCheckWorkedExamples(t *testing.T) {
+	for _, tc := range []struct {
+		input, verdict, diag, value string
+	}{
+		{`{"raw": 66, "arch_conditional": false, "target": "sm_100"}`, "reject", "INT8 type is supported only on arch-conditional variants.", ""},
+		{`{"raw": 66, "arch_conditional": true, "target": "sm_100"}`, "accept", "", "10522"},
+		{`{"raw": 226, "arch_conditional": true, "target": "sm_100a"}`, "reject", "Block scale is not supported for f16, tf32, f8f6f4, and i8 types", ""},
+	} {
+		t.Run(tc.input, func(t *testing.T) {
+			seed := checkLines(t, "kindword", tc.input)["spec/seed"]
+			if seed == nil {
+				t.Fatal("no spec/seed verdict")
+			}
+			if seed["verdict"] != tc.verdict || seed["diagnostic"] != tc.diag || seed["value"] != tc.value {
+				t.Fatalf("spec/seed said %v %q %q, want %s %q %q", seed["verdict"], seed["diagnostic"], seed["value"], tc.verdict, tc.diag, tc.value)
+			}
+		})
+	}
+}
+
+func TestCheckBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name, domain, input, wantErr string
+	}{
+		{"unknown field", "kindword", `{"rax": 1}`, `unknown field "rax"`},
+		{"out of range", "kindword", `{"raw": 966}`, `field "raw"`},
+		{"not JSON", "kindword", `kindword please`, "bad JSON"},
+		{"unknown domain", "nosuch", `{}`, `unknown domain "nosuch"`},
+		{"unknown target", "kindword", `{"target": "sm_99"}`, `field "target"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tc.input, "check", "--domain", tc.domain, "-")
+			if code != exitError {
+				t.Fatalf("exit %d, want %d", code, exitError)
+			}
+			if out != "" || !strings.Contains(errOut, tc.wantErr) || strings.Count(errOut, "\n") != 1 {
+				t.Fatalf("stdout %q stderr %q, want one stderr line containing %q", out, errOut, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestDomainsJSON(t *testing.T) {
+	out, _, code := runCLI(t, "", "domains", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var infos []domainInfo
+	if err := json.Unmarshal([]byte(out), &infos); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]domainInfo{}
+	for _, d := range infos {
+		names[d.Name] = d
+	}
+	kw, ok := names["kindword"]
+	if !ok || kw.Rules["seed"] != 13 || kw.FuzzTarget != "FuzzKindWord" {
+		t.Fatalf("kindword entry %+v, want 13 seed rules and FuzzKindWord", kw)
+	}
+}
+
+func TestOraclesJSON(t *testing.T) {
+	out, _, code := runCLI(t, "", "oracles", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var statuses []struct {
+		Name      string `json:"name"`
+		Available bool   `json:"available"`
+	}
+	if err := json.Unmarshal([]byte(out), &statuses); err != nil {
+		t.Fatal(err)
+	}
+	avail := map[string]bool{}
+	for _, s := range statuses {
+		avail[s.Name] = s.Available
+	}
+	if !avail["spec/seed"] || !avail["spec/ptxisa"] {
+		t.Fatalf("spec oracles not available: %s", out)
+	}
+}

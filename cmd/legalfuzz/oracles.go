@@ -1,0 +1,42 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/oracles/registry"
+)
+
+func newOraclesCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "oracles",
+		Short: "List the oracles found on this machine, their versions, and why any is missing",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			statuses := registry.Discover(cmd.Context()).Statuses
+			w := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(statuses)
+			}
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ORACLE\tAVAILABLE\tVERSION\tDOMAINS\tNOTE")
+			for _, s := range statuses {
+				note := s.Path
+				if !s.Available {
+					note = s.Reason + "; " + s.Install
+				}
+				fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%s\n", s.Name, s.Available, s.Version, strings.Join(s.Domains, ","), note)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
+	return cmd
+}
