@@ -1,0 +1,235 @@
+// Package tool locates and runs the external programs that oracles wrap
+// (ptxas, mlir-opt, llc, llvm-mc, user verifiers), with deadlines that kill
+// hung processes and a classification that keeps "the tool crashed" (a
+// finding) apart from "the tool could not be started" (a harness failure).
+package tool
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Spec says how to find one tool.
+type Spec struct {
+	// Name is the oracle-facing name, e.g. "ptxas".
+	Name string
+	// Env is the environment variable that, when set, gives the tool's path.
+	Env string
+	// Files are the file names to look for, in order, in the project's
+	// .oracles/bin and then on PATH, e.g. "llc-19", "llc".
+	Files []string
+	// VersionArgs print the version, e.g. ["--version"].
+	VersionArgs []string
+	// Version extracts the version from that output, or reports that this is
+	// not the wanted tool (a different LLVM major, say).
+	Version func(out string) (string, bool)
+	// Install says how to get the tool when it is missing.
+	Install string
+}
+
+// Tool is a located program.
+type Tool struct {
+	Name    string
+	Path    string
+	Version string
+}
+
+// Locate finds the tool: the Env variable, then .oracles/bin, then PATH. A
+// candidate whose version output does not match is skipped, with the reason
+// kept for the error.
+func Locate(ctx context.Context, s Spec) (Tool, error) {
+	var tried []string
+	for _, path := range candidates(s) {
+		out, err := exec.CommandContext(ctx, path, s.VersionArgs...).CombinedOutput()
+		if err != nil && len(out) == 0 {
+			tried = append(tried, fmt.Sprintf("%s: %v", path, err))
+			continue
+		}
+		version, ok := s.Version(string(out))
+		if !ok {
+			tried = append(tried, fmt.Sprintf("%s: version %q does not match", path, firstLine(string(out))))
+			continue
+		}
+		return Tool{Name: s.Name, Path: path, Version: version}, nil
+	}
+	if len(tried) == 0 {
+		return Tool{}, fmt.Errorf("%s not found (set %s, run make oracles, or put %s on PATH)", s.Name, s.Env, strings.Join(s.Files, " or "))
+	}
+	return Tool{}, fmt.Errorf("%s not usable: %s", s.Name, strings.Join(tried, "; "))
+}
+
+// candidates lists the paths to try, in order, without duplicates.
+func candidates(s Spec) []string {
+	var paths []string
+	if p := os.Getenv(s.Env); s.Env != "" && p != "" {
+		paths = append(paths, p)
+	}
+	for _, dir := range OraclesBinDirs() {
+		for _, f := range s.Files {
+			if p := filepath.Join(dir, f); isExecutable(p) {
+				paths = append(paths, p)
+			}
+		}
+	}
+	for _, f := range s.Files {
+		if p, err := exec.LookPath(f); err == nil {
+			paths = append(paths, p)
+		}
+	}
+	return dedup(paths)
+}
+
+// OraclesBinDirs lists where the project installs tools: $LEGALFUZZ_ORACLES_DIR/bin,
+// the nearest .oracles/bin above the working directory, and the one beside
+// the running binary's folder (bin/legalfuzz → .oracles/bin).
+func OraclesBinDirs() []string {
+	var dirs []string
+	if d := os.Getenv("LEGALFUZZ_ORACLES_DIR"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "bin"))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			if p := filepath.Join(dir, ".oracles", "bin"); isDir(p) {
+				dirs = append(dirs, p)
+				break
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(filepath.Dir(exe)), ".oracles", "bin"); isDir(p) {
+			dirs = append(dirs, p)
+		}
+	}
+	return dedup(dirs)
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func dedup(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Result is what one run of a tool did.
+type Result struct {
+	Stdout, Stderr []byte
+	// ExitCode is the process's exit status; -1 when it died of a signal.
+	ExitCode int
+	// Signal names the signal that killed the process, if any.
+	Signal string
+	// TimedOut is set when the deadline passed and the process was killed.
+	TimedOut bool
+	Duration time.Duration
+}
+
+// Output is stderr followed by stdout, as a user reading the terminal sees it.
+func (r Result) Output() string { return string(r.Stderr) + string(r.Stdout) }
+
+// crashMarkers are the texts compilers print when they fail internally.
+var crashMarkers = []string{
+	"internal compiler error", "Internal error", "PLEASE submit a bug report", "Stack dump:",
+	"LLVM ERROR:", "Assertion `", "Segmentation fault", "UNREACHABLE executed", "terminate called",
+}
+
+// Crashed reports whether the tool failed in itself (a signal, or an
+// internal-error message), which is a finding about the tool, not a verdict
+// on the input.
+func (r Result) Crashed() bool {
+	if r.Signal != "" && !r.TimedOut {
+		return true
+	}
+	out := r.Output()
+	for _, m := range crashMarkers {
+		if strings.Contains(out, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrStart wraps failures to start a tool at all: a harness problem.
+var ErrStart = errors.New("tool could not be started")
+
+// Run runs the tool with args and stdin. At the timeout the whole process
+// group is killed, so a hung tool and its children never outlive the call.
+// The error is only for a tool that could not be started (ErrStart) or a
+// cancelled ctx; a tool that ran and failed is described by the Result.
+func (t Tool) Run(ctx context.Context, timeout time.Duration, stdin []byte, args ...string) (Result, error) {
+	return Run(ctx, timeout, stdin, t.Path, args...)
+}
+
+// Run runs any program as Tool.Run does.
+func Run(ctx context.Context, timeout time.Duration, stdin []byte, path string, args ...string) (Result, error) {
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.Command(path, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("%w: %s: %v", ErrStart, path, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var timedOut bool
+	var err error
+	select {
+	case err = <-done:
+	case <-runCtx.Done():
+		timedOut = ctx.Err() == nil // our deadline, not the caller's cancellation
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	r := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), TimedOut: timedOut, Duration: time.Since(start)}
+	r.ExitCode, r.Signal = exitStatus(cmd, err)
+	if ctx.Err() != nil {
+		return r, ctx.Err()
+	}
+	return r, nil
+}
+
+func exitStatus(cmd *exec.Cmd, err error) (int, string) {
+	if cmd.ProcessState == nil {
+		return -1, ""
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, ws.Signal().String()
+	}
+	return cmd.ProcessState.ExitCode(), ""
+}
