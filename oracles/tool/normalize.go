@@ -8,16 +8,16 @@ var normalizers = []struct {
 	re   *regexp.Regexp
 	with string
 }{
-	{regexp.MustCompile(`(?:[A-Za-z]:)?(?:/[\w.+-]+)+/?`), "FILE"},                // absolute paths
-	{regexp.MustCompile(`\b[\w.-]+\.(?:ptx|mlir|ll|s|cubin|o|json)\b`), "FILE"},   // file names
-	{regexp.MustCompile(`(FILE)?:\d+:\d+`), "FILE:LINE:COL"},                        // file:line:col
-	{regexp.MustCompile(`(FILE)?:\d+\b`), "FILE:LINE"},                              // file:line
-	{regexp.MustCompile(`\bline \d+\b`), "line LINE"},                               // ptxas "line 11"
-	{regexp.MustCompile(`%[\w.$]+`), "%V"},                                          // SSA values, PTX registers
-	{regexp.MustCompile(`@[\w.$]+`), "@SYM"},                                        // symbols
-	{regexp.MustCompile(`\^[\w.$]+`), "^BB"},                                        // MLIR block names
-	{regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "HEX"},                               // addresses, constants
-	{regexp.MustCompile(`\bk_\w+\b|\bcase_[0-9a-f]+\b`), "ENTRY"},                   // our entry names
+	{regexp.MustCompile(`(?:[A-Za-z]:)?(?:/[\w.+-]+)+/?`), "FILE"},              // absolute paths
+	{regexp.MustCompile(`\b[\w.-]+\.(?:ptx|mlir|ll|s|cubin|o|json)\b`), "FILE"}, // file names
+	{regexp.MustCompile(`(FILE)?:\d+:\d+`), "FILE:LINE:COL"},                    // file:line:col
+	{regexp.MustCompile(`(FILE)?:\d+\b`), "FILE:LINE"},                          // file:line
+	{regexp.MustCompile(`\bline \d+\b`), "line LINE"},                           // ptxas "line 11"
+	{regexp.MustCompile(`%[\w.$]+`), "%V"},                                      // SSA values, PTX registers
+	{regexp.MustCompile(`@[\w.$]+`), "@SYM"},                                    // symbols
+	{regexp.MustCompile(`\^[\w.$]+`), "^BB"},                                    // MLIR block names
+	{regexp.MustCompile(`\b0x[0-9a-fA-F]+\b`), "HEX"},                           // addresses, constants
+	{regexp.MustCompile(`\bk_\w+\b|\bcase_[0-9a-f]+\b`), "ENTRY"},               // our entry names
 }
 
 // Normalize rewrites a tool diagnostic into its stable form: paths → FILE,
