@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -19,6 +20,8 @@ type domainInfo struct {
 	FuzzTarget string         `json:"fuzz_target"`
 	Rules      map[string]int `json:"rules"`
 	Oracles    []string       `json:"oracles"`
+	// Policy spells the domain's agreement policy, one requirement a line.
+	Policy []string `json:"policy"`
 }
 
 func newDomainsCmd() *cobra.Command {
@@ -45,7 +48,8 @@ func domainInfos() []domainInfo {
 	}
 	var infos []domainInfo
 	for _, d := range fuzz.Domains() {
-		info := domainInfo{Name: d.Name, Doc: d.Doc, FuzzTarget: d.FuzzTarget, Rules: count[d.Name]}
+		info := domainInfo{Name: d.Name, Doc: d.Doc, FuzzTarget: d.FuzzTarget, Rules: count[d.Name],
+			Policy: coordinator.PolicyFor(d.Name).Describe()}
 		for _, set := range spec.Sets {
 			if spec.New(set).Judges(d.Name) {
 				info.Oracles = append(info.Oracles, spec.New(set).Name())
@@ -67,5 +71,15 @@ func writeDomains(w io.Writer, infos []domainInfo, asJSON bool) error {
 	for _, d := range infos {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%s\n", d.Name, d.Rules["seed"], d.Rules["ptxisa"], d.Oracles, d.Doc)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nAGREEMENT POLICIES")
+	for _, d := range infos {
+		fmt.Fprintf(w, "%s:\n", d.Name)
+		for _, line := range d.Policy {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	return nil
 }

@@ -53,6 +53,6 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd())
+	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd())
 	return root
 }

@@ -1,0 +1,200 @@
+// Package coordinator runs campaigns: it fans cases out to oracles, gathers
+// their verdicts, applies the agreement policies and records findings.
+package coordinator
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Reference oracles: legalfuzz's own rule sets.
+const (
+	SpecSeed   = "spec/seed"
+	SpecPTXISA = "spec/ptxisa"
+)
+
+// Aspect is what two oracles must agree on.
+type Aspect string
+
+const (
+	// OnVerdict: accept vs reject.
+	OnVerdict Aspect = "verdict"
+	// OnValue: both accept and compute the same value (e.g. a descriptor).
+	OnValue Aspect = "value"
+)
+
+// Pair is two oracles that must agree on a domain.
+type Pair struct {
+	A, B string
+	On   Aspect
+}
+
+// Expectation marks a disagreement as expected: not a finding, but counted.
+type Expectation struct {
+	// Oracle is the tool that disagrees with spec/ptxisa.
+	Oracle string
+	// Rule is the spec/ptxisa rule (ID) that decided the case; "" means any.
+	Rule string
+	Why  string
+}
+
+// Policy is a domain's agreement policy.
+type Policy struct {
+	Domain string
+	// Judges are the tools whose verdicts must match spec/ptxisa's.
+	Judges []string
+	// Pairs are further oracle pairs that must agree with each other.
+	Pairs    []Pair
+	Expected []Expectation
+}
+
+// seedNote says why spec/seed never makes a finding on its own.
+const seedNote = "spec/seed disagreeing with spec/ptxisa or a tool is evidence about a seed claim, reported in the claims matrix, not a finding"
+
+// policies is the one place that says which oracles must agree on what.
+var policies = []Policy{
+	{Domain: "kindword", Judges: []string{"ptxas", "ptxas13", "llc22", "cuda-jit"},
+		Pairs: []Pair{{"ptxas13", "llc22", OnVerdict}}},
+	{Domain: "tmadesc", Judges: []string{"mlir", "cuda-driver"},
+		Expected: []Expectation{{Oracle: "mlir", Why: "MLIR's tensormap type checks the descriptor's static shape, not the driver's runtime constraints"}}},
+	{Domain: "tmamode", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
+		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
+	{Domain: "matdesc", Judges: []string{"ptxas", "mlir"},
+		Pairs: []Pair{{SpecPTXISA, "mlir", OnValue}}},
+	{Domain: "umma"},
+	{Domain: "swizzle", Judges: []string{"gpu"}},
+	{Domain: "ldsm", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit", "gpu"},
+		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
+	{Domain: "blockscale", Judges: []string{"ptxas", "ptxas13", "llc22", "cuda-jit"}},
+	{Domain: "wgmma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit", "gpu"},
+		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
+	{Domain: "mma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
+		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
+	{Domain: "cpasync", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
+		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
+}
+
+// PolicyFor returns the domain's policy; a domain without one has no judges.
+func PolicyFor(domainName string) Policy {
+	for _, p := range policies {
+		if p.Domain == domainName {
+			return p
+		}
+	}
+	return Policy{Domain: domainName}
+}
+
+// Describe spells the policy in one line per requirement, for `legalfuzz domains`.
+func (p Policy) Describe() []string {
+	var lines []string
+	for _, j := range p.Judges {
+		lines = append(lines, fmt.Sprintf("%s = %s on %s", SpecPTXISA, j, OnVerdict))
+	}
+	for _, pr := range p.Pairs {
+		lines = append(lines, fmt.Sprintf("%s = %s on %s", pr.A, pr.B, pr.On))
+	}
+	for _, e := range p.Expected {
+		rule := e.Rule
+		if rule == "" {
+			rule = "any rule"
+		}
+		lines = append(lines, fmt.Sprintf("expected: %s vs %s on %s: %s", e.Oracle, SpecPTXISA, rule, e.Why))
+	}
+	return append(lines, seedNote)
+}
+
+// pairs lists every pair the policy checks.
+func (p Policy) pairs() []Pair {
+	out := make([]Pair, 0, len(p.Judges)+len(p.Pairs))
+	for _, j := range p.Judges {
+		out = append(out, Pair{SpecPTXISA, j, OnVerdict})
+	}
+	return append(out, p.Pairs...)
+}
+
+// Disagreement is one policy violation on one case.
+type Disagreement struct {
+	Case   string          `json:"case"`
+	Domain string          `json:"domain"`
+	Pair   Pair            `json:"pair"`
+	A      oracles.Verdict `json:"a"`
+	B      oracles.Verdict `json:"b"`
+	// Expected, when set, says why this disagreement is not a finding.
+	Expected string `json:"expected,omitempty"`
+}
+
+// Finding reports whether the disagreement is a finding (not expected).
+func (d Disagreement) Finding() bool { return d.Expected == "" }
+
+// Evaluate applies the domain's policy to one case's verdicts. An oracle that
+// failed (error or timeout) is a disagreement with the reference on its own;
+// unsupported verdicts and oracles that did not judge are skipped.
+func (p Policy) Evaluate(caseID string, verdicts []oracles.Verdict) []Disagreement {
+	byOracle := map[string]oracles.Verdict{}
+	for _, v := range verdicts {
+		byOracle[v.Oracle] = v
+	}
+	var out []Disagreement
+	for _, pr := range p.pairs() {
+		a, okA := byOracle[pr.A]
+		b, okB := byOracle[pr.B]
+		if !okA || !okB || !comparable(a) || !comparable(b) {
+			continue
+		}
+		if agree(a, b, pr.On) {
+			continue
+		}
+		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b}
+		d.Expected = p.expected(a, b)
+		out = append(out, d)
+	}
+	return out
+}
+
+// comparable reports whether a verdict takes part in agreement: unsupported
+// says nothing about the case, and a result needs its own comparison.
+func comparable(v oracles.Verdict) bool {
+	return v.Kind != oracles.Unsupported && v.Kind != oracles.Result
+}
+
+func agree(a, b oracles.Verdict, on Aspect) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	if a.Kind == oracles.Error || a.Kind == oracles.Timeout {
+		return false // two failing oracles are two findings, not agreement
+	}
+	return on != OnValue || a.Kind != oracles.Accept || a.Value == b.Value
+}
+
+// expected finds the expectation covering a spec/ptxisa vs tool disagreement.
+func (p Policy) expected(a, b oracles.Verdict) string {
+	if a.Oracle != SpecPTXISA || b.Kind == oracles.Error || b.Kind == oracles.Timeout {
+		return ""
+	}
+	for _, e := range p.Expected {
+		if e.Oracle == b.Oracle && (e.Rule == "" || e.Rule == a.Rule) {
+			return e.Why
+		}
+	}
+	return ""
+}
+
+// Oracles lists every oracle named in the policies, sorted, for checks that the
+// names match real oracles.
+func Oracles() []string {
+	var names []string
+	for _, p := range policies {
+		for _, pr := range p.pairs() {
+			names = append(names, pr.A, pr.B)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// String spells a pair.
+func (pr Pair) String() string { return pr.A + "~" + pr.B + "/" + strings.ToLower(string(pr.On)) }

@@ -1,0 +1,67 @@
+package coordinator
+
+import (
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+func verdict(oracle string, kind oracles.Kind, rule, value string) oracles.Verdict {
+	return oracles.Verdict{Oracle: oracle, Kind: kind, Rule: rule, Value: value}
+}
+
+func TestEvaluate(t *testing.T) {
+	p := Policy{Domain: "d", Judges: []string{"ptxas"}, Pairs: []Pair{{SpecPTXISA, "mlir", OnValue}},
+		Expected: []Expectation{{Oracle: "ptxas", Rule: "ptxisa.d.align", Why: "runtime address"}}}
+	for _, tc := range []struct {
+		name         string
+		verdicts     []oracles.Verdict
+		wantN        int
+		wantFindings int
+	}{
+		{"agree", []oracles.Verdict{verdict(SpecPTXISA, oracles.Reject, "ptxisa.d.r", ""), verdict("ptxas", oracles.Reject, "", "")}, 0, 0},
+		{"disagree", []oracles.Verdict{verdict(SpecPTXISA, oracles.Reject, "ptxisa.d.r", ""), verdict("ptxas", oracles.Accept, "", "")}, 1, 1},
+		{"unsupported skipped", []oracles.Verdict{verdict(SpecPTXISA, oracles.Reject, "ptxisa.d.r", ""), verdict("ptxas", oracles.Unsupported, "", "")}, 0, 0},
+		{"tool error is a finding", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", ""), verdict("ptxas", oracles.Error, "", "")}, 1, 1},
+		{"expected", []oracles.Verdict{verdict(SpecPTXISA, oracles.Reject, "ptxisa.d.align", ""), verdict("ptxas", oracles.Accept, "", "")}, 1, 0},
+		{"expected does not cover a crash", []oracles.Verdict{verdict(SpecPTXISA, oracles.Reject, "ptxisa.d.align", ""), verdict("ptxas", oracles.Error, "", "")}, 1, 1},
+		{"value differs", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", "0x1"), verdict("mlir", oracles.Accept, "", "0x2")}, 1, 1},
+		{"value agrees", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", "0x1"), verdict("mlir", oracles.Accept, "", "0x1")}, 0, 0},
+		{"absent oracle skipped", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", "")}, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := p.Evaluate("c", tc.verdicts)
+			findings := 0
+			for _, d := range ds {
+				if d.Finding() {
+					findings++
+				}
+			}
+			if len(ds) != tc.wantN || findings != tc.wantFindings {
+				t.Fatalf("got %d disagreements (%d findings): %+v; want %d (%d)", len(ds), findings, ds, tc.wantN, tc.wantFindings)
+			}
+		})
+	}
+}
+
+// knownOracles are the oracle names legalfuzz has or plans (DESIGN.md).
+var knownOracles = map[string]bool{
+	SpecSeed: true, SpecPTXISA: true, "ptxas": true, "ptxas13": true, "mlir": true, "llc19": true, "llc22": true,
+	"amdgpu-mc": true, "cuda-driver": true, "cuda-jit": true, "gpu": true,
+}
+
+// TestPoliciesNameRealThings guards the policy table against typos: every
+// oracle and domain it names must exist.
+func TestPoliciesNameRealThings(t *testing.T) {
+	for _, name := range Oracles() {
+		if !knownOracles[name] {
+			t.Errorf("policy names unknown oracle %q", name)
+		}
+	}
+	for _, p := range policies {
+		if _, ok := fuzz.Lookup(p.Domain); !ok {
+			t.Logf("policy for domain %q, which is not registered yet", p.Domain)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package fuzz
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+)
+
+// benchValues decodes a fixed set of pseudo-random inputs plus the seeds, so
+// every domain is measured on a mix of legal and illegal values.
+func benchValues(d domain.Domain) []domain.Value {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := d.Seeds()
+	for range 1000 {
+		buf := make([]byte, 64)
+		for i := range buf {
+			buf[i] = byte(rng.Uint32())
+		}
+		if v, err := d.Decode(buf); err == nil {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+// BenchmarkSpec measures the spec oracle per domain: decode-free judging of
+// one value by both rule sets, reported as cases/s.
+func BenchmarkSpec(b *testing.B) {
+	for _, d := range Domains() {
+		vals := benchValues(d)
+		b.Run(d.Name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				v := vals[n%len(vals)]
+				n++
+				for _, set := range spec.Sets {
+					if _, err := spec.JudgeValue(set, d.Name, v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "cases/s")
+		})
+	}
+}

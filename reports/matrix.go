@@ -1,0 +1,110 @@
+// Package reports renders what campaigns and judge runs found: the rule
+// agreement matrix, disagreement listings, and (later) full reports.
+package reports
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Cell counts one oracle's verdict kinds on the cases a rule decided.
+type Cell map[oracles.Kind]int
+
+// Row is one spec rule: how many cases it decided, and what every other
+// oracle said about those cases.
+type Row struct {
+	Rule  string          `json:"rule"`
+	Cases int             `json:"cases"`
+	Cells map[string]Cell `json:"oracles"`
+}
+
+// Matrix is the rule-agreement matrix: spec rule × oracle verdict counts.
+type Matrix struct {
+	Oracles []string `json:"oracle_columns"`
+	Rows    []Row    `json:"rows"`
+}
+
+// isSpec reports whether a verdict comes from one of legalfuzz's rule sets.
+func isSpec(v oracles.Verdict) bool { return strings.HasPrefix(v.Oracle, "spec/") }
+
+// BuildMatrix tallies verdicts by case: for each spec verdict (its rule is the
+// row), every other oracle's verdict on the same case is counted in its column.
+func BuildMatrix(byCase map[string][]oracles.Verdict) Matrix {
+	rows := map[string]*Row{}
+	cols := map[string]bool{}
+	for _, vs := range byCase {
+		for _, s := range vs {
+			if !isSpec(s) {
+				continue
+			}
+			row := rows[s.Rule]
+			if row == nil {
+				row = &Row{Rule: s.Rule, Cells: map[string]Cell{}}
+				rows[s.Rule] = row
+			}
+			row.Cases++
+			for _, v := range vs {
+				if v.Oracle == s.Oracle {
+					continue
+				}
+				cols[v.Oracle] = true
+				if row.Cells[v.Oracle] == nil {
+					row.Cells[v.Oracle] = Cell{}
+				}
+				row.Cells[v.Oracle][v.Kind]++
+			}
+		}
+	}
+	var m Matrix
+	for c := range cols {
+		m.Oracles = append(m.Oracles, c)
+	}
+	slices.Sort(m.Oracles)
+	for _, r := range rows {
+		m.Rows = append(m.Rows, *r)
+	}
+	slices.SortFunc(m.Rows, func(a, b Row) int { return strings.Compare(a.Rule, b.Rule) })
+	return m
+}
+
+// cellKinds is the order of counts in a text cell: accept/reject/unsupported/error+timeout.
+var cellKinds = []oracles.Kind{oracles.Accept, oracles.Reject, oracles.Unsupported}
+
+func (c Cell) String() string {
+	if len(c) == 0 {
+		return "-"
+	}
+	parts := make([]string, 0, 4)
+	for _, k := range cellKinds {
+		parts = append(parts, fmt.Sprint(c[k]))
+	}
+	s := strings.Join(parts, "/")
+	if n := c[oracles.Error] + c[oracles.Timeout]; n > 0 {
+		s += fmt.Sprintf(" !%d", n)
+	}
+	return s
+}
+
+// WriteText prints the matrix as an aligned table; each cell is
+// accept/reject/unsupported, with "!N" for N errors or timeouts.
+func (m Matrix) WriteText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "RULE\tCASES\t%s\n", strings.Join(m.Oracles, "\t"))
+	for _, r := range m.Rows {
+		cells := make([]string, len(m.Oracles))
+		for i, o := range m.Oracles {
+			cells[i] = r.Cells[o].String()
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", r.Rule, r.Cases, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "cells: accept/reject/unsupported by the column's oracle on the cases the row's rule decided; !N = errors+timeouts")
+	return err
+}
