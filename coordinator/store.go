@@ -1,0 +1,324 @@
+package coordinator
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Bucket names in the bbolt file. The coordinator is its only writer.
+var (
+	bucketCampaigns   = []byte("campaigns")
+	bucketCases       = []byte("cases")
+	bucketVerdicts    = []byte("verdicts")    // case \x00 oracle -> verdict
+	bucketBuckets     = []byte("buckets")     // signature key -> Bucket
+	bucketMembers     = []byte("members")     // signature key \x00 case -> {}
+	bucketDeadLetters = []byte("deadletters") // sequence -> DeadLetter
+	allBuckets        = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
+)
+
+// Store is the campaign database: cases, verdicts, finding buckets,
+// campaigns and dead letters, in one bbolt file.
+type Store struct {
+	db *bolt.DB
+}
+
+// OpenStore opens (creating if needed) the store at path. A second process
+// opening the same file waits up to timeout for the lock, then fails.
+func OpenStore(path string, timeout time.Duration) (*Store, error) {
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout})
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("init store %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Check runs bbolt's consistency check over the whole file.
+func (s *Store) Check() error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		var errs []error
+		for err := range tx.Check() {
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// CaseRecord is a stored case.
+type CaseRecord struct {
+	ID       string    `json:"id"`
+	Domain   string    `json:"domain"`
+	Data     []byte    `json:"data"` // canonical bytes
+	Campaign string    `json:"campaign"`
+	Source   string    `json:"source"` // seed, fuzz:<target>, import:<path>
+	Seen     time.Time `json:"seen"`
+}
+
+// Bucket groups the findings that share a signature.
+type Bucket struct {
+	Key       string    `json:"key"`
+	Signature Signature `json:"signature"`
+	Title     string    `json:"title"`
+	Cases     int       `json:"cases"`
+	Example   string    `json:"example"` // first case seen
+	Campaign  string    `json:"campaign"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
+}
+
+// DeadLetter is a job or result legalfuzz could not process after bounded
+// retries: kept, counted and reported, never dropped silently.
+type DeadLetter struct {
+	Campaign string    `json:"campaign"`
+	Subject  string    `json:"subject"`
+	Reason   string    `json:"reason"`
+	Data     []byte    `json:"data"`
+	Time     time.Time `json:"time"`
+}
+
+func put(b *bolt.Bucket, key []byte, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, data)
+}
+
+func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
+	var v T
+	data := b.Get(key)
+	if data == nil {
+		return v, false, nil
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return v, false, fmt.Errorf("corrupt record %q: %w", key, err)
+	}
+	return v, true, nil
+}
+
+// AddCases stores the cases not yet known and returns those, in order.
+func (s *Store) AddCases(recs []CaseRecord) ([]CaseRecord, error) {
+	var added []CaseRecord
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		added = added[:0]
+		b := tx.Bucket(bucketCases)
+		for _, r := range recs {
+			if b.Get([]byte(r.ID)) != nil {
+				continue
+			}
+			if err := put(b, []byte(r.ID), r); err != nil {
+				return err
+			}
+			added = append(added, r)
+		}
+		return nil
+	})
+	return added, err
+}
+
+// Case returns a stored case.
+func (s *Store) Case(id string) (CaseRecord, bool, error) {
+	var (
+		r  CaseRecord
+		ok bool
+	)
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		r, ok, err = get[CaseRecord](tx.Bucket(bucketCases), []byte(id))
+		return err
+	})
+	return r, ok, err
+}
+
+func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + oracle) }
+
+// Commit is what one result changes, written in one transaction so that a
+// result is either wholly recorded or not at all.
+type Commit struct {
+	Verdicts []oracles.Verdict
+	// Judged receives, for every verdict newly stored, its case's verdicts so
+	// far; it returns the disagreements to record (may be nil).
+	Judged func(caseID string, verdicts []oracles.Verdict) []Disagreement
+	// Campaign and Now stamp new buckets.
+	Campaign string
+	Now      time.Time
+}
+
+// CommitResult is what a Commit changed.
+type CommitResult struct {
+	// Stored counts the verdicts newly stored; verdicts already present (a
+	// redelivered result) are skipped, so nothing is counted twice.
+	Stored     int
+	NewBuckets []Bucket
+	// Findings counts disagreements recorded (in new or known buckets).
+	Findings int
+}
+
+// CommitVerdicts stores a result's verdicts, idempotently, and the findings
+// they complete, in one transaction.
+func (s *Store) CommitVerdicts(c Commit) (CommitResult, error) {
+	var res CommitResult
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		res = CommitResult{}
+		vb := tx.Bucket(bucketVerdicts)
+		touched := map[string]bool{}
+		for _, v := range c.Verdicts {
+			key := verdictKey(v.Case, v.Oracle)
+			if vb.Get(key) != nil {
+				continue
+			}
+			if err := put(vb, key, v); err != nil {
+				return err
+			}
+			res.Stored++
+			touched[v.Case] = true
+		}
+		if c.Judged == nil {
+			return nil
+		}
+		for caseID := range touched {
+			vs, err := caseVerdicts(tx, caseID)
+			if err != nil {
+				return err
+			}
+			for _, d := range c.Judged(caseID, vs) {
+				if !d.Finding() {
+					continue
+				}
+				b, isNew, err := recordFinding(tx, d, c.Campaign, c.Now)
+				if err != nil {
+					return err
+				}
+				res.Findings++
+				if isNew {
+					res.NewBuckets = append(res.NewBuckets, b)
+				}
+			}
+		}
+		return nil
+	})
+	return res, err
+}
+
+func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
+	var out []oracles.Verdict
+	prefix := []byte(caseID + "\x00")
+	c := tx.Bucket(bucketVerdicts).Cursor()
+	for k, data := c.Seek(prefix); k != nil && len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix); k, data = c.Next() {
+		var v oracles.Verdict
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("corrupt verdict %q: %w", k, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// recordFinding adds one disagreement to its bucket; a case counts once per
+// bucket.
+func recordFinding(tx *bolt.Tx, d Disagreement, campaign string, now time.Time) (Bucket, bool, error) {
+	sig := SignatureOf(d)
+	key := sig.Key()
+	bb := tx.Bucket(bucketBuckets)
+	b, exists, err := get[Bucket](bb, []byte(key))
+	if err != nil {
+		return b, false, err
+	}
+	if !exists {
+		b = Bucket{Key: key, Signature: sig, Title: sig.Title(), Example: d.Case, Campaign: campaign, FirstSeen: now}
+	}
+	member := []byte(key + "\x00" + d.Case)
+	mb := tx.Bucket(bucketMembers)
+	if mb.Get(member) == nil {
+		if err := mb.Put(member, nil); err != nil {
+			return b, false, err
+		}
+		b.Cases++
+	}
+	b.LastSeen = now
+	return b, !exists, put(bb, []byte(key), b)
+}
+
+// Verdicts returns a case's stored verdicts.
+func (s *Store) Verdicts(caseID string) ([]oracles.Verdict, error) {
+	var out []oracles.Verdict
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		out, err = caseVerdicts(tx, caseID)
+		return err
+	})
+	return out, err
+}
+
+// Buckets returns every finding bucket.
+func (s *Store) Buckets() ([]Bucket, error) {
+	var out []Bucket
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketBuckets).ForEach(func(k, data []byte) error {
+			var b Bucket
+			if err := json.Unmarshal(data, &b); err != nil {
+				return fmt.Errorf("corrupt bucket %q: %w", k, err)
+			}
+			out = append(out, b)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// AddDeadLetter records an unprocessable message.
+func (s *Store) AddDeadLetter(d DeadLetter) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDeadLetters)
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		return put(b, binary.BigEndian.AppendUint64(nil, seq), d)
+	})
+}
+
+// DeadLetters returns every dead letter, oldest first.
+func (s *Store) DeadLetters() ([]DeadLetter, error) {
+	var out []DeadLetter
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketDeadLetters).ForEach(func(k, data []byte) error {
+			var d DeadLetter
+			if err := json.Unmarshal(data, &d); err != nil {
+				return fmt.Errorf("corrupt dead letter: %w", err)
+			}
+			out = append(out, d)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Counts returns how many cases and verdicts the store holds.
+func (s *Store) Counts() (cases, verdicts int, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		cases = tx.Bucket(bucketCases).Stats().KeyN
+		verdicts = tx.Bucket(bucketVerdicts).Stats().KeyN
+		return nil
+	})
+	return cases, verdicts, err
+}
