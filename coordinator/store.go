@@ -73,6 +73,9 @@ type CaseRecord struct {
 	Campaign string    `json:"campaign"`
 	Source   string    `json:"source"` // seed, fuzz:<target>, import:<path>
 	Seen     time.Time `json:"seen"`
+	// Enqueued lists the oracles a job was created for; nil until the case's
+	// jobs are on the queue, so a restarted coordinator finds what to enqueue.
+	Enqueued []string `json:"enqueued,omitempty"`
 }
 
 // Bucket groups the findings that share a signature.
@@ -117,8 +120,9 @@ func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 	return v, true, nil
 }
 
-// AddCases stores the cases not yet known and returns those, in order.
-func (s *Store) AddCases(recs []CaseRecord) ([]CaseRecord, error) {
+// AddCases stores the cases not yet known, counts them in the campaign, and
+// returns those, in order.
+func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, error) {
 	var added []CaseRecord
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		added = added[:0]
@@ -132,9 +136,57 @@ func (s *Store) AddCases(recs []CaseRecord) ([]CaseRecord, error) {
 			}
 			added = append(added, r)
 		}
-		return nil
+		return updateCampaign(tx, campaign, func(c *Campaign) {
+			c.Stats.Cases += len(added)
+			for _, r := range added {
+				c.domain(r.Domain).Cases++
+			}
+		})
 	})
 	return added, err
+}
+
+// MarkEnqueued records that jobs were created for each case (by ID) for the
+// listed oracles. Call it after the jobs are on the queue: a crash in between
+// enqueues them again, and duplicate verdicts are skipped on commit.
+func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketCases)
+		n := 0
+		for id, orcs := range oraclesByCase {
+			r, ok, err := get[CaseRecord](b, []byte(id))
+			if err != nil || !ok || r.Enqueued != nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			r.Enqueued = append([]string{}, orcs...)
+			n += len(orcs)
+			if err := put(b, []byte(id), r); err != nil {
+				return err
+			}
+		}
+		return updateCampaign(tx, campaign, func(c *Campaign) { c.Stats.Enqueued += n })
+	})
+}
+
+// Unenqueued returns a campaign's cases whose jobs were never created.
+func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
+	var out []CaseRecord
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketCases).ForEach(func(k, data []byte) error {
+			var r CaseRecord
+			if err := json.Unmarshal(data, &r); err != nil {
+				return fmt.Errorf("corrupt case %q: %w", k, err)
+			}
+			if r.Campaign == campaign && r.Enqueued == nil {
+				out = append(out, r)
+			}
+			return nil
+		})
+	})
+	return out, err
 }
 
 // Case returns a stored case.
@@ -159,9 +211,12 @@ type Commit struct {
 	// Judged receives, for every verdict newly stored, its case's verdicts so
 	// far; it returns the disagreements to record (may be nil).
 	Judged func(caseID string, verdicts []oracles.Verdict) []Disagreement
-	// Campaign and Now stamp new buckets.
+	// Campaign and Now stamp new buckets; the campaign's stats are updated.
 	Campaign string
 	Now      time.Time
+	// Oracle and Elapsed are the result's oracle and its time on the batch.
+	Oracle  string
+	Elapsed time.Duration
 }
 
 // CommitResult is what a Commit changed.
@@ -193,31 +248,50 @@ func (s *Store) CommitVerdicts(c Commit) (CommitResult, error) {
 			res.Stored++
 			touched[v.Case] = true
 		}
-		if c.Judged == nil {
-			return nil
+		if c.Judged != nil {
+			if err := commitFindings(tx, c, touched, &res); err != nil {
+				return err
+			}
 		}
-		for caseID := range touched {
-			vs, err := caseVerdicts(tx, caseID)
+		return updateCampaign(tx, c.Campaign, func(camp *Campaign) {
+			camp.Stats.Judged += res.Stored
+			camp.Stats.Findings += res.Findings
+			camp.Stats.NewBuckets += len(res.NewBuckets)
+			if c.Oracle != "" {
+				o := camp.oracle(c.Oracle)
+				o.Judged += res.Stored
+				o.Elapsed += c.Elapsed
+			}
+			for _, b := range res.NewBuckets {
+				camp.domain(b.Signature.Domain).NewBuckets++
+			}
+		})
+	})
+	return res, err
+}
+
+// commitFindings records the findings completed by the touched cases.
+func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitResult) error {
+	for caseID := range touched {
+		vs, err := caseVerdicts(tx, caseID)
+		if err != nil {
+			return err
+		}
+		for _, d := range c.Judged(caseID, vs) {
+			if !d.Finding() {
+				continue
+			}
+			b, isNew, err := recordFinding(tx, d, c.Campaign, c.Now)
 			if err != nil {
 				return err
 			}
-			for _, d := range c.Judged(caseID, vs) {
-				if !d.Finding() {
-					continue
-				}
-				b, isNew, err := recordFinding(tx, d, c.Campaign, c.Now)
-				if err != nil {
-					return err
-				}
-				res.Findings++
-				if isNew {
-					res.NewBuckets = append(res.NewBuckets, b)
-				}
+			res.Findings++
+			if isNew {
+				res.NewBuckets = append(res.NewBuckets, b)
 			}
 		}
-		return nil
-	})
-	return res, err
+	}
+	return nil
 }
 
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
@@ -285,15 +359,26 @@ func (s *Store) Buckets() ([]Bucket, error) {
 	return out, err
 }
 
-// AddDeadLetter records an unprocessable message.
-func (s *Store) AddDeadLetter(d DeadLetter) error {
+// AddDeadLetter records an unprocessable message; deadCases is how many
+// (case, oracle) jobs it takes out of the campaign's outstanding work.
+func (s *Store) AddDeadLetter(d DeadLetter, deadCases int) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketDeadLetters)
 		seq, err := b.NextSequence()
 		if err != nil {
 			return err
 		}
-		return put(b, binary.BigEndian.AppendUint64(nil, seq), d)
+		if err := put(b, binary.BigEndian.AppendUint64(nil, seq), d); err != nil {
+			return err
+		}
+		camp := d.Campaign
+		if tx.Bucket(bucketCampaigns).Get([]byte(camp)) == nil {
+			camp = "" // unknown campaign (garbage): recorded, counted nowhere
+		}
+		return updateCampaign(tx, camp, func(c *Campaign) {
+			c.Stats.DeadLetters++
+			c.Stats.DeadCases += deadCases
+		})
 	})
 }
 

@@ -29,11 +29,11 @@ func openTestStore(t *testing.T) (*Store, string) {
 func TestAddCasesDedups(t *testing.T) {
 	s, _ := openTestStore(t)
 	recs := []CaseRecord{{ID: "a", Domain: "d"}, {ID: "b", Domain: "d"}}
-	added, err := s.AddCases(recs)
+	added, err := s.AddCases("", recs)
 	if err != nil || len(added) != 2 {
 		t.Fatalf("first add: %v %v", added, err)
 	}
-	added, err = s.AddCases(append(recs, CaseRecord{ID: "c", Domain: "d"}))
+	added, err = s.AddCases("", append(recs, CaseRecord{ID: "c", Domain: "d"}))
 	if err != nil || len(added) != 1 || added[0].ID != "c" {
 		t.Fatalf("second add = %v %v, want only c", added, err)
 	}
@@ -87,7 +87,7 @@ func TestCommitVerdictsIdempotent(t *testing.T) {
 func TestDeadLetters(t *testing.T) {
 	s, _ := openTestStore(t)
 	for _, reason := range []string{"garbage", "poison"} {
-		if err := s.AddDeadLetter(DeadLetter{Subject: "jobs.x", Reason: reason}); err != nil {
+		if err := s.AddDeadLetter(DeadLetter{Subject: "jobs.x", Reason: reason}, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

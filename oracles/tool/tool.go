@@ -194,11 +194,23 @@ func (t Tool) Run(ctx context.Context, timeout time.Duration, stdin []byte, args
 
 // Run runs any program as Tool.Run does.
 func Run(ctx context.Context, timeout time.Duration, stdin []byte, path string, args ...string) (Result, error) {
+	cmd := exec.Command(path, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	return run(ctx, timeout, cmd)
+}
+
+// RunIn runs a program in directory dir, with no input.
+func RunIn(ctx context.Context, timeout time.Duration, dir, path string, args ...string) (Result, error) {
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	return run(ctx, timeout, cmd)
+}
+
+func run(ctx context.Context, timeout time.Duration, cmd *exec.Cmd) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.Command(path, args...)
+	path := cmd.Path
 	var stdout, stderr bytes.Buffer
-	cmd.Stdin = bytes.NewReader(stdin)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	start := time.Now()

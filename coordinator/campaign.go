@@ -1,0 +1,150 @@
+package coordinator
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// CampaignConfig is what a campaign runs. Zero fields take defaults.
+type CampaignConfig struct {
+	// Domains to fuzz and judge; empty means every domain.
+	Domains []string `json:"domains"`
+	// Oracles to ask; empty means every oracle some worker advertises.
+	Oracles []string `json:"oracles"`
+	// Duration of generation; judging what was generated continues after it.
+	Duration time.Duration `json:"duration"`
+	// BatchSize is the most cases per job.
+	BatchSize int `json:"batch_size"`
+	// FuzzSlice is how long one fuzz job runs one domain's target.
+	FuzzSlice time.Duration `json:"fuzz_slice"`
+	// Seed makes the schedule reproducible.
+	Seed int64 `json:"seed"`
+}
+
+// Campaign states.
+const (
+	StateRunning  = "running"
+	StateDraining = "draining" // generation over, judging what is queued
+	StateDone     = "done"
+)
+
+// OracleStats counts one oracle's work in a campaign.
+type OracleStats struct {
+	Judged  int           `json:"judged"`
+	Elapsed time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
+}
+
+// Stats are a campaign's counters, updated in the same transactions as the
+// data they count, so they survive a crash exactly.
+type Stats struct {
+	Cases       int                     `json:"cases"`    // unique cases stored
+	Enqueued    int                     `json:"enqueued"` // (case, oracle) jobs created
+	Judged      int                     `json:"judged"`   // verdicts stored
+	DeadCases   int                     `json:"dead_cases"`
+	DeadLetters int                     `json:"dead_letters"`
+	Findings    int                     `json:"findings"`
+	NewBuckets  int                     `json:"new_buckets"`
+	Oracles     map[string]*OracleStats `json:"oracles"`
+	Domains     map[string]*DomainStats `json:"domains"`
+}
+
+// DomainStats drive the fuzz schedule: domains still producing new cases
+// or findings get more time.
+type DomainStats struct {
+	Cases      int           `json:"cases"`
+	NewBuckets int           `json:"new_buckets"`
+	FuzzTime   time.Duration `json:"fuzz_time"`
+}
+
+// Outstanding is how many (case, oracle) jobs are still unjudged.
+func (s Stats) Outstanding() int { return s.Enqueued - s.Judged - s.DeadCases }
+
+// Campaign is a stored campaign.
+type Campaign struct {
+	ID      string         `json:"id"`
+	Config  CampaignConfig `json:"config"`
+	State   string         `json:"state"`
+	Created time.Time      `json:"created"`
+	// Elapsed is generation time spent so far, so a resumed campaign runs only
+	// what is left of its duration.
+	Elapsed time.Duration `json:"elapsed"`
+	Stats   Stats         `json:"stats"`
+}
+
+func (c *Campaign) oracle(name string) *OracleStats {
+	if c.Stats.Oracles == nil {
+		c.Stats.Oracles = map[string]*OracleStats{}
+	}
+	o := c.Stats.Oracles[name]
+	if o == nil {
+		o = &OracleStats{}
+		c.Stats.Oracles[name] = o
+	}
+	return o
+}
+
+func (c *Campaign) domain(name string) *DomainStats {
+	if c.Stats.Domains == nil {
+		c.Stats.Domains = map[string]*DomainStats{}
+	}
+	d := c.Stats.Domains[name]
+	if d == nil {
+		d = &DomainStats{}
+		c.Stats.Domains[name] = d
+	}
+	return d
+}
+
+// PutCampaign stores a campaign record.
+func (s *Store) PutCampaign(c Campaign) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketCampaigns), []byte(c.ID), c) })
+}
+
+// GetCampaign loads a campaign.
+func (s *Store) GetCampaign(id string) (Campaign, bool, error) {
+	var (
+		c  Campaign
+		ok bool
+	)
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		c, ok, err = get[Campaign](tx.Bucket(bucketCampaigns), []byte(id))
+		return err
+	})
+	return c, ok, err
+}
+
+// Campaigns lists every stored campaign.
+func (s *Store) Campaigns() ([]Campaign, error) {
+	var out []Campaign
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketCampaigns).ForEach(func(k, data []byte) error {
+			var c Campaign
+			if err := json.Unmarshal(data, &c); err != nil {
+				return fmt.Errorf("corrupt campaign %q: %w", k, err)
+			}
+			out = append(out, c)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// updateCampaign applies f to the stored campaign inside tx.
+func updateCampaign(tx *bolt.Tx, id string, f func(*Campaign)) error {
+	if id == "" {
+		return nil
+	}
+	b := tx.Bucket(bucketCampaigns)
+	c, ok, err := get[Campaign](b, []byte(id))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no campaign %q", id)
+	}
+	f(&c)
+	return put(b, []byte(id), c)
+}

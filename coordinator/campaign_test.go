@@ -1,0 +1,95 @@
+package coordinator_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/worker"
+)
+
+// embedded starts a real NATS server with JetStream in a temp dir.
+func embedded(t *testing.T) (*server.Server, *nats.Conn) {
+	t.Helper()
+	ns, err := queue.Embedded(t.TempDir(), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(ns.Shutdown)
+	nc, err := queue.ConnectInProcess(ns, t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return ns, nc
+}
+
+func specWorker(t *testing.T, nc *nats.Conn, name string, fuzzer *worker.Fuzzer) *worker.Worker {
+	t.Helper()
+	var orcs []oracles.Oracle
+	var statuses []oracles.Status
+	for _, set := range spec.Sets {
+		o := spec.New(set)
+		orcs = append(orcs, o)
+		statuses = append(statuses, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: spec.Domains(set)})
+	}
+	w, err := worker.New(nc, worker.Config{Name: name, Oracles: orcs, Statuses: statuses, Fuzz: fuzzer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// TestCampaignJudgesEveryCaseOnce runs a short embedded campaign and checks
+// that every stored case was judged by every oracle exactly once.
+func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
+	_, nc := embedded(t)
+	store, err := coordinator.OpenStore(filepath.Join(t.TempDir(), "lf.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	wctx, stopWorker := context.WithCancel(ctx)
+	w := specWorker(t, nc, "w1", &worker.Fuzzer{WorkDir: t.TempDir()})
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx) }()
+
+	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Seeds: true, WaitWorkers: 10 * time.Second,
+		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, FuzzSlice: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	camp, err := coord.Run(ctx)
+	stopWorker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	st := camp.Stats
+	t.Logf("campaign %s: %+v", camp.ID, st)
+	if camp.State != coordinator.StateDone {
+		t.Fatalf("state %s, want done", camp.State)
+	}
+	if st.Cases < 40 || st.Enqueued != 2*st.Cases || st.Judged != st.Enqueued || st.Outstanding() != 0 {
+		t.Fatalf("stats %+v: want >= 40 cases, each enqueued for 2 oracles and judged exactly once", st)
+	}
+	cases, verdicts, err := store.Counts()
+	if err != nil || cases != st.Cases || verdicts != st.Judged {
+		t.Fatalf("store holds %d cases, %d verdicts; stats say %d, %d", cases, verdicts, st.Cases, st.Judged)
+	}
+	if err := store.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

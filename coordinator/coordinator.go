@@ -1,0 +1,401 @@
+package coordinator
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Options configure a coordinator.
+type Options struct {
+	Store *Store
+	Conn  *nats.Conn
+	Queue queue.Config
+	// Config is used for a new campaign; a resumed one keeps its own.
+	Config CampaignConfig
+	// CampaignID names the campaign; empty resumes the store's unfinished
+	// campaign or starts a new one.
+	CampaignID string
+	// WaitWorkers is how long to wait for the first worker at start.
+	WaitWorkers time.Duration
+	// DrainTimeout bounds the wait for queued jobs after generation ends.
+	DrainTimeout time.Duration
+	// Seeds, when true, judges every domain's seed values first.
+	Seeds bool
+}
+
+// Coordinator runs one campaign: the only writer of the store.
+type Coordinator struct {
+	opts Options
+	js   jetstream.JetStream
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	campaign Campaign
+	workers  []queue.Capability
+	rng      *rand.Rand
+}
+
+// New prepares a coordinator, loading or creating its campaign.
+func New(opts Options) (*Coordinator, error) {
+	js, err := jetstream.New(opts.Conn)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	camp, err := loadOrCreate(opts)
+	if err != nil {
+		return nil, err
+	}
+	c := &Coordinator{opts: opts, js: js, campaign: camp, log: slog.With("campaign", camp.ID),
+		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
+	return c, nil
+}
+
+// loadOrCreate resumes the named campaign, or the store's unfinished one, or
+// starts a new campaign.
+func loadOrCreate(opts Options) (Campaign, error) {
+	if opts.CampaignID != "" {
+		if c, ok, err := opts.Store.GetCampaign(opts.CampaignID); err != nil || ok {
+			return c, err
+		}
+	} else {
+		all, err := opts.Store.Campaigns()
+		if err != nil {
+			return Campaign{}, err
+		}
+		for _, c := range all {
+			if c.State != StateDone {
+				return c, nil
+			}
+		}
+	}
+	cfg := opts.Config.withDefaults()
+	id := opts.CampaignID
+	if id == "" {
+		id = "c" + time.Now().UTC().Format("20060102-150405")
+	}
+	c := Campaign{ID: id, Config: cfg, State: StateRunning, Created: time.Now().UTC()}
+	return c, opts.Store.PutCampaign(c)
+}
+
+func (cfg CampaignConfig) withDefaults() CampaignConfig {
+	if len(cfg.Domains) == 0 {
+		for _, d := range fuzz.Domains() {
+			cfg.Domains = append(cfg.Domains, d.Name)
+		}
+	}
+	if cfg.Duration == 0 {
+		cfg.Duration = time.Minute
+	}
+	if cfg.BatchSize == 0 {
+		cfg.BatchSize = 256
+	}
+	if cfg.FuzzSlice == 0 {
+		cfg.FuzzSlice = 15 * time.Second
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = time.Now().UnixNano()
+	}
+	return cfg
+}
+
+// Campaign returns a copy of the campaign as last committed.
+func (c *Coordinator) Campaign() Campaign {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.campaign
+}
+
+// Run drives the campaign to its end (or until ctx ends) and returns it.
+func (c *Coordinator) Run(ctx context.Context) (Campaign, error) {
+	if c.Campaign().State == StateDone {
+		return c.Campaign(), nil
+	}
+	if err := queue.Setup(ctx, c.js, c.opts.Queue); err != nil {
+		return c.Campaign(), err
+	}
+	if err := c.waitWorkers(ctx); err != nil {
+		return c.Campaign(), err
+	}
+	loopCtx, stopLoops := context.WithCancel(ctx)
+	defer stopLoops()
+	errs := make(chan error, 4)
+	for _, loop := range []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.refreshWorkers} {
+		go func() { errs <- loop(loopCtx) }()
+	}
+	if err := c.start(ctx); err != nil {
+		return c.Campaign(), err
+	}
+	err := c.drive(ctx, errs)
+	stopLoops()
+	return c.Campaign(), err
+}
+
+// start judges the seeds of a new campaign and re-enqueues what a crash left
+// unenqueued.
+func (c *Coordinator) start(ctx context.Context) error {
+	camp := c.Campaign()
+	if c.opts.Seeds && camp.Stats.Cases == 0 {
+		for _, name := range camp.Config.Domains {
+			d, ok := fuzz.Lookup(name)
+			if !ok {
+				return fmt.Errorf("unknown domain %q", name)
+			}
+			var inputs [][]byte
+			for _, v := range d.Seeds() {
+				inputs = append(inputs, v.Encode())
+			}
+			if err := c.addInputs(ctx, queue.Inputs{Campaign: camp.ID, Domain: name, Source: "seed", Inputs: inputs}); err != nil {
+				return err
+			}
+		}
+	}
+	left, err := c.opts.Store.Unenqueued(camp.ID)
+	if err != nil {
+		return err
+	}
+	return c.enqueue(ctx, left)
+}
+
+// drive schedules fuzz slices until the duration is spent, then drains.
+func (c *Coordinator) drive(ctx context.Context, errs <-chan error) error {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	last := time.Now()
+	var drainStart time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return c.saveElapsed(time.Since(last))
+		case err := <-errs:
+			if err != nil {
+				return err
+			}
+		case now := <-tick.C:
+			if err := c.saveElapsed(now.Sub(last)); err != nil {
+				return err
+			}
+			last = now
+			camp := c.Campaign()
+			switch camp.State {
+			case StateRunning:
+				if camp.Elapsed >= camp.Config.Duration {
+					c.setState(StateDraining)
+					drainStart = now
+					continue
+				}
+				if err := c.scheduleFuzz(ctx); err != nil {
+					c.log.Warn("schedule fuzz", "err", err)
+				}
+			case StateDraining:
+				if drainStart.IsZero() {
+					drainStart = now
+				}
+				if camp.Stats.Outstanding() <= 0 || now.Sub(drainStart) > c.drainTimeout() {
+					if camp.Stats.Outstanding() > 0 {
+						c.log.Warn("drain timeout: jobs still queued stay in the store for a resume", "outstanding", camp.Stats.Outstanding())
+					}
+					c.setState(StateDone)
+					return nil
+				}
+			}
+		}
+	}
+}
+
+func (c *Coordinator) drainTimeout() time.Duration {
+	if c.opts.DrainTimeout > 0 {
+		return c.opts.DrainTimeout
+	}
+	return 5 * time.Minute
+}
+
+// saveElapsed adds generation time and persists the campaign record.
+func (c *Coordinator) saveElapsed(d time.Duration) error {
+	return c.update(func(camp *Campaign) {
+		if camp.State == StateRunning {
+			camp.Elapsed += d
+		}
+	})
+}
+
+func (c *Coordinator) setState(s string) {
+	if err := c.update(func(camp *Campaign) { camp.State = s }); err != nil {
+		c.log.Error("save campaign state", "err", err)
+	}
+	c.log.Info("campaign state", "state", s)
+}
+
+// update changes the stored campaign and refreshes the cached copy.
+func (c *Coordinator) update(f func(*Campaign)) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	stored, ok, err := c.opts.Store.GetCampaign(c.campaign.ID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("campaign %s vanished from the store", c.campaign.ID)
+	}
+	f(&stored)
+	if err := c.opts.Store.PutCampaign(stored); err != nil {
+		return err
+	}
+	c.campaign = stored
+	return nil
+}
+
+// reload refreshes the cached campaign after a store transaction changed it.
+func (c *Coordinator) reload() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if stored, ok, err := c.opts.Store.GetCampaign(c.campaign.ID); err == nil && ok {
+		c.campaign = stored
+	}
+}
+
+// waitWorkers waits until some worker advertises, so jobs go to oracles that
+// exist.
+func (c *Coordinator) waitWorkers(ctx context.Context) error {
+	deadline := time.Now().Add(c.opts.WaitWorkers)
+	for {
+		ws, err := queue.Workers(ctx, c.js)
+		if err != nil {
+			return err
+		}
+		if len(ws) > 0 || time.Now().After(deadline) {
+			c.setWorkers(ws)
+			if len(ws) == 0 {
+				c.log.Warn("no worker advertised yet; jobs are created as workers appear")
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (c *Coordinator) setWorkers(ws []queue.Capability) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.workers = ws
+}
+
+// refreshWorkers keeps the list of live workers current.
+func (c *Coordinator) refreshWorkers(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(queue.HeartbeatPeriod()):
+		}
+		if ws, err := queue.Workers(ctx, c.js); err == nil {
+			c.setWorkers(ws)
+		}
+	}
+}
+
+// oraclesFor lists the oracles that live workers offer for a domain, within
+// the campaign's oracle list.
+func (c *Coordinator) oraclesFor(domainName string) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var names []string
+	for _, w := range c.workers {
+		for _, s := range w.Oracles {
+			if !s.Available || !slices.Contains(s.Domains, domainName) {
+				continue
+			}
+			if len(c.campaign.Config.Oracles) > 0 && !slices.Contains(c.campaign.Config.Oracles, s.Name) {
+				continue
+			}
+			names = append(names, s.Name)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+func (c *Coordinator) fuzzWorkers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, w := range c.workers {
+		if w.Fuzz {
+			n++
+		}
+	}
+	return n
+}
+
+// consumeLoop fetches messages from a consumer and hands each to handle.
+func (c *Coordinator) consumeLoop(ctx context.Context, cons jetstream.Consumer, handle func(jetstream.Msg)) error {
+	for ctx.Err() == nil {
+		batch, err := cons.Fetch(64, jetstream.FetchMaxWait(500*time.Millisecond))
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			c.log.Warn("fetch", "err", err)
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		for m := range batch.Messages() {
+			handle(m)
+		}
+	}
+	return nil
+}
+
+// verdictsOK checks that a result's verdicts are for its oracle and for cases
+// the store knows; anything else is garbage.
+func (c *Coordinator) verdictsOK(res queue.Result) error {
+	for _, v := range res.Verdicts {
+		if v.Oracle != res.Oracle {
+			return fmt.Errorf("verdict from %q in a result of %q", v.Oracle, res.Oracle)
+		}
+		if _, ok, err := c.opts.Store.Case(v.Case); err != nil || !ok {
+			return fmt.Errorf("verdict for unknown case %q", v.Case)
+		}
+		switch v.Kind {
+		case oracles.Accept, oracles.Reject, oracles.Unsupported, oracles.Error, oracles.Timeout, oracles.Result:
+		default:
+			return fmt.Errorf("unknown verdict kind %q", v.Kind)
+		}
+	}
+	return nil
+}
+
+// caseRecords decodes raw fuzz inputs into case records of one domain.
+func caseRecords(in queue.Inputs, now time.Time) ([]CaseRecord, error) {
+	d, ok := fuzz.Lookup(in.Domain)
+	if !ok {
+		return nil, fmt.Errorf("unknown domain %q", in.Domain)
+	}
+	var recs []CaseRecord
+	for _, data := range in.Inputs {
+		v, err := d.Decode(data)
+		if err != nil {
+			continue // bytes that fit no value: not a case
+		}
+		canon := v.Encode()
+		recs = append(recs, CaseRecord{ID: domain.ID(d.Name, canon), Domain: d.Name, Data: canon,
+			Campaign: in.Campaign, Source: in.Source, Seen: now})
+	}
+	return recs, nil
+}

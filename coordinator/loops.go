@@ -1,0 +1,252 @@
+package coordinator
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// resultsLoop commits results to the store, then acks them: a crash between
+// the two redelivers the result, and the store skips what it already has.
+func (c *Coordinator) resultsLoop(ctx context.Context) error {
+	cons, err := queue.ResultConsumer(ctx, c.js, c.opts.Queue, c.Campaign().ID)
+	if err != nil {
+		return err
+	}
+	return c.consumeLoop(ctx, cons, c.handleResult)
+}
+
+func (c *Coordinator) handleResult(m jetstream.Msg) {
+	res, err := queue.Decode[queue.Result](m.Data())
+	if err == nil {
+		err = c.verdictsOK(res)
+	}
+	if err != nil {
+		c.recordDead(m, fmt.Sprintf("result: %v", err), 0)
+		return
+	}
+	camp := c.Campaign()
+	if len(res.Bad) > 0 {
+		dl := DeadLetter{Campaign: camp.ID, Subject: m.Subject(), Time: time.Now().UTC(),
+			Reason: fmt.Sprintf("%d cases of batch %s could not be decoded by worker %s: %s", len(res.Bad), res.Batch, res.Worker, res.Bad[0].Error)}
+		if err := c.opts.Store.AddDeadLetter(dl, len(res.Bad)); err != nil {
+			c.log.Error("store dead letter", "err", err)
+			_ = m.NakWithDelay(time.Second)
+			return
+		}
+	}
+	commit := Commit{Verdicts: res.Verdicts, Campaign: camp.ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
+		Judged: func(caseID string, vs []oracles.Verdict) []Disagreement {
+			if len(vs) == 0 {
+				return nil
+			}
+			return PolicyFor(vs[0].Domain).Evaluate(caseID, vs)
+		}}
+	out, err := c.opts.Store.CommitVerdicts(commit)
+	if err != nil {
+		c.log.Error("commit verdicts; result will be redelivered", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	c.reload()
+	for _, b := range out.NewBuckets {
+		c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
+	}
+	_ = m.Ack()
+}
+
+// recordDead stores an unprocessable message and terminates it.
+func (c *Coordinator) recordDead(m jetstream.Msg, reason string, deadCases int) {
+	c.log.Warn("dead letter", "subject", m.Subject(), "reason", reason)
+	dl := DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(), Time: time.Now().UTC()}
+	if err := c.opts.Store.AddDeadLetter(dl, deadCases); err != nil {
+		c.log.Error("store dead letter", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	c.reload()
+	_ = m.Term()
+}
+
+// deadLoop records the dead letters workers send.
+func (c *Coordinator) deadLoop(ctx context.Context) error {
+	cons, err := queue.DeadConsumer(ctx, c.js, c.opts.Queue, c.Campaign().ID)
+	if err != nil {
+		return err
+	}
+	return c.consumeLoop(ctx, cons, func(m jetstream.Msg) {
+		dl, err := queue.Decode[queue.DeadLetter](m.Data())
+		if err != nil {
+			c.recordDead(m, fmt.Sprintf("dead letter: %v", err), 0)
+			return
+		}
+		dead := 0
+		if job, err := queue.Decode[queue.Job](dl.Data); err == nil {
+			dead = len(job.Cases)
+		}
+		c.recordDead(m, fmt.Sprintf("worker %s: %s (on %s)", dl.Worker, dl.Reason, dl.Subject), dead)
+	})
+}
+
+// inputsLoop turns new fuzz inputs into cases and jobs, then acks them.
+func (c *Coordinator) inputsLoop(ctx context.Context) error {
+	cons, err := queue.InputsConsumer(ctx, c.js, c.opts.Queue, c.Campaign().ID)
+	if err != nil {
+		return err
+	}
+	return c.consumeLoop(ctx, cons, func(m jetstream.Msg) {
+		in, err := queue.Decode[queue.Inputs](m.Data())
+		if err == nil && in.Campaign != c.Campaign().ID {
+			err = fmt.Errorf("inputs for campaign %q", in.Campaign)
+		}
+		if err != nil {
+			c.recordDead(m, fmt.Sprintf("inputs: %v", err), 0)
+			return
+		}
+		if err := c.addInputs(ctx, in); err != nil {
+			c.log.Warn("add inputs; will be redelivered", "err", err)
+			_ = m.NakWithDelay(time.Second)
+			return
+		}
+		_ = m.Ack()
+	})
+}
+
+// addInputs stores the new cases among the inputs and enqueues their jobs.
+func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
+	recs, err := caseRecords(in, time.Now().UTC())
+	if err != nil {
+		return err
+	}
+	added, err := c.opts.Store.AddCases(in.Campaign, recs)
+	if err != nil {
+		return err
+	}
+	c.reload()
+	return c.enqueue(ctx, added)
+}
+
+// enqueue publishes one job per (oracle, domain, batch) for the cases, then
+// marks them enqueued. Cases of a domain no live oracle judges stay
+// unenqueued until a restart finds one.
+func (c *Coordinator) enqueue(ctx context.Context, recs []CaseRecord) error {
+	byDomain := map[string][]CaseRecord{}
+	for _, r := range recs {
+		byDomain[r.Domain] = append(byDomain[r.Domain], r)
+	}
+	camp := c.Campaign()
+	marked := map[string][]string{}
+	for dom, rs := range byDomain {
+		orcs := c.oraclesFor(dom)
+		if len(orcs) == 0 {
+			continue
+		}
+		for _, o := range orcs {
+			if err := c.publishJobs(ctx, camp, o, dom, rs); err != nil {
+				return err
+			}
+		}
+		for _, r := range rs {
+			marked[r.ID] = orcs
+		}
+	}
+	if len(marked) == 0 {
+		return nil
+	}
+	if err := c.opts.Store.MarkEnqueued(camp.ID, marked); err != nil {
+		return err
+	}
+	c.reload()
+	return nil
+}
+
+func (c *Coordinator) publishJobs(ctx context.Context, camp Campaign, oracle, dom string, rs []CaseRecord) error {
+	size := camp.Config.BatchSize
+	for start := 0; start < len(rs); start += size {
+		part := rs[start:min(start+size, len(rs))]
+		job := queue.Job{V: queue.Version, Campaign: camp.ID, Oracle: oracle, Domain: dom,
+			Batch: fmt.Sprintf("%s-%s", part[0].ID, oracle)}
+		for _, r := range part {
+			job.Cases = append(job.Cases, queue.WireCase{ID: r.ID, Data: r.Data})
+		}
+		if _, err := c.js.Publish(ctx, queue.JobSubject(oracle, dom), queue.Encode(job)); err != nil {
+			return fmt.Errorf("publish job: %w", err)
+		}
+	}
+	return nil
+}
+
+// scheduleFuzz keeps one fuzz slice queued per fuzz worker. The domain is
+// drawn with weight 1 + cases found + 10 × new buckets found per minute of
+// fuzzing so far, so domains still producing get more time.
+func (c *Coordinator) scheduleFuzz(ctx context.Context) error {
+	workers := c.fuzzWorkers()
+	if workers == 0 {
+		return nil
+	}
+	cons, err := queue.FuzzConsumer(ctx, c.js, c.opts.Queue)
+	if err != nil {
+		return err
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return err
+	}
+	if info.NumPending > 0 || info.NumAckPending >= workers {
+		return nil
+	}
+	camp := c.Campaign()
+	dom := c.pickDomain(camp)
+	d, ok := fuzz.Lookup(dom)
+	if !ok {
+		return fmt.Errorf("unknown domain %q", dom)
+	}
+	slice := min(camp.Config.FuzzSlice, camp.Config.Duration-camp.Elapsed)
+	if slice < time.Second {
+		return nil
+	}
+	job := queue.FuzzJob{V: queue.Version, Campaign: camp.ID, Domain: dom, Target: d.FuzzTarget, Slice: slice}
+	if _, err := c.js.Publish(ctx, queue.FuzzSubject(dom), queue.Encode(job)); err != nil {
+		return err
+	}
+	return c.update(func(camp *Campaign) { camp.domain(dom).FuzzTime += slice })
+}
+
+// Weight is a domain's share of fuzz time; see scheduleFuzz.
+func Weight(s DomainStats) float64 {
+	minutes := max(s.FuzzTime.Minutes(), 0.25)
+	return 1 + (float64(s.Cases)+10*float64(s.NewBuckets))/minutes
+}
+
+func (c *Coordinator) pickDomain(camp Campaign) string {
+	weights := make([]float64, len(camp.Config.Domains))
+	total := 0.0
+	for i, d := range camp.Config.Domains {
+		s := DomainStats{}
+		if p := camp.Stats.Domains[d]; p != nil {
+			s = *p
+		}
+		if s.FuzzTime == 0 {
+			weights[i] = 1e9 // every domain gets a first slice
+		} else {
+			weights[i] = Weight(s)
+		}
+		total += weights[i]
+	}
+	c.mu.Lock()
+	r := c.rng.Float64() * total
+	c.mu.Unlock()
+	for i, w := range weights {
+		if r < w {
+			return camp.Config.Domains[i]
+		}
+		r -= w
+	}
+	return camp.Config.Domains[len(camp.Config.Domains)-1]
+}

@@ -1,0 +1,161 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Config tunes the streams and consumers. Zero fields take the defaults.
+type Config struct {
+	// Replicas is the stream replication factor (1 on a single server, 3 on a
+	// 3-node cluster).
+	Replicas int
+	// AckWait is how long a worker may hold a job before it is redelivered.
+	AckWait time.Duration
+	// MaxDeliver bounds redeliveries of a poison message.
+	MaxDeliver int
+}
+
+func (c Config) withDefaults() Config {
+	if c.Replicas == 0 {
+		c.Replicas = 1
+	}
+	if c.AckWait == 0 {
+		c.AckWait = 2 * time.Minute
+	}
+	if c.MaxDeliver == 0 {
+		c.MaxDeliver = 5
+	}
+	return c
+}
+
+// Setup creates or updates the streams and the worker registry. Jobs are a
+// work queue (a job leaves the stream once a worker acks it); results and
+// inputs stay until the coordinator acks them.
+func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
+	cfg = cfg.withDefaults()
+	streams := []jetstream.StreamConfig{
+		{Name: streamJobs, Subjects: []string{SubjectJobs + ".>", SubjectFuzz + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
+		{Name: streamResults, Subjects: []string{SubjectResults + ".>", SubjectDead + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
+		{Name: streamInputs, Subjects: []string{SubjectInputs + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
+	}
+	for _, sc := range streams {
+		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
+			return fmt.Errorf("stream %s: %w", sc.Name, err)
+		}
+	}
+	_, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: kvWorkers, TTL: 6 * heartbeatPeriod, Replicas: cfg.Replicas})
+	if err != nil {
+		return fmt.Errorf("worker registry: %w", err)
+	}
+	return nil
+}
+
+// consumer creates or binds a durable pull consumer on stream for subject.
+func consumer(ctx context.Context, js jetstream.JetStream, cfg Config, stream, name, subject string) (jetstream.Consumer, error) {
+	cfg = cfg.withDefaults()
+	c, err := js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
+		Durable:       name,
+		FilterSubject: subject,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       cfg.AckWait,
+		MaxDeliver:    cfg.MaxDeliver,
+		MaxAckPending: 10000,
+		Replicas:      cfg.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("consumer %s on %s: %w", name, subject, err)
+	}
+	return c, nil
+}
+
+// JobConsumer is the durable consumer all workers running oracle share, so
+// each job goes to exactly one of them.
+func JobConsumer(ctx context.Context, js jetstream.JetStream, cfg Config, oracle string) (jetstream.Consumer, error) {
+	return consumer(ctx, js, cfg, streamJobs, consumerName("jobs", oracle), SubjectJobs+"."+token(oracle)+".>")
+}
+
+// FuzzConsumer is the durable consumer fuzz workers share.
+func FuzzConsumer(ctx context.Context, js jetstream.JetStream, cfg Config) (jetstream.Consumer, error) {
+	return consumer(ctx, js, cfg, streamJobs, "fuzz", SubjectFuzz+".>")
+}
+
+// ResultConsumer is the coordinator's consumer of a campaign's results and
+// dead letters.
+func ResultConsumer(ctx context.Context, js jetstream.JetStream, cfg Config, campaign string) (jetstream.Consumer, error) {
+	c, err := consumer(ctx, js, cfg, streamResults, consumerName("results", campaign), SubjectResults+"."+token(campaign))
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// DeadConsumer is the coordinator's consumer of a campaign's dead letters.
+func DeadConsumer(ctx context.Context, js jetstream.JetStream, cfg Config, campaign string) (jetstream.Consumer, error) {
+	return consumer(ctx, js, cfg, streamResults, consumerName("dead", campaign), DeadSubject(campaign))
+}
+
+// InputsConsumer is the coordinator's consumer of a campaign's new inputs.
+func InputsConsumer(ctx context.Context, js jetstream.JetStream, cfg Config, campaign string) (jetstream.Consumer, error) {
+	return consumer(ctx, js, cfg, streamInputs, consumerName("inputs", campaign), InputsSubject(campaign))
+}
+
+// Pending returns how many jobs wait in the jobs stream (queue depth).
+func Pending(ctx context.Context, js jetstream.JetStream) (uint64, error) {
+	s, err := js.Stream(ctx, streamJobs)
+	if err != nil {
+		return 0, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return info.State.Msgs, nil
+}
+
+// Advertise stores a worker's capability in the registry; it expires unless
+// refreshed, so a dead worker drops out.
+func Advertise(ctx context.Context, js jetstream.JetStream, c Capability) error {
+	kv, err := js.KeyValue(ctx, kvWorkers)
+	if err != nil {
+		return fmt.Errorf("worker registry: %w", err)
+	}
+	c.V, c.Seen = Version, time.Now().UTC()
+	_, err = kv.Put(ctx, consumerName("w", c.Worker), Encode(c))
+	return err
+}
+
+// Workers lists the live workers' capabilities.
+func Workers(ctx context.Context, js jetstream.JetStream) ([]Capability, error) {
+	kv, err := js.KeyValue(ctx, kvWorkers)
+	if err != nil {
+		return nil, fmt.Errorf("worker registry: %w", err)
+	}
+	keys, err := kv.Keys(ctx)
+	if errors.Is(err, jetstream.ErrNoKeysFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var caps []Capability
+	for _, k := range keys {
+		e, err := kv.Get(ctx, k)
+		if err != nil {
+			continue // expired between Keys and Get
+		}
+		c, err := Decode[Capability](e.Value())
+		if err != nil {
+			continue // a garbage registry entry is not a worker
+		}
+		caps = append(caps, c)
+	}
+	return caps, nil
+}
+
+// HeartbeatPeriod is how often workers refresh their registry entry.
+func HeartbeatPeriod() time.Duration { return heartbeatPeriod }

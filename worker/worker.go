@@ -1,0 +1,233 @@
+// Package worker consumes jobs from NATS JetStream, runs oracles (and fuzz
+// engines) on them, and publishes results. A worker never loses a job it
+// took: a job is acked only after its result is stored by the server, and an
+// unacked job is redelivered after the consumer's ack deadline.
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Config is one worker's setup.
+type Config struct {
+	// Name identifies the worker in results and the registry; empty means
+	// host-pid.
+	Name    string
+	Oracles []oracles.Oracle
+	// Statuses are advertised with the oracles (versions, targets).
+	Statuses []oracles.Status
+	// Fuzz, if set, makes the worker also run fuzz slices.
+	Fuzz  *Fuzzer
+	Queue queue.Config
+}
+
+// Worker runs jobs until its context ends.
+type Worker struct {
+	cfg Config
+	js  jetstream.JetStream
+	log *slog.Logger
+}
+
+// New makes a worker on a NATS connection.
+func New(nc *nats.Conn, cfg Config) (*Worker, error) {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	if cfg.Name == "" {
+		host, _ := os.Hostname()
+		cfg.Name = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	return &Worker{cfg: cfg, js: js, log: slog.With("worker", cfg.Name)}, nil
+}
+
+// Run advertises the worker and consumes jobs until ctx is done; then it
+// finishes the jobs in hand (graceful drain) and returns.
+func (w *Worker) Run(ctx context.Context) error {
+	if err := queue.Setup(ctx, w.js, w.cfg.Queue); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(w.cfg.Oracles)+2)
+	wg.Add(1)
+	go func() { defer wg.Done(); errs <- w.advertise(ctx) }()
+	for _, o := range w.cfg.Oracles {
+		c, err := queue.JobConsumer(ctx, w.js, w.cfg.Queue, o.Name())
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleJob(o, m) }) }()
+	}
+	if w.cfg.Fuzz != nil {
+		c, err := queue.FuzzConsumer(ctx, w.js, w.cfg.Queue)
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleFuzz(ctx, m) }) }()
+	}
+	wg.Wait()
+	close(errs)
+	var all []error
+	for err := range errs {
+		all = append(all, err)
+	}
+	return errors.Join(all...)
+}
+
+// advertise keeps the worker's registry entry fresh.
+func (w *Worker) advertise(ctx context.Context) error {
+	c := queue.Capability{Worker: w.cfg.Name, Oracles: w.cfg.Statuses, Fuzz: w.cfg.Fuzz != nil}
+	c.Host, _ = os.Hostname()
+	t := time.NewTicker(queue.HeartbeatPeriod())
+	defer t.Stop()
+	for {
+		if err := queue.Advertise(ctx, w.js, c); err != nil && ctx.Err() == nil {
+			w.log.Warn("advertise", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// consume fetches one message at a time and handles it; it stops fetching
+// when ctx ends, but a message in hand is always finished.
+func (w *Worker) consume(ctx context.Context, c jetstream.Consumer, handle func(jetstream.Msg)) error {
+	for ctx.Err() == nil {
+		batch, err := c.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			w.log.Warn("fetch", "err", err)
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		for m := range batch.Messages() {
+			handle(m)
+		}
+	}
+	return nil
+}
+
+// handleJob judges one job and publishes its result, then acks it.
+func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
+	ctx := context.Background() // a job in hand is finished even while draining
+	job, err := queue.Decode[queue.Job](m.Data())
+	if err != nil {
+		w.deadLetter(ctx, m, "_unknown", err.Error())
+		return
+	}
+	cases, bad := decodeCases(job)
+	stop := keepAlive(m)
+	start := time.Now()
+	verdicts, err := o.Judge(ctx, cases)
+	stop()
+	if err != nil {
+		w.retryOrDead(ctx, m, job.Campaign, fmt.Sprintf("oracle %s failed on batch %s: %v", o.Name(), job.Batch, err))
+		return
+	}
+	res := queue.Result{V: queue.Version, Campaign: job.Campaign, Batch: job.Batch, Worker: w.cfg.Name,
+		Oracle: o.Name(), Domain: job.Domain, Verdicts: verdicts, Bad: bad, Elapsed: time.Since(start)}
+	if _, err := w.js.Publish(ctx, queue.ResultSubject(job.Campaign), queue.Encode(res)); err != nil {
+		w.log.Warn("publish result; job will be redelivered", "batch", job.Batch, "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	if err := m.DoubleAck(ctx); err != nil {
+		w.log.Warn("ack job; a redelivery is deduplicated by the coordinator", "batch", job.Batch, "err", err)
+	}
+}
+
+// decodeCases rebuilds the job's cases from their canonical bytes. A case
+// whose bytes do not decode, or do not hash to its ID, is reported as bad.
+func decodeCases(job queue.Job) ([]domain.Case, []queue.BadCase) {
+	d, ok := fuzz.Lookup(job.Domain)
+	var cases []domain.Case
+	var bad []queue.BadCase
+	for _, wc := range job.Cases {
+		if !ok {
+			bad = append(bad, queue.BadCase{ID: wc.ID, Error: fmt.Sprintf("unknown domain %q", job.Domain)})
+			continue
+		}
+		v, err := d.Decode(wc.Data)
+		if err == nil && domain.ID(d.Name, v.Encode()) != wc.ID {
+			err = errors.New("case bytes do not match the case ID")
+		}
+		if err != nil {
+			bad = append(bad, queue.BadCase{ID: wc.ID, Error: err.Error()})
+			continue
+		}
+		cases = append(cases, domain.NewCase(d.Name, v))
+	}
+	return cases, bad
+}
+
+// keepAlive tells the server the job is in progress every few seconds, so a
+// slow batch is not redelivered while a killed worker's job still is.
+func keepAlive(m jetstream.Msg) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				_ = m.InProgress()
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// retryOrDead naks a job that failed for a harness reason, until its last
+// delivery; then it becomes a dead letter so it never blocks the stream.
+func (w *Worker) retryOrDead(ctx context.Context, m jetstream.Msg, campaign, reason string) {
+	meta, err := m.Metadata()
+	if err == nil && int(meta.NumDelivered) < w.maxDeliver() {
+		w.log.Warn("job failed; will be redelivered", "reason", reason, "delivery", meta.NumDelivered)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	w.deadLetter(ctx, m, campaign, reason)
+}
+
+func (w *Worker) maxDeliver() int {
+	if w.cfg.Queue.MaxDeliver > 0 {
+		return w.cfg.Queue.MaxDeliver
+	}
+	return 5
+}
+
+// deadLetter publishes the message to the campaign's dead letters and
+// terminates it (no more redeliveries).
+func (w *Worker) deadLetter(ctx context.Context, m jetstream.Msg, campaign, reason string) {
+	w.log.Error("dead letter", "subject", m.Subject(), "reason", reason)
+	dl := queue.DeadLetter{V: queue.Version, Campaign: campaign, Worker: w.cfg.Name, Subject: m.Subject(), Reason: reason, Data: m.Data()}
+	if _, err := w.js.Publish(ctx, queue.DeadSubject(campaign), queue.Encode(dl)); err != nil {
+		w.log.Warn("publish dead letter; message will be redelivered", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	_ = m.Term()
+}
