@@ -43,6 +43,7 @@ type Coordinator struct {
 	log  *slog.Logger
 
 	mu       sync.Mutex
+	ctx      context.Context // Run's context, for status queries
 	campaign Campaign
 	workers  []queue.Capability
 	rng      *rand.Rand
@@ -111,6 +112,15 @@ func (cfg CampaignConfig) withDefaults() CampaignConfig {
 	return cfg
 }
 
+func (c *Coordinator) ctxOrBackground() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctx != nil {
+		return c.ctx
+	}
+	return context.Background()
+}
+
 // Campaign returns a copy of the campaign as last committed.
 func (c *Coordinator) Campaign() Campaign {
 	c.mu.Lock()
@@ -120,6 +130,9 @@ func (c *Coordinator) Campaign() Campaign {
 
 // Run drives the campaign to its end (or until ctx ends) and returns it.
 func (c *Coordinator) Run(ctx context.Context) (Campaign, error) {
+	c.mu.Lock()
+	c.ctx = ctx
+	c.mu.Unlock()
 	if c.Campaign().State == StateDone {
 		return c.Campaign(), nil
 	}

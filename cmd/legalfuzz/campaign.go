@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+)
+
+type campaignOptions struct {
+	nats         natsFlags
+	duration     time.Duration
+	domains      []string
+	oracles      []string
+	db, out      string
+	campaignID   string
+	localWorkers int
+	fuzzBinary   string
+	statusAddr   string
+	quiet        bool
+	noSeeds      bool
+	drain        time.Duration
+	coordOnly    bool // `legalfuzz coordinator`
+}
+
+func newCampaignCmd() *cobra.Command {
+	o := &campaignOptions{}
+	cmd := &cobra.Command{
+		Use:   "campaign [--duration 60s] [--domains ...] [--oracles ...] [--nats URL] [--db PATH] [--out DIR]",
+		Short: "Run a fuzz campaign: embedded NATS, coordinator and local workers by default",
+		Long: `Campaign fuzzes the domains for --duration, judges every new case with every oracle, and
+records findings in the store. With no --nats it starts an embedded NATS server (store under
+--out) and runs local workers in this process. A campaign left unfinished in --db resumes.
+Exit 1 when the campaign found new buckets.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	o.register(cmd, 1)
+	return cmd
+}
+
+func newCoordinatorCmd() *cobra.Command {
+	o := &campaignOptions{coordOnly: true}
+	cmd := &cobra.Command{
+		Use:   "coordinator --nats URL --db PATH",
+		Short: "Run only a campaign's coordinator, for workers on other machines",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.nats.url == "" {
+				return errors.New("coordinator needs --nats (use campaign for a single machine)")
+			}
+			return o.run(cmd)
+		},
+	}
+	o.register(cmd, 0)
+	return cmd
+}
+
+func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
+	f := cmd.Flags()
+	o.nats.register(f)
+	f.DurationVar(&o.duration, "duration", 60*time.Second, "generation time; judging what was generated continues after it")
+	f.StringSliceVar(&o.domains, "domains", nil, "domains to fuzz (default: all)")
+	f.StringSliceVar(&o.oracles, "oracles", nil, "oracles to ask (default: every available one)")
+	f.StringVar(&o.out, "out", "legalfuzz-out", "campaign folder: store, embedded NATS data, fuzz work")
+	f.StringVar(&o.db, "db", "", "bbolt store (default: OUT/legalfuzz.db)")
+	f.StringVar(&o.campaignID, "campaign", "", "campaign ID (default: resume the store's unfinished campaign, else a new one)")
+	f.IntVar(&o.localWorkers, "workers", defaultWorkers, "local workers in this process (0 with --nats: coordinator only)")
+	f.StringVar(&o.fuzzBinary, "fuzz-binary", "bin/fuzz.test", "instrumented fuzz test binary (go test -c -fuzz=. ./fuzz); missing: random inputs")
+	f.StringVar(&o.statusAddr, "status-addr", "127.0.0.1:0", "address for /status and /metrics; empty disables")
+	f.BoolVar(&o.quiet, "quiet", false, "no progress line")
+	f.BoolVar(&o.noSeeds, "no-seeds", false, "do not judge the domains' seed values first")
+	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "how long to wait for queued jobs after generation")
+}
+
+func (o *campaignOptions) run(cmd *cobra.Command) error {
+	ctx := cmd.Context()
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	if o.db == "" {
+		o.db = filepath.Join(o.out, "legalfuzz.db")
+	}
+	store, err := coordinator.OpenStore(o.db, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	nc, stopNATS, err := o.connect()
+	if err != nil {
+		return err
+	}
+	defer stopNATS()
+	wctx, stopWorkers := context.WithCancel(ctx)
+	workersDone := startLocalWorkers(wctx, nc, o.localWorkers, o.oracles, o.fuzzBinary, o.out)
+	defer func() { stopWorkers(); <-workersDone }()
+
+	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, CampaignID: o.campaignID,
+		Seeds: !o.noSeeds, WaitWorkers: 15 * time.Second, DrainTimeout: o.drain,
+		Config: coordinator.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration}})
+	if err != nil {
+		return err
+	}
+	addr, stopHTTP, err := serveStatus(o.statusAddr, coord.Handler())
+	if err != nil {
+		return err
+	}
+	defer stopHTTP()
+	stopProgress := startProgress(cmd.ErrOrStderr(), coord, o.quiet, addr)
+	camp, err := coord.Run(ctx)
+	stopProgress()
+	if err != nil {
+		return err
+	}
+	return summarize(cmd.OutOrStdout(), store, camp, o.db)
+}
+
+// connect dials --nats, or starts the embedded server with its store in OUT.
+func (o *campaignOptions) connect() (*nats.Conn, func(), error) {
+	if o.nats.url != "" {
+		nc, err := o.nats.connect("legalfuzz-campaign")
+		if err != nil {
+			return nil, nil, err
+		}
+		return nc, nc.Close, nil
+	}
+	ns, err := queue.Embedded(filepath.Join(o.out, "nats"), -1)
+	if err != nil {
+		return nil, nil, err
+	}
+	nc, err := queue.ConnectInProcess(ns, "legalfuzz-campaign")
+	if err != nil {
+		ns.Shutdown()
+		return nil, nil, err
+	}
+	return nc, func() { nc.Close(); ns.Shutdown() }, nil
+}
+
+// serveStatus serves /status and /metrics on a loopback address by default.
+func serveStatus(addr string, h http.Handler) (string, func(), error) {
+	if addr == "" {
+		return "", func() {}, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", nil, fmt.Errorf("status address: %w", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Warn("status server", "err", err)
+		}
+	}()
+	return ln.Addr().String(), func() { _ = srv.Close() }, nil
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+)
+
+// startProgress prints a live status line every second: on a terminal it
+// rewrites one line, elsewhere it logs a line every ten seconds.
+func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAddr string) (stop func()) {
+	if quiet {
+		return func() {}
+	}
+	if statusAddr != "" {
+		fmt.Fprintf(w, "status: http://%s/status  metrics: http://%s/metrics\n", statusAddr, statusAddr)
+	}
+	tty := isTerminal(w)
+	period := time.Second
+	if !tty {
+		period = 10 * time.Second
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		last := map[string]int{}
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				if tty {
+					fmt.Fprintln(w)
+				}
+				return
+			case <-t.C:
+				line := progressLine(c.Status(), last, period)
+				if tty {
+					fmt.Fprintf(w, "\r\033[K%s", line)
+				} else {
+					fmt.Fprintln(w, line)
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// progressLine renders cases/s per oracle, queue depth, findings and time left.
+func progressLine(s coordinator.Status, last map[string]int, period time.Duration) string {
+	st := s.Campaign.Stats
+	names := make([]string, 0, len(st.Oracles))
+	for n := range st.Oracles {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var rates []string
+	for _, n := range names {
+		j := st.Oracles[n].Judged
+		rates = append(rates, fmt.Sprintf("%s %.0f/s", n, float64(j-last[n])/period.Seconds()))
+		last[n] = j
+	}
+	return fmt.Sprintf("%s %s | cases %d | queue %d (%d jobs) | findings %d, new buckets %d | left %s | %s",
+		s.Campaign.ID, s.Campaign.State, st.Cases, s.Outstanding, s.QueueDepth, st.Findings, st.NewBuckets,
+		s.TimeLeft.Round(time.Second), strings.Join(rates, ", "))
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// summarize prints where the results are and returns errFindings when the
+// campaign found new buckets.
+func summarize(w io.Writer, store *coordinator.Store, camp coordinator.Campaign, db string) error {
+	st := camp.Stats
+	buckets, err := store.Buckets()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "campaign %s %s: %d cases, %d verdicts, %d findings in %d buckets (%d new), %d dead letters\n",
+		camp.ID, camp.State, st.Cases, st.Judged, st.Findings, len(buckets), st.NewBuckets, st.DeadLetters)
+	for _, b := range buckets {
+		if b.Campaign == camp.ID {
+			fmt.Fprintf(w, "  new %s  %d cases  %s\n", b.Key, b.Cases, b.Title)
+		}
+	}
+	fmt.Fprintf(w, "results: %s\n", db)
+	if st.NewBuckets > 0 {
+		return errFindings
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/registry"
+	"github.com/legalfuzz/legalfuzz/worker"
+)
+
+type workerOptions struct {
+	nats       natsFlags
+	name       string
+	oracles    []string
+	fuzz       bool
+	fuzzBinary string
+	workDir    string
+}
+
+func newWorkerCmd() *cobra.Command {
+	o := &workerOptions{}
+	cmd := &cobra.Command{
+		Use:   "worker --nats URL [--oracles ...]",
+		Short: "Run one worker: take jobs for this machine's oracles (and fuzz slices) from a campaign's NATS",
+		Long: `Worker advertises the oracles found on this machine and judges jobs for them until SIGTERM or
+SIGINT, then finishes the job in hand and exits (graceful drain). A job it took and did not finish is
+redelivered to another worker after the ack deadline.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.nats.url == "" {
+				return fmt.Errorf("worker needs --nats")
+			}
+			nc, err := o.nats.connect("legalfuzz-worker")
+			if err != nil {
+				return err
+			}
+			defer nc.Close()
+			return runWorker(cmd.Context(), nc, o.name, o.oracles, o.fuzzer())
+		},
+	}
+	f := cmd.Flags()
+	o.nats.register(f)
+	f.StringVar(&o.name, "name", "", "worker name (default host-pid)")
+	f.StringSliceVar(&o.oracles, "oracles", nil, "oracles to offer (default: every available one)")
+	f.BoolVar(&o.fuzz, "fuzz", true, "also run fuzz slices")
+	f.StringVar(&o.fuzzBinary, "fuzz-binary", "bin/fuzz.test", "instrumented fuzz test binary; missing: random inputs")
+	f.StringVar(&o.workDir, "work-dir", "legalfuzz-work", "fuzz cache and engine folder")
+	return cmd
+}
+
+func (o *workerOptions) fuzzer() *worker.Fuzzer {
+	if !o.fuzz {
+		return nil
+	}
+	return newFuzzer(o.fuzzBinary, o.workDir)
+}
+
+// newFuzzer uses the binary if it exists, else the random fallback.
+func newFuzzer(binary, workDir string) *worker.Fuzzer {
+	if _, err := os.Stat(binary); err != nil {
+		slog.Warn("no fuzz binary: generating random inputs without coverage guidance (make campaign builds it)", "binary", binary)
+		binary = ""
+	}
+	return &worker.Fuzzer{Binary: binary, WorkDir: workDir, Parallel: 1}
+}
+
+// runWorker discovers oracles, keeps those wanted, and runs a worker.
+func runWorker(ctx context.Context, nc *nats.Conn, name string, want []string, fz *worker.Fuzzer) error {
+	found := registry.Discover(ctx)
+	var orcs []oracles.Oracle
+	var statuses []oracles.Status
+	for _, o := range found.Oracles {
+		if len(want) == 0 || slices.Contains(want, o.Name()) {
+			orcs = append(orcs, o)
+		}
+	}
+	for _, s := range found.Statuses {
+		if s.Available && (len(want) == 0 || slices.Contains(want, s.Name)) {
+			statuses = append(statuses, s)
+		}
+	}
+	w, err := worker.New(nc, worker.Config{Name: name, Oracles: orcs, Statuses: statuses, Fuzz: fz})
+	if err != nil {
+		return err
+	}
+	return w.Run(ctx)
+}
+
+// startLocalWorkers runs n workers in this process; the channel closes when
+// they have all drained.
+func startLocalWorkers(ctx context.Context, nc *nats.Conn, n int, want []string, binary, out string) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		errs := make(chan error, n)
+		for i := range n {
+			name := fmt.Sprintf("local-%d", i)
+			fz := newFuzzer(binary, filepath.Join(out, "fuzz", name))
+			go func() { errs <- runWorker(ctx, nc, name, want, fz) }()
+		}
+		for range n {
+			if err := <-errs; err != nil {
+				slog.Error("local worker", "err", err)
+			}
+		}
+	}()
+	return done
+}
+
+func envOr(v, env string) string {
+	if v != "" {
+		return v
+	}
+	return os.Getenv(env)
+}
