@@ -132,6 +132,16 @@ func (s *Store) Campaigns() ([]Campaign, error) {
 	return out, err
 }
 
+// UpdateCampaign applies f to the stored campaign in one transaction, so it
+// never loses a concurrent update of the campaign's counters.
+func (s *Store) UpdateCampaign(id string, f func(*Campaign)) (Campaign, error) {
+	var out Campaign
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		return updateCampaign(tx, id, func(c *Campaign) { f(c); out = *c })
+	})
+	return out, err
+}
+
 // updateCampaign applies f to the stored campaign inside tx.
 func updateCampaign(tx *bolt.Tx, id string, f func(*Campaign)) error {
 	if id == "" {

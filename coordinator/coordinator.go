@@ -255,15 +255,8 @@ func (c *Coordinator) setState(s string) {
 func (c *Coordinator) update(f func(*Campaign)) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	stored, ok, err := c.opts.Store.GetCampaign(c.campaign.ID)
+	stored, err := c.opts.Store.UpdateCampaign(c.campaign.ID, f)
 	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("campaign %s vanished from the store", c.campaign.ID)
-	}
-	f(&stored)
-	if err := c.opts.Store.PutCampaign(stored); err != nil {
 		return err
 	}
 	c.campaign = stored

@@ -10,8 +10,10 @@ var normalizers = []struct {
 }{
 	{regexp.MustCompile(`(?:[A-Za-z]:)?(?:/[\w.+-]+)+/?`), "FILE"},              // absolute paths
 	{regexp.MustCompile(`\b[\w.-]+\.(?:ptx|mlir|ll|s|cubin|o|json)\b`), "FILE"}, // file names
-	{regexp.MustCompile(`(FILE)?:\d+:\d+`), "FILE:LINE:COL"},                    // file:line:col
-	{regexp.MustCompile(`(FILE)?:\d+\b`), "FILE:LINE"},                          // file:line
+	{regexp.MustCompile(`FILE:\d+:\d+`), "FILE:LINE:COL"},                       // file:line:col
+	{regexp.MustCompile(`FILE:\d+\b`), "FILE:LINE"},                             // file:line
+	{regexp.MustCompile(`offset :\d+:\d+`), "offset :LINE:COL"},                 // mlir split offsets
+	{regexp.MustCompile(`<stdin>:\d+:\d+`), "<stdin>:LINE:COL"},                 // tools reading stdin
 	{regexp.MustCompile(`\bline \d+\b`), "line LINE"},                           // ptxas "line 11"
 	{regexp.MustCompile(`%[\w.$]+`), "%V"},                                      // SSA values, PTX registers
 	{regexp.MustCompile(`@[\w.$]+`), "@SYM"},                                    // symbols
