@@ -5,10 +5,14 @@ package fuzz
 import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
 
 // all lists every domain, in the order `legalfuzz domains` prints them.
 var all = []domain.Domain{
+	tmadesc.Domain,
+	tmamode.Domain,
 	kindword.Domain,
 }
 

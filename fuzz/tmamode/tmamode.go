@@ -1,0 +1,168 @@
+// Package tmamode is the cp.async.bulk.tensor domain: direction (load,
+// store, L2 prefetch), load/store mode, rank, destination state space,
+// .cta_group, .multicast::cluster, the tensor map's box dim1 and interleave
+// (gather4/scatter4 constrain them), the im2col::w operands wHalo and
+// wOffset, and the target. Ranks go to 7 and modes carry a reserved value,
+// so illegal instructions are representable and can be judged.
+package tmamode
+
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// Name is the domain's name.
+const Name = "tmamode"
+
+// Direction is the copy's direction.
+type Direction uint8
+
+const (
+	Load     Direction = iota // global -> shared
+	Store                     // shared::cta -> global
+	Prefetch                  // cp.async.bulk.prefetch.tensor, global -> L2
+)
+
+// Directions spells the directions.
+var Directions = domain.Enum{"load", "store", "prefetch"}
+
+func (d Direction) String() string { return Directions.Name(int(d)) }
+
+// Mode is the load or store mode qualifier.
+type Mode uint8
+
+const (
+	Tile Mode = iota
+	Gather4
+	Im2col
+	Im2colW
+	Im2colW128
+	Scatter4
+	Im2colNoOffs
+	ModeReserved
+)
+
+// Modes spells the modes as PTX writes them.
+var Modes = domain.Enum{"tile", "tile::gather4", "im2col", "im2col::w", "im2col::w::128",
+	"tile::scatter4", "im2col_no_offs", "reserved7"}
+
+func (m Mode) String() string { return Modes.Name(int(m)) }
+
+// IsIm2col reports whether m is one of the im2col modes.
+func (m Mode) IsIm2col() bool {
+	return m == Im2col || m == Im2colW || m == Im2colW128 || m == Im2colNoOffs
+}
+
+// IsW reports whether m takes the im2col::w operands wHalo and wOffset.
+func (m Mode) IsW() bool { return m == Im2colW || m == Im2colW128 }
+
+// Space is the destination state space as PTX spells it.
+type Space uint8
+
+const (
+	SharedCluster Space = iota
+	SharedCTA
+	Global
+	L2
+)
+
+// Spaces spells the destination state spaces.
+var Spaces = domain.Enum{"shared::cluster", "shared::cta", "global", "L2"}
+
+func (s Space) String() string { return Spaces.Name(int(s)) }
+
+// DefaultDst is the destination of a direction: loads write
+// .shared::cluster, stores .global, prefetches .L2.
+func DefaultDst(d Direction) Space {
+	switch d {
+	case Store:
+		return Global
+	case Prefetch:
+		return L2
+	}
+	return SharedCluster
+}
+
+// Interleave is the tensor map's interleave layout.
+type Interleave uint8
+
+// InterleaveNone is the plain layout; the others are 16B and 32B.
+const InterleaveNone Interleave = 0
+
+// Interleaves spells the interleave layouts.
+var Interleaves = domain.Enum{"none", "16B", "32B"}
+
+func (i Interleave) String() string { return Interleaves.Name(int(i)) }
+
+// Value is one cp.async.bulk.tensor instruction with the tensor-map facts
+// its mode constrains.
+type Value struct {
+	Direction Direction
+	Mode      Mode
+	// Rank is the .dim qualifier, 0..7.
+	Rank uint8
+	Dst  Space
+	// CTAGroup is 0 for none, else .cta_group::1 or ::2.
+	CTAGroup  uint8
+	Multicast bool
+	// BoxDim1 and Interleave describe the tensor map; only gather4 and
+	// scatter4 constrain them.
+	BoxDim1    uint32
+	Interleave Interleave
+	// WHalo and WOffset are the im2col::w operands; zero when absent.
+	WHalo   uint16
+	WOffset uint16
+	Tgt     target.Target
+}
+
+// Target implements domain.Value.
+func (v Value) Target() target.Target { return v.Tgt }
+
+// Encode implements domain.Value.
+func (v Value) Encode() []byte {
+	var w domain.Writer
+	for _, b := range []uint8{uint8(v.Direction), uint8(v.Mode), v.Rank, uint8(v.Dst), v.CTAGroup, uint8(v.Interleave)} {
+		w.U8(b)
+	}
+	w.Bool(v.Multicast)
+	w.U32(v.BoxDim1)
+	w.U16(v.WHalo)
+	w.U16(v.WOffset)
+	w.Bytes = v.Tgt.Encode(w.Bytes)
+	return w.Bytes
+}
+
+// Decode maps fuzz bytes to a value; every input decodes.
+func Decode(data []byte) (domain.Value, error) {
+	r := domain.NewReader(data)
+	v := Value{
+		Direction:  Direction(r.Index(len(Directions))),
+		Mode:       Mode(r.Index(len(Modes))),
+		Rank:       uint8(r.Index(8)),
+		Dst:        Space(r.Index(len(Spaces))),
+		CTAGroup:   uint8(r.Index(3)),
+		Interleave: Interleave(r.Index(len(Interleaves))),
+		Multicast:  r.Bool(),
+	}
+	v.BoxDim1, v.WHalo, v.WOffset = r.U32(), r.U16(), r.U16()
+	v.Tgt = target.Decode(r.U8(), r.U8())
+	return v, nil
+}
+
+// String is a short human form, e.g. "load tile::gather4 2d shared::cta sm_100a".
+func (v Value) String() string {
+	return fmt.Sprintf("%s %s %dd %s cta_group=%d multicast=%v %s", v.Direction, v.Mode, v.Rank, v.Dst,
+		v.CTAGroup, v.Multicast, v.Tgt.Arch)
+}
+
+// Domain describes tmamode for the registry.
+var Domain = domain.Domain{
+	Name:       Name,
+	Doc:        "cp.async.bulk.tensor direction, mode, rank, state space, cta_group and multicast by target",
+	FuzzTarget: "FuzzTMAMode",
+	Decode:     Decode,
+	ParseJSON:  ParseJSON,
+	Seeds:      Seeds,
+}
