@@ -3,8 +3,10 @@
 package fuzz
 
 import (
+	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
@@ -14,6 +16,8 @@ var all = []domain.Domain{
 	tmadesc.Domain,
 	tmamode.Domain,
 	kindword.Domain,
+	ldsm.Domain,
+	blockscale.Domain,
 }
 
 // Domains returns every domain.

@@ -1,0 +1,145 @@
+package blockscale
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// jsonForm is the JSON form; on input every field is optional.
+type jsonForm struct {
+	K                 *int    `json:"k"`
+	AType             *string `json:"a_type"`
+	BType             *string `json:"b_type"`
+	SFType            *string `json:"sf_type"`
+	ScaleVecSize      *int    `json:"scale_vector_size"`
+	ScaleFragmentBits *int    `json:"scale_fragment_bits"`
+	Kind              *string `json:"kind"`
+	target.JSON
+}
+
+// DefaultArch is the target of a case that names none.
+var DefaultArch = target.Arch{SM: 120, Suffix: "a"}
+
+// MarshalJSON writes every field.
+func (v Value) MarshalJSON() ([]byte, error) {
+	str := func(s string) *string { return &s }
+	i := func(n int) *int { return &n }
+	return json.Marshal(jsonForm{
+		K: i(int(v.K)), AType: str(v.AType.String()), BType: str(v.BType.String()), SFType: str(v.SFType.String()),
+		ScaleVecSize: i(int(v.ScaleVecSize)), ScaleFragmentBits: i(int(v.ScaleFragmentBits)),
+		Kind: str(v.Kind.String()), JSON: v.Tgt.ToJSON(),
+	})
+}
+
+// ParseJSON parses the strict JSON form. Defaults: k the kind's K (32 with
+// no kind); sf_type ue8m0; kind mxf8f6f4 for K = 32, else mxf4nvf4 with
+// ue4m3 and mxf4 otherwise; a_type and b_type e2m1 for K = 64, else e4m3;
+// scale_vector_size K / N and scale_fragment_bits 8 × N for the kind's
+// usual .scale_vec::NX (1X mxf8f6f4 and f8f6f4, 2X mxf4, 4X mxf4nvf4 with
+// ue4m3, else 2X); target sm_120a at its first PTX ISA version.
+func ParseJSON(data []byte) (domain.Value, error) {
+	var f jsonForm
+	if err := domain.DecodeStrict(data, &f); err != nil {
+		return nil, fmt.Errorf("blockscale: %w", err)
+	}
+	v, err := f.value()
+	if err != nil {
+		return nil, fmt.Errorf("blockscale: %w", err)
+	}
+	return v, nil
+}
+
+func (f jsonForm) value() (Value, error) {
+	var v Value
+	var err error
+	if v.Tgt, err = f.JSON.FromJSON(DefaultArch); err != nil {
+		return Value{}, err
+	}
+	if err := f.kindAndK(&v); err != nil {
+		return Value{}, err
+	}
+	v.AType, v.BType = E4M3, E4M3
+	if v.K == 64 {
+		v.AType, v.BType = E2M1, E2M1
+	}
+	if err := firstErr(enum(Types, "a_type", f.AType, &v.AType), enum(Types, "b_type", f.BType, &v.BType)); err != nil {
+		return Value{}, err
+	}
+	n := usualScaleVecN(v.Kind, v.SFType)
+	v.ScaleVecSize, v.ScaleFragmentBits = uint8(int(v.K)/n), uint8(8*n)
+	err = firstErr(
+		number("scale_vector_size", f.ScaleVecSize, &v.ScaleVecSize),
+		number("scale_fragment_bits", f.ScaleFragmentBits, &v.ScaleFragmentBits),
+	)
+	return v, err
+}
+
+// kindAndK fills the kind, K and scale-factor type, which default from
+// each other.
+func (f jsonForm) kindAndK(v *Value) error {
+	v.K = 32
+	if err := enum(Kinds, "kind", f.Kind, &v.Kind); err != nil {
+		return err
+	}
+	if f.Kind != nil {
+		v.K = uint8(v.Kind.K())
+	}
+	if err := firstErr(number("k", f.K, &v.K), enum(SFs, "sf_type", f.SFType, &v.SFType)); err != nil {
+		return err
+	}
+	if f.Kind == nil {
+		v.Kind = MXF4
+		switch {
+		case v.K == 32:
+			v.Kind = MXF8F6F4
+		case v.SFType == UE4M3:
+			v.Kind = MXF4NVF4
+		}
+	}
+	return nil
+}
+
+// usualScaleVecN is the .scale_vec::NX a kind is usually written with.
+func usualScaleVecN(k Kind, sf SF) int {
+	switch {
+	case k == MXF4NVF4 && sf == UE4M3:
+		return 4
+	case k == MXF4 || k == MXF4NVF4:
+		return 2
+	}
+	return 1
+}
+
+// enum parses an optional enum field into dst, keeping dst when absent.
+func enum[T ~uint8](e domain.Enum, field string, s *string, dst *T) error {
+	if s == nil {
+		return nil
+	}
+	i, err := e.Parse(field, *s)
+	*dst = T(i)
+	return err
+}
+
+// number parses an optional byte-sized field (0..255) into dst.
+func number(field string, n *int, dst *uint8) error {
+	if n == nil {
+		return nil
+	}
+	if err := domain.Range(field, int64(*n), 0, 255); err != nil {
+		return err
+	}
+	*dst = uint8(*n)
+	return nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
