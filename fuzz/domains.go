@@ -7,17 +7,23 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
+	"github.com/legalfuzz/legalfuzz/fuzz/swizzle"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
+	"github.com/legalfuzz/legalfuzz/fuzz/umma"
 )
 
 // all lists every domain, in the order `legalfuzz domains` prints them.
 var all = []domain.Domain{
 	tmadesc.Domain,
 	tmamode.Domain,
+	matdesc.Domain,
 	kindword.Domain,
 	ldsm.Domain,
+	umma.Domain,
 	blockscale.Domain,
+	swizzle.Domain,
 }
 
 // Domains returns every domain.

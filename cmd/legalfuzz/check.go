@@ -12,7 +12,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/registry"
 )
 
 type checkOptions struct {
@@ -51,7 +50,12 @@ func (o *checkOptions) run(cmd *cobra.Command, path string) error {
 	}
 	c := domain.NewCase(d.Name, v)
 	var verdicts []oracles.Verdict
-	for _, orc := range registry.Discover(cmd.Context()).Oracles {
+	found, err := discover(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer found.Close()
+	for _, orc := range found.Oracles {
 		if !orc.Judges(d.Name) {
 			continue
 		}

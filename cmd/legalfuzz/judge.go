@@ -63,7 +63,12 @@ func (o *judgeOptions) run(cmd *cobra.Command, paths []string) error {
 	for _, p := range problems {
 		slog.Warn("skipped bad case file", "err", p)
 	}
-	orcs, err := selectOracles(cmd, o.oracles)
+	found, err := discover(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer found.Close()
+	orcs, err := selectOracles(found, o.oracles)
 	if err != nil {
 		return err
 	}
@@ -129,8 +134,7 @@ func isDir(p string) bool {
 }
 
 // selectOracles returns the available oracles, restricted to names if given.
-func selectOracles(cmd *cobra.Command, names []string) ([]oracles.Oracle, error) {
-	found := registry.Discover(cmd.Context())
+func selectOracles(found *registry.Found, names []string) ([]oracles.Oracle, error) {
 	if len(names) == 0 {
 		return found.Oracles, nil
 	}

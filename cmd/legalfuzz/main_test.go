@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -120,5 +122,27 @@ func TestOraclesJSON(t *testing.T) {
 	}
 	if !avail["spec/seed"] || !avail["spec/ptxisa"] {
 		t.Fatalf("spec oracles not available: %s", out)
+	}
+}
+
+// TestCheckWithExecOracle runs the example verifier of docs/exec-oracle.md as
+// a user oracle through --oracle exec:NAME=COMMAND.
+func TestCheckWithExecOracle(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "exampleverifier")
+	build := exec.Command("go", "build", "-o", bin, "../../oracles/exec/testdata/exampleverifier")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build example verifier: %v\n%s", err, out)
+	}
+	out, errOut, code := runCLI(t, `{"raw": 66, "arch_conditional": true, "target": "sm_100a"}`,
+		"--oracle", "exec:toy="+bin, "check", "--domain", "kindword", "--json", "-")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"oracle":"exec:toy"`) {
+		t.Fatalf("no exec:toy verdict in\n%s", out)
+	}
+	_, errOut, code = runCLI(t, "{}", "--oracle", "toy="+bin, "check", "--domain", "kindword", "-")
+	if code != exitError || !strings.Contains(errOut, "exec:NAME=COMMAND") {
+		t.Fatalf("malformed --oracle: exit %d, stderr %q", code, errOut)
 	}
 }

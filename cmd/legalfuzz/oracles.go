@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -18,7 +19,12 @@ func newOraclesCmd() *cobra.Command {
 		Short: "List the oracles found on this machine, their versions, and why any is missing",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			statuses := registry.Discover(cmd.Context()).Statuses
+			found, err := discover(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer found.Close()
+			statuses := found.Statuses
 			w := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(w)
@@ -39,4 +45,20 @@ func newOraclesCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
 	return cmd
+}
+
+// userOracles are the --oracle flags: exec:NAME=COMMAND each.
+var userOracles []string
+
+// discover finds the machine's oracles plus the user's exec oracles.
+func discover(ctx context.Context) (*registry.Found, error) {
+	var execs []string
+	for _, o := range userOracles {
+		spec, ok := strings.CutPrefix(o, "exec:")
+		if !ok {
+			return nil, fmt.Errorf("--oracle %q: want exec:NAME=COMMAND", o)
+		}
+		execs = append(execs, spec)
+	}
+	return registry.Discover(ctx, registry.Options{Exec: execs})
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/registry"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
 
@@ -74,7 +73,11 @@ func newFuzzer(binary, workDir string) *worker.Fuzzer {
 
 // runWorker discovers oracles, keeps those wanted, and runs a worker.
 func runWorker(ctx context.Context, nc *nats.Conn, name string, want []string, fz *worker.Fuzzer) error {
-	found := registry.Discover(ctx)
+	found, err := discover(ctx)
+	if err != nil {
+		return err
+	}
+	defer found.Close()
 	var orcs []oracles.Oracle
 	var statuses []oracles.Status
 	for _, o := range found.Oracles {

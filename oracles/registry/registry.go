@@ -3,28 +3,63 @@ package registry
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/exec"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
+
+// Options say which user-configured oracles to start.
+type Options struct {
+	// Exec are the user's own verifiers, "NAME=COMMAND" each (never from job
+	// content).
+	Exec []string
+}
 
 // Found is the result of a discovery: the oracles ready to judge, and the
 // status of every oracle legalfuzz knows, available or not.
 type Found struct {
 	Oracles  []oracles.Oracle
 	Statuses []oracles.Status
+	closers  []io.Closer
 }
 
-// Discover looks for every oracle. It never fails: a missing tool is a
-// Status with its reason.
-func Discover(ctx context.Context) Found {
-	var f Found
+// Discover looks for every oracle. A missing tool is a Status with its
+// reason, never an error; a malformed exec spec is the user's error.
+func Discover(ctx context.Context, opts Options) (*Found, error) {
+	f := &Found{}
 	for _, set := range spec.Sets {
 		o := spec.New(set)
 		f.add(o, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: judged(o)})
 	}
-	return f
+	for _, s := range opts.Exec {
+		es, err := exec.ParseSpec(s)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("--oracle exec:%s: %w", s, err)
+		}
+		o, st := exec.Discover(ctx, es, exec.Options{})
+		if o != nil {
+			f.closers = append(f.closers, o)
+			f.add(o, st)
+		} else {
+			f.add(nil, st)
+		}
+	}
+	return f, nil
+}
+
+// Close stops the oracles that run processes (exec verifiers).
+func (f *Found) Close() error {
+	var errs []error
+	for _, c := range f.closers {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
 
 func (f *Found) add(o oracles.Oracle, s oracles.Status) {

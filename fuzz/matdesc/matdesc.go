@@ -1,0 +1,193 @@
+// Package matdesc is the shared-memory matrix descriptor domain: the 64-bit
+// descriptors of wgmma (sm_90a) and tcgen05 (sm_100a-class). The value keeps
+// byte values for the start address, LBO and SBO (so unaligned and too-large
+// values are representable), every field of the PTX layout including the
+// tcgen05 fixed-value bits, the bits no field covers, and the warpgroup
+// uniformity the PTX ISA demands of wgmma descriptors. Raw converts it to and
+// from the packed word in the PTX layout of its format.
+package matdesc
+
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// Name is the domain's name.
+const Name = "matdesc"
+
+// Format is the descriptor family.
+type Format uint8
+
+const (
+	// WGMMA is the wgmma.mma_async matrix descriptor (PTX ISA 9.7.15.5.1.2.2).
+	WGMMA Format = iota
+	// TCGen05 is the tcgen05 shared memory descriptor (PTX ISA 9.7.16.4.1).
+	TCGen05
+)
+
+// Formats spells the formats.
+var Formats = domain.Enum{"wgmma", "tcgen05"}
+
+func (f Format) String() string { return Formats.Name(int(f)) }
+
+// PTX layout bit positions shared by both formats.
+const (
+	shiftStart = 0
+	shiftLBO   = 16
+	shiftSBO   = 32
+	shiftBase  = 49
+	// tcgen05 only.
+	shiftFixed46  = 46
+	shiftLBOMode  = 52
+	shiftFixed53  = 53
+	shiftSwizzleT = 61
+	// wgmma only.
+	shiftSwizzleW = 62
+)
+
+// DescriptorEncode is matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4: the
+// 14-bit field value of a byte value.
+func DescriptorEncode(x uint32) uint64 { return uint64(x&0x3FFFF) >> 4 }
+
+// ReservedMask returns the bits of format f's word that no field covers:
+// 14-15 and 30-31 in both, and for wgmma also 46-48 and 52-61.
+func ReservedMask(f Format) uint64 {
+	m := uint64(0xC000C000)
+	if f == WGMMA {
+		m |= 7<<46 | 0x3FF<<52
+	}
+	return m
+}
+
+// Value is one descriptor.
+type Value struct {
+	Format Format
+	// StartAddr, LBO and SBO are byte values before matrix-descriptor-encode.
+	StartAddr, LBO, SBO uint32
+	// BaseOffset is the 3-bit matrix base offset.
+	BaseOffset uint8
+	// Swizzle is the field value: wgmma 0-3 (0 none, 1 128B, 2 64B, 3 32B),
+	// tcgen05 0-7 (0 none, 1 128B with 32B atoms, 2 128B, 4 64B, 6 32B;
+	// 3, 5, 7 invalid).
+	Swizzle uint8
+	// LBOMode is tcgen05 bit 52: the leading dimension stride is an absolute
+	// address. Always false for wgmma.
+	LBOMode bool
+	// Fixed46 is tcgen05 bits 46-48 (PTX: 0b001); Fixed53 is bits 53-60
+	// (PTX: 0). Both zero for wgmma, whose bits there are reserved.
+	Fixed46, Fixed53 uint8
+	// Reserved holds the word's bits outside every field, within
+	// ReservedMask(Format).
+	Reserved uint64
+	// Uniform says the descriptor's contents are identical across the
+	// warpgroup that issues the instruction.
+	Uniform bool
+	Tgt     target.Target
+}
+
+// Target implements domain.Value.
+func (v Value) Target() target.Target { return v.Tgt }
+
+// Raw packs v in the PTX layout of its format. Start address, LBO and SBO go
+// through matrix-descriptor-encode, so their low 4 bits and bits above 17
+// are lost.
+func (v Value) Raw() uint64 {
+	w := DescriptorEncode(v.StartAddr)<<shiftStart | DescriptorEncode(v.LBO)<<shiftLBO | DescriptorEncode(v.SBO)<<shiftSBO |
+		uint64(v.BaseOffset&7)<<shiftBase | v.Reserved&ReservedMask(v.Format)
+	if v.Format == WGMMA {
+		return w | uint64(v.Swizzle&3)<<shiftSwizzleW
+	}
+	w |= uint64(v.Fixed46&7)<<shiftFixed46 | uint64(v.Fixed53)<<shiftFixed53 | uint64(v.Swizzle&7)<<shiftSwizzleT
+	if v.LBOMode {
+		w |= 1 << shiftLBOMode
+	}
+	return w
+}
+
+// FromRaw reads a word in format f's PTX layout; every word reads to a value
+// whose Raw is the word again.
+func FromRaw(f Format, raw uint64, uniform bool, t target.Target) Value {
+	field := func(shift uint) uint32 { return uint32(raw>>shift&0x3FFF) << 4 }
+	v := Value{
+		Format: f, StartAddr: field(shiftStart), LBO: field(shiftLBO), SBO: field(shiftSBO),
+		BaseOffset: uint8(raw >> shiftBase & 7), Reserved: raw & ReservedMask(f), Uniform: uniform, Tgt: t,
+	}
+	if f == WGMMA {
+		v.Swizzle = uint8(raw >> shiftSwizzleW & 3)
+		return v
+	}
+	v.Swizzle = uint8(raw >> shiftSwizzleT & 7)
+	v.Fixed46 = uint8(raw >> shiftFixed46 & 7)
+	v.Fixed53 = uint8(raw >> shiftFixed53)
+	v.LBOMode = raw>>shiftLBOMode&1 == 1
+	return v
+}
+
+// MaxSwizzle is the largest swizzle field value of format f.
+func MaxSwizzle(f Format) uint8 {
+	if f == WGMMA {
+		return 3
+	}
+	return 7
+}
+
+// Encode implements domain.Value: format, start, LBO, SBO, base offset,
+// swizzle, flags, fixed fields, reserved bits, target.
+func (v Value) Encode() []byte {
+	var w domain.Writer
+	w.U8(uint8(v.Format))
+	w.U32(v.StartAddr)
+	w.U32(v.LBO)
+	w.U32(v.SBO)
+	w.U8(v.BaseOffset)
+	w.U8(v.Swizzle)
+	var flags uint8
+	if v.LBOMode {
+		flags |= 1
+	}
+	if v.Uniform {
+		flags |= 2
+	}
+	w.U8(flags)
+	w.U8(v.Fixed46)
+	w.U8(v.Fixed53)
+	w.U64(v.Reserved)
+	w.Bytes = v.Tgt.Encode(w.Bytes)
+	return w.Bytes
+}
+
+// Decode maps fuzz bytes to a value; every input decodes. Fields are masked
+// to their widths, and the tcgen05-only fields are zero for wgmma.
+func Decode(data []byte) (domain.Value, error) {
+	r := domain.NewReader(data)
+	v := Value{Format: Format(r.Index(len(Formats))), StartAddr: r.U32(), LBO: r.U32(), SBO: r.U32()}
+	v.BaseOffset = r.U8() & 7
+	v.Swizzle = r.U8() & MaxSwizzle(v.Format)
+	flags := r.U8()
+	v.LBOMode, v.Uniform = flags&1 != 0, flags&2 != 0
+	v.Fixed46, v.Fixed53 = r.U8()&7, r.U8()
+	v.Reserved = r.U64() & ReservedMask(v.Format)
+	if v.Format == WGMMA {
+		v.LBOMode, v.Fixed46, v.Fixed53 = false, 0, 0
+	}
+	v.Tgt = target.Decode(r.U8(), r.U8())
+	return v, nil
+}
+
+// String is a short human form, e.g. "wgmma 0x4000000100010040 sm_90a".
+func (v Value) String() string {
+	return fmt.Sprintf("%s 0x%016x start=0x%x lbo=0x%x sbo=0x%x uniform=%v %s",
+		v.Format, v.Raw(), v.StartAddr, v.LBO, v.SBO, v.Uniform, v.Tgt.Arch)
+}
+
+// Domain describes matdesc for the registry.
+var Domain = domain.Domain{
+	Name:       Name,
+	Doc:        "wgmma and tcgen05 shared-memory matrix descriptors (64-bit words and their fields)",
+	FuzzTarget: "FuzzMatDesc",
+	Decode:     Decode,
+	ParseJSON:  ParseJSON,
+	Seeds:      Seeds,
+}

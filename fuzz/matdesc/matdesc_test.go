@@ -1,0 +1,179 @@
+package matdesc
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// rngSeed returns the PRNG seed: MATDESC_SEED when set, else a fixed one.
+func rngSeed(t *testing.T) uint64 {
+	t.Helper()
+	seed := uint64(0xde5c)
+	if s := os.Getenv("MATDESC_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 0, 64)
+		if err != nil {
+			t.Fatalf("MATDESC_SEED: %v", err)
+		}
+		seed = n
+	}
+	t.Logf("seed %#x (override with MATDESC_SEED)", seed)
+	return seed
+}
+
+// roundTrip checks the canonical, JSON and raw-word round trips of v.
+func roundTrip(t *testing.T, v Value) {
+	t.Helper()
+	back, err := Decode(v.Encode())
+	if err != nil || !reflect.DeepEqual(back, v) {
+		t.Fatalf("decode(encode(%+v)) = %+v, %v", v, back, err)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	parsed, err := ParseJSON(js)
+	if err != nil || !reflect.DeepEqual(parsed, v) {
+		t.Fatalf("JSON round trip %s = %+v, %v; want %+v", js, parsed, err, v)
+	}
+	if again := FromRaw(v.Format, v.Raw(), v.Uniform, v.Tgt).Raw(); again != v.Raw() {
+		t.Fatalf("raw 0x%016x reads and repacks as 0x%016x", v.Raw(), again)
+	}
+}
+
+func TestSeedsRoundTrip(t *testing.T) {
+	for i, v := range Seeds() {
+		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
+	}
+}
+
+func TestRandomBytesRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rngSeed(t), 2))
+	n := 20000
+	if testing.Short() {
+		n = 500
+	}
+	for range n {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		v, err := Decode(b)
+		if err != nil {
+			t.Fatalf("decode %x: %v", b, err)
+		}
+		roundTrip(t, v.(Value))
+	}
+}
+
+// TestRandomRawWords reads random words in both formats: each reads back to
+// a value whose word is the same.
+func TestRandomRawWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rngSeed(t), 3))
+	t90, t100 := target.MustParse("sm_90a", ""), target.MustParse("sm_100a", "")
+	for range 5000 {
+		raw := rng.Uint64()
+		for _, v := range []Value{FromRaw(WGMMA, raw, true, t90), FromRaw(TCGen05, raw, false, t100)} {
+			if v.Raw() != raw {
+				t.Fatalf("%s word 0x%016x repacks as 0x%016x", v.Format, raw, v.Raw())
+			}
+			roundTrip(t, v)
+		}
+	}
+}
+
+func TestDecodeShortInputs(t *testing.T) {
+	full := Seeds()[1].Encode()
+	for n := 0; n <= len(full); n++ {
+		if _, err := Decode(full[:n]); err != nil {
+			t.Fatalf("decode of %d bytes: %v", n, err)
+		}
+	}
+	v, err := Decode([]byte(strings.Repeat("\xff", 48)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if val := v.(Value); val.Swizzle > 7 || val.BaseOffset > 7 || val.Fixed46 > 7 || val.Reserved&^ReservedMask(val.Format) != 0 {
+		t.Fatalf("all-ones input decodes out of range: %+v", val)
+	}
+}
+
+// TestPTXLayouts pins the packing of both formats on CUTLASS's K-major 128B
+// descriptor (start 0x400, LBO 16, SBO 1024).
+func TestPTXLayouts(t *testing.T) {
+	v := Value{Format: WGMMA, StartAddr: 0x400, LBO: 16, SBO: 1024, Swizzle: 1, Uniform: true}
+	if got := v.Raw(); got != 0x4000004000010040 {
+		t.Fatalf("wgmma word 0x%016x", got)
+	}
+	v.Format, v.Swizzle, v.Fixed46, v.LBOMode, v.Fixed53 = TCGen05, 2, 1, true, 0x81
+	if got := v.Raw(); got != 0x5030404000010040 {
+		t.Fatalf("tcgen05 word 0x%016x", got)
+	}
+	if DescriptorEncode(0x4_0010) != 1 || DescriptorEncode(0x3FFFF) != 0x3FFF {
+		t.Fatal("matrix-descriptor-encode keeps bits 4-17")
+	}
+}
+
+func TestJSONDefaults(t *testing.T) {
+	sm90a, sm100a := target.MustParse("sm_90a", ""), target.MustParse("sm_100a", "")
+	for _, tc := range []struct {
+		in   string
+		want Value
+	}{
+		{`{}`, Value{Format: WGMMA, Uniform: true, Tgt: sm90a}},
+		{`{"format":"tcgen05"}`, Value{Format: TCGen05, Fixed46: 1, Uniform: true, Tgt: sm100a}},
+		{`{"format":"tcgen05","raw":0}`, Value{Format: TCGen05, Uniform: true, Tgt: sm100a}},
+		{`{"raw":4611686293305360448,"uniform":false}`,
+			Value{Format: WGMMA, StartAddr: 0x400, LBO: 16, SBO: 1024, Swizzle: 1, Tgt: sm90a}},
+		{`{"start_addr":1024,"lbo":16,"sbo":1024,"swizzle":1,"raw":4611686293305360448}`,
+			Value{Format: WGMMA, StartAddr: 0x400, LBO: 16, SBO: 1024, Swizzle: 1, Uniform: true, Tgt: sm90a}},
+		{`{"reserved":16384,"target":"sm_100a","ptx":"8.8"}`,
+			Value{Format: WGMMA, Reserved: 1 << 14, Uniform: true, Tgt: target.MustParse("sm_100a", "8.8")}},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			v, err := ParseJSON([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(v, tc.want) {
+				t.Fatalf("got %+v, want %+v", v, tc.want)
+			}
+		})
+	}
+}
+
+func TestJSONErrorsNameTheField(t *testing.T) {
+	for _, tc := range []struct{ in, field string }{
+		{`{"bogus":1}`, "bogus"},
+		{`{"format":"hmma"}`, `"format"`},
+		{`{"start_addr":4294967296}`, `"start_addr"`},
+		{`{"lbo":-16}`, `"lbo"`},
+		{`{"sbo":1e20}`, `"sbo"`},
+		{`{"base_offset":8}`, `"base_offset"`},
+		{`{"swizzle":4}`, `"swizzle"`},
+		{`{"format":"tcgen05","swizzle":8}`, `"swizzle"`},
+		{`{"fixed_46_48":1}`, `"fixed_46_48"`},
+		{`{"format":"tcgen05","fixed_46_48":8}`, `"fixed_46_48"`},
+		{`{"format":"tcgen05","fixed_53_60":256}`, `"fixed_53_60"`},
+		{`{"lbo_mode":true}`, `"lbo_mode"`},
+		{`{"reserved":1}`, `"reserved"`},
+		{`{"format":"tcgen05","reserved":70368744177664}`, `"reserved"`},
+		{`{"raw":-1}`, `"raw"`},
+		{`{"swizzle":1,"raw":0}`, `"raw"`},
+		{`{"uniform":1}`, `"uniform"`},
+		{`{"format":"tcgen05","target":"sm_100x"}`, `"target"`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := ParseJSON([]byte(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.field) {
+				t.Fatalf("error %v, want one naming %s", err, tc.field)
+			}
+		})
+	}
+}
