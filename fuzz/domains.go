@@ -4,14 +4,17 @@ package fuzz
 
 import (
 	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/swizzle"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/umma"
+	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 )
 
 // all lists every domain, in the order `legalfuzz domains` prints them.
@@ -24,6 +27,9 @@ var all = []domain.Domain{
 	umma.Domain,
 	blockscale.Domain,
 	swizzle.Domain,
+	wgmma.Domain,
+	mma.Domain,
+	cpasync.Domain,
 }
 
 // Domains returns every domain.

@@ -1,0 +1,183 @@
+// Package wgmma is the wgmma.mma_async domain: one warpgroup matrix
+// multiply-accumulate as seed 004's nvgpu.warpgroup.mma sees it (rank-2
+// fragments, A, B and accumulator shapes, accumulator and result types,
+// transpose flags) and as the PTX instruction it lowers to (m64nNkK, the
+// .dtype/.atype/.btype triple, A from registers or a shared-memory
+// descriptor, the imm-scale and imm-trans immediates, .sp with its selector,
+// .satfinite). Field ranges are wider than the legal ones: any M, N, K up to
+// 511, reserved types, scale immediates from -2 to 2.
+package wgmma
+
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// Name is the domain's name.
+const Name = "wgmma"
+
+// Type is an A or B element type. F64 and S4 exist for mma but not for
+// wgmma; they are kept as illegal inputs.
+type Type uint8
+
+const (
+	F16 Type = iota
+	BF16
+	TF32
+	E4M3
+	E5M2
+	S8
+	U8
+	B1
+	F64
+	S4
+)
+
+// Types spells the input types.
+var Types = domain.Enum{"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "b1", "f64", "s4"}
+
+func (t Type) String() string { return Types.Name(int(t)) }
+
+// Bits is the element's width in bits.
+func (t Type) Bits() int {
+	switch t {
+	case F16, BF16:
+		return 16
+	case TF32:
+		return 32
+	case B1:
+		return 1
+	case F64:
+		return 64
+	case S4:
+		return 4
+	}
+	return 8
+}
+
+// FP8 reports whether t is .e4m3 or .e5m2; Int8 whether it is .s8 or .u8.
+func (t Type) FP8() bool  { return t == E4M3 || t == E5M2 }
+func (t Type) Int8() bool { return t == S8 || t == U8 }
+
+// AccType is an accumulator (.dtype) or result type; F64 is kept illegal.
+type AccType uint8
+
+const (
+	AccF16 AccType = iota
+	AccF32
+	AccS32
+	AccF64
+)
+
+// AccTypes spells the accumulator types.
+var AccTypes = domain.Enum{"f16", "f32", "s32", "f64"}
+
+func (a AccType) String() string { return AccTypes.Name(int(a)) }
+
+// MaxDim bounds M, N, K and B's K.
+const MaxDim = 511
+
+// Value is one wgmma.mma_async instruction.
+type Value struct {
+	// Rank is the rank of the matrix fragments; the seed demands 2.
+	Rank uint8
+	// M, N, K is the instruction shape (A is MxK); BK is B's K, compatible
+	// when it equals K.
+	M, N, K, BK  uint16
+	AType, BType Type
+	// DType is the accumulator .dtype; ResultType the result the seed's op
+	// declares (PTX's d is both, so one type).
+	DType, ResultType AccType
+	// ARegister: A comes from registers rather than a shared-memory descriptor.
+	ARegister      bool
+	TransA, TransB bool // imm-trans-a, imm-trans-b
+	ScaleD         bool // the scale-d predicate: D = A*B + D when true
+	// ScaleA and ScaleB are imm-scale-a/b; -1 negates, 1 does not.
+	ScaleA, ScaleB int8
+	Sparse         bool  // wgmma.mma_async.sp
+	SpSel          uint8 // sparsity selector 0..3, zero when dense
+	Satfinite      bool
+	Tgt            target.Target
+}
+
+// Target implements domain.Value.
+func (v Value) Target() target.Target { return v.Tgt }
+
+// ShapeName spells the shape as PTX does, "m64n128k16".
+func (v Value) ShapeName() string { return fmt.Sprintf("m%dn%dk%d", v.M, v.N, v.K) }
+
+// Encode implements domain.Value.
+func (v Value) Encode() []byte {
+	var w domain.Writer
+	w.U8(v.Rank)
+	for _, d := range []uint16{v.M, v.N, v.K, v.BK} {
+		w.U16(d)
+	}
+	w.U8(uint8(v.AType))
+	w.U8(uint8(v.BType))
+	w.U8(uint8(v.DType))
+	w.U8(uint8(v.ResultType))
+	w.U8(packFlags(v.ARegister, v.TransA, v.TransB, v.ScaleD, v.Sparse, v.Satfinite))
+	w.U8(uint8(v.ScaleA + 2))
+	w.U8(uint8(v.ScaleB + 2))
+	w.U8(v.SpSel)
+	w.Bytes = v.Tgt.Encode(w.Bytes)
+	return w.Bytes
+}
+
+func packFlags(bits ...bool) uint8 {
+	var f uint8
+	for i, b := range bits {
+		if b {
+			f |= 1 << i
+		}
+	}
+	return f
+}
+
+// Decode maps fuzz bytes to a value; every input decodes.
+func Decode(data []byte) (domain.Value, error) {
+	r := domain.NewReader(data)
+	v := Value{Rank: uint8(r.Index(5))}
+	for _, d := range []*uint16{&v.M, &v.N, &v.K, &v.BK} {
+		*d = r.U16() & MaxDim
+	}
+	v.AType, v.BType = Type(r.Index(len(Types))), Type(r.Index(len(Types)))
+	v.DType, v.ResultType = AccType(r.Index(len(AccTypes))), AccType(r.Index(len(AccTypes)))
+	f := r.U8()
+	v.ARegister, v.TransA, v.TransB = f&1 != 0, f&2 != 0, f&4 != 0
+	v.ScaleD, v.Sparse, v.Satfinite = f&8 != 0, f&16 != 0, f&32 != 0
+	v.ScaleA, v.ScaleB = int8(r.Index(5))-2, int8(r.Index(5))-2
+	if v.SpSel = r.U8() & 3; !v.Sparse {
+		v.SpSel = 0
+	}
+	v.Tgt = target.Decode(r.U8(), r.U8())
+	return v, nil
+}
+
+// String is a short human form, e.g. "wgmma m64n128k16 f32.f16.f16 sm_90a".
+func (v Value) String() string {
+	return fmt.Sprintf("wgmma %s %s.%s.%s %s", v.ShapeName(), v.DType, v.AType, v.BType, v.Tgt.Arch)
+}
+
+// Domain describes wgmma for the registry.
+var Domain = domain.Domain{
+	Name:       Name,
+	Doc:        "wgmma.mma_async forms: seed 004's nvgpu.warpgroup.mma and the PTX it lowers to",
+	FuzzTarget: "FuzzWGMMA",
+	Decode:     Decode,
+	ParseJSON:  ParseJSON,
+	Seeds:      Seeds,
+}
+
+// NaturalK is the K of t's PTX forms: one 32-byte row of A (16 for
+// f16/bf16, 8 for tf32, 32 for 8-bit types, 256 for .b1), twice that with .sp.
+func NaturalK(t Type, sparse bool) uint16 {
+	k := uint16(256 / t.Bits())
+	if sparse {
+		k *= 2
+	}
+	return k
+}

@@ -1,0 +1,179 @@
+package wgmma
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// rngSeed returns the PRNG seed: WGMMA_SEED when set, else a fixed one.
+func rngSeed(t *testing.T) uint64 {
+	t.Helper()
+	seed := uint64(0x96a)
+	if s := os.Getenv("WGMMA_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 0, 64)
+		if err != nil {
+			t.Fatalf("WGMMA_SEED: %v", err)
+		}
+		seed = n
+	}
+	t.Logf("seed %#x (override with WGMMA_SEED)", seed)
+	return seed
+}
+
+func roundTrip(t *testing.T, v Value) {
+	t.Helper()
+	back, err := Decode(v.Encode())
+	if err != nil {
+		t.Fatalf("decode(encode(%v)): %v", v, err)
+	}
+	if !reflect.DeepEqual(back, v) {
+		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	parsed, err := ParseJSON(js)
+	if err != nil {
+		t.Fatalf("parse own JSON %s: %v", js, err)
+	}
+	if !reflect.DeepEqual(parsed, v) {
+		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
+	}
+}
+
+func TestSeedsRoundTrip(t *testing.T) {
+	for i, v := range Seeds() {
+		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
+	}
+}
+
+func TestRandomBytesRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rngSeed(t), 7))
+	n := 20000
+	if testing.Short() {
+		n = 500
+	}
+	for range n {
+		b := make([]byte, rng.IntN(32))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		v, err := Decode(b)
+		if err != nil {
+			t.Fatalf("decode %x: %v", b, err)
+		}
+		roundTrip(t, v.(Value))
+	}
+}
+
+func TestDecodeShortInputs(t *testing.T) {
+	full := Value{Rank: 4, M: 511, N: 256, K: 32, BK: 7, AType: S4, BType: B1, DType: AccF64, ResultType: AccS32,
+		ARegister: true, TransA: true, TransB: true, ScaleD: true, ScaleA: -2, ScaleB: 2, Sparse: true, SpSel: 3,
+		Satfinite: true, Tgt: target.MustParse("sm_120a", "")}.Encode()
+	for n := 0; n <= len(full); n++ {
+		if _, err := Decode(full[:n]); err != nil {
+			t.Fatalf("decode of %d bytes: %v", n, err)
+		}
+	}
+}
+
+func TestDecodeRanges(t *testing.T) {
+	b := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	b[13] = 0xef // the flags byte with .sp clear: the selector must read back as zero
+	v, _ := Decode(b)
+	got := v.(Value)
+	if got.M > MaxDim || got.ScaleA < -2 || got.ScaleA > 2 || got.Sparse || got.SpSel != 0 {
+		t.Fatalf("decoded out of range: %+v", got)
+	}
+}
+
+func TestNaturalK(t *testing.T) {
+	for _, tc := range []struct {
+		t      Type
+		sparse bool
+		want   uint16
+	}{{F16, false, 16}, {BF16, true, 32}, {TF32, false, 8}, {TF32, true, 16}, {E4M3, false, 32}, {U8, true, 64}, {B1, false, 256}} {
+		if got := NaturalK(tc.t, tc.sparse); got != tc.want {
+			t.Errorf("NaturalK(%s, %v) = %d, want %d", tc.t, tc.sparse, got, tc.want)
+		}
+	}
+}
+
+func TestJSONDefaults(t *testing.T) {
+	sm90a := target.MustParse("sm_90a", "")
+	base := Value{Rank: 2, M: 64, N: 128, K: 16, BK: 16, AType: F16, BType: F16, DType: AccF32, ResultType: AccF32,
+		ScaleD: true, ScaleA: 1, ScaleB: 1, Tgt: sm90a}
+	with := func(f func(*Value)) Value { v := base; f(&v); return v }
+	for _, tc := range []struct {
+		name string
+		in   string
+		want Value
+	}{
+		{"empty", `{}`, base},
+		{"integer", `{"a_type":"s8","b_type":"u8","satfinite":true}`, with(func(v *Value) {
+			v.AType, v.BType, v.K, v.BK, v.DType, v.ResultType, v.Satfinite = S8, U8, 32, 32, AccS32, AccS32, true
+		})},
+		{"sparse doubles k", `{"a_type":"tf32","sparse":true,"sp_sel":1,"ptx":"8.2"}`, with(func(v *Value) {
+			v.AType, v.BType, v.K, v.BK, v.Sparse, v.SpSel, v.Tgt = TF32, TF32, 16, 16, true, 1, target.MustParse("sm_90a", "8.2")
+		})},
+		{"explicit", `{"rank":3,"m":128,"n":8,"k":5,"b_k":6,"d_type":"f16","result_type":"s32","a_source":"register","trans_a":true,"trans_b":true,"scale_d":false,"scale_a":-1,"scale_b":-2,"target":"sm_100a"}`,
+			with(func(v *Value) {
+				v.Rank, v.M, v.N, v.K, v.BK, v.DType, v.ResultType = 3, 128, 8, 5, 6, AccF16, AccS32
+				v.ARegister, v.TransA, v.TransB, v.ScaleD, v.ScaleA, v.ScaleB = true, true, true, false, -1, -2
+				v.Tgt = target.MustParse("sm_100a", "")
+			})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseJSON([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestJSONStrict(t *testing.T) {
+	for _, tc := range []struct {
+		in, field string
+	}{
+		{`{"bogus":1}`, "bogus"},
+		{`{"rank":5}`, "rank"},
+		{`{"m":512}`, "m"},
+		{`{"n":-8}`, "n"},
+		{`{"k":1000}`, "k"},
+		{`{"b_k":600}`, "b_k"},
+		{`{"a_type":"f32"}`, "a_type"},
+		{`{"b_type":"e2m1"}`, "b_type"},
+		{`{"d_type":"bf16"}`, "d_type"},
+		{`{"result_type":"tf32"}`, "result_type"},
+		{`{"a_source":"tmem"}`, "a_source"},
+		{`{"trans_a":0}`, "trans_a"},
+		{`{"scale_a":3}`, "scale_a"},
+		{`{"scale_b":-3}`, "scale_b"},
+		{`{"sparse":true,"sp_sel":4}`, "sp_sel"},
+		{`{"sp_sel":1}`, "sp_sel"},
+		{`{"target":"sm_90b"}`, "target"},
+		{`{"ptx":"8"}`, "ptx"},
+	} {
+		t.Run(tc.field, func(t *testing.T) {
+			_, err := ParseJSON([]byte(tc.in))
+			if err == nil {
+				t.Fatalf("%s parsed, want an error naming %q", tc.in, tc.field)
+			}
+			if !strings.Contains(err.Error(), `"`+tc.field+`"`) {
+				t.Fatalf("%s: error %q does not name %q", tc.in, err, tc.field)
+			}
+		})
+	}
+}
