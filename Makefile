@@ -1,15 +1,28 @@
-# legalfuzz: the two newcomer commands are `make fuzz` and `make test`.
+# legalfuzz: the two newcomer commands are `make campaign` and `make test`.
 GO        ?= go
 FUZZTIME  ?= 10s
+DURATION  ?= 60s
+OUT       ?= legalfuzz-out
 PKG       := github.com/legalfuzz/legalfuzz
 FUZZCACHE := $(shell $(GO) env GOCACHE)/fuzz/$(PKG)/fuzz
 
-.PHONY: all build oracles test vet fuzz coverage bench clean
+.PHONY: all build fuzzbin oracles campaign test vet fuzz coverage bench clean
 
 all: build
 
 build:
 	CGO_ENABLED=0 $(GO) build -o bin/legalfuzz ./cmd/legalfuzz
+
+# The native fuzz targets as one coverage-instrumented test binary, run by
+# workers without a Go toolchain.
+fuzzbin:
+	$(GO) test -c -fuzz=. -o bin/fuzz.test ./fuzz
+
+# A real campaign: embedded NATS, local workers, every installed oracle, a local
+# bbolt store. Exit status 1 (new findings) is reported, not treated as a failure.
+campaign: oracles build fuzzbin
+	@bin/legalfuzz campaign --duration $(DURATION) --out $(OUT); rc=$$?; \
+	if [ $$rc -eq 1 ]; then echo "the campaign found new buckets (exit status 1)"; elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
 # Install the external oracles (ptxas 12.4, MLIR/LLVM 19, LLVM 22) into .oracles/; idempotent.
 oracles:
@@ -39,4 +52,4 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./fuzz
 
 clean:
-	rm -rf bin
+	rm -rf bin $(OUT)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
 func verdict(oracle string, kind oracles.Kind, rule, value string) oracles.Verdict {
@@ -13,7 +14,7 @@ func verdict(oracle string, kind oracles.Kind, rule, value string) oracles.Verdi
 
 func TestEvaluate(t *testing.T) {
 	p := Policy{Domain: "d", Judges: []string{"ptxas"}, Pairs: []Pair{{SpecPTXISA, "mlir", OnValue}},
-		Expected: []Expectation{{Oracle: "ptxas", Rule: "ptxisa.d.align", Why: "runtime address"}}}
+		Expected: []Expectation{{Oracles: []string{"ptxas"}, Rules: []string{"ptxisa.d.align"}, Why: "runtime address"}}}
 	for _, tc := range []struct {
 		name         string
 		verdicts     []oracles.Verdict
@@ -62,6 +63,24 @@ func TestPoliciesNameRealThings(t *testing.T) {
 	for _, p := range policies {
 		if _, ok := fuzz.Lookup(p.Domain); !ok {
 			t.Logf("policy for domain %q, which is not registered yet", p.Domain)
+		}
+	}
+}
+
+// TestExpectationsNameRealRules guards the expectations against typos: every
+// rule they name must exist in spec/ptxisa.
+func TestExpectationsNameRealRules(t *testing.T) {
+	known := map[string]bool{}
+	for _, r := range spec.Rules() {
+		known[r.ID] = true
+	}
+	for _, p := range policies {
+		for _, e := range p.Expected {
+			for _, r := range e.Rules {
+				if !known[r] {
+					t.Errorf("policy %s expects unknown rule %q", p.Domain, r)
+				}
+			}
 		}
 	}
 }

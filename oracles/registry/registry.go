@@ -9,7 +9,10 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
 	"github.com/legalfuzz/legalfuzz/oracles/exec"
+	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -36,6 +39,15 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 		o := spec.New(set)
 		f.add(o, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: judged(o)})
 	}
+	for _, found := range []func() (oracles.Oracle, oracles.Status){
+		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover13(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover19(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover22(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx)) },
+	} {
+		f.add(found())
+	}
 	for _, s := range opts.Exec {
 		es, err := exec.ParseSpec(s)
 		if err != nil {
@@ -60,6 +72,18 @@ func (f *Found) Close() error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// tool adapts a Discover result: a missing tool is a nil pointer, which must
+// become a nil interface.
+func tool[T any, P interface {
+	*T
+	oracles.Oracle
+}](o P, s oracles.Status) (oracles.Oracle, oracles.Status) {
+	if o == nil {
+		return nil, s
+	}
+	return o, s
 }
 
 func (f *Found) add(o oracles.Oracle, s oracles.Status) {

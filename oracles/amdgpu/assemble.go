@@ -1,0 +1,236 @@
+package amdgpu
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+)
+
+// Result is llvm-mc's answer about one line.
+type Result struct {
+	Line string
+	// Kind is Accept, Reject (llvm-mc reported an error on the line), Error
+	// (llvm-mc crashed or babbled on the line alone) or Timeout.
+	Kind oracles.Kind
+	// Diagnostic is the line's error messages, normalized; empty on accept.
+	Diagnostic string
+	// Text is the instruction as llvm-mc prints it back (canonical form).
+	Text string
+	// Encoding is the machine code, little-endian as llvm-mc lists it.
+	Encoding []byte
+	// Value is the encoding as one hex word per 4 bytes ("0xbf8c0f70"),
+	// space separated: the value a verdict carries.
+	Value string
+}
+
+// ErrLine is returned for a line that is not one line.
+var ErrLine = errors.New("an assembly line must not contain a line break")
+
+// Assemble assembles each line for gfx942, many lines per llvm-mc process,
+// and returns one result per line, in order. Each line is preceded by its
+// own label in the source, so llvm-mc's output is split by label and its
+// errors ("<stdin>:N:C: error: ...") are mapped back by line number. A line
+// counts as accepted only when its label came back with no error; a chunk
+// whose output cannot be attributed is halved until each line is alone.
+func (o *Oracle) Assemble(ctx context.Context, lines []string) ([]Result, error) {
+	for i, l := range lines {
+		if strings.ContainsAny(l, "\r\n") {
+			return nil, fmt.Errorf("line %d %q: %w", i, l, ErrLine)
+		}
+	}
+	out := make([]Result, len(lines))
+	pending := make([]int, len(lines))
+	for i := range pending {
+		pending[i] = i
+	}
+	size := o.batchSize()
+	for len(pending) > 0 {
+		n := min(size, len(pending))
+		decided, err := o.assembleChunk(ctx, lines, pending[:n])
+		if err != nil {
+			return nil, err
+		}
+		var rest []int
+		for _, i := range pending[:n] {
+			if r, ok := decided[i]; ok {
+				out[i] = r
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		pending = append(rest, pending[n:]...)
+		if len(decided) == 0 {
+			size = max(n/2, 1)
+		}
+	}
+	return out, nil
+}
+
+// label names the label placed before line i of a chunk.
+func label(i int) string { return fmt.Sprintf("__legalfuzz_line_%d", i) }
+
+// assembleChunk assembles the lines idx and returns the results it can
+// attribute; a single line always gets one.
+func (o *Oracle) assembleChunk(ctx context.Context, lines []string, idx []int) (map[int]Result, error) {
+	var src strings.Builder
+	for pos, i := range idx {
+		fmt.Fprintf(&src, "%s:\n%s\n", label(pos), lines[i])
+	}
+	res, err := o.tool.Run(ctx, o.timeout(), []byte(src.String()), Args()...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	got := map[int]Result{}
+	if failed, r := died(res, o.timeout().String()); failed {
+		if len(idx) == 1 {
+			r.Line = lines[idx[0]]
+			got[idx[0]] = r
+		}
+		return got, nil
+	}
+	errs, stray := attributeErrors(string(res.Stderr), len(idx))
+	if stray != "" && len(idx) > 1 {
+		return got, nil
+	}
+	insts := splitByLabel(string(res.Stdout))
+	for pos, i := range idx {
+		r, ok := lineResult(lines[i], errs[pos], insts, pos)
+		if !ok && len(idx) == 1 {
+			r = Result{Line: lines[i], Kind: oracles.Error,
+				Diagnostic: fmt.Sprintf("llvm-mc exited %d without an answer: %s", res.ExitCode, tool.Normalize(firstLine(res.Output())))}
+			ok = true
+		}
+		if ok {
+			got[i] = r
+		}
+	}
+	return got, nil
+}
+
+// lineResult reads one line's answer, if llvm-mc gave one.
+func lineResult(line string, errs []string, insts map[int][]inst, pos int) (Result, bool) {
+	if len(errs) > 0 {
+		return Result{Line: line, Kind: oracles.Reject, Diagnostic: strings.Join(errs, "\n")}, true
+	}
+	is, ok := insts[pos]
+	if !ok {
+		return Result{}, false
+	}
+	r := Result{Line: line, Kind: oracles.Accept}
+	var texts []string
+	for _, in := range is {
+		texts = append(texts, in.text)
+		r.Encoding = append(r.Encoding, in.enc...)
+	}
+	r.Text = strings.Join(texts, "\n")
+	r.Value = hexWords(r.Encoding)
+	return r, true
+}
+
+// died reports a crash or a hang: llvm-mc said nothing attributable.
+func died(r tool.Result, timeout string) (bool, Result) {
+	switch {
+	case r.TimedOut:
+		return true, Result{Kind: oracles.Timeout, Diagnostic: "llvm-mc did not finish within " + timeout}
+	case r.Signal != "":
+		return true, Result{Kind: oracles.Error, Diagnostic: "llvm-mc died: signal: " + r.Signal}
+	case r.Crashed():
+		return true, Result{Kind: oracles.Error, Diagnostic: tool.Normalize(firstLine(r.Output()))}
+	}
+	return false, Result{}
+}
+
+var diagLine = regexp.MustCompile(`^<stdin>:(\d+):\d+: error: (.*)$`)
+
+// attributeErrors maps "<stdin>:N:C: error:" lines to chunk positions: line
+// 2p+1 is label p and line 2p+2 is line p. It returns the first error it
+// could not place, if any.
+func attributeErrors(stderr string, n int) (map[int][]string, string) {
+	errs := map[int][]string{}
+	stray := ""
+	for _, l := range strings.Split(stderr, "\n") {
+		m := diagLine.FindStringSubmatch(l)
+		if m == nil {
+			if strings.Contains(l, "error:") && stray == "" {
+				stray = l
+			}
+			continue
+		}
+		ln, _ := strconv.Atoi(m[1])
+		pos := (ln - 1) / 2
+		if ln < 1 || pos >= n {
+			stray = l
+			continue
+		}
+		errs[pos] = append(errs[pos], tool.Normalize(m[2]))
+	}
+	return errs, stray
+}
+
+// inst is one instruction line of llvm-mc's output.
+type inst struct {
+	text string
+	enc  []byte
+}
+
+var (
+	labelLine = regexp.MustCompile(`^__legalfuzz_line_(\d+):`)
+	encLine   = regexp.MustCompile(`^\s+(.*?)\s*; encoding: \[([^\]]*)\]`)
+)
+
+// splitByLabel groups the instructions printed after each label.
+func splitByLabel(stdout string) map[int][]inst {
+	out := map[int][]inst{}
+	cur := -1
+	for _, l := range strings.Split(stdout, "\n") {
+		if m := labelLine.FindStringSubmatch(l); m != nil {
+			cur, _ = strconv.Atoi(m[1])
+			out[cur] = nil
+			continue
+		}
+		if m := encLine.FindStringSubmatch(l); m != nil && cur >= 0 {
+			out[cur] = append(out[cur], inst{strings.TrimSpace(m[1]), parseBytes(m[2])})
+		}
+	}
+	return out
+}
+
+// parseBytes reads "0x70,0x0f,0x8c,0xbf".
+func parseBytes(list string) []byte {
+	var bs []byte
+	for _, f := range strings.Split(list, ",") {
+		if v, err := strconv.ParseUint(strings.TrimSpace(f), 0, 8); err == nil {
+			bs = append(bs, byte(v))
+		}
+	}
+	return bs
+}
+
+// hexWords writes little-endian bytes as 32-bit words: 0x70,0x0f,0x8c,0xbf
+// is "0xbf8c0f70". A tail shorter than a word is written byte by byte.
+func hexWords(b []byte) string {
+	var ws []string
+	for len(b) >= 4 {
+		ws = append(ws, fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(b)))
+		b = b[4:]
+	}
+	for _, x := range b {
+		ws = append(ws, fmt.Sprintf("0x%02x", x))
+	}
+	return strings.Join(ws, " ")
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,79 @@
+package llvm
+
+import (
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+func ldsmCase(op ldsm.Op, s ldsm.Shape, num int, trans bool, size ldsm.Size, tgt string) domain.Case {
+	arch, ptx, _ := splitTarget(tgt)
+	return domain.NewCase(ldsm.Name, ldsm.New(op, s, num, trans, size, target.MustParse(arch, ptx)))
+}
+
+func cpCase(cache cpasync.CacheOp, elems uint8, edit func(*cpasync.Value)) domain.Case {
+	v := cpasync.Value{Elem: cpasync.F32, SrcElem: cpasync.F32, DstElements: elems, Cache: cache,
+		DstStride: 1, SrcStride: 1, Tgt: target.MustParse("sm_80", "")}
+	if edit != nil {
+		edit(&v)
+	}
+	return domain.NewCase(cpasync.Name, v)
+}
+
+// TestBothLLCsKnownAnswers pins what llc 19.1.7 and llc 22.1.8 said when run
+// by hand on the same rendered modules: the two oracles judge the same IR,
+// so where they differ the difference is LLVM's.
+func TestBothLLCsKnownAnswers(t *testing.T) {
+	o19, o22 := discover(t, LLC19), discover(t, LLC22)
+	acc := want{oracles.Accept, RuleAccepted, ""}
+	noIntr := want{oracles.Unsupported, RuleNoIntrinsic, "has no intrinsic llvm.nvvm."}
+	for _, tc := range []struct {
+		name     string
+		c        domain.Case
+		w19, w22 want
+	}{
+		{"ldmatrix m8n8 x4 b16 on sm_90a", ldsmCase(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, "sm_90a"), acc, acc},
+		// llc 19 raises .version to what sm_90a needs; llc 22 refuses.
+		{"ldmatrix at PTX 7.8 on sm_90a", ldsmCase(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, "sm_90a/7.8"), acc,
+			want{oracles.Reject, RuleFatal, "PTX version 7.8 does not support target 'sm_90a'"}},
+		{"stmatrix m8n8 on sm_90", ldsmCase(ldsm.Store, ldsm.M8N8, 1, false, ldsm.B16, "sm_90"), noIntr, acc},
+		{"stmatrix m8n8 on sm_80", ldsmCase(ldsm.Store, ldsm.M8N8, 1, false, ldsm.B16, "sm_80"), noIntr,
+			want{oracles.Reject, RuleCannotSelect, "Cannot select: intrinsic llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.b16"}},
+		{"ldmatrix m16n16 on sm_90a", ldsmCase(ldsm.Load, ldsm.M16N16, 2, true, ldsm.B8, "sm_90a"), noIntr,
+			want{oracles.Reject, RuleCannotSelect, "ldmatrix.sync.aligned.m16n16.x2.trans.b8"}},
+		{"ldmatrix m16n16 on sm_100a", ldsmCase(ldsm.Load, ldsm.M16N16, 1, true, ldsm.B8, "sm_100a"),
+			want{oracles.Unsupported, RuleUnknown, "does not know processor sm_100a"}, acc},
+		{"ldmatrix m8n8 .b8 (no such intrinsic)", ldsmCase(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B8, "sm_90a"), noIntr, noIntr},
+		{"ldmatrix .u16 (the seed's spelling)", ldsmCase(ldsm.Load, ldsm.M8N8, 4, false, ldsm.U16, "sm_90a"),
+			want{oracles.Unsupported, RuleNoSpelling, ".u16"}, want{oracles.Unsupported, RuleNoSpelling, ".u16"}},
+		{"cp.async.ca 16 on sm_80", cpCase(cpasync.CA, 4, nil), acc, acc},
+		{"cp.async.cg 16 with src-size", cpCase(cpasync.CG, 4, func(v *cpasync.Value) { v.HasSrcElements, v.SrcElements = true, 2 }), acc, acc},
+		{"cp.async.ca 4 on sm_90a", cpCase(cpasync.CA, 1, func(v *cpasync.Value) { v.Tgt = target.MustParse("sm_90a", "") }), acc, acc},
+		{"cp.async.cs", cpCase(cpasync.CS, 4, nil), want{oracles.Unsupported, RuleNoSpelling, "cp.async.cs"},
+			want{oracles.Unsupported, RuleNoSpelling, "cp.async.cs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.w19.check(t, judge(t, o19, []domain.Case{tc.c})[0])
+			tc.w22.check(t, judge(t, o22, []domain.Case{tc.c})[0])
+		})
+	}
+}
+
+// TestLDSMAndCPAsyncSeedsRenderValidIR assembles the modules of every seed
+// with llvm-as-22.
+func TestLDSMAndCPAsyncSeedsRenderValidIR(t *testing.T) {
+	o := discover(t, LLC22)
+	var cs []domain.Case
+	for _, s := range ldsm.Seeds() {
+		cs = append(cs, domain.NewCase(ldsm.Name, s))
+	}
+	for _, s := range cpasync.Seeds() {
+		cs = append(cs, domain.NewCase(cpasync.Name, s))
+	}
+	judge(t, o, cs)
+	asmValid(t, o, cs)
+}

@@ -1,0 +1,49 @@
+package llvm
+
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+)
+
+// renderer writes one domain's values as NVVM intrinsic calls.
+type renderer struct {
+	// minMajor is the first LLVM major version with the domain's intrinsics.
+	minMajor int
+	// missing says why older versions cannot judge the domain.
+	missing string
+	// render fills k with v's calls for LLVM major version major; a
+	// noSpellingError means the value cannot be written in that LLVM's IR.
+	render func(v domain.Value, major int, k *kernel) error
+}
+
+// renderers maps domain names to their renderers.
+var renderers = map[string]renderer{
+	kindword.Name: {22, "LLVM 19 has no tcgen05.mma intrinsics (they arrived in LLVM 20-22)", renderKindWord},
+	cpasync.Name:  {19, "", renderCPAsync},
+	ldsm.Name:     {19, "", renderLDSM},
+}
+
+// noSpellingError says a value has no spelling at all in an LLVM version's
+// intrinsics: the case is unsupported, never rejected.
+type noSpellingError struct{ msg string }
+
+func (e noSpellingError) Error() string { return e.msg }
+
+func noSpelling(format string, args ...any) error {
+	return noSpellingError{fmt.Sprintf(format, args...)}
+}
+
+// valueOf asserts a domain value's concrete type: a mismatch is a harness
+// bug (a case filed under the wrong domain), not a verdict.
+func valueOf[T domain.Value](v domain.Value) (T, error) {
+	t, ok := v.(T)
+	if !ok {
+		var zero T
+		return zero, fmt.Errorf("renderer for %T got a %T", zero, v)
+	}
+	return t, nil
+}
