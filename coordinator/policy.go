@@ -28,8 +28,9 @@ const (
 
 // Pair is two oracles that must agree on a domain.
 type Pair struct {
-	A, B string
-	On   Aspect
+	A  string `json:"a"`
+	B  string `json:"b"`
+	On Aspect `json:"on"`
 }
 
 // Expectation marks a disagreement as expected: not a finding, but counted.

@@ -15,7 +15,7 @@ import (
 // verdict kinds, the spec rule involved and the normalized tool diagnostics.
 type Signature struct {
 	Domain string       `json:"domain"`
-	Pair   string       `json:"pair"`
+	Pair   Pair         `json:"pair"`
 	KindA  oracles.Kind `json:"kind_a"`
 	KindB  oracles.Kind `json:"kind_b"`
 	RuleA  string       `json:"rule_a,omitempty"`
@@ -43,25 +43,24 @@ func signatureDiag(v oracles.Verdict) string {
 // SignatureOf computes a disagreement's signature.
 func SignatureOf(d Disagreement) Signature {
 	return Signature{
-		Domain: d.Domain, Pair: d.Pair.String(), KindA: d.A.Kind, KindB: d.B.Kind,
+		Domain: d.Domain, Pair: d.Pair, KindA: d.A.Kind, KindB: d.B.Kind,
 		RuleA: d.A.Rule, RuleB: d.B.Rule, DiagA: signatureDiag(d.A), DiagB: signatureDiag(d.B),
 	}
 }
 
 // Key is the signature's stable 16-hex-digit hash.
 func (s Signature) Key() string {
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, s.Pair, string(s.KindA), string(s.KindB), s.RuleA, s.RuleB, s.DiagA, s.DiagB}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, s.Pair.String(), string(s.KindA), string(s.KindB), s.RuleA, s.RuleB, s.DiagA, s.DiagB}, "\x00")))
 	return hex.EncodeToString(h[:8])
 }
 
 // Title is a one-line human name for the bucket.
 func (s Signature) Title() string {
-	a, b, _ := strings.Cut(strings.SplitN(s.Pair, "/", 2)[0], "~")
-	t := s.Domain + ": " + a + " " + string(s.KindA)
+	t := s.Domain + ": " + s.Pair.A + " " + string(s.KindA)
 	if s.RuleA != "" {
 		t += " (" + s.RuleA + ")"
 	}
-	t += ", " + b + " " + string(s.KindB)
+	t += ", " + s.Pair.B + " " + string(s.KindB)
 	if s.DiagB != "" {
 		t += ": " + s.DiagB
 	} else if s.RuleB != "" {

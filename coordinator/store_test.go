@@ -113,3 +113,13 @@ func TestSignatureStable(t *testing.T) {
 		t.Errorf("different bugs, same key: %+v", c)
 	}
 }
+
+func TestSignatureTitle(t *testing.T) {
+	d := Disagreement{Domain: "mma", Pair: Pair{SpecPTXISA, "ptxas", OnVerdict},
+		A: oracles.Verdict{Oracle: SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.mma.selector"},
+		B: oracles.Verdict{Oracle: "ptxas", Kind: oracles.Accept}}
+	want := "mma: spec/ptxisa reject (ptxisa.mma.selector), ptxas accept"
+	if got := SignatureOf(d).Title(); got != want {
+		t.Fatalf("title %q, want %q", got, want)
+	}
+}

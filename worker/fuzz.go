@@ -47,7 +47,7 @@ func (w *Worker) handleFuzz(ctx context.Context, m jetstream.Msg) {
 		return err
 	})
 	stop()
-	if err != nil {
+	if err != nil && ctx.Err() == nil {
 		w.log.Warn("fuzz slice", "domain", job.Domain, "err", err)
 	}
 	_ = m.DoubleAck(context.Background())
@@ -61,7 +61,13 @@ func (f *Fuzzer) run(ctx context.Context, job queue.FuzzJob, publish func(source
 	if f.Binary == "" {
 		return f.random(ctx, job, publish)
 	}
-	cache := filepath.Join(f.WorkDir, "cache")
+	// The engine runs in WorkDir, so every path it is given must be absolute.
+	work, err := filepath.Abs(f.WorkDir)
+	if err != nil {
+		return err
+	}
+	f.WorkDir = work
+	cache := filepath.Join(work, "cache")
 	args := []string{"-test.run=^$", "-test.fuzz=^" + job.Target + "$", "-test.fuzzcachedir=" + cache,
 		fmt.Sprintf("-test.fuzztime=%s", job.Slice), fmt.Sprintf("-test.parallel=%d", max(f.Parallel, 1))}
 	done := make(chan error, 1)

@@ -125,6 +125,15 @@ func MustParse(arch, ptx string) Target {
 	return t
 }
 
+// Known lists every known target at its first PTX ISA version, oldest first.
+func Known() []Target {
+	out := make([]Target, len(known))
+	for i, k := range known {
+		out[i] = Target{k.arch, k.minPTX}
+	}
+	return out
+}
+
 // ArchNames lists the known targets' spellings.
 func ArchNames() []string {
 	names := make([]string, len(known))

@@ -1,0 +1,171 @@
+// Package minimize shrinks a failing case to a smaller one that still fails
+// the same way. It is a pure function of (value, predicate, budget): it
+// caches predicate answers by case ID, removes whole parts first, then
+// shrinks single fields toward zero, one and halves. It knows domain values
+// only as the plain structs every domain uses (numbers, bools, fixed arrays,
+// nested structs), plus an optional Shrinker hook for structural shrinks.
+package minimize
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
+
+// Predicate reports whether a candidate still shows the failure (the same
+// signature). Its error aborts minimization (a harness failure, not "no").
+type Predicate func(ctx context.Context, v domain.Value) (bool, error)
+
+// Shrinker is implemented by domain values that know structural shrinks the
+// generic field walk cannot find (dropping a role or an op of a schedule).
+type Shrinker interface {
+	Shrinks() []domain.Value
+}
+
+// Options bound a minimization.
+type Options struct {
+	// Budget is the most predicate calls; zero means 500.
+	Budget int
+}
+
+// Result is a minimization's outcome.
+type Result struct {
+	Value domain.Value
+	// Steps is how many candidates were accepted (each made the value smaller).
+	Steps int
+	// Calls counts predicate calls (cache hits excluded).
+	Calls int
+	// Exhausted is set when the budget ran out before a fixed point.
+	Exhausted bool
+}
+
+// ErrNotFailing means the original value does not fail: nothing to minimize.
+var ErrNotFailing = errors.New("the original case does not fail (any more)")
+
+// Minimize shrinks v while pred holds. It first re-checks that v fails.
+func Minimize(ctx context.Context, d domain.Domain, v domain.Value, pred Predicate, opts Options) (Result, error) {
+	m := &minimizer{d: d, pred: pred, budget: opts.Budget, cache: map[string]bool{}}
+	if m.budget == 0 {
+		m.budget = 500
+	}
+	ok, err := m.test(ctx, v)
+	if err != nil {
+		return Result{}, err
+	}
+	if !ok {
+		return Result{Value: v, Calls: m.calls}, ErrNotFailing
+	}
+	res := Result{Value: v}
+	for {
+		next, err := m.pass(ctx, res.Value)
+		if err != nil {
+			return res, err
+		}
+		if next == nil {
+			break
+		}
+		res.Value, res.Steps = next, res.Steps+1
+	}
+	res.Calls, res.Exhausted = m.calls, m.calls >= m.budget
+	return res, nil
+}
+
+type minimizer struct {
+	d      domain.Domain
+	pred   Predicate
+	budget int
+	calls  int
+	cache  map[string]bool
+}
+
+// test answers the predicate for v, from the cache when it can.
+func (m *minimizer) test(ctx context.Context, v domain.Value) (bool, error) {
+	id := domain.ID(m.d.Name, v.Encode())
+	if ok, seen := m.cache[id]; seen {
+		return ok, nil
+	}
+	if m.calls >= m.budget {
+		return false, nil
+	}
+	m.calls++
+	ok, err := m.pred(ctx, v)
+	if err != nil {
+		return false, fmt.Errorf("predicate: %w", err)
+	}
+	m.cache[id] = ok
+	return ok, nil
+}
+
+// pass tries candidates, structural ones first, and returns the first that
+// still fails and is smaller, or nil at a fixed point.
+func (m *minimizer) pass(ctx context.Context, v domain.Value) (domain.Value, error) {
+	var cands []domain.Value
+	if s, ok := v.(Shrinker); ok {
+		cands = append(cands, s.Shrinks()...)
+	}
+	cands = append(cands, fieldCandidates(v)...)
+	for _, c := range cands {
+		if m.calls >= m.budget {
+			return nil, nil
+		}
+		c, ok := m.canonical(c)
+		if !ok || !smaller(c, v) {
+			continue
+		}
+		fails, err := m.test(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if fails {
+			return c, nil
+		}
+	}
+	return nil, nil
+}
+
+// canonical re-decodes a candidate: only values the domain can encode and
+// decode back to themselves are real cases.
+func (m *minimizer) canonical(c domain.Value) (domain.Value, bool) {
+	back, err := m.d.Decode(c.Encode())
+	if err != nil || !reflect.DeepEqual(back, c) {
+		return nil, false
+	}
+	return c, true
+}
+
+// smaller orders values by their size: the sum of their fields' magnitudes
+// (numbers, set bools), so every accepted step makes progress.
+func smaller(a, b domain.Value) bool { return size(reflect.ValueOf(a)) < size(reflect.ValueOf(b)) }
+
+func size(v reflect.Value) uint64 {
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			return 1
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n := v.Int(); n < 0 {
+			return uint64(-n)
+		} else {
+			return uint64(n)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint()
+	case reflect.Array:
+		var s uint64
+		for i := range v.Len() {
+			s += size(v.Index(i))
+		}
+		return s
+	case reflect.Struct:
+		var s uint64
+		for i := range v.NumField() {
+			s += size(v.Field(i))
+		}
+		return s
+	}
+	return 0
+}
