@@ -31,6 +31,7 @@ type campaignOptions struct {
 	quiet        bool
 	noSeeds      bool
 	drain        time.Duration
+	suppressions string
 	coordOnly    bool // `legalfuzz coordinator`
 }
 
@@ -82,6 +83,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.quiet, "quiet", false, "no progress line")
 	f.BoolVar(&o.noSeeds, "no-seeds", false, "do not judge the domains' seed values first")
 	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "how long to wait for queued jobs after generation")
+	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 }
 
 func (o *campaignOptions) run(cmd *cobra.Command) error {
@@ -123,7 +125,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	return summarize(cmd.OutOrStdout(), store, camp, o.db)
+	return summarize(cmd.OutOrStdout(), store, camp, o.db, o.suppressions)
 }
 
 // connect dials --nats, or starts the embedded server with its store in OUT.

@@ -146,3 +146,54 @@ func TestCheckWithExecOracle(t *testing.T) {
 		t.Fatalf("malformed --oracle: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCampaignAndTriage runs a short embedded campaign, checks its exit
+// status against its buckets, and exercises triage on the store it wrote.
+func TestCampaignAndTriage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("campaign test takes seconds; skipped in -short")
+	}
+	out := t.TempDir()
+	stdout, errOut, code := runCLI(t, "", "campaign", "--duration", "2s", "--out", out, "--quiet",
+		"--domains", "cpasync,mma", "--fuzz-binary", filepath.Join(out, "none"))
+	if code != exitOK && code != exitFindings {
+		t.Fatalf("campaign exit %d: %s", code, errOut)
+	}
+	db := filepath.Join(out, "legalfuzz.db")
+	if !strings.Contains(stdout, "results: "+db) {
+		t.Fatalf("campaign output does not say where the results are:\n%s", stdout)
+	}
+	list, _, code := runCLI(t, "", "triage", "--db", db, "--json")
+	if code != exitOK {
+		t.Fatalf("triage exit %d", code)
+	}
+	var entries []struct {
+		Key    string `json:"key"`
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal([]byte(list), &entries); err != nil {
+		t.Fatal(err)
+	}
+	// A fresh store's buckets are all new and unsuppressed: exit 1 iff any.
+	if (code == exitFindings) != (len(entries) > 0) {
+		t.Fatalf("exit %d but %d buckets", code, len(entries))
+	}
+	if len(entries) == 0 {
+		t.Skip("no buckets with the oracles installed here; nothing to triage")
+	}
+	key := entries[0].Key
+	if _, errOut, code := runCLI(t, "", "triage", "--db", db, "suppress", key); code != exitError || !strings.Contains(errOut, "reason") {
+		t.Fatalf("suppress without a reason: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "", "triage", "--db", db, "suppress", key, "--reason", "test"); code != exitOK {
+		t.Fatalf("suppress: exit %d, %q", code, errOut)
+	}
+	list, _, _ = runCLI(t, "", "triage", "--db", db)
+	if !strings.Contains(list, "suppressed") || !strings.Contains(list, key) {
+		t.Fatalf("suppressed bucket not listed as such:\n%s", list)
+	}
+	show, _, code := runCLI(t, "", "triage", "--db", db, "show", key)
+	if code != exitOK || !strings.Contains(show, "replay with: legalfuzz check") {
+		t.Fatalf("show: exit %d\n%s", code, show)
+	}
+}

@@ -81,22 +81,28 @@ func isTerminal(w io.Writer) bool {
 }
 
 // summarize prints where the results are and returns errFindings when the
-// campaign found new buckets.
-func summarize(w io.Writer, store *coordinator.Store, camp coordinator.Campaign, db string) error {
+// campaign found new buckets that no suppression covers.
+func summarize(w io.Writer, store *coordinator.Store, camp coordinator.Campaign, db, suppressions string) error {
 	st := camp.Stats
-	buckets, err := store.Buckets()
+	o := triageOptions{suppressions: suppressions}
+	entries, err := o.entries(store)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "campaign %s %s: %d cases, %d verdicts, %d findings in %d buckets (%d new), %d dead letters\n",
-		camp.ID, camp.State, st.Cases, st.Judged, st.Findings, len(buckets), st.NewBuckets, st.DeadLetters)
-	for _, b := range buckets {
-		if b.Campaign == camp.ID {
-			fmt.Fprintf(w, "  new %s  %d cases  %s\n", b.Key, b.Cases, b.Title)
+		camp.ID, camp.State, st.Cases, st.Judged, st.Findings, len(entries), st.NewBuckets, st.DeadLetters)
+	fresh := 0
+	for _, e := range entries {
+		if e.Campaign != camp.ID {
+			continue
 		}
+		if e.Status == coordinator.StatusNew {
+			fresh++
+		}
+		fmt.Fprintf(w, "  %-10s %s  %d cases  %s\n", e.Status, e.Key, e.Cases, e.Title)
 	}
-	fmt.Fprintf(w, "results: %s\n", db)
-	if st.NewBuckets > 0 {
+	fmt.Fprintf(w, "results: %s (legalfuzz triage --db %s)\n", db, db)
+	if fresh > 0 {
 		return errFindings
 	}
 	return nil

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+)
+
+type triageOptions struct {
+	db           string
+	suppressions string
+	reason       string
+	asJSON       bool
+}
+
+func newTriageCmd() *cobra.Command {
+	o := &triageOptions{}
+	cmd := &cobra.Command{
+		Use:   "triage [--db PATH] [list | show ID | suppress ID --reason R | unsuppress ID]",
+		Short: "List finding buckets with their status, show one, or suppress one",
+		Long: `Triage lists buckets (one per signature: domain, oracle pair, verdict kinds, rule, normalized
+diagnostics) with their case counts, first/last seen, the rule that fired and a status: new (first seen
+in the latest campaign), known, or suppressed. Suppressions come from the store (triage suppress) and from
+--suppressions FILE, a JSON array you keep in your repository; suppressed buckets are still listed.`,
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store")
+	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array) to apply as well")
+	f.StringVar(&o.reason, "reason", "", "why the bucket is suppressed (suppress)")
+	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
+	store, err := coordinator.OpenStore(o.db, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	verb := "list"
+	if len(args) > 0 {
+		verb = args[0]
+	}
+	need := func() (string, error) {
+		if len(args) != 2 {
+			return "", fmt.Errorf("triage %s needs a bucket ID", verb)
+		}
+		return args[1], nil
+	}
+	w := cmd.OutOrStdout()
+	switch verb {
+	case "list":
+		entries, err := o.entries(store)
+		if err != nil {
+			return err
+		}
+		return writeTriage(w, entries, o.asJSON)
+	case "show":
+		id, err := need()
+		if err != nil {
+			return err
+		}
+		return o.show(w, store, id)
+	case "suppress":
+		id, err := need()
+		if err != nil {
+			return err
+		}
+		return store.Suppress(id, o.reason, time.Now().UTC())
+	case "unsuppress":
+		id, err := need()
+		if err != nil {
+			return err
+		}
+		return store.Unsuppress(id)
+	}
+	return fmt.Errorf("unknown triage verb %q (list, show, suppress, unsuppress)", verb)
+}
+
+// entries classifies the store's buckets against every suppression.
+func (o *triageOptions) entries(store *coordinator.Store) ([]coordinator.TriageEntry, error) {
+	buckets, err := store.Buckets()
+	if err != nil {
+		return nil, err
+	}
+	sups, err := store.Suppressions()
+	if err != nil {
+		return nil, err
+	}
+	if o.suppressions != "" {
+		file, err := coordinator.ReadSuppressions(o.suppressions)
+		if err != nil {
+			return nil, err
+		}
+		sups = append(sups, file...)
+	}
+	latest, err := latestCampaign(store)
+	if err != nil {
+		return nil, err
+	}
+	return coordinator.Triage(buckets, latest, sups), nil
+}
+
+// latestCampaign is the ID of the most recently created campaign.
+func latestCampaign(store *coordinator.Store) (string, error) {
+	camps, err := store.Campaigns()
+	if err != nil || len(camps) == 0 {
+		return "", err
+	}
+	last := slices.MaxFunc(camps, func(a, b coordinator.Campaign) int { return a.Created.Compare(b.Created) })
+	return last.ID, nil
+}
+
+func writeTriage(w io.Writer, entries []coordinator.TriageEntry, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(entries)
+	}
+	counts := map[string]int{}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "BUCKET\tSTATUS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
+	for _, e := range entries {
+		counts[e.Status]++
+		title := e.Title
+		if e.Suppressed != "" {
+			title += "  [suppressed: " + e.Suppressed + "]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, e.Cases,
+			e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime), title)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed\n", len(entries),
+		counts[coordinator.StatusNew], counts[coordinator.StatusKnown], counts[coordinator.StatusSuppressed])
+	return err
+}
+
+// show prints one bucket: its signature, the example case in JSON form (which
+// `legalfuzz check` replays) and every verdict on it with oracle versions.
+func (o *triageOptions) show(w io.Writer, store *coordinator.Store, id string) error {
+	entries, err := o.entries(store)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(entries, func(e coordinator.TriageEntry) bool { return strings.HasPrefix(e.Key, id) })
+	if i < 0 {
+		return fmt.Errorf("no bucket %q", id)
+	}
+	e := entries[i]
+	rec, ok, err := store.Case(e.Example)
+	if err != nil || !ok {
+		return errors.Join(fmt.Errorf("example case %s missing", e.Example), err)
+	}
+	d, ok := fuzz.Lookup(rec.Domain)
+	if !ok {
+		return fmt.Errorf("example case of unknown domain %q", rec.Domain)
+	}
+	v, err := d.Decode(rec.Data)
+	if err != nil {
+		return err
+	}
+	caseJSON, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	verdicts, err := store.Verdicts(e.Example)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"bucket": e, "case": json.RawMessage(caseJSON), "verdicts": verdicts})
+	}
+	fmt.Fprintf(w, "bucket %s (%s): %s\n%d cases, first seen %s in %s, last seen %s\n", e.Key, e.Status, e.Title,
+		e.Cases, e.FirstSeen.Format(time.DateTime), e.Campaign, e.LastSeen.Format(time.DateTime))
+	if e.Suppressed != "" {
+		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)
+	}
+	fmt.Fprintf(w, "\nexample case %s (%s), replay with: legalfuzz check --domain %s -\n%s\n\n", e.Example, rec.Source, rec.Domain, caseJSON)
+	return writeVerdicts(w, verdicts, false)
+}

@@ -1,0 +1,157 @@
+package coordinator
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Suppression hides nothing: a suppressed bucket is still stored, counted and
+// listed, but it no longer counts as new (and no longer fails a nightly job).
+// It matches a bucket by its key, or by a predicate over signature fields;
+// empty predicate fields match anything.
+type Suppression struct {
+	// Bucket is a signature key; when set the predicate fields are ignored.
+	Bucket string `json:"bucket,omitempty"`
+	Domain string `json:"domain,omitempty"`
+	Oracle string `json:"oracle,omitempty"` // either side of the pair
+	Rule   string `json:"rule,omitempty"`   // either side's rule
+	// DiagContains matches a substring of either side's normalized diagnostic.
+	DiagContains string    `json:"diag_contains,omitempty"`
+	Reason       string    `json:"reason"`
+	Created      time.Time `json:"created,omitzero"`
+}
+
+// Matches reports whether s covers bucket b.
+func (s Suppression) Matches(b Bucket) bool {
+	if s.Bucket != "" {
+		return s.Bucket == b.Key
+	}
+	sig := b.Signature
+	if s.Domain == "" && s.Oracle == "" && s.Rule == "" && s.DiagContains == "" {
+		return false // an empty predicate would silence everything
+	}
+	return (s.Domain == "" || s.Domain == sig.Domain) &&
+		(s.Oracle == "" || s.Oracle == sig.Pair.A || s.Oracle == sig.Pair.B) &&
+		(s.Rule == "" || s.Rule == sig.RuleA || s.Rule == sig.RuleB) &&
+		(s.DiagContains == "" || strings.Contains(sig.DiagA, s.DiagContains) || strings.Contains(sig.DiagB, s.DiagContains))
+}
+
+// ReadSuppressions reads a suppression file users keep in their repository:
+// a JSON array of suppressions, each with a reason.
+func ReadSuppressions(path string) ([]Suppression, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("suppressions: %w", err)
+	}
+	var ss []Suppression
+	if err := json.Unmarshal(data, &ss); err != nil {
+		return nil, fmt.Errorf("suppressions %s: %w", path, err)
+	}
+	for i, s := range ss {
+		if s.Reason == "" {
+			return nil, fmt.Errorf("suppressions %s: entry %d has no reason", path, i)
+		}
+	}
+	return ss, nil
+}
+
+var bucketSuppressions = []byte("suppressions") // bucket key -> Suppression
+
+// Suppress records a suppression of one bucket in the store.
+func (s *Store) Suppress(bucket, reason string, now time.Time) error {
+	if reason == "" {
+		return fmt.Errorf("a suppression needs a reason")
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketBuckets).Get([]byte(bucket)) == nil {
+			return fmt.Errorf("no bucket %q", bucket)
+		}
+		b, err := tx.CreateBucketIfNotExists(bucketSuppressions)
+		if err != nil {
+			return err
+		}
+		return put(b, []byte(bucket), Suppression{Bucket: bucket, Reason: reason, Created: now})
+	})
+}
+
+// Unsuppress removes the store's suppression of a bucket.
+func (s *Store) Unsuppress(bucket string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSuppressions)
+		if b == nil || b.Get([]byte(bucket)) == nil {
+			return fmt.Errorf("bucket %q is not suppressed in the store", bucket)
+		}
+		return b.Delete([]byte(bucket))
+	})
+}
+
+// Suppressions lists the store's suppressions.
+func (s *Store) Suppressions() ([]Suppression, error) {
+	var out []Suppression
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSuppressions)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, data []byte) error {
+			var sup Suppression
+			if err := json.Unmarshal(data, &sup); err != nil {
+				return fmt.Errorf("corrupt suppression %q: %w", k, err)
+			}
+			out = append(out, sup)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Bucket statuses.
+const (
+	StatusNew        = "new"        // first seen in the latest campaign
+	StatusKnown      = "known"      // seen in an earlier campaign
+	StatusSuppressed = "suppressed" // covered by a suppression (still counted)
+)
+
+// TriageEntry is one bucket as triage shows it.
+type TriageEntry struct {
+	Bucket
+	Status     string `json:"status"`
+	Suppressed string `json:"suppressed_because,omitempty"`
+}
+
+// Triage classifies every bucket: suppressed when a suppression (from the
+// store or the given file's list) matches, new when first seen in latest,
+// known otherwise. Entries are sorted new first, then by case count.
+func Triage(buckets []Bucket, latest string, sups []Suppression) []TriageEntry {
+	out := make([]TriageEntry, 0, len(buckets))
+	for _, b := range buckets {
+		e := TriageEntry{Bucket: b, Status: StatusKnown}
+		if b.Campaign == latest {
+			e.Status = StatusNew
+		}
+		for _, s := range sups {
+			if s.Matches(b) {
+				e.Status, e.Suppressed = StatusSuppressed, s.Reason
+				break
+			}
+		}
+		out = append(out, e)
+	}
+	rank := map[string]int{StatusNew: 0, StatusKnown: 1, StatusSuppressed: 2}
+	slices.SortStableFunc(out, func(a, b TriageEntry) int {
+		if rank[a.Status] != rank[b.Status] {
+			return rank[a.Status] - rank[b.Status]
+		}
+		if a.Cases != b.Cases {
+			return b.Cases - a.Cases
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+	return out
+}
