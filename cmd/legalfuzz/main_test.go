@@ -154,10 +154,10 @@ func TestCampaignAndTriage(t *testing.T) {
 		t.Skip("campaign test takes seconds; skipped in -short")
 	}
 	out := t.TempDir()
-	stdout, errOut, code := runCLI(t, "", "campaign", "--duration", "2s", "--out", out, "--quiet",
+	stdout, errOut, campaignCode := runCLI(t, "", "campaign", "--duration", "2s", "--out", out, "--quiet",
 		"--domains", "cpasync,mma", "--fuzz-binary", filepath.Join(out, "none"))
-	if code != exitOK && code != exitFindings {
-		t.Fatalf("campaign exit %d: %s", code, errOut)
+	if campaignCode != exitOK && campaignCode != exitFindings {
+		t.Fatalf("campaign exit %d: %s", campaignCode, errOut)
 	}
 	db := filepath.Join(out, "legalfuzz.db")
 	if !strings.Contains(stdout, "results: "+db) {
@@ -175,8 +175,8 @@ func TestCampaignAndTriage(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A fresh store's buckets are all new and unsuppressed: exit 1 iff any.
-	if (code == exitFindings) != (len(entries) > 0) {
-		t.Fatalf("exit %d but %d buckets", code, len(entries))
+	if (campaignCode == exitFindings) != (len(entries) > 0) {
+		t.Fatalf("campaign exit %d but %d buckets", campaignCode, len(entries))
 	}
 	if len(entries) == 0 {
 		t.Skip("no buckets with the oracles installed here; nothing to triage")
