@@ -88,6 +88,14 @@ type Bucket struct {
 	Campaign  string    `json:"campaign"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
+	// Minimized is the minimized case's ID once minimization ran; empty before.
+	Minimized string `json:"minimized,omitempty"`
+	// Reliability is how many of the re-checks of the minimized case showed
+	// the same signature, out of ReChecks.
+	Reliability int `json:"reliability,omitempty"`
+	ReChecks    int `json:"rechecks,omitempty"`
+	// MinimizeNote says why a bucket was not minimized, if it was not.
+	MinimizeNote string `json:"minimize_note,omitempty"`
 }
 
 // DeadLetter is a job or result legalfuzz could not process after bounded

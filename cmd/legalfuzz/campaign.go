@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -32,6 +33,7 @@ type campaignOptions struct {
 	noSeeds      bool
 	drain        time.Duration
 	suppressions string
+	noMinimize   bool
 	coordOnly    bool // `legalfuzz coordinator`
 }
 
@@ -83,6 +85,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.quiet, "quiet", false, "no progress line")
 	f.BoolVar(&o.noSeeds, "no-seeds", false, "do not judge the domains' seed values first")
 	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "how long to wait for queued jobs after generation")
+	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize the new buckets after the campaign")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 }
 
@@ -125,6 +128,9 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := o.minimizeNew(cmd, store); err != nil {
+		return err
+	}
 	return summarize(cmd.OutOrStdout(), store, camp, o.db, o.suppressions)
 }
 
@@ -165,4 +171,18 @@ func serveStatus(addr string, h http.Handler) (string, func(), error) {
 		}
 	}()
 	return ln.Addr().String(), func() { _ = srv.Close() }, nil
+}
+
+// minimizeNew minimizes the buckets this campaign found, with the oracles on
+// this machine (a bucket whose oracles live elsewhere gets a note).
+func (o *campaignOptions) minimizeNew(cmd *cobra.Command, store *coordinator.Store) error {
+	if o.noMinimize {
+		return nil
+	}
+	found, err := discover(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer found.Close()
+	return minimizeBuckets(cmd.Context(), io.Discard, store, found.Oracles, nil, 200, false)
 }

@@ -62,6 +62,7 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringArrayVar(&userOracles, "oracle", nil,
 		"add a user oracle, exec:NAME=COMMAND (a verifier speaking legalfuzz-exec/1; repeatable)")
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),
-		newCampaignCmd(), newCoordinatorCmd(), newWorkerCmd(), newTriageCmd())
+		newCampaignCmd(), newCoordinatorCmd(), newWorkerCmd(), newTriageCmd(),
+		newMinimizeCmd())
 	return root
 }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+type minimizeOptions struct {
+	db     string
+	budget int
+	all    bool
+}
+
+func newMinimizeCmd() *cobra.Command {
+	o := &minimizeOptions{}
+	cmd := &cobra.Command{
+		Use:   "minimize [--db PATH] [ID ...]",
+		Short: "Minimize buckets' example cases with the oracles on this machine",
+		Long: `Minimize shrinks each bucket's example case while the same signature still holds, judged by the
+bucket's two oracles in this process, re-checks the result three times (reliability), and stores it on the
+bucket. Without IDs it minimizes every bucket not minimized yet. Campaigns run it for their new buckets.`,
+		RunE: func(cmd *cobra.Command, ids []string) error {
+			store, err := coordinator.OpenStore(o.db, 5*time.Second)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			found, err := discover(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer found.Close()
+			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), store, found.Oracles, ids, o.budget, o.all)
+		},
+	}
+	cmd.Flags().StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store")
+	cmd.Flags().IntVar(&o.budget, "budget", 200, "most candidate judgments per bucket")
+	cmd.Flags().BoolVar(&o.all, "again", false, "minimize buckets already minimized too")
+	return cmd
+}
+
+// minimizeBuckets minimizes the named buckets (by key prefix), or every bucket
+// not yet minimized, and prints one line each.
+func minimizeBuckets(ctx context.Context, w io.Writer, store *coordinator.Store, orcs []oracles.Oracle, ids []string, budget int, again bool) error {
+	buckets, err := store.Buckets()
+	if err != nil {
+		return err
+	}
+	for _, b := range buckets {
+		if !wanted(b, ids, again) {
+			continue
+		}
+		b, err := coordinator.MinimizeBucket(ctx, store, orcs, b, coordinator.MinimizeOptions{Budget: budget})
+		if err != nil {
+			return err
+		}
+		if b.Minimized == "" {
+			fmt.Fprintf(w, "%s  %s\n", b.Key, b.MinimizeNote)
+			continue
+		}
+		fmt.Fprintf(w, "%s  minimized %s -> %s, reproduces %d/%d  %s\n", b.Key, b.Example, b.Minimized, b.Reliability, b.ReChecks, b.Title)
+	}
+	return nil
+}
+
+func wanted(b coordinator.Bucket, ids []string, again bool) bool {
+	if len(ids) == 0 {
+		return again || b.Minimized == ""
+	}
+	for _, id := range ids {
+		if strings.HasPrefix(b.Key, id) {
+			return true
+		}
+	}
+	return false
+}

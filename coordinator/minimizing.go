@@ -1,0 +1,135 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/minimize"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// MinimizeOptions bound the minimization of buckets.
+type MinimizeOptions struct {
+	// Budget is the most predicate calls per bucket (each judges one case
+	// with the pair's two oracles); zero means 200.
+	Budget int
+	// ReChecks is how often the minimized case is judged again to measure
+	// reliability; zero means 3.
+	ReChecks int
+}
+
+// MinimizeBucket shrinks a bucket's example case while the same signature
+// holds, judging candidates with the pair's oracles in this process, then
+// stores the minimized case, its verdicts and its reliability on the bucket.
+// A bucket whose oracles are not available here gets a note instead.
+func MinimizeBucket(ctx context.Context, s *Store, orcs []oracles.Oracle, b Bucket, opts MinimizeOptions) (Bucket, error) {
+	if opts.Budget == 0 {
+		opts.Budget = 200
+	}
+	if opts.ReChecks == 0 {
+		opts.ReChecks = 3
+	}
+	pairOracles, err := pairOf(orcs, b.Signature.Pair)
+	if err != nil {
+		b.MinimizeNote = err.Error()
+		return b, s.putBucket(b)
+	}
+	rec, ok, err := s.Case(b.Example)
+	if err != nil || !ok {
+		return b, errors.Join(fmt.Errorf("bucket %s: example case %s missing", b.Key, b.Example), err)
+	}
+	d, ok := fuzz.Lookup(rec.Domain)
+	if !ok {
+		return b, fmt.Errorf("bucket %s: unknown domain %q", b.Key, rec.Domain)
+	}
+	v, err := d.Decode(rec.Data)
+	if err != nil {
+		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
+	}
+	pred := func(ctx context.Context, cand domain.Value) (bool, error) {
+		_, same, err := sameSignature(ctx, pairOracles, b, domain.NewCase(d.Name, cand))
+		return same, err
+	}
+	res, err := minimize.Minimize(ctx, d, v, pred, minimize.Options{Budget: opts.Budget})
+	if errors.Is(err, minimize.ErrNotFailing) {
+		b.MinimizeNote = "the example no longer shows this signature with the oracles here"
+		return b, s.putBucket(b)
+	}
+	if err != nil {
+		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
+	}
+	return s.storeMinimized(ctx, pairOracles, b, domain.NewCase(d.Name, res.Value), opts.ReChecks)
+}
+
+// storeMinimized re-checks the minimized case and records it on the bucket.
+func (s *Store) storeMinimized(ctx context.Context, pair []oracles.Oracle, b Bucket, c domain.Case, rechecks int) (Bucket, error) {
+	var verdicts []oracles.Verdict
+	b.Reliability, b.ReChecks = 0, rechecks
+	for range rechecks {
+		vs, same, err := sameSignature(ctx, pair, b, c)
+		if err != nil {
+			return b, err
+		}
+		if same {
+			b.Reliability++
+		}
+		verdicts = vs
+	}
+	b.Minimized, b.MinimizeNote = c.ID, ""
+	rec := CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: b.Campaign, Source: "minimized:" + b.Key, Seen: time.Now().UTC()}
+	if _, err := s.AddCases("", []CaseRecord{rec}); err != nil {
+		return b, err
+	}
+	if _, err := s.CommitVerdicts(Commit{Verdicts: verdicts}); err != nil {
+		return b, err
+	}
+	return b, s.putBucket(b)
+}
+
+// pairOf finds the bucket pair's two oracles among those available here.
+func pairOf(orcs []oracles.Oracle, p Pair) ([]oracles.Oracle, error) {
+	var out []oracles.Oracle
+	for _, name := range []string{p.A, p.B} {
+		var found oracles.Oracle
+		for _, o := range orcs {
+			if o.Name() == name {
+				found = o
+			}
+		}
+		if found == nil {
+			return nil, fmt.Errorf("not minimized: oracle %s is not available on this machine", name)
+		}
+		out = append(out, found)
+	}
+	return out, nil
+}
+
+// sameSignature judges c with the pair's oracles and reports whether the
+// pair still disagrees with the bucket's signature.
+func sameSignature(ctx context.Context, pair []oracles.Oracle, b Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
+	var vs []oracles.Verdict
+	for _, o := range pair {
+		v, err := o.Judge(ctx, []domain.Case{c})
+		if err != nil {
+			return nil, false, err
+		}
+		vs = append(vs, v...)
+	}
+	for _, d := range (Policy{Domain: c.Domain, Pairs: []Pair{b.Signature.Pair}}).Evaluate(c.ID, vs) {
+		if d.Pair == b.Signature.Pair && SignatureOf(d).Key() == b.Key {
+			return vs, true, nil
+		}
+	}
+	return vs, false, nil
+}
+
+// putBucket overwrites a bucket record.
+func (s *Store) putBucket(b Bucket) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketBuckets), []byte(b.Key), b) })
+}

@@ -1,0 +1,119 @@
+package coordinator
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+)
+
+var specPair = Pair{SpecPTXISA, SpecSeed, OnVerdict}
+
+// plant stores a case, judges it with both spec sets, and records their
+// disagreement as a bucket; it returns the bucket, or false if they agree.
+func plant(t *testing.T, s *Store, orcs []oracles.Oracle, c domain.Case) (Bucket, bool) {
+	t.Helper()
+	if _, err := s.AddCases("", []CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+		t.Fatal(err)
+	}
+	var vs []oracles.Verdict
+	for _, o := range orcs {
+		v, err := o.Judge(context.Background(), []domain.Case{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, v...)
+	}
+	res, err := s.CommitVerdicts(Commit{Verdicts: vs, Now: time.Unix(1, 0),
+		Judged: func(id string, vs []oracles.Verdict) []Disagreement {
+			return Policy{Domain: c.Domain, Pairs: []Pair{specPair}}.Evaluate(id, vs)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.NewBuckets) == 0 {
+		return Bucket{}, false
+	}
+	return res.NewBuckets[0], true
+}
+
+func specOracles() []oracles.Oracle { return []oracles.Oracle{spec.New(spec.PTXISA), spec.New(spec.Seed)} }
+
+// TestMinimizePlantedKindWord: a legal, cluttered block-scaled mxf8f6f4
+// instruction on cta_group::1 trips the seed's ws-on-bit-0 overlay (rule 9)
+// while the PTX ISA accepts it. Its minimum is known: the fewest fields that
+// keep it legal for ptxisa and keep bit 0 set for the seed.
+func TestMinimizePlantedKindWord(t *testing.T) {
+	s, _ := openTestStore(t)
+	sm100a := target.MustParse("sm_100a", "")
+	v := kindword.Value{Kind: kindword.MXF8F6F4, CTAGroup: 1, BlockScale: true, ScaleVec: kindword.Scale1X,
+		CollectorA: kindword.LastUse, ATMem: true, ArchConditional: true, Tgt: target.MustParse("sm_100a", "8.8")}
+	b, ok := plant(t, s, specOracles(), domain.NewCase(kindword.Name, v))
+	if !ok {
+		t.Fatal("the planted case did not disagree")
+	}
+	b, err := MinimizeBucket(context.Background(), s, specOracles(), b, MinimizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := kindword.Value{Kind: kindword.MXF8F6F4, CTAGroup: 1, BlockScale: true, Tgt: sm100a}
+	rec, ok, err := s.Case(b.Minimized)
+	if err != nil || !ok {
+		t.Fatalf("minimized case %q not stored: %v", b.Minimized, err)
+	}
+	got, _ := kindword.Decode(rec.Data)
+	if got != want {
+		t.Fatalf("minimized to %+v, want %+v", got, want)
+	}
+	if b.Reliability != 3 || b.ReChecks != 3 {
+		t.Fatalf("reliability %d/%d, want 3/3", b.Reliability, b.ReChecks)
+	}
+	if vs, _ := s.Verdicts(b.Minimized); len(vs) != 2 {
+		t.Fatalf("minimized case has %d stored verdicts, want 2", len(vs))
+	}
+}
+
+// TestMinimizeEveryDomain plants each domain's first seed-vs-ptxisa
+// disagreement and checks the minimized case replays to the same signature.
+func TestMinimizeEveryDomain(t *testing.T) {
+	for _, d := range fuzz.Domains() {
+		t.Run(d.Name, func(t *testing.T) {
+			s, _ := openTestStore(t)
+			for _, v := range d.Seeds() {
+				b, ok := plant(t, s, specOracles(), domain.NewCase(d.Name, v))
+				if !ok {
+					continue
+				}
+				b, err := MinimizeBucket(context.Background(), s, specOracles(), b, MinimizeOptions{Budget: 150})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec, _, _ := s.Case(b.Minimized)
+				mv, err := d.Decode(rec.Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, same, err := sameSignature(context.Background(), specOracles(), b, domain.NewCase(d.Name, mv)); err != nil || !same {
+					t.Fatalf("bucket %s: minimized case does not replay to its signature (%v)", b.Title, err)
+				}
+				return
+			}
+			t.Skipf("no seed of %s where the seed and ptxisa sets disagree", d.Name)
+		})
+	}
+}
+
+func TestMinimizeWithoutOracleLeavesNote(t *testing.T) {
+	s, _ := openTestStore(t)
+	b := Bucket{Key: "k", Signature: Signature{Pair: Pair{SpecPTXISA, "gpu", OnVerdict}}}
+	b, err := MinimizeBucket(context.Background(), s, specOracles(), b, MinimizeOptions{})
+	if err != nil || b.MinimizeNote == "" || b.Minimized != "" {
+		t.Fatalf("bucket %+v, err %v: want a note saying gpu is not available", b, err)
+	}
+}
