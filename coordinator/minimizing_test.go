@@ -43,7 +43,9 @@ func plant(t *testing.T, s *Store, orcs []oracles.Oracle, c domain.Case) (Bucket
 	return res.NewBuckets[0], true
 }
 
-func specOracles() []oracles.Oracle { return []oracles.Oracle{spec.New(spec.PTXISA), spec.New(spec.Seed)} }
+func specOracles() []oracles.Oracle {
+	return []oracles.Oracle{spec.New(spec.PTXISA), spec.New(spec.Seed)}
+}
 
 // TestMinimizePlantedKindWord: a legal, cluttered block-scaled mxf8f6f4
 // instruction on cta_group::1 trips the seed's ws-on-bit-0 overlay (rule 9)

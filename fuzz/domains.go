@@ -14,6 +14,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/umma"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 )
 
@@ -30,6 +31,7 @@ var all = []domain.Domain{
 	wgmma.Domain,
 	mma.Domain,
 	cpasync.Domain,
+	waitcnt.Domain,
 }
 
 // Domains returns every domain.

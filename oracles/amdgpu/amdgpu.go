@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -56,15 +56,13 @@ type Oracle struct {
 	// BatchSize is the most lines per process; zero means DefaultBatchSize
 	// and 1 assembles each line in its own process.
 	BatchSize int
+	// cpu is the GPU assembled for; empty means CPU.
+	cpu string
 }
 
-// note tells `legalfuzz oracles` users why the oracle judges nothing yet.
-const note = "no domain yet: the waitcnt domain will judge s_waitcnt lowering with it (Go API: Assemble, Disassemble)"
-
-// Discover locates llvm-mc and checks it assembles for gfx942. The oracle is
-// available with no domains until the waitcnt domain exists.
+// Discover locates llvm-mc and checks it assembles for gfx942.
 func Discover(ctx context.Context) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: Name, Domains: []string{}, Install: Spec.Install}
+	st := oracles.Status{Name: Name, Domains: []string{waitcnt.Name}, Install: Spec.Install}
 	t, err := tool.Locate(ctx, Spec)
 	if err != nil {
 		st.Reason = err.Error()
@@ -77,7 +75,7 @@ func Discover(ctx context.Context) (*Oracle, oracles.Status) {
 		st.Reason = fmt.Sprintf("%s does not assemble for %s: %v %+v", t.Path, CPU, err, rs)
 		return nil, st
 	}
-	st.Available, st.Targets, st.Reason = true, []string{CPU}, note
+	st.Available, st.Targets = true, waitcnt.GPUs
 	return o, st
 }
 
@@ -89,23 +87,6 @@ func (o *Oracle) Name() string { return Name }
 
 // Version is llvm-mc's LLVM version.
 func (o *Oracle) Version() string { return o.tool.Version }
-
-// Judges is false for every domain until the waitcnt domain exists.
-func (o *Oracle) Judges(string) bool { return false }
-
-// Judge answers every case unsupported: no domain renders to s_waitcnt yet.
-func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]oracles.Verdict, len(cases))
-	for i, c := range cases {
-		out[i] = oracles.Verdict{Oracle: Name, Version: o.Version(), Case: c.ID, Domain: c.Domain,
-			Kind: oracles.Unsupported, Rule: "amdgpu-mc.no-domain",
-			Diagnostic: fmt.Sprintf("%s judges no %s cases: it renders no domain yet", Name, c.Domain)}
-	}
-	return out, nil
-}
 
 func (o *Oracle) timeout() time.Duration {
 	if o.Timeout > 0 {
@@ -121,5 +102,18 @@ func (o *Oracle) batchSize() int {
 	return DefaultBatchSize
 }
 
-// Args are llvm-mc's flags for assembling; the source comes on stdin.
-func Args() []string { return []string{"-arch=amdgcn", "-mcpu=" + CPU, "-show-encoding"} }
+// Args are llvm-mc's flags for assembling for cpu (empty: CPU); the source
+// comes on stdin.
+func Args(cpu string) []string {
+	if cpu == "" {
+		cpu = CPU
+	}
+	return []string{"-arch=amdgcn", "-mcpu=" + cpu, "-show-encoding"}
+}
+
+// forCPU returns a copy of o that assembles for cpu.
+func (o *Oracle) forCPU(cpu string) *Oracle {
+	c := *o
+	c.cpu = cpu
+	return &c
+}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -46,8 +48,8 @@ func assemble(t *testing.T, o *Oracle, lines ...string) []Result {
 func TestDiscover(t *testing.T) {
 	o := discover(t)
 	_, st := Discover(context.Background())
-	if !st.Available || st.Version != o.Version() || len(st.Domains) != 0 || st.Domains == nil ||
-		st.Reason == "" || st.Targets[0] != CPU || o.Judges(kindword.Name) {
+	if !st.Available || st.Version != o.Version() || len(st.Domains) != 1 || st.Domains[0] != waitcnt.Name ||
+		st.Targets[0] != CPU || o.Judges(kindword.Name) || !o.Judges(waitcnt.Name) {
 		t.Fatalf("status %+v", st)
 	}
 	c := domain.NewCase(kindword.Name, kindword.Seeds()[0])
@@ -178,7 +180,9 @@ func fake(t *testing.T, body string) *Oracle {
 		t.Fatal(err)
 	}
 	o := New(tool.Tool{Name: Name, Path: p, Version: "0.0.0"})
-	o.Timeout = time.Second
+	// Long enough for the real llvm-mc behind the fake on a loaded machine;
+	// the hang case pays it once per bisection step.
+	o.Timeout = 3 * time.Second
 	return o
 }
 
@@ -206,5 +210,30 @@ printf '%%s\n' "$input" | exec '%s' "$@"`, tc.misbehave, real))
 				t.Errorf("other lines: %+v", rs)
 			}
 		})
+	}
+}
+
+// TestJudgeWaitcnt pins llvm-mc's answers on lowered waitcnt programs: a
+// sound in-order program assembles to the encoding waitcnt.Format predicts,
+// and 17 LDS operations lower to lgkmcnt(16), which has no encoding.
+func TestJudgeWaitcnt(t *testing.T) {
+	o := discover(t)
+	ok := waitcnt.MustBuild(waitcnt.GFX942,
+		waitcnt.Item{Kind: waitcnt.VMEMLoad}, waitcnt.Item{Kind: waitcnt.VMEMLoad}, waitcnt.Item{Wait: true, Tokens: 1})
+	items := []waitcnt.Item{}
+	for range 17 {
+		items = append(items, waitcnt.Item{Kind: waitcnt.LDS})
+	}
+	wide := waitcnt.MustBuild(waitcnt.GFX942, append(items, waitcnt.Item{Wait: true, Tokens: 1})...)
+	cases := []domain.Case{domain.NewCase(waitcnt.Name, ok), domain.NewCase(waitcnt.Name, wide)}
+	vs, err := o.Judge(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs[0].Kind != oracles.Accept || vs[0].Value != waitcnt.Format(lower.Lower(ok)) {
+		t.Errorf("in-order program: %+v, want accept with %q", vs[0], waitcnt.Format(lower.Lower(ok)))
+	}
+	if vs[1].Kind != oracles.Reject || !strings.Contains(vs[1].Diagnostic, "too large value for lgkmcnt") {
+		t.Errorf("lgkmcnt(16): %+v, want a reject saying the value is too large", vs[1])
 	}
 }

@@ -83,7 +83,7 @@ func (o *Oracle) assembleChunk(ctx context.Context, lines []string, idx []int) (
 	for pos, i := range idx {
 		fmt.Fprintf(&src, "%s:\n%s\n", label(pos), lines[i])
 	}
-	res, err := o.tool.Run(ctx, o.timeout(), []byte(src.String()), Args()...)
+	res, err := o.tool.Run(ctx, o.timeout(), []byte(src.String()), Args(o.cpu)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Name, err)
 	}

@@ -318,7 +318,12 @@ func TestExitWhileIdle(t *testing.T) {
 	for range 3 {
 		vs := judge(t, o, kw(kindword.F16, 1, false))
 		want(t, vs[0], oracles.Accept, "")
-		time.Sleep(50 * time.Millisecond) // let it exit
+		p := pid(t, o) // the process that answered, and now exits
+		for deadline := time.Now().Add(10 * time.Second); alive(p); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("verifier %d did not exit after its one batch", p)
+			}
+		}
 	}
 }
 

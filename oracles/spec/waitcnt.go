@@ -1,0 +1,141 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+
+	wc "github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/model"
+)
+
+func init() {
+	register(waitcntSeed, waitcntPTXISA)
+	registerSelfCheck(wc.Name, checkWaitcnt)
+}
+
+const seed000AMD = "seed 000, Claim Verification Matrix (AMD portability row), Hardware Mismatch 4, Fatal Flaw 2"
+
+// loweredValue is the accept value of both rule sets: the lowering under
+// test's s_waitcnts, each with the SIMM16 operand of legalfuzz's encoder.
+func loweredValue(v wc.Value) string { return wc.Format(lower.Lower(v)) }
+
+// waitcntSeed is seed 000's AMD claim as a verifier: a token wait is not
+// representable by a counter threshold unless the waits are restricted to
+// "all prior operations of the class" (or serialized). Its accept value is the
+// seed's proposed lowering, sequence-number tokens.
+var waitcntSeed = &Ladder[wc.Value]{Set: Seed, Domain: wc.Name,
+	Value: loweredValue,
+	Checks: []Check[wc.Value]{
+		{Rule: &Rule{ID: "seed.waitcnt.1-counter-not-handle", Set: Seed, Domain: wc.Name,
+			Message: "AMD S_WAITCNT is inherently counter-based, not a capability handle to a specific transfer",
+			Source:  seed000AMD,
+			Doubtful: "the gfx9 model (LLVM SIInsertWaitcnts relies on it): VMEM loads and stores share one in-order vmcnt stream " +
+				"and LDS, GDS and messages each complete in order, so vmcnt(N)/lgkmcnt(N) leave exactly the N youngest transfers " +
+				"of such a stream in flight; the claim holds for SMEM and for mixed LGKM kinds"},
+			Fires:  func(v wc.Value) bool { _, ok := inFlightYounger(v); return ok },
+			Detail: func(v wc.Value) string { d, _ := inFlightYounger(v); return ": " + d }},
+	},
+}
+
+// inFlightYounger finds a wait that names a token while a younger operation
+// of the same counter class (as the seed classes them: VM / export / LGKM)
+// was issued before the wait, is not named by it and was not named by an
+// earlier wait issued after it: the wait would have to single out one
+// transfer and leave a younger one in flight.
+func inFlightYounger(v wc.Value) (string, bool) {
+	ops := v.Ops()
+	waited := uint32(0) // tokens named by some wait so far
+	tok := 0
+	for i, it := range v.Program() {
+		if !it.Wait {
+			tok++
+			continue
+		}
+		for _, t := range it.TokenList() {
+			c := lower.CounterOf(ops[t])
+			for u := t + 1; u < tok; u++ {
+				if lower.CounterOf(ops[u]) == c && (it.Tokens|waited)&(1<<u) == 0 {
+					return fmt.Sprintf("the wait at item %d names t%d (%s) while t%d (%s) stays in flight on %s",
+						i, t, ops[t], u, ops[u], c), true
+				}
+			}
+		}
+		waited |= it.Tokens
+	}
+	return "", false
+}
+
+// checkWaitcnt checks the encoder and the model exactly: every lowered
+// s_waitcnt that fits its fields encodes, decodes and parses back (in every
+// spelling llvm-mc documents), and on programs small enough the closed-form
+// soundness verdict names the same tokens as the brute-force exploration of
+// every completion order.
+func checkWaitcnt(v any) error {
+	val := v.(wc.Value)
+	waits := lower.Lower(val)
+	for _, w := range waits {
+		if err := checkEncoding(w); err != nil {
+			return err
+		}
+	}
+	return checkModel(val, waits, selfCheckEvents, selfCheckStates)
+}
+
+// The self-check explores programs of at most selfCheckEvents events, up to
+// selfCheckStates states; larger ones are checked by FuzzWaitcnt's cheaper
+// closed form only.
+const (
+	selfCheckEvents = 12
+	selfCheckStates = 1 << 16
+)
+
+func checkEncoding(w wc.Waitcnt) error {
+	enc, err := w.Encode()
+	if err != nil {
+		if w.InRange() {
+			return fmt.Errorf("in-range %v does not encode: %w", w, err)
+		}
+		return nil
+	}
+	if back := wc.DecodeSIMM16(enc); back != w {
+		return fmt.Errorf("%v encodes to 0x%04x, which decodes to %v", w, enc, back)
+	}
+	for _, s := range w.Spellings() {
+		if back, err := wc.Parse(s); err != nil || back != w {
+			return fmt.Errorf("%v spelled %q parses to %v, %v", w, s, back, err)
+		}
+	}
+	return nil
+}
+
+// checkModel compares Check with Explore on v when v has at most maxEvents
+// events; an exploration over maxStates is skipped.
+func checkModel(v wc.Value, waits []wc.Waitcnt, maxEvents, maxStates int) error {
+	p := model.New(v)
+	res, err := p.Check(waits)
+	if err != nil {
+		return err
+	}
+	if len(p.Events) > maxEvents {
+		return nil
+	}
+	ex, err := p.Explore(waits, maxStates)
+	if errors.Is(err, model.ErrTooBig) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for k, w := range res.Waits {
+		var closed uint32
+		for _, m := range w.Misses {
+			closed |= 1 << m.Token
+		}
+		if closed != ex.Incomplete[k] {
+			return fmt.Errorf("wait at item %d (%v): closed form leaves tokens %b incomplete, brute force %b (%v)",
+				w.Item, w.Emitted, closed, ex.Incomplete[k], ex.Traces[k])
+		}
+	}
+	return nil
+}
