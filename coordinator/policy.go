@@ -59,24 +59,24 @@ const seedNote = "spec/seed disagreeing with spec/ptxisa or a tool is evidence a
 var policies = []Policy{
 	{Domain: "kindword", Judges: []string{"ptxas", "ptxas13", "llc22", "cuda-jit"},
 		Pairs: []Pair{{"ptxas13", "llc22", OnVerdict}}},
-	{Domain: "tmadesc", Judges: []string{"mlir", "cuda-driver"},
+	{Domain: "tmadesc", Judges: []string{"mlir", "cuda-driver", "gpu"},
 		Expected: []Expectation{{Oracles: []string{"mlir"}, Why: "MLIR's tensormap type checks the descriptor's static shape, not the driver's runtime constraints"}}},
 	{Domain: "tmamode", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
 		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
-	{Domain: "matdesc", Judges: []string{"ptxas", "mlir"},
+	{Domain: "matdesc", Judges: []string{"ptxas", "mlir", "gpu"},
 		Pairs: []Pair{{SpecPTXISA, "mlir", OnValue}},
 		Expected: []Expectation{{Oracles: []string{"ptxas"},
 			Rules: []string{"ptxisa.matdesc.alignment", "ptxisa.matdesc.base-offset-no-swizzle", "ptxisa.matdesc.field-range", "ptxisa.matdesc.reserved", "ptxisa.matdesc.uniform"},
 			Why:   "the descriptor reaches ptxas as an opaque 64-bit operand; its fields' meaning is checked, if at all, by the hardware"}}},
 	{Domain: "umma"},
-	{Domain: "swizzle", Judges: []string{"gpu"}},
+	{Domain: "swizzle"},
 	{Domain: "ldsm", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit", "gpu"},
 		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}},
 		Expected: []Expectation{{Oracles: toolsPTX,
 			Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.fragment-cosize", "ptxisa.ldsm.register-count", "ptxisa.ldsm.result-shape"},
 			Why:   "the shared address is a runtime value and the register fragment's layout a compiler-IR property; neither is in the instruction text"}}},
 	{Domain: "blockscale", Judges: []string{"ptxas", "ptxas13", "llc22", "cuda-jit"}},
-	{Domain: "wgmma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit", "gpu"},
+	{Domain: "wgmma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
 		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
 	{Domain: "mma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
 		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}}},
@@ -173,10 +173,9 @@ func (p Policy) Evaluate(caseID string, verdicts []oracles.Verdict) []Disagreeme
 }
 
 // comparable reports whether a verdict takes part in agreement: unsupported
-// says nothing about the case, and a result needs its own comparison.
-func comparable(v oracles.Verdict) bool {
-	return v.Kind != oracles.Unsupported && v.Kind != oracles.Result
-}
+// says nothing about the case. A result (the hardware computed something
+// else than the prediction) agrees with nothing but the same result.
+func comparable(v oracles.Verdict) bool { return v.Kind != oracles.Unsupported }
 
 func agree(a, b oracles.Verdict, on Aspect) bool {
 	if a.Kind != b.Kind {
@@ -184,6 +183,9 @@ func agree(a, b oracles.Verdict, on Aspect) bool {
 	}
 	if a.Kind == oracles.Error || a.Kind == oracles.Timeout {
 		return false // two failing oracles are two findings, not agreement
+	}
+	if a.Kind == oracles.Result {
+		return a.Value == b.Value
 	}
 	return on != OnValue || a.Kind != oracles.Accept || a.Value == b.Value
 }

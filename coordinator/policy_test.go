@@ -29,6 +29,7 @@ func TestEvaluate(t *testing.T) {
 		{"expected does not cover a crash", []oracles.Verdict{verdict(SpecPTXISA, oracles.Reject, "ptxisa.d.align", ""), verdict("ptxas", oracles.Error, "", "")}, 1, 1},
 		{"value differs", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", "0x1"), verdict("mlir", oracles.Accept, "", "0x2")}, 1, 1},
 		{"value agrees", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", "0x1"), verdict("mlir", oracles.Accept, "", "0x1")}, 0, 0},
+		{"gpu result differs from the prediction", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", ""), verdict("ptxas", oracles.Result, "", "byte 12: got 0x3f want 0x00")}, 1, 1},
 		{"absent oracle skipped", []oracles.Verdict{verdict(SpecPTXISA, oracles.Accept, "ptxisa.d", "")}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

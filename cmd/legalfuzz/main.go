@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/oracles/cuda"
 )
 
 // Exit codes: the contract nightly jobs script against.
@@ -26,6 +28,7 @@ const (
 var errFindings = errors.New("new findings")
 
 func main() {
+	cuda.ServeChildIfAsked() // the gpu oracle re-runs this binary to isolate faults
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -10,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
+	"github.com/legalfuzz/legalfuzz/oracles/cuda"
 	"github.com/legalfuzz/legalfuzz/oracles/exec"
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
@@ -41,12 +42,25 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 	}
 	for _, found := range []func() (oracles.Oracle, oracles.Status){
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover13(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover19(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover22(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx)) },
 	} {
 		f.add(found())
+	}
+	// The GPU machine's judges hold CUDA contexts (and a child process for
+	// kernels): they are closed with the rest.
+	for _, found := range []func() (oracles.Oracle, oracles.Status){
+		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverDriver(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverJIT(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverGPU(ctx, cuda.GPUOptions{})) },
+	} {
+		o, st := found()
+		if c, ok := o.(io.Closer); ok {
+			f.closers = append(f.closers, c)
+		}
+		f.add(o, st)
 	}
 	for _, s := range opts.Exec {
 		es, err := exec.ParseSpec(s)

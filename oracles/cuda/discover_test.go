@@ -1,0 +1,118 @@
+package cuda
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// TestMain lets the test binary serve kernel launches as a child process
+// (ChildExecutor re-runs it with ChildEnv set), as legalfuzz's main does.
+func TestMain(m *testing.M) {
+	ServeChildIfAsked()
+	os.Exit(m.Run())
+}
+
+// deviceOrSkip opens device 0 or skips the test with the reason.
+func deviceOrSkip(t *testing.T) *Device {
+	t.Helper()
+	dev, err := Open(0)
+	if err != nil {
+		t.Skipf("no CUDA device: %v", err)
+	}
+	return dev
+}
+
+// noDevice returns why this machine has no usable device, or skips the
+// test where one is present.
+func noDevice(t *testing.T) error {
+	t.Helper()
+	_, err := Open(0)
+	if err == nil {
+		t.Skip("a CUDA device is present; this test is for machines without one")
+	}
+	if !errors.Is(err, ErrNoDriver) && !errors.Is(err, ErrNoCUDADevice) && !errors.Is(err, ErrOldDevice) {
+		t.Fatalf("Open: %v does not wrap a documented sentinel", err)
+	}
+	return err
+}
+
+// Without a driver or device every GPU oracle is unavailable, and its
+// status says why (the dlopen error for a missing libcuda.so.1) and how
+// to get one.
+func TestDiscoverWithoutDevice(t *testing.T) {
+	reason := noDevice(t)
+	t.Logf("no device: %v", reason)
+	if errors.Is(reason, ErrNoDriver) && !strings.Contains(reason.Error(), "libcuda.so.1") && os.Getenv(LibraryEnv) == "" {
+		t.Errorf("the reason %q does not name libcuda.so.1", reason)
+	}
+	ctx := context.Background()
+	d, ds := DiscoverDriver(ctx)
+	j, js := DiscoverJIT(ctx)
+	g, gs := DiscoverGPU(ctx, GPUOptions{})
+	if d != nil || j != nil || g != nil {
+		t.Fatalf("an oracle was made without a device")
+	}
+	for _, st := range []oracles.Status{ds, js, gs} {
+		if st.Available || st.Reason != reason.Error() || st.Install != Install || len(st.Domains) == 0 {
+			t.Errorf("status %+v, want unavailable because %q", st, reason)
+		}
+	}
+	if ds.Name != DriverName || js.Name != JITName || gs.Name != GPUName {
+		t.Errorf("names %s %s %s", ds.Name, js.Name, gs.Name)
+	}
+}
+
+// A library that is not there is ErrNoDriver with the loader's words.
+func TestLoadMissingLibrary(t *testing.T) {
+	_, err := load("/nonexistent/libcuda.so.1")
+	if !errors.Is(err, ErrNoDriver) || !strings.Contains(err.Error(), "/nonexistent/libcuda.so.1") {
+		t.Fatalf("load: %v", err)
+	}
+}
+
+// ptxas13 is found by its version: here ptxas 12.4 (if installed) is
+// skipped with its version in the reason.
+func TestDiscoverPTXAS13(t *testing.T) {
+	o, st := DiscoverPTXAS13(context.Background())
+	if o != nil {
+		t.Logf("ptxas13 found: %s %s", st.Version, st.Path)
+		if !strings.HasPrefix(st.Version, "13.") {
+			t.Fatalf("ptxas13 version %q", st.Version)
+		}
+		return
+	}
+	if st.Available || st.Reason == "" || st.Name != "ptxas13" {
+		t.Fatalf("status %+v", st)
+	}
+	if !strings.Contains(st.Reason, "/usr/local/cuda/bin/ptxas") && !strings.Contains(st.Reason, "not usable") {
+		t.Errorf("the reason %q does not say where it looked", st.Reason)
+	}
+	t.Logf("ptxas13: %s", st.Reason)
+}
+
+// A binary that does not serve launches is ErrNoChild, and so is a child
+// without a device, with its reason.
+func TestChildHandshake(t *testing.T) {
+	ctx := context.Background()
+	c := &ChildExecutor{Command: []string{"/bin/true"}}
+	if _, _, err := c.Start(ctx); !errors.Is(err, ErrNoChild) {
+		t.Fatalf("/bin/true as child: %v", err)
+	}
+	self := &ChildExecutor{Command: []string{os.Args[0], "-test.run=^$"}}
+	defer self.Close()
+	name, sm, err := self.Start(ctx)
+	if _, derr := Open(0); derr != nil {
+		if !errors.Is(err, ErrNoChild) || !strings.Contains(err.Error(), derr.Error()) {
+			t.Fatalf("child without a device: %v, want ErrNoChild with %q", err, derr)
+		}
+		return
+	}
+	if err != nil || sm < MinSM {
+		t.Fatalf("child on a device: %s sm_%d, %v", name, sm, err)
+	}
+}
