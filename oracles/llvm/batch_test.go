@@ -3,18 +3,24 @@ package llvm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
+	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -23,13 +29,20 @@ var testDomains = map[string]struct {
 	decode func([]byte) (domain.Value, error)
 	seeds  func() []domain.Value
 }{
-	kw.Name:      {kw.Decode, kw.Seeds},
-	cpasync.Name: {cpasync.Decode, cpasync.Seeds},
-	ldsm.Name:    {ldsm.Decode, ldsm.Seeds},
+	kw.Name:         {kw.Decode, kw.Seeds},
+	cpasync.Name:    {cpasync.Decode, cpasync.Seeds},
+	ldsm.Name:       {ldsm.Decode, ldsm.Seeds},
+	mma.Name:        {mma.Decode, mma.Seeds},
+	tmamode.Name:    {tmamode.Decode, tmamode.Seeds},
+	blockscale.Name: {blockscale.Decode, blockscale.Seeds},
+	wgmma.Name:      {wgmma.Decode, wgmma.Seeds},
 }
 
-// randomCases decodes n random inputs per rendered domain and adds the
-// seeds. The seed is logged; LEGALFUZZ_SEED overrides it.
+// randomCases decodes n random inputs (random bytes, or a seed's encoding
+// with a byte or two changed), spread evenly over the rendered domains,
+// and adds a random sample of each domain's seeds (24, or 16
+// under -short; the seed tests of each domain judge them all). The seed is
+// logged; LEGALFUZZ_SEED overrides it.
 func randomCases(t *testing.T, n int) []domain.Case {
 	t.Helper()
 	seed := uint64(20261121)
@@ -43,18 +56,37 @@ func randomCases(t *testing.T, n int) []domain.Case {
 	t.Logf("random cases from seed %d (set LEGALFUZZ_SEED to replay)", seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	var cs []domain.Case
-	for name := range renderers {
+	for _, name := range slices.Sorted(maps.Keys(renderers)) { // sorted: the draws must not depend on map order
 		d, ok := testDomains[name]
 		if !ok {
 			t.Fatalf("domain %s has a renderer but no decoder in testDomains", name)
 		}
-		for _, s := range d.seeds() {
+		seeds, keep := d.seeds(), 24
+		if testing.Short() {
+			keep = 16
+		}
+		if len(seeds) > keep {
+			rng.Shuffle(len(seeds), func(i, j int) { seeds[i], seeds[j] = seeds[j], seeds[i] })
+			seeds = seeds[:keep]
+		}
+		for _, s := range seeds {
 			cs = append(cs, domain.NewCase(name, s))
 		}
-		for range n {
-			buf := make([]byte, 64)
-			for j := range buf {
-				buf[j] = byte(rng.UintN(256))
+		all := d.seeds()
+		for i := range n / len(renderers) {
+			// Half are random bytes, half a seed with one or two bytes
+			// changed: random bytes rarely spell a form LLVM has.
+			var buf []byte
+			if i%2 == 0 {
+				buf = make([]byte, 64)
+				for j := range buf {
+					buf[j] = byte(rng.UintN(256))
+				}
+			} else {
+				buf = all[rng.IntN(len(all))].Encode()
+				for range 1 + rng.IntN(2) {
+					buf[rng.IntN(len(buf))] = byte(rng.UintN(256))
+				}
 			}
 			if v, err := d.decode(buf); err == nil {
 				cs = append(cs, domain.NewCase(name, v))
@@ -70,12 +102,12 @@ func randomCases(t *testing.T, n int) []domain.Case {
 func TestBatchedEqualsOneByOne(t *testing.T) {
 	for _, v := range Variants {
 		t.Run(v.Name, func(t *testing.T) {
-			batched := discover(t, v)
+			batched := shared(t, v)
 			single := discover(t, v)
 			single.BatchSize = 1
-			n := 120
+			n := 210
 			if testing.Short() {
-				n = 40
+				n = 120
 			}
 			cases := randomCases(t, n)
 			start := time.Now()
@@ -153,7 +185,7 @@ func TestFakeLLCMisbehaves(t *testing.T) {
 // TestCancelledContextIsAnError: a cancelled Judge is a harness error, not
 // a verdict.
 func TestCancelledContextIsAnError(t *testing.T) {
-	o := discover(t, LLC22)
+	o := shared(t, LLC22)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := o.Judge(ctx, []domain.Case{f16("sm_100a/8.8", nil)}); err == nil {

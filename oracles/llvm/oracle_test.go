@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -23,6 +24,31 @@ func discover(t *testing.T, v Variant) *Oracle {
 	if o == nil {
 		t.Skipf("%s not available (%s); install with %s", v.Name, st.Reason, st.Install)
 	}
+	return o
+}
+
+// sharedOracles are the oracles of tests that only judge, discovered once
+// per variant: an oracle probes each target it meets once, and a fresh one
+// per test would repeat those runs. Tests that change an oracle's settings
+// or its tool use discover.
+var sharedOracles struct {
+	sync.Mutex
+	m map[string]*Oracle
+}
+
+// shared returns the variant's shared oracle, or skips the test.
+func shared(t *testing.T, v Variant) *Oracle {
+	t.Helper()
+	sharedOracles.Lock()
+	defer sharedOracles.Unlock()
+	if o := sharedOracles.m[v.Name]; o != nil {
+		return o
+	}
+	o := discover(t, v)
+	if sharedOracles.m == nil {
+		sharedOracles.m = map[string]*Oracle{}
+	}
+	sharedOracles.m[v.Name] = o
 	return o
 }
 

@@ -2,11 +2,16 @@ package llvm
 
 import (
 	"fmt"
+	"math"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
+	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 )
 
 // renderer writes one domain's values as NVVM intrinsic calls.
@@ -17,14 +22,25 @@ type renderer struct {
 	missing string
 	// render fills k with v's calls for LLVM major version major; a
 	// noSpellingError means the value cannot be written in that LLVM's IR.
+	// It is nil for a domain whose minMajor is never.
 	render func(v domain.Value, major int, k *kernel) error
 }
 
-// renderers maps domain names to their renderers.
+// never is the minMajor of a domain no LLVM version can spell.
+const never = math.MaxInt
+
+// renderers maps domain names to their renderers. A domain with minMajor
+// never is not judged by any llc (Judges says false); a case sent anyway
+// is unsupported with the missing reason.
 var renderers = map[string]renderer{
-	kindword.Name: {22, "LLVM 19 has no tcgen05.mma intrinsics (they arrived in LLVM 20-22)", renderKindWord},
-	cpasync.Name:  {19, "", renderCPAsync},
-	ldsm.Name:     {19, "", renderLDSM},
+	kindword.Name:   {22, "LLVM 19 has no tcgen05.mma intrinsics (they arrived in LLVM 20-22)", renderKindWord},
+	cpasync.Name:    {19, "", renderCPAsync},
+	ldsm.Name:       {19, "", renderLDSM},
+	mma.Name:        {19, "", renderMMA},
+	tmamode.Name:    {22, "LLVM 19 has no cp.async.bulk.tensor intrinsics (they arrived after LLVM 19)", renderTMAMode},
+	blockscale.Name: {22, "LLVM 19 has no mma.block_scale intrinsics (they arrived after LLVM 19)", renderBlockScaleMMA},
+	wgmma.Name: {never, "LLVM has no wgmma.mma_async intrinsic (LLVM 19 and 22 have only wgmma.fence, " +
+		"commit_group and wait_group; MLIR's NVVM dialect lowers wgmma.mma_async to inline PTX)", nil},
 }
 
 // noSpellingError says a value has no spelling at all in an LLVM version's

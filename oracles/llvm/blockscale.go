@@ -1,0 +1,57 @@
+package llvm
+
+import (
+	"fmt"
+
+	bs "github.com/legalfuzz/legalfuzz/fuzz/blockscale"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
+
+// LLVM 22 spells sm_120's block-scaled mma.sync as
+//
+//	llvm.nvvm.mma.block.scale.m16n8k<K>.row.col.<kind>[.scale.<N>x].f32.<atype>.<btype>.f32.<stype>
+//
+// with A as four i32 registers, B as two, C and D as four floats, then
+// scale-a-data (i32), byte-id-a and thread-id-a (i16), and the same three
+// for B. The form without .scale.<N>x is the kind's default scale vector;
+// the value always knows its N, so the explicit form is written. LLVM 19
+// has no block-scale intrinsics.
+const blockScalePrefix = "llvm.nvvm.mma.block.scale"
+
+// renderBlockScale renders one block-scaled mma.sync. A kind, shape, type
+// or scale vector LLVM lacks is still written and compiles as an external
+// call (unsupported); the seed's scale_fragment_bits is not part of the
+// instruction, so only the value whose fragment is what .scale_vec::NX
+// implies (N 8-bit scale factors) is judged.
+func renderBlockScaleMMA(v domain.Value, _ int, k *kernel) error {
+	b, err := valueOf[bs.Value](v)
+	if err != nil {
+		return err
+	}
+	n, ok := b.ScaleVecN()
+	switch {
+	case b.AType == bs.TypeOther || b.BType == bs.TypeOther || b.SFType == bs.SFOther:
+		return noSpelling("no LLVM spelling for the seed's placeholder type %q", "other")
+	case !ok || n == 0:
+		return noSpelling("no LLVM spelling for a scale vector of %d elements at K = %d (not a whole .scale_vec::NX)", b.ScaleVecSize, b.K)
+	case int(b.ScaleFragmentBits) != 8*n:
+		return noSpelling("no LLVM spelling for a %d-bit scale fragment with .scale_vec::%dX (the instruction implies %d bits)",
+			b.ScaleFragmentBits, n, 8*n)
+	}
+	name := fmt.Sprintf("%s.%s.row.col.%s.scale.%dx.f32.%s.%s.f32.%s", blockScalePrefix, b.Shape(), b.Kind, n,
+		b.AType, b.BType, b.SFType)
+	var ops []operand
+	for _, f := range []struct {
+		part string
+		frag frag
+	}{{"a", frag{i32, 4}}, {"b", frag{i32, 2}}, {"c", frag{f32, 4}}} {
+		for j := range f.frag.count {
+			ops = append(ops, k.param(f.frag.typ, fmt.Sprintf("%s%d", f.part, j)))
+		}
+	}
+	for _, s := range []string{"a", "b"} {
+		ops = append(ops, k.param(i32, "scale_"+s), k.param("i16", "byte_id_"+s), k.param("i16", "thread_id_"+s))
+	}
+	k.sink(k.call(regsType(frag{f32, 4}), name, ops...))
+	return nil
+}
