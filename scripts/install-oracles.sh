@@ -52,7 +52,7 @@ L22_PKGS=(llvm-22 libllvm22 libc6 libstdc++6 libgcc-s1 libz3-4 libedit2 libbsd0
 M22_PKGS=(mlir-22-tools libmlir-22) # optional, layered into the same root
 L22_TOOLS=(llc llvm-mc llvm-as llvm-dis opt) # exposed as bin/<tool>-22
 M22_TOOLS=(mlir-opt mlir-translate)          # only these MLIR binaries are kept
-L19_TOOLS=(mlir-opt mlir-translate llc llvm-mc FileCheck)
+L19_TOOLS=(mlir-opt mlir-translate llc llvm-mc llvm-link FileCheck)
 
 mkdir -p "$BIN" "$CACHE" "$DEBS"
 
@@ -448,6 +448,7 @@ main() {
 	report cuobjdump 0 ""
 	report mlir-opt-19 1 "needs root: apt-get install --no-install-recommends mlir-19-tools"
 	report mlir-translate-19 0 "apt-get install --no-install-recommends mlir-19-tools"
+	report llvm-link-19 0 "apt-get install --no-install-recommends llvm-19"
 	report llc-19 1 "needs root: apt-get install --no-install-recommends llvm-19"
 	report llvm-mc-19 1 "needs root: apt-get install --no-install-recommends llvm-19"
 	report FileCheck-19 0 "apt-get install --no-install-recommends llvm-19-tools"

@@ -171,7 +171,7 @@ func writeDisagreements(w io.Writer, ds []coordinator.Disagreement) error {
 	}
 	groups := map[string]*group{}
 	for _, d := range ds {
-		key := fmt.Sprintf("%s: %s %s %s | %s %s %s", d.Domain, d.A.Oracle, d.A.Kind, d.A.Rule+d.A.Value, d.B.Oracle, d.B.Kind, firstLine(d.B.Diagnostic+" "+d.B.Value))
+		key := fmt.Sprintf("%s: %s %s %s | %s %s %s", d.Domain, d.A.Oracle, d.A.Kind, ruleAndValue(d.A), d.B.Oracle, d.B.Kind, firstLine(d.B.Diagnostic+" "+d.B.Value))
 		g := groups[key]
 		if g == nil {
 			g = &group{key: key, example: d.Case, expected: d.Expected}
@@ -196,6 +196,14 @@ func writeDisagreements(w io.Writer, ds []coordinator.Disagreement) error {
 		}
 	}
 	return nil
+}
+
+// ruleAndValue spells a verdict's rule, and its value when it has one.
+func ruleAndValue(v oracles.Verdict) string {
+	if v.Value == "" {
+		return v.Rule
+	}
+	return v.Rule + " = " + v.Value
 }
 
 func firstLine(s string) string {

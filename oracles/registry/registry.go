@@ -13,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
 	"github.com/legalfuzz/legalfuzz/oracles/exec"
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -43,6 +44,7 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 	for _, found := range []func() (oracles.Oracle, oracles.Status){
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover19(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover22(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx)) },

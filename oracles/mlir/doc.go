@@ -1,0 +1,53 @@
+// Package mlir is the "mlir" oracle: MLIR 19's nvgpu and nvvm verifiers
+// (mlir-opt-19) and, optionally, the lowering of what they accept down to a
+// cubin: nvgpu → nvvm → LLVM dialect (mlir-opt-19 and Pipeline), LLVM IR
+// (mlir-translate-19), one linked module (llvm-link-19), PTX (llc-19
+// -mcpu=<target>) and ptxas.
+//
+// Rendering. Each case is one MLIR module: a gpu.module carrying the case's
+// own target (#nvvm.target<chip = "sm_90a", features = "+ptx84">) with one
+// kernel that uses the nvgpu/nvvm ops the value describes, as literally as
+// the dialect allows, and host code beside it where the op lives on the
+// host (nvgpu.tma.create.descriptor). Addresses a value names are built
+// into the IR as constants, so they reach the PTX; register operands are
+// kernel parameters, so none folds into an immediate. A value with no
+// MLIR 19 spelling, and every target LLVM 19 cannot emit (past sm_90a or
+// PTX ISA 8.5, or a PTX version below the target's first one, which llc
+// silently raises), is Unsupported with the reason. Each render_*.go file
+// documents its domain's mapping.
+//
+// Verdicts. Many cases go into one file separated by "// -----";
+// mlir-opt-19 --split-input-file judges each chunk and reports an error
+// "within split at FILE:N", N being the chunk's first line (1) or its
+// marker's line. The verifier's errors give Reject with Rule "verify".
+// With Lower set (Discover sets it when the tools are found), a case the
+// verifier accepts goes on through the lowering, one batch per step, and
+// the first step that fails decides: Reject, or Error when the tool
+// crashed or emitted something broken, with Rule naming the step and a
+// Diagnostic prefixed by it ("lowering: ...", "translate: ...", "link: ...",
+// "llc: ...", "ptxas: ..."). So "MLIR accepts but what it emits is rejected"
+// is a Reject whose Rule is a lowering step, while Rule "verify" is the
+// verifier's own word. A case that passes every step is Accept with Rule
+// "ptxas" (or "llc" when ptxas cannot read the case's PTX version; the
+// Diagnostic says so). Where the lowering computes a value the spec also
+// computes (the 64-bit descriptor of nvgpu.warpgroup.generate.descriptor,
+// domain matdesc) it is read from the emitted LLVM IR into Value
+// ("0x%016x").
+//
+// Failures. A tool that crashes, hangs or prints what cannot be attributed
+// never decides for a batch: mlir-opt runs with --mlir-timing, whose
+// per-chunk reports on stderr show which chunk it stopped in, so the chunks
+// before keep their verdicts, the culprit is run alone (it gets Error or
+// Timeout with the crashing function from the stack dump) and the rest runs
+// again; a run that says nothing of its progress is cut into eight pieces.
+// llvm-link and llc failures bisect the same way; ptxas errors are
+// attributed by the .entry their line falls in, and the cases not named are
+// assembled again until ptxas exits cleanly on them.
+//
+// Cost (2-core machine, quick manual runs): verifying a 1,000-case batch is
+// one mlir-opt run of well under a second; one case per process is about
+// 20-30 ms each. The lowering adds four more batched runs (mlir-opt,
+// mlir-translate, llvm-link + llc, ptxas) for the accepted cases, roughly
+// doubling a batch's time; one case per process it costs about five
+// processes per accepted case. BenchmarkJudge1000 measures all four.
+package mlir

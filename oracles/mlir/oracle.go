@@ -1,0 +1,209 @@
+package mlir
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+)
+
+// Name is the oracle's name.
+const Name = "mlir"
+
+// Defaults for the zero Oracle fields.
+const (
+	DefaultTimeout   = 60 * time.Second
+	DefaultBatchSize = 1000
+)
+
+// Oracle judges cases with mlir-opt-19.
+type Oracle struct {
+	Opt tool.Tool
+	// Lower, when non-nil, sends every case the verifier accepts on through
+	// the lowering; nil judges with the verifier alone.
+	Lower *Lowering
+	// Timeout bounds one tool invocation; zero means DefaultTimeout.
+	Timeout time.Duration
+	// BatchSize is the most cases per tool invocation; zero means
+	// DefaultBatchSize, and 1 judges every case in its own process.
+	BatchSize int
+}
+
+// New returns a verifier-only oracle over mlir-opt.
+func New(opt tool.Tool) *Oracle { return &Oracle{Opt: opt} }
+
+// Discover locates mlir-opt-19 and, when all are present, the lowering
+// tools; the oracle lowers by default when it can.
+func Discover(ctx context.Context) (*Oracle, oracles.Status) {
+	st := oracles.Status{Name: Name, Domains: Domains(), Targets: Targets(), Install: OptSpec.Install}
+	opt, err := tool.Locate(ctx, OptSpec)
+	if err != nil {
+		st.Reason = err.Error()
+		return nil, st
+	}
+	o := New(opt)
+	if l, err := DiscoverLowering(ctx); err == nil {
+		o.Lower = l
+	}
+	st.Available, st.Path, st.Version = true, opt.Path, o.Version()
+	return o, st
+}
+
+// Domains lists the domains the oracle renders.
+func Domains() []string {
+	var ds []string
+	for d := range renderers {
+		ds = append(ds, d)
+	}
+	slices.Sort(ds)
+	return ds
+}
+
+// Targets lists the targets LLVM 19 knows among legalfuzz's.
+func Targets() []string {
+	return []string{"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"}
+}
+
+// Name is "mlir".
+func (o *Oracle) Name() string { return Name }
+
+// Version names mlir-opt's version and, when lowering, the backend tools'.
+func (o *Oracle) Version() string {
+	v := "mlir-opt " + o.Opt.Version
+	if o.Lower != nil {
+		v += " +lowering"
+		if o.Lower.Ptxas.Path != "" {
+			v += " ptxas " + o.Lower.Ptxas.Version
+		}
+	}
+	return v
+}
+
+// Judges reports whether the oracle renders the domain.
+func (o *Oracle) Judges(domainName string) bool {
+	_, ok := renderers[domainName]
+	return ok
+}
+
+func (o *Oracle) timeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (o *Oracle) batchSize() int {
+	if o.BatchSize > 0 {
+		return o.BatchSize
+	}
+	return DefaultBatchSize
+}
+
+// job is one case on its way through the stages.
+type job struct {
+	c    domain.Case
+	text string
+	v    *oracles.Verdict
+	// value says the kernel stores a computed value (see kernel.Value).
+	value bool
+}
+
+// Judge renders every case, runs the verifier over batches of them, and
+// lowers what it accepts when Lower is set. Duplicate cases are judged once.
+func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
+	out := make([]oracles.Verdict, len(cases))
+	first := map[string]int{}
+	var jobs []*job
+	for i, c := range cases {
+		if _, dup := first[c.ID]; dup {
+			continue
+		}
+		first[c.ID] = i
+		out[i] = oracles.Verdict{Oracle: Name, Version: o.Version(), Case: c.ID, Domain: c.Domain}
+		text, k, err := render(c)
+		if reason, ok := isUnsupported(err); ok {
+			out[i].Kind, out[i].Rule, out[i].Diagnostic = oracles.Unsupported, "render", reason
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("mlir: render case %s: %w", c.ID, err)
+		}
+		jobs = append(jobs, &job{c: c, text: text, v: &out[i], value: k.Value})
+	}
+	if err := o.verify(ctx, jobs); err != nil {
+		return nil, err
+	}
+	if o.Lower != nil {
+		if err := o.lower(ctx, jobs); err != nil {
+			return nil, err
+		}
+	}
+	for i, c := range cases {
+		if j := first[c.ID]; j != i {
+			out[i] = out[j]
+		}
+	}
+	return out, nil
+}
+
+// verify runs the verifier over the jobs, BatchSize at a time.
+func (o *Oracle) verify(ctx context.Context, jobs []*job) error {
+	st := stage{name: "verify", tool: o.Opt, args: []string{timingFlag}}
+	for batch := range slices.Chunk(jobs, o.batchSize()) {
+		res, err := o.runSplit(ctx, st, texts(batch))
+		if err != nil {
+			return err
+		}
+		for i, j := range batch {
+			setVerdict(j.v, "verify", res[i])
+		}
+	}
+	return nil
+}
+
+// setVerdict records a stage's result for a case.
+func setVerdict(v *oracles.Verdict, rule string, r chunkResult) {
+	v.Rule, v.Diagnostic = rule, r.diag
+	switch r.outcome {
+	case passed:
+		v.Kind = oracles.Accept
+	case failed:
+		v.Kind = oracles.Reject
+	case crashed:
+		v.Kind = oracles.Error
+	case timedOut:
+		v.Kind = oracles.Timeout
+	}
+}
+
+func texts(jobs []*job) []string {
+	ts := make([]string, len(jobs))
+	for i, j := range jobs {
+		ts[i] = j.text
+	}
+	return ts
+}
+
+// VerifyCommand renders the cases the oracle can spell into the split file
+// the verifier reads and the arguments it runs with (the file at path), so
+// a benchmark can time the bare tool on exactly what Judge runs. Cases
+// without an MLIR 19 spelling are left out.
+func (o *Oracle) VerifyCommand(cases []domain.Case, path string) (file []byte, args []string, err error) {
+	var ts []string
+	for _, c := range cases {
+		text, _, err := render(c)
+		if _, ok := isUnsupported(err); ok {
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("mlir: render case %s: %w", c.ID, err)
+		}
+		ts = append(ts, text)
+	}
+	f, _ := joinChunks(ts)
+	return []byte(f), splitArgs(stage{name: "verify", args: []string{timingFlag}}, path), nil
+}

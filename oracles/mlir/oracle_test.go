@@ -1,0 +1,236 @@
+package mlir
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
+	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+)
+
+// domains are the domains this oracle renders, by name.
+var domains = map[string]domain.Domain{
+	cpasync.Name: cpasync.Domain, ldsm.Name: ldsm.Domain, matdesc.Name: matdesc.Domain, mma.Name: mma.Domain,
+	tmadesc.Name: tmadesc.Domain, tmamode.Name: tmamode.Domain, wgmma.Name: wgmma.Domain,
+}
+
+// discover returns the oracle with lowering, or skips naming what is missing.
+func discover(t *testing.T) *Oracle {
+	t.Helper()
+	o, st := Discover(context.Background())
+	if o == nil {
+		t.Skipf("mlir-opt-19 not found: %s (%s)", st.Reason, st.Install)
+	}
+	if o.Lower == nil {
+		_, err := DiscoverLowering(context.Background())
+		t.Skipf("lowering tools not found: %v", err)
+	}
+	if o.Lower.Ptxas.Path == "" {
+		t.Skipf("ptxas not found (%s)", PtxasSpec.Install)
+	}
+	return o
+}
+
+// caseFrom builds a case from the domain's first seed in JSON form with
+// fields replaced (a nil value drops the field); derived fields the JSON
+// form prints are dropped.
+func caseFrom(t *testing.T, domainName string, override map[string]any) domain.Case {
+	t.Helper()
+	d := domains[domainName]
+	raw, err := json.Marshal(d.Seeds()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := map[string]any{}
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		t.Fatal(err)
+	}
+	for _, derived := range []string{"raw", "cp_size", "bypass_l1"} {
+		delete(fields, derived)
+	}
+	for k, v := range override {
+		if v == nil {
+			delete(fields, k)
+			continue
+		}
+		fields[k] = v
+	}
+	raw, _ = json.Marshal(fields)
+	v, err := d.ParseJSON(raw)
+	if err != nil {
+		t.Fatalf("%s %s: %v", domainName, raw, err)
+	}
+	return domain.NewCase(domainName, v)
+}
+
+type m = map[string]any
+
+// knownAnswers were observed running mlir-opt-19 (19.1.7), mlir-translate,
+// llvm-link, llc-19 and ptxas 12.4 by hand on the rendered modules; each
+// pins the verdict, the deciding step and a piece of the diagnostic.
+var knownAnswers = []struct {
+	name, domain string
+	override     m
+	kind         oracles.Kind
+	rule, diag   string
+}{
+	{"cpasync 16B ca", "cpasync", m{}, oracles.Accept, "ptxas", ""},
+	{"cpasync 64B", "cpasync", m{"dst_elements": 16}, oracles.Reject, "verify", "Requested copy elements is 16 with width 32"},
+	{"cpasync cg 8B", "cpasync", m{"elem": "f16", "src_elem": "f16", "cache": "cg"}, oracles.Reject, "verify", "bypassL1 does not satify alignment"},
+	{"cpasync cs", "cpasync", m{"cache": "cs"}, oracles.Unsupported, "render", "only .ca and .cg"},
+
+	{"ldmatrix x1", "ldsm", m{}, oracles.Accept, "ptxas", ""},
+	{"ldmatrix x4 trans", "ldsm", m{"mode": "MT88", "transpose": true, "num_matrices": 4, "result_dim0": 8}, oracles.Accept, "ptxas", ""},
+	{"ldmatrix tiles vs fragment", "ldsm", m{"num_matrices": 2}, oracles.Reject, "verify", "expected vector register shape[0] and numTiles to match"},
+	{"ldmatrix from global", "ldsm", m{"src_space": "global"}, oracles.Reject, "verify", "srcMemref must have a memory space attribute of IntegerAttr(3)"},
+	{"stmatrix on sm_80", "ldsm", m{"op": "stmatrix", "src_space": "register", "dst_space": "shared", "target": "sm_80", "ptx": "7.8"},
+		oracles.Reject, "ptxas", "Feature 'stmatrix' requires .target sm_90 or higher"},
+	{"stmatrix num 3", "ldsm", m{"op": "stmatrix", "src_space": "register", "dst_space": "shared", "num_matrices": 3, "result_dim0": 6},
+		oracles.Reject, "verify", "expected num attribute to be 1, 2 or 4"},
+	{"ldmatrix m16n16", "ldsm", m{"mode": "MT1616", "shape": "m16n16", "size": "b8", "transpose": true}, oracles.Unsupported, "render", "only .m8n8"},
+
+	{"matdesc 128B", "matdesc", m{"lbo": 0x2000}, oracles.Accept, "ptxas", ""},
+	{"matdesc 64B", "matdesc", m{"lbo": 0x2000, "swizzle": 2, "sbo": 512}, oracles.Reject, "verify", "supports only swizzle_128b is supported for the time being"},
+	{"matdesc 257 rows", "matdesc", m{"lbo": 257 * 128}, oracles.Reject, "verify", "dimensions between 1 and 256 but it is 257"},
+	{"matdesc LBO 16", "matdesc", m{}, oracles.Unsupported, "render", "derives LBO"},
+
+	{"mma f16", "mma", m{"shape": []int{16, 8, 16}}, oracles.Accept, "ptxas", ""},
+	{"mma e4m3", "mma", m{"shape": []int{16, 8, 32}, "a_type": "e4m3", "b_type": "e4m3", "target": "sm_89", "ptx": "8.4"},
+		oracles.Reject, "verify", "expected input data type (i4,i8,f16,bf16,tf32,f64)"},
+	{"mma bf16 lowering", "mma", m{"shape": []int{16, 8, 16}, "a_type": "bf16", "b_type": "bf16"},
+		oracles.Reject, "lowering", "lowering: 'nvgpu.mma.sync' op failed to deduce operand PTX types"},
+	{"mma f32 without tf32", "mma", m{"shape": []int{16, 8, 8}, "a_type": "f32", "b_type": "f32"},
+		oracles.Reject, "translate", "translate: Dialect `nvgpu' not found for custom op 'nvgpu.mma.sync'"},
+	{"mma col-major A", "mma", m{"a_layout": "col"}, oracles.Unsupported, "render", "always .row.col"},
+
+	{"tmadesc sm_90a", "tmadesc", m{"target": "sm_90a", "ptx": "8.0"}, oracles.Accept, "ptxas", ""},
+	{"tmadesc PTX 7.8", "tmadesc", m{}, oracles.Reject, "ptxas", "Feature 'cp.async.bulk.tensor' requires PTX ISA .version 8.0 or later"},
+	{"tmadesc 256B rows", "tmadesc", m{"box_dim": []int{128, 64}}, oracles.Reject, "verify", "last dimension of 128 bytes but it is 256 bytes"},
+	{"tmadesc interleave", "tmadesc", m{"interleave": "16B"}, oracles.Reject, "verify", "Interleave options are not supported yet."},
+	{"tmadesc im2col", "tmadesc", m{"encode": "im2col", "box_dim": nil, "rank": 3, "global_dim": []int{64, 64, 64}, "global_strides": []int{512, 65536},
+		"element_strides": []int{1, 1, 1}}, oracles.Unsupported, "render", "tiled maps only"},
+
+	{"tmamode load 1d", "tmamode", m{}, oracles.Accept, "ptxas", ""},
+	{"tmamode 6d", "tmamode", m{"rank": 6}, oracles.Reject, "verify", "expects coordinates between 1 to 5 dimension"},
+	{"tmamode im2col 2d", "tmamode", m{"mode": "im2col", "rank": 2}, oracles.Reject, "verify", "to use im2col mode, the tensor has to be at least 3-dimensional"},
+	{"tmamode prefetch", "tmamode", m{"direction": "prefetch", "dst": "L2"}, oracles.Unsupported, "render", "no cp.async.bulk.prefetch.tensor"},
+
+	{"wgmma f16", "wgmma", m{}, oracles.Accept, "ptxas", ""},
+	{"wgmma s8 through nvgpu", "wgmma", m{"a_type": "s8", "b_type": "s8", "d_type": "s32", "result_type": "s32", "k": 32, "b_k": 32, "n": 32},
+		oracles.Reject, "verify", "It does not fit into warp-group level (wgmma) matrix multiplication instruction"},
+	{"wgmma f16 accumulator", "wgmma", m{"d_type": "f16", "result_type": "f16"},
+		oracles.Error, "lowering", "for wgmma with a vector operand has no valid constraint"},
+	{"wgmma satfinite f32", "wgmma", m{"satfinite": true}, oracles.Reject, "verify", "`satfinite` can be only used with s32 accumulator"},
+	{"wgmma on sm_90", "wgmma", m{"target": "sm_90", "ptx": "8.0"}, oracles.Reject, "ptxas", "Instruction 'wgmma.fence' not supported on .target 'sm_90'"},
+	{"wgmma sparse", "wgmma", m{"sparse": true, "k": 32, "b_k": 32}, oracles.Unsupported, "render", "no wgmma.mma_async.sp"},
+}
+
+func TestKnownAnswers(t *testing.T) {
+	o := discover(t)
+	cases := make([]domain.Case, len(knownAnswers))
+	for i, ka := range knownAnswers {
+		cases[i] = caseFrom(t, ka.domain, ka.override)
+	}
+	verdicts, err := o.Judge(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ka := range knownAnswers {
+		t.Run(ka.name, func(t *testing.T) {
+			v := verdicts[i]
+			if v.Kind != ka.kind || v.Rule != ka.rule || !strings.Contains(v.Diagnostic, ka.diag) {
+				text, _, _ := render(cases[i])
+				t.Errorf("got %s/%s %q, want %s/%s containing %q\n%s", v.Kind, v.Rule, v.Diagnostic, ka.kind, ka.rule, ka.diag, text)
+			}
+			if v.Oracle != Name || v.Case != cases[i].ID || v.Domain != ka.domain {
+				t.Errorf("verdict names %s/%s/%s", v.Oracle, v.Case, v.Domain)
+			}
+		})
+	}
+}
+
+// TestVerifierOnly checks the verifier's own word without lowering: a case
+// the lowering rejects is accepted by the verifier.
+func TestVerifierOnly(t *testing.T) {
+	o := discover(t)
+	o.Lower = nil
+	c := caseFrom(t, "mma", m{"shape": []int{16, 8, 16}, "a_type": "bf16", "b_type": "bf16"})
+	vs, err := o.Judge(context.Background(), []domain.Case{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs[0].Kind != oracles.Accept || vs[0].Rule != "verify" {
+		t.Fatalf("got %+v, want accept by verify", vs[0])
+	}
+}
+
+func TestUnsupportedTargets(t *testing.T) {
+	o := discover(t)
+	var cases []domain.Case
+	for name := range domains {
+		for _, tgt := range [][2]string{{"sm_100a", "8.6"}, {"sm_120a", "8.7"}, {"sm_100f", "8.8"}} {
+			cases = append(cases, caseFrom(t, name, m{"target": tgt[0], "ptx": tgt[1]}))
+		}
+		cases = append(cases, caseFrom(t, name, m{"target": "sm_90a", "ptx": "8.6"}))
+	}
+	vs, err := o.Judge(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vs {
+		if v.Kind != oracles.Unsupported || !strings.Contains(v.Diagnostic, "LLVM 19") {
+			t.Errorf("%s %v: got %s %q, want unsupported naming LLVM 19", cases[i].Domain, cases[i].Value.Target(), v.Kind, v.Diagnostic)
+		}
+	}
+}
+
+// TestMatDescValue compares the descriptor MLIR's lowering of
+// nvgpu.warpgroup.generate.descriptor computes with spec/ptxisa's packing of
+// the same value, and with seed 004's claimed layout, which MLIR does not
+// follow (LBO at bit 16, SBO at 32, swizzle at 62, as in the PTX ISA).
+func TestMatDescValue(t *testing.T) {
+	o := discover(t)
+	var cases []domain.Case
+	for _, f := range []m{
+		{"lbo": 0x2000},
+		{"lbo": 0x80, "start_addr": 0x12345},
+		{"lbo": 0x8000, "start_addr": 0x3fff0},
+		{"lbo": 0x400, "start_addr": 0x40400},
+	} {
+		cases = append(cases, caseFrom(t, "matdesc", f))
+	}
+	vs, err := o.Judge(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vs {
+		ptx, err := spec.JudgeValue(spec.PTXISA, "matdesc", cases[i].Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed, err := spec.JudgeValue(spec.Seed, "matdesc", cases[i].Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: mlir %s, ptxisa %s (%v), seed %s (%v)", cases[i].Value, v.Value, ptx.Value, ptx.Accept, seed.Value, seed.Accept)
+		if v.Kind != oracles.Accept || v.Value == "" {
+			t.Fatalf("%v: got %s %q, want an accepted value", cases[i].Value, v.Kind, v.Diagnostic)
+		}
+		if ptx.Accept && v.Value != ptx.Value {
+			t.Errorf("%v: mlir computes %s, spec/ptxisa %s", cases[i].Value, v.Value, ptx.Value)
+		}
+		if seed.Accept && v.Value == seed.Value {
+			t.Errorf("%v: mlir agrees with seed 004's layout %s; expected the PTX layout", cases[i].Value, v.Value)
+		}
+	}
+}

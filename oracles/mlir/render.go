@@ -1,0 +1,209 @@
+package mlir
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// renderer turns one domain value into a kernel; an error made by
+// unsupported means the value has no MLIR 19 spelling.
+type renderer func(v domain.Value) (kernel, error)
+
+// renderers lists the domains the oracle judges.
+var renderers = map[string]renderer{}
+
+// kernel is what a renderer produces for one case: a gpu.func with its
+// parameters and body, module-level globals, and host code outside the
+// gpu.module (TMA descriptors are created on the host).
+type kernel struct {
+	Host    string
+	Globals string
+	Params  string
+	Body    string
+	// Value says the kernel stores a computed i64 through its first
+	// parameter (a !llvm.ptr<1>); the lowering reads it into the verdict.
+	Value bool
+}
+
+// unsupportedError says why a value or target cannot be judged by MLIR 19.
+type unsupportedError string
+
+func (e unsupportedError) Error() string { return string(e) }
+
+func unsupported(format string, args ...any) error {
+	return unsupportedError(fmt.Sprintf(format, args...))
+}
+
+// isUnsupported reports whether err is an unsupported reason, and returns it.
+func isUnsupported(err error) (string, bool) {
+	var u unsupportedError
+	if errors.As(err, &u) {
+		return string(u), true
+	}
+	return "", false
+}
+
+// MaxPTX is the newest PTX ISA version LLVM 19's NVPTX backend emits.
+const MaxPTX target.PTX = 85
+
+// checkTarget refuses the targets LLVM 19 does not know: it stops at sm_90a
+// and PTX ISA 8.5, so tcgen05-era targets are unsupported, never rejected;
+// and llc silently raises a PTX version below the target's first one.
+func checkTarget(t target.Target) error {
+	if t.Arch.SM > 90 || t.Arch.FamilySpecific() || !t.Valid() {
+		return unsupported("LLVM 19 knows NVPTX targets up to sm_90a, not %s", t.Arch)
+	}
+	if t.PTX > MaxPTX {
+		return unsupported("LLVM 19 emits PTX ISA up to %s, not %s", MaxPTX, t.PTX)
+	}
+	if min := target.MinPTX(t.Arch); t.PTX < min {
+		return unsupported("llc-19 raises .version to %s, the first PTX ISA version for %s: PTX %s has no spelling", min, t.Arch, t.PTX)
+	}
+	return nil
+}
+
+// kernelName is the case's gpu.func; it is unique in a batch because cases
+// are deduplicated by ID, and tool.Normalize turns it into ENTRY.
+func kernelName(c domain.Case) string { return "k_" + c.ID }
+
+// render spells one case as a self-contained MLIR module: host code, then a
+// gpu.module carrying the case's own target.
+func render(c domain.Case) (string, kernel, error) {
+	r, ok := renderers[c.Domain]
+	if !ok {
+		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
+	}
+	t := c.Value.Target()
+	if err := checkTarget(t); err != nil {
+		return "", kernel{}, err
+	}
+	k, err := r(c.Value)
+	if err != nil {
+		return "", kernel{}, err
+	}
+	var b strings.Builder
+	b.WriteString("module attributes {gpu.container_module} {\n")
+	b.WriteString(k.Host)
+	fmt.Fprintf(&b, "  gpu.module @m_%s [#nvvm.target<chip = %q, features = \"+ptx%d\">] {\n",
+		c.ID, t.Arch.String(), int(t.PTX))
+	b.WriteString(k.Globals)
+	fmt.Fprintf(&b, "    gpu.func @%s(%s) kernel {\n", kernelName(c), k.Params)
+	b.WriteString(k.Body)
+	b.WriteString("      gpu.return\n    }\n  }\n}\n")
+	return b.String(), k, nil
+}
+
+// body builds a block of ops with fresh SSA names.
+type body struct {
+	b      strings.Builder
+	indent string
+	n      int
+}
+
+func newBody(indent string) *body { return &body{indent: indent} }
+
+// op appends one op that defines no value.
+func (b *body) op(format string, args ...any) {
+	b.b.WriteString(b.indent)
+	fmt.Fprintf(&b.b, format, args...)
+	b.b.WriteByte('\n')
+}
+
+// val appends one op defining a fresh value and returns the value's name.
+func (b *body) val(format string, args ...any) string {
+	b.n++
+	name := fmt.Sprintf("%%v%d", b.n)
+	b.b.WriteString(b.indent + name + " = ")
+	fmt.Fprintf(&b.b, format, args...)
+	b.b.WriteByte('\n')
+	return name
+}
+
+func (b *body) String() string { return b.b.String() }
+
+// index materializes an index constant.
+func (b *body) index(n int64) string { return b.val("arith.constant %d : index", n) }
+
+// i64 materializes an LLVM i64 constant (addresses wrap to two's complement).
+func (b *body) i64(n uint64) string { return b.val("llvm.mlir.constant(%d : i64) : i64", int64(n)) }
+
+// memrefType spells a memref of shape, element and memory space (0 is the
+// generic space and is left out).
+func memrefType(shape []int64, elem string, space int) string {
+	var b strings.Builder
+	b.WriteString("memref<")
+	for _, d := range shape {
+		fmt.Fprintf(&b, "%dx", d)
+	}
+	b.WriteString(elem)
+	if space != 0 {
+		fmt.Fprintf(&b, ", %d", space)
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// ptrType is the LLVM pointer type of a memory space.
+func ptrType(space int) string {
+	if space == 0 {
+		return "!llvm.ptr"
+	}
+	return fmt.Sprintf("!llvm.ptr<%d>", space)
+}
+
+// memrefAt builds a contiguous memref whose data starts at the fixed
+// address addr, so addresses a value names reach the emitted code
+// literally. It returns the memref value and its type.
+func (b *body) memrefAt(addr uint64, shape []int64, elem string, space int) (string, string) {
+	strides := make([]int64, len(shape))
+	stride := int64(1)
+	for i := len(shape) - 1; i >= 0; i-- {
+		strides[i] = stride
+		stride *= shape[i]
+	}
+	return b.memrefDesc(addr, shape, strides, space, memrefType(shape, elem, space))
+}
+
+// stridedAt is memrefAt with explicit strides (in elements), spelled in the
+// type's strided layout.
+func (b *body) stridedAt(addr uint64, shape, strides []int64, elem string, space int) (string, string) {
+	parts := make([]string, len(strides))
+	for i, s := range strides {
+		parts[i] = fmt.Sprint(s)
+	}
+	t := memrefType(shape, elem+", strided<["+strings.Join(parts, ", ")+"]>", space)
+	return b.memrefDesc(addr, shape, strides, space, t)
+}
+
+// memrefDesc builds the LLVM memref descriptor (pointers, offset 0, sizes,
+// strides) and casts it to typ.
+func (b *body) memrefDesc(addr uint64, shape, strides []int64, space int, typ string) (string, string) {
+	ptr := strings.TrimPrefix(ptrType(space), "!llvm.")
+	st := fmt.Sprintf("!llvm.struct<(%s, %s, i64", ptr, ptr)
+	if len(shape) > 0 {
+		st += fmt.Sprintf(", array<%d x i64>, array<%d x i64>", len(shape), len(shape))
+	}
+	st += ")>"
+	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(addr), ptrType(space))
+	d := b.val("llvm.mlir.undef : %s", st)
+	d = b.val("llvm.insertvalue %s, %s[0] : %s", p, d, st)
+	d = b.val("llvm.insertvalue %s, %s[1] : %s", p, d, st)
+	d = b.val("llvm.insertvalue %s, %s[2] : %s", b.i64(0), d, st)
+	for i := range shape {
+		d = b.val("llvm.insertvalue %s, %s[3, %d] : %s", b.i64(uint64(shape[i])), d, i, st)
+		d = b.val("llvm.insertvalue %s, %s[4, %d] : %s", b.i64(uint64(strides[i])), d, i, st)
+	}
+	return b.val("builtin.unrealized_conversion_cast %s : %s to %s", d, st, typ), typ
+}
+
+// castPtr turns a fixed address into a value of an opaque type (a TMA
+// descriptor, a barrier) through an unrealized cast, as host-provided
+// pointers reach kernels.
+func (b *body) castPtr(addr uint64, space int, typ string) string {
+	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(addr), ptrType(space))
+	return b.val("builtin.unrealized_conversion_cast %s : %s to %s", p, ptrType(space), typ)
+}

@@ -1,0 +1,58 @@
+package mlir
+
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
+
+func init() { renderers[cpasync.Name] = renderCPAsync }
+
+var cpasyncElems = map[cpasync.ElemType]string{
+	cpasync.I8: "i8", cpasync.F16: "f16", cpasync.BF16: "bf16", cpasync.F32: "f32", cpasync.I32: "i32", cpasync.F64: "f64",
+}
+
+// renderCPAsync spells cp.async as nvgpu.device_async_copy between 2-D
+// memrefs at the value's addresses (global source in the generic space as
+// nvgpu expects, shared destination), with the value's minor strides, then
+// nvgpu.device_async_create_group and nvgpu.device_async_wait. nvgpu knows
+// only the .ca and .cg (bypassL1) cache operators and no .L2::prefetch,
+// .L2::cache_hint or ignore-src predicate.
+func renderCPAsync(dv domain.Value) (kernel, error) {
+	v, ok := dv.(cpasync.Value)
+	if !ok {
+		return kernel{}, fmt.Errorf("cpasync renderer got %T", dv)
+	}
+	switch {
+	case v.Cache != cpasync.CA && v.Cache != cpasync.CG:
+		return kernel{}, unsupported("nvgpu.device_async_copy has only .ca and .cg (bypassL1), not .%s", v.Cache)
+	case v.Prefetch != cpasync.PrefetchNone:
+		return kernel{}, unsupported("nvgpu.device_async_copy has no .L2::%s prefetch", v.Prefetch)
+	case v.CacheHint:
+		return kernel{}, unsupported("nvgpu.device_async_copy has no .L2::cache_hint")
+	case v.IgnoreSrc:
+		return kernel{}, unsupported("nvgpu.device_async_copy has no ignore-src predicate")
+	}
+	dstElem, srcElem := cpasyncElems[v.Elem], cpasyncElems[v.SrcElem]
+	if dstElem == "" || srcElem == "" {
+		return kernel{}, unsupported("no MLIR element type for %s or %s", v.Elem, v.SrcElem)
+	}
+	b := newBody("      ")
+	shape := []int64{16, 128}
+	src, srcType := b.stridedAt(v.SrcAddr, shape, []int64{4096, int64(v.SrcStride)}, srcElem, 0)
+	dst, dstType := b.stridedAt(uint64(v.DstAddr), shape, []int64{4096, int64(v.DstStride)}, dstElem, 3)
+	c0 := b.index(0)
+	count, attrs := "", ""
+	if v.HasSrcElements {
+		count = ", " + b.index(int64(v.SrcElements))
+	}
+	if v.Cache == cpasync.CG {
+		attrs = " {bypassL1}"
+	}
+	tok := b.val("nvgpu.device_async_copy %s[%s, %s], %s[%s, %s], %d%s%s : %s to %s",
+		src, c0, c0, dst, c0, c0, v.DstElements, count, attrs, srcType, dstType)
+	g := b.val("nvgpu.device_async_create_group %s", tok)
+	b.op("nvgpu.device_async_wait %s {numGroups = 0 : i32}", g)
+	return kernel{Body: b.String()}, nil
+}

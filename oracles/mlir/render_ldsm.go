@@ -1,0 +1,125 @@
+package mlir
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+)
+
+func init() { renderers[ldsm.Name] = renderLDSM }
+
+// ldsmSpaces are the memref memory spaces of the operand spaces; registers
+// have none.
+var ldsmSpaces = map[ldsm.Space]int{ldsm.Shared: 3, ldsm.Global: 1, ldsm.Local: 5}
+
+// renderLDSM spells ldmatrix as nvgpu.ldmatrix and stmatrix as LLVM 19's
+// nvvm.stmatrix. Both know only .m8n8 moving 16-bit data (nvgpu.ldmatrix
+// also takes 8-bit elements, which it moves as .b16); the shared operand
+// sits at the address Align, so its alignment is the value's. Seed 001's
+// register bookkeeping (RegisterCount, Cosize) has no MLIR counterpart: the
+// vector type carries the fragment, so only a consistent pair is spelled.
+func renderLDSM(dv domain.Value) (kernel, error) {
+	v, ok := dv.(ldsm.Value)
+	if !ok {
+		return kernel{}, fmt.Errorf("ldsm renderer got %T", dv)
+	}
+	if v.RegisterCount != v.Cosize {
+		return kernel{}, unsupported("MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
+			v.RegisterCount, v.Cosize)
+	}
+	if v.Op == ldsm.Load {
+		return renderLdmatrix(v)
+	}
+	return renderStmatrix(v)
+}
+
+// ldsmElem is the MLIR element type of a size pattern.
+func ldsmElem(s ldsm.Size) (string, int, error) {
+	switch s {
+	case ldsm.U16, ldsm.B16:
+		return "i16", 16, nil
+	case ldsm.U8, ldsm.B8:
+		return "i8", 8, nil
+	}
+	return "", 0, unsupported("nvgpu.ldmatrix has no source format conversion: %s has no spelling", s)
+}
+
+func renderLdmatrix(v ldsm.Value) (kernel, error) {
+	space, ok := ldsmSpaces[v.Src]
+	switch {
+	case !ok:
+		return kernel{}, unsupported("nvgpu.ldmatrix reads a memref; a %s source has no spelling", v.Src)
+	case v.Dst != ldsm.Register:
+		return kernel{}, unsupported("nvgpu.ldmatrix always loads into registers, not %s", v.Dst)
+	case v.Shape != ldsm.M8N8:
+		return kernel{}, unsupported("nvgpu.ldmatrix has only .m8n8, not .%s", v.Shape)
+	}
+	elem, bits, err := ldsmElem(v.Size)
+	if err != nil {
+		return kernel{}, err
+	}
+	res, rank := fragmentType(int(v.ResultRank), int(v.ResultDim0), 32/bits, elem)
+	b := newBody("      ")
+	src, srcType := b.memrefAt(uint64(v.Align), []int64{64, 64}, elem, space)
+	c0 := b.index(0)
+	r := b.val("nvgpu.ldmatrix %s[%s, %s] {numTiles = %d : i32, transpose = %t} : %s -> %s",
+		src, c0, c0, v.NumMatrices, v.Transpose, srcType, res)
+	pos := strings.TrimSuffix(strings.Repeat("0, ", rank), ", ")
+	e := b.val("vector.extract %s[%s] : %s from %s", r, pos, elem, res)
+	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, elem)
+	return kernel{Params: "%out: !llvm.ptr<1>", Body: b.String()}, nil
+}
+
+// fragmentType spells a per-lane fragment of the value's rank and first
+// dimension as nvgpu's [tiles x elements-per-32-bit] vector: a rank-1
+// fragment of n elements is n/per tiles when whole (else a 1-D vector the
+// verifier refuses), a rank-2 one has dim0 tiles, a rank-3 one an extra
+// unit dimension, and rank 0 a 0-D vector. It returns the type and its rank.
+func fragmentType(rank, dim0, per int, elem string) (string, int) {
+	switch {
+	case rank == 0:
+		return fmt.Sprintf("vector<%s>", elem), 0
+	case rank == 1 && dim0 > 0 && dim0%per == 0:
+		return fmt.Sprintf("vector<%dx%dx%s>", dim0/per, per, elem), 2
+	case rank == 1:
+		return fmt.Sprintf("vector<%dx%s>", dim0, elem), 1
+	case rank == 2:
+		return fmt.Sprintf("vector<%dx%dx%s>", dim0, per, elem), 2
+	}
+	return fmt.Sprintf("vector<%dx%dx1x%s>", dim0, per, elem), 3
+}
+
+func renderStmatrix(v ldsm.Value) (kernel, error) {
+	space, ok := ldsmSpaces[v.Dst]
+	switch {
+	case !ok:
+		return kernel{}, unsupported("nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
+	case v.Src != ldsm.Register:
+		return kernel{}, unsupported("nvvm.stmatrix always stores registers, not %s", v.Src)
+	case v.Shape != ldsm.M8N8:
+		return kernel{}, unsupported("nvvm.stmatrix of LLVM 19 has only .m8n8, not .%s", v.Shape)
+	case v.Size != ldsm.U16 && v.Size != ldsm.B16:
+		return kernel{}, unsupported("nvvm.stmatrix of LLVM 19 stores .b16 only, not %s", v.Size)
+	case v.ResultRank != 1 || int(v.ResultDim0) != 2*int(v.NumMatrices):
+		return kernel{}, unsupported("nvvm.stmatrix takes one i32 register (two b16) per matrix: a rank-%d fragment of %d for %d matrices has no spelling",
+			v.ResultRank, v.ResultDim0, v.NumMatrices)
+	}
+	b := newBody("      ")
+	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.Align)), ptrType(space))
+	regs := strings.TrimSuffix(strings.Repeat("%r, ", int(v.NumMatrices)), ", ")
+	types := strings.TrimSuffix(strings.Repeat("i32, ", int(v.NumMatrices)), ", ")
+	layout := "row"
+	if v.Transpose {
+		layout = "col"
+	}
+	if regs == "" {
+		b.op("nvvm.stmatrix %s {layout = #nvvm.mma_layout<%s>} : %s", p, layout, ptrType(space))
+	} else {
+		b.op("nvvm.stmatrix %s, %s {layout = #nvvm.mma_layout<%s>} : %s, %s", p, regs, layout, ptrType(space), types)
+	}
+	// The registers are a kernel parameter: LLVM 19 would turn constant
+	// sources into "n" immediates stmatrix does not take.
+	return kernel{Params: "%r: i32", Body: b.String()}, nil
+}

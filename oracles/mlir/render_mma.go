@@ -1,0 +1,96 @@
+package mlir
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+)
+
+func init() { renderers[mma.Name] = renderMMA }
+
+// mmaElems are the MLIR element types; unsigned PTX types are unsigned
+// integers, as literal as MLIR's types get.
+var mmaElems = map[mma.Type]string{
+	mma.F16: "f16", mma.BF16: "bf16", mma.F32: "f32", mma.F64: "f64", mma.E4M3: "f8E4M3FN", mma.E5M2: "f8E5M2",
+	mma.S8: "i8", mma.U8: "ui8", mma.S4: "i4", mma.U4: "ui4", mma.B1: "i1", mma.S32: "i32",
+}
+
+// renderMMA spells mma.sync as nvgpu.mma.sync and mma.sp as
+// nvgpu.mma.sp.sync: the value's mmaShape array, tf32Enabled and sparsity
+// selector literally, A/B/C/D element types on the operand fragments. The
+// fragments have the per-thread shape of the instruction
+// ([tiles, elements per 32 bits]); shapes that do not divide are rounded up
+// so the verifier still sees the value's m, n, k. nvgpu.mma.sync is always
+// .row.col, always .satfinite for integer types and never for others, and
+// has no single-bit operation or ordered metadata.
+func renderMMA(dv domain.Value) (kernel, error) {
+	v, ok := dv.(mma.Value)
+	if !ok {
+		return kernel{}, fmt.Errorf("mma renderer got %T", dv)
+	}
+	intA := v.AType == mma.S8 || v.AType == mma.U8 || v.AType == mma.S4 || v.AType == mma.U4
+	switch {
+	case v.Sparsity == mma.SPOrdered:
+		return kernel{}, unsupported("nvgpu.mma.sp.sync has no ::ordered_metadata")
+	case v.ALayout != mma.Row || v.BLayout != mma.Col:
+		return kernel{}, unsupported("nvgpu.mma.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
+	case v.BitOp != mma.NoBitOp:
+		return kernel{}, unsupported("nvgpu.mma.sync has no .%s.popc", v.BitOp)
+	case v.ShapeRank < 3:
+		// Not a spelling gap but a reproducibility one: MLIR 19 reads three
+		// entries whatever the array holds, so a shorter one gives
+		// diagnostics with whatever lies past it.
+		return kernel{}, unsupported("nvgpu.mma.sync reads mmaShape[0..2] unchecked; a %d-entry array is read past its end (undefined in MLIR 19)", v.ShapeRank)
+	case v.Satfinite != intA:
+		return kernel{}, unsupported("nvgpu.mma.sync emits .satfinite exactly for integer A types (satfinite=%t with %s)", v.Satfinite, v.AType)
+	}
+	aT, bT, cT, dT := mmaElems[v.AType], mmaElems[v.BType], mmaElems[v.CType], mmaElems[v.DType]
+	a, bb, c := mmaFragments(v)
+	aType := fmt.Sprintf("vector<%dx%dx%s>", a[0], a[1], aT)
+	bType := fmt.Sprintf("vector<%dx%dx%s>", bb[0], bb[1], bT)
+	cType := fmt.Sprintf("vector<%dx%dx%s>", c[0], c[1], cT)
+	dType := fmt.Sprintf("vector<%dx%dx%s>", c[0], c[1], dT)
+	dims := make([]string, v.ShapeRank)
+	for i := range dims {
+		dims[i] = fmt.Sprint(v.Shape[i])
+	}
+	attrs := "mmaShape = [" + strings.Join(dims, ", ") + "]"
+	if v.TF32 {
+		attrs += ", tf32Enabled"
+	}
+	b := newBody("      ")
+	op := fmt.Sprintf("nvgpu.mma.sync(%%a, %%b, %%c) {%s}", attrs)
+	params := fmt.Sprintf("%%a: %s, %%b: %s, %%c: %s, %%out: !llvm.ptr<1>", aType, bType, cType)
+	if v.Sparse() {
+		attrs += fmt.Sprintf(", sparsitySelector = %d : i32", v.Selector)
+		op = fmt.Sprintf("nvgpu.mma.sp.sync(%%a, %%b, %%c) metadata(%%meta) {%s}", attrs)
+		params += ", %meta: vector<2xi16>"
+	}
+	d := b.val("%s : (%s, %s, %s) -> %s", op, aType, bType, cType, dType)
+	e := b.val("vector.extract %s[0, 0] : %s from %s", d, dT, dType)
+	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, dT)
+	return kernel{Params: params, Body: b.String()}, nil
+}
+
+// mmaFragments is the per-thread fragment shape of A, B and C by nvgpu's
+// reading of the instruction: 8x8 tiles of 128-bit rows (f64: 4 elements),
+// one 32-bit register per tile for A and B (f64: one element), two
+// accumulators per C tile, half of A for sparse forms.
+func mmaFragments(v mma.Value) (a, b, c [2]int) {
+	bits := v.AType.Bits()
+	k, per := 128/bits, 32/bits
+	if v.AType == mma.F64 {
+		k, per = 4, 1
+	}
+	mt, nt, kt := ceilDiv(v.M(), 8), ceilDiv(v.N(), 8), ceilDiv(v.K(), k)
+	at := mt * kt
+	if v.Sparse() {
+		at = ceilDiv(at, 2)
+	}
+	return [2]int{at, per}, [2]int{kt * nt, per}, [2]int{mt * nt, 2}
+}
+
+// ceilDiv rounds up, and never below 1 (a vector dimension must be positive).
+func ceilDiv(x, y int) int { return max((x+y-1)/y, 1) }

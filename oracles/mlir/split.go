@@ -1,0 +1,380 @@
+package mlir
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+)
+
+// splitMarker separates the cases of a batch file; mlir-opt and
+// mlir-translate judge each chunk on its own with --split-input-file.
+const splitMarker = "// -----"
+
+// stage is one --split-input-file invocation of an MLIR tool.
+type stage struct {
+	// name says which step this is ("verify", "lowering", "translate"); the
+	// lowering steps prefix their diagnostics with it.
+	name string
+	tool tool.Tool
+	args []string
+	// marker, when set, keeps the tool's output split by that marker (one
+	// piece per chunk); when empty the output is discarded.
+	marker string
+}
+
+// prefix is what the stage's diagnostics start with: nothing for the
+// verifier, "lowering: " and so on for the later steps.
+func (s stage) prefix() string {
+	if s.name == "verify" {
+		return ""
+	}
+	return s.name + ": "
+}
+
+// outcome is what one step did with one case.
+type outcome int
+
+const (
+	passed outcome = iota
+	failed
+	crashed
+	timedOut
+)
+
+// chunkResult is one chunk's outcome in a stage.
+type chunkResult struct {
+	outcome outcome
+	// diag is the normalized diagnostic, with the stage prefix.
+	diag string
+	// out is the chunk's output when the stage keeps it.
+	out string
+}
+
+// runSplit runs the stage on the chunks as one split file. When the tool
+// crashes or hangs, the chunk it was working on is found (see completed),
+// the chunks before it keep their results, and it and the rest run again;
+// when it prints what cannot be attributed, the batch is cut in pieces. So
+// every chunk still gets its own result and the culprit its own failure.
+func (o *Oracle) runSplit(ctx context.Context, st stage, texts []string) ([]chunkResult, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	ru, err := o.splitOnce(ctx, st, texts)
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := ru.attribute(st); ok {
+		return res, nil
+	}
+	if len(texts) == 1 {
+		return []chunkResult{toolFailure(st.tool.Name, st.prefix(), ru.r, o.timeout())}, nil
+	}
+	if k, ok := ru.completed(st); ok {
+		slog.Debug("mlir: run stopped in a chunk", "stage", st.name, "chunks", len(texts), "at", k)
+		return o.aroundCulprit(ctx, st, texts, ru, k)
+	}
+	slog.Debug("mlir: run not attributable, splitting", "stage", st.name, "chunks", len(texts), "exit", ru.r.ExitCode)
+	var out []chunkResult
+	for part := range slices.Chunk(texts, (len(texts)+bisectParts-1)/bisectParts) {
+		res, err := o.runSplit(ctx, st, part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res...)
+	}
+	return out, nil
+}
+
+// aroundCulprit finishes a run that stopped in chunk k: the chunks before
+// keep the run's diagnostics (or run again when their output was lost with
+// the crash), chunk k runs alone, the rest runs again.
+func (o *Oracle) aroundCulprit(ctx context.Context, st stage, texts []string, ru run, k int) ([]chunkResult, error) {
+	var head []chunkResult
+	if st.marker == "" {
+		head = ru.partial(st, k)
+	} else {
+		var err error
+		if head, err = o.runSplit(ctx, st, texts[:k]); err != nil {
+			return nil, err
+		}
+	}
+	culprit, err := o.runSplit(ctx, st, texts[k:k+1])
+	if err != nil {
+		return nil, err
+	}
+	rest, err := o.runSplit(ctx, st, texts[k+1:])
+	if err != nil {
+		return nil, err
+	}
+	return append(append(head, culprit...), rest...), nil
+}
+
+// bisectParts is how many pieces a run that cannot be attributed is cut
+// into: with several culprits in a batch, eight pieces cost fewer runs than
+// halving.
+const bisectParts = 8
+
+// timingFlag makes mlir-opt print a timing report as it finishes each
+// chunk (to stderr, which a crash does not lose), so a crashed or hung run
+// says how far it got.
+const timingFlag = "--mlir-timing"
+
+// timingReport heads each of those reports.
+const timingReport = "... Execution time report ..."
+
+// run is one invocation of a split stage over n chunks.
+type run struct {
+	r      tool.Result
+	starts map[int]int
+	n      int
+}
+
+// splitOnce runs the stage once over the chunks.
+func (o *Oracle) splitOnce(ctx context.Context, st stage, texts []string) (run, error) {
+	file, starts := joinChunks(texts)
+	dir, err := os.MkdirTemp("", "legalfuzz-mlir-")
+	if err != nil {
+		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "batch.mlir")
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
+	}
+	args := splitArgs(st, path)
+	var r tool.Result
+	if len(texts) > 1 {
+		// A crash in a batch is only a cue to split it: skip the stack
+		// symbolization (a third of a crashed run's time). A case alone
+		// keeps it, so its report names the crashing function.
+		r, err = tool.Run(ctx, o.timeout(), nil, envPath, append([]string{noSymbolize, st.tool.Path}, args...)...)
+	} else {
+		r, err = st.tool.Run(ctx, o.timeout(), nil, args...)
+	}
+	if err != nil {
+		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
+	}
+	return run{r: r, starts: starts, n: len(texts)}, nil
+}
+
+// envPath and noSymbolize run a tool without LLVM's crash symbolization.
+const (
+	envPath     = "/usr/bin/env"
+	noSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
+)
+
+// splitArgs is the stage's command line for the file at path.
+func splitArgs(st stage, path string) []string {
+	args := append([]string{"--split-input-file"}, st.args...)
+	if st.marker != "" {
+		return append(args, "--output-split-marker="+st.marker, path)
+	}
+	return append(args, "-o", os.DevNull, path)
+}
+
+// joinChunks writes the chunks as one split file and maps the line number
+// mlir reports for a chunk ("within split at FILE:N") to the chunk: N is 1
+// for the first chunk and the marker's line for the others.
+func joinChunks(texts []string) (string, map[int]int) {
+	var b strings.Builder
+	starts := make(map[int]int, len(texts))
+	line := 1
+	for i, t := range texts {
+		if i > 0 {
+			b.WriteString(splitMarker + "\n")
+		}
+		starts[line] = i
+		if i > 0 {
+			line++
+		}
+		if !strings.HasSuffix(t, "\n") {
+			t += "\n"
+		}
+		b.WriteString(t)
+		line += strings.Count(t, "\n")
+	}
+	return b.String(), starts
+}
+
+// diagLine matches one diagnostic of a split run.
+var diagLine = regexp.MustCompile(`^within split at .*?:(\d+) offset :\d+:\d+: (error|warning|note|remark): (.*)$`)
+
+// errors maps the run's error diagnostics to chunks; ok is false when one
+// names no chunk.
+func (ru run) errors() ([][]string, bool) {
+	msgs := make([][]string, ru.n)
+	for _, line := range strings.Split(string(ru.r.Stderr), "\n") {
+		m := diagLine.FindStringSubmatch(line)
+		if m == nil || m[2] != "error" {
+			continue
+		}
+		at, _ := strconv.Atoi(m[1])
+		i, ok := ru.starts[at]
+		if !ok {
+			return nil, false
+		}
+		msgs[i] = append(msgs[i], m[3])
+	}
+	return msgs, true
+}
+
+// attribute maps the run's diagnostics and output to chunks. It fails when
+// the tool crashed or hung, when a diagnostic names no chunk, when the tool
+// failed without saying where, or when the output pieces do not line up
+// with the chunks.
+func (ru run) attribute(st stage) ([]chunkResult, bool) {
+	r := ru.r
+	if r.TimedOut || r.Crashed() {
+		return nil, false
+	}
+	msgs, ok := ru.errors()
+	if !ok {
+		return nil, false
+	}
+	errs := 0
+	for _, m := range msgs {
+		errs += len(m)
+	}
+	if r.ExitCode != 0 && (r.ExitCode != 1 || errs == 0) {
+		return nil, false
+	}
+	outs := make([]string, ru.n)
+	if st.marker != "" {
+		outs = splitOutput(string(r.Stdout), st.marker)
+		if len(outs) != ru.n {
+			return nil, false
+		}
+	}
+	return results(st, msgs, outs), true
+}
+
+// results turns per-chunk error messages (and outputs) into results.
+func results(st stage, msgs [][]string, outs []string) []chunkResult {
+	res := make([]chunkResult, len(msgs))
+	for i := range res {
+		res[i] = chunkResult{outcome: passed, out: outs[i]}
+		if len(msgs[i]) > 0 {
+			res[i] = chunkResult{outcome: failed, diag: st.prefix() + normalize(strings.Join(msgs[i], "\n"))}
+		}
+	}
+	return res
+}
+
+// completed says in which chunk a crashed or hung run stopped: the number
+// of timing reports it printed (one per finished chunk). ok is false when
+// the stage prints no reports, the run did not crash or hang, or a
+// diagnostic names no chunk.
+func (ru run) completed(st stage) (int, bool) {
+	if !slices.Contains(st.args, timingFlag) || !(ru.r.TimedOut || ru.r.Crashed()) {
+		return 0, false
+	}
+	if _, ok := ru.errors(); !ok {
+		return 0, false
+	}
+	k := strings.Count(string(ru.r.Stderr), timingReport)
+	return k, k < ru.n
+}
+
+// partial is the results of the first done chunks of a run that stopped.
+func (ru run) partial(st stage, done int) []chunkResult {
+	msgs, _ := ru.errors()
+	return results(st, msgs[:done], make([]string, done))
+}
+
+// splitOutput cuts a split run's output at the marker lines.
+func splitOutput(out, marker string) []string {
+	var pieces []string
+	var cur strings.Builder
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if strings.TrimRight(line, "\n") == marker {
+			pieces = append(pieces, cur.String())
+			cur.Reset()
+			continue
+		}
+		cur.WriteString(line)
+	}
+	return append(pieces, cur.String())
+}
+
+// toolFailure describes a run that crashed, hung, or printed what could not
+// be attributed, for the one case it held.
+func toolFailure(name, prefix string, r tool.Result, timeout fmt.Stringer) chunkResult {
+	if r.TimedOut {
+		return chunkResult{outcome: timedOut, diag: fmt.Sprintf("%s%s timed out after %s", prefix, name, timeout)}
+	}
+	what := "crashed"
+	if !r.Crashed() {
+		what = fmt.Sprintf("exited %d with output that names no case", r.ExitCode)
+	}
+	if r.Signal != "" {
+		what += " (" + r.Signal + ")"
+	}
+	if f := crashFrame(r.Output()); f != "" {
+		what += " in " + f
+	}
+	diag := prefix + name + " " + what
+	if text := crashText(r.Output()); text != "" {
+		diag += ": " + text
+	}
+	return chunkResult{outcome: crashed, diag: diag}
+}
+
+// stackFrame matches a symbolized frame of an LLVM stack dump.
+var stackFrame = regexp.MustCompile(`(?m)^\s*#\d+ 0x[0-9a-f]+ ([^(\s][^(]*\(.*?\)) \(`)
+
+// crashFrame names the first function of the stack dump that is not the
+// signal handling itself: which verifier or pass crashed, the most stable
+// part of a crash report.
+func crashFrame(out string) string {
+	for _, m := range stackFrame.FindAllStringSubmatch(out, -1) {
+		if !strings.Contains(m[1], "llvm::sys::") && !strings.Contains(m[1], "SignalHandler") {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// splitPrefix is the position part of a split diagnostic.
+var splitPrefix = regexp.MustCompile(`within split at \S+ offset :\d+:\d+: `)
+
+// crashText keeps the head of a failing tool's output: the messages before
+// the stack dump, without split positions, normalized and bounded.
+func crashText(out string) string {
+	for _, cut := range []string{"Stack dump:", "PLEASE submit a bug report"} {
+		if i := strings.Index(out, cut); i >= 0 {
+			out = out[:i]
+		}
+	}
+	out = strings.TrimSpace(splitPrefix.ReplaceAllString(out, ""))
+	if len(out) > 1500 {
+		out = out[:1500] + " ..."
+	}
+	return normalize(out)
+}
+
+// junkConstraint matches llc's report of an inline-asm constraint that
+// LLVM 19's lowering filled with uninitialized bytes (seen for f16
+// wgmma accumulators): the byte differs run to run.
+var junkConstraint = regexp.MustCompile(`for constraint '[^']*'`)
+
+// normalize is tool.Normalize plus what varies between runs of these
+// tools: junk constraint bytes, and any byte that is not printable text.
+func normalize(diag string) string {
+	diag = junkConstraint.ReplaceAllString(diag, "for constraint 'C'")
+	diag = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || (r < ' ' && r != '\n' && r != '\t') {
+			return '?'
+		}
+		return r
+	}, diag)
+	return tool.Normalize(diag)
+}
