@@ -6,7 +6,7 @@ OUT       ?= legalfuzz-out
 PKG       := github.com/legalfuzz/legalfuzz
 FUZZCACHE := $(shell $(GO) env GOCACHE)/fuzz/$(PKG)/fuzz
 
-.PHONY: all build fuzzbin oracles campaign test vet fuzz coverage bench clean
+.PHONY: all build fuzzbin oracles campaign report test vet fuzz coverage bench clean
 
 all: build
 
@@ -33,7 +33,9 @@ vet:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
+# Chromium renders the HTML report in a real browser test.
 test: oracles vet
+	./scripts/install-chromium.sh
 	$(GO) test -count=1 ./...
 
 # Run every native fuzz target for FUZZTIME, then replay the seed corpus plus
@@ -50,6 +52,11 @@ coverage:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 2000x ./fuzz
+
+# Reports on the last campaign's store: HTML (with plots and the claims matrix), Markdown, JSON, JUnit.
+report: build
+	@bin/legalfuzz report --db $(OUT)/legalfuzz.db --out $(OUT)/report; rc=$$?; [ $$rc -le 1 ] || exit $$rc
+	@echo "report: $(OUT)/report/report.html"
 
 clean:
 	rm -rf bin $(OUT)

@@ -1,5 +1,6 @@
 // Package reports renders what campaigns and judge runs found: the rule
-// agreement matrix, disagreement listings, and (later) full reports.
+// agreement matrix, disagreement listings, the claims matrix and full reports
+// (HTML with inline SVG plots, Markdown, JSON, JUnit XML) read from a store.
 package reports
 
 import (
@@ -35,37 +36,56 @@ func isSpec(v oracles.Verdict) bool { return strings.HasPrefix(v.Oracle, "spec/"
 // BuildMatrix tallies verdicts by case: for each spec verdict (its rule is the
 // row), every other oracle's verdict on the same case is counted in its column.
 func BuildMatrix(byCase map[string][]oracles.Verdict) Matrix {
-	rows := map[string]*Row{}
-	cols := map[string]bool{}
+	var b MatrixBuilder
 	for _, vs := range byCase {
-		for _, s := range vs {
-			if !isSpec(s) {
+		b.Add(vs)
+	}
+	return b.Matrix()
+}
+
+// MatrixBuilder builds the matrix one case at a time, so a report can stream
+// a store's cases through it. The zero value is ready to use.
+type MatrixBuilder struct {
+	rows map[string]*Row
+	cols map[string]bool
+}
+
+// Add tallies one case's verdicts.
+func (b *MatrixBuilder) Add(vs []oracles.Verdict) {
+	if b.rows == nil {
+		b.rows, b.cols = map[string]*Row{}, map[string]bool{}
+	}
+	for _, s := range vs {
+		if !isSpec(s) {
+			continue
+		}
+		row := b.rows[s.Rule]
+		if row == nil {
+			row = &Row{Rule: s.Rule, Cells: map[string]Cell{}}
+			b.rows[s.Rule] = row
+		}
+		row.Cases++
+		for _, v := range vs {
+			if v.Oracle == s.Oracle {
 				continue
 			}
-			row := rows[s.Rule]
-			if row == nil {
-				row = &Row{Rule: s.Rule, Cells: map[string]Cell{}}
-				rows[s.Rule] = row
+			b.cols[v.Oracle] = true
+			if row.Cells[v.Oracle] == nil {
+				row.Cells[v.Oracle] = Cell{}
 			}
-			row.Cases++
-			for _, v := range vs {
-				if v.Oracle == s.Oracle {
-					continue
-				}
-				cols[v.Oracle] = true
-				if row.Cells[v.Oracle] == nil {
-					row.Cells[v.Oracle] = Cell{}
-				}
-				row.Cells[v.Oracle][v.Kind]++
-			}
+			row.Cells[v.Oracle][v.Kind]++
 		}
 	}
-	var m Matrix
-	for c := range cols {
+}
+
+// Matrix returns the tallies so far, rows by rule ID and columns by oracle.
+func (b *MatrixBuilder) Matrix() Matrix {
+	m := Matrix{Oracles: []string{}, Rows: []Row{}}
+	for c := range b.cols {
 		m.Oracles = append(m.Oracles, c)
 	}
 	slices.Sort(m.Oracles)
-	for _, r := range rows {
+	for _, r := range b.rows {
 		m.Rows = append(m.Rows, *r)
 	}
 	slices.SortFunc(m.Rows, func(a, b Row) int { return strings.Compare(a.Rule, b.Rule) })

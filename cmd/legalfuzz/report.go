@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/reports"
+)
+
+type reportOptions struct {
+	db, out, campaign, suppressions string
+	formats                         []string
+	lockWait                        time.Duration
+}
+
+func newReportCmd() *cobra.Command {
+	o := &reportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report [--db PATH] --out DIR [--format html,md,json,junit]",
+		Short: "Write the store's findings as HTML, Markdown, JSON and JUnit XML reports",
+		Long: `Report reads the store (read-only) and writes into --out: report.html (one self-contained page:
+summary, plots, buckets with reproducers, the seed claims matrix and the rule-agreement matrix),
+report.md (a short summary for a CI comment), report.json (schema legalfuzz-report/1) and
+report.junit.xml (one test case per bucket; new buckets fail). Buckets first seen in the reported
+campaign (--campaign, default the latest) are new, unless a suppression (the store's, from triage
+suppress, or --suppressions FILE) covers them. Exit 1 when there are new buckets.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store to read")
+	f.StringVar(&o.out, "out", "", "folder to write the reports into (created if needed)")
+	f.StringSliceVar(&o.formats, "format", []string{"html", "md", "json", "junit"}, "formats to write: html, md, json, junit")
+	f.StringVar(&o.campaign, "campaign", "", "campaign whose buckets are new (default: the latest)")
+	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array) to apply as well")
+	f.DurationVar(&o.lockWait, "lock-wait", 5*time.Second, "how long to wait while a campaign holds the store")
+	_ = cmd.MarkFlagRequired("out")
+	return cmd
+}
+
+func (o *reportOptions) run(cmd *cobra.Command) error {
+	formats, err := reports.ParseFormats(o.formats)
+	if err != nil {
+		return err
+	}
+	var sups []coordinator.Suppression
+	if o.suppressions != "" {
+		if sups, err = coordinator.ReadSuppressions(o.suppressions); err != nil {
+			return err
+		}
+	}
+	store, err := coordinator.OpenStoreReadOnly(o.db, o.lockWait)
+	if err != nil {
+		return err
+	}
+	rep, err := reports.Load(store, reports.Options{Campaign: o.campaign, Suppressions: sups, StorePath: o.db})
+	if cerr := store.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	paths, err := reports.WriteFiles(o.out, rep, formats)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	t, c := rep.Totals, rep.ClaimCounts
+	camp := rep.Campaign
+	if camp == "" {
+		camp = "(none)"
+	}
+	fmt.Fprintf(w, "campaign %s: %d cases, %d buckets (%d new, %d suppressed); seed claims: %d contradicted, %d confirmed, %d unverified\n",
+		camp, t.Cases, t.Buckets, t.New, t.Suppressed, c.Contradicted, c.Confirmed, c.Unverified)
+	for _, p := range paths {
+		fmt.Fprintln(w, p)
+	}
+	if t.New > 0 {
+		return errFindings
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+)
+
+// mdListLimit bounds the buckets and claims a CI comment lists.
+const mdListLimit = 15
+
+// WriteMarkdown writes a short summary for a CI comment: counts, the new
+// buckets with their titles, and the claims matrix in one line plus its
+// contradicted rules.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	var b strings.Builder
+	t := r.Totals
+	if r.Campaign == "" {
+		b.WriteString("## legalfuzz report: no campaign in the store\n\n")
+	} else {
+		fmt.Fprintf(&b, "## legalfuzz report: campaign `%s`\n\n", mdCode(r.Campaign))
+	}
+	fmt.Fprintf(&b, "%d cases, %d verdicts, %d buckets (**%d new**, %d known, %d suppressed), %d dead letters.\n\n",
+		t.Cases, t.Verdicts, t.Buckets, t.New, t.Known, t.Suppressed, t.DeadLetters)
+	var fresh []BucketReport
+	for _, bk := range r.Buckets {
+		if bk.Status == coordinator.StatusNew {
+			fresh = append(fresh, bk)
+		}
+	}
+	if len(fresh) > 0 {
+		b.WriteString("### New buckets\n\n| bucket | cases | title |\n|---|---:|---|\n")
+		for i, bk := range fresh {
+			if i == mdListLimit {
+				fmt.Fprintf(&b, "| … | | and %d more (see report.html) |\n", len(fresh)-mdListLimit)
+				break
+			}
+			fmt.Fprintf(&b, "| `%s` | %d | %s |\n", bk.Key, bk.Cases, mdCell(bk.Title))
+		}
+		b.WriteString("\n")
+	}
+	c := r.ClaimCounts
+	fmt.Fprintf(&b, "### Seed claims\n\n%d seed rules: **%d contradicted**, %d confirmed, %d unverified.\n",
+		c.Rules, c.Contradicted, c.Confirmed, c.Unverified)
+	n := 0
+	for _, cl := range r.Claims {
+		if cl.Verdict != Contradicted {
+			continue
+		}
+		if n == mdListLimit {
+			b.WriteString("- … more in report.html\n")
+			break
+		}
+		n++
+		if n == 1 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "- `%s`: contradicted on %d of %s judged by %s", cl.Rule, cl.Contradicting, cases(cl.Judged), tallyText(cl.Tools, true))
+		if agreed := tallyText(cl.Tools, false); agreed != "" {
+			fmt.Fprintf(&b, "; agreed: %s", agreed)
+		}
+		if cl.Witness != nil {
+			fmt.Fprintf(&b, " (witness `%s`)", cl.Witness.Case)
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tallyText spells the tools that agreed (or contradicted) with counts.
+func tallyText(ts []ToolTally, contradicting bool) string {
+	var parts []string
+	for _, t := range ts {
+		n := t.Agree
+		if contradicting {
+			n = t.Contradict
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%s (%d)", t.Tool, n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// mdCell makes text safe in a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "<", "&lt;")
+	return strings.ReplaceAll(s, "`", "'")
+}
+
+func mdCode(s string) string { return strings.ReplaceAll(s, "`", "'") }

@@ -1,0 +1,461 @@
+package reports
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+)
+
+// Schema names the JSON report's format; it changes only when a field's
+// meaning does. Fields are only ever added under the same schema.
+const Schema = "legalfuzz-report/1"
+
+// Report is everything a report shows, built from one store. Its JSON form
+// (WriteJSON) is the machine-readable report; the other formats render it.
+type Report struct {
+	Schema    string    `json:"schema"`
+	Generated time.Time `json:"generated"`
+	Store     string    `json:"store"`
+	// Campaign is the reported campaign: its buckets are new.
+	Campaign    string            `json:"campaign"`
+	Campaigns   []CampaignSummary `json:"campaigns"`
+	Totals      Totals            `json:"totals"`
+	Buckets     []BucketReport    `json:"buckets"`
+	Claims      []Claim           `json:"claims"`
+	ClaimCounts ClaimCounts       `json:"claim_counts"`
+	Matrix      Matrix            `json:"agreement_matrix"`
+	Coverage    []RuleCoverage    `json:"rule_coverage"`
+	Throughput  []Throughput      `json:"throughput"`
+	Timeline    Timeline          `json:"timeline"`
+	DeadLetters []DeadLetter      `json:"dead_letters"`
+}
+
+// CampaignSummary is one stored campaign.
+type CampaignSummary struct {
+	ID       string    `json:"id"`
+	State    string    `json:"state"`
+	Created  time.Time `json:"created"`
+	Duration string    `json:"duration"` // configured generation time
+	Elapsed  string    `json:"elapsed"`  // generation time spent
+	Domains  []string  `json:"domains"`  // empty: every domain
+	Oracles  []string  `json:"oracles"`  // empty: every available oracle
+	Cases    int       `json:"cases"`
+	Verdicts int       `json:"verdicts"`
+	Findings int       `json:"findings"`
+	// NewBuckets counts buckets first seen in this campaign.
+	NewBuckets  int `json:"new_buckets"`
+	DeadLetters int `json:"dead_letters"`
+	Outstanding int `json:"outstanding"` // (case, oracle) jobs not judged
+}
+
+// Totals count the whole store.
+type Totals struct {
+	Cases       int `json:"cases"`
+	Verdicts    int `json:"verdicts"`
+	Buckets     int `json:"buckets"`
+	New         int `json:"new_buckets"`
+	Known       int `json:"known_buckets"`
+	Suppressed  int `json:"suppressed_buckets"`
+	DeadLetters int `json:"dead_letters"`
+}
+
+// BucketReport is one bucket with its reproducer. Status is triage's:
+// coordinator.StatusNew (first seen in the reported campaign), StatusKnown or
+// StatusSuppressed (with the suppression's reason).
+type BucketReport struct {
+	Key               string                `json:"key"`
+	Title             string                `json:"title"`
+	Domain            string                `json:"domain"`
+	Status            string                `json:"status"`
+	SuppressionReason string                `json:"suppression_reason,omitempty"`
+	Cases             int                   `json:"cases"`
+	Campaign          string                `json:"campaign"` // where it was first seen
+	FirstSeen         time.Time             `json:"first_seen"`
+	LastSeen          time.Time             `json:"last_seen"`
+	Signature         coordinator.Signature `json:"signature"`
+	Reproducer        Reproducer            `json:"reproducer"`
+}
+
+// Reproducer is a bucket's minimized case (its example case when it has not
+// been minimized) and what the oracles said about it.
+type Reproducer struct {
+	Case   string          `json:"case"`
+	Domain string          `json:"domain"`
+	Source string          `json:"source"`
+	Value  json.RawMessage `json:"value"` // the case's JSON form, for legalfuzz check
+	// Minimized says Case is the minimized case; Example is the bucket's
+	// first case either way. Reliable of ReChecks re-checks of the minimized
+	// case showed the same signature; MinimizeNote says why there is none.
+	Minimized    bool   `json:"minimized"`
+	Example      string `json:"example"`
+	Reliable     int    `json:"reliable,omitempty"`
+	ReChecks     int    `json:"rechecks,omitempty"`
+	MinimizeNote string `json:"minimize_note,omitempty"`
+	// Disagreeing names the signature's oracle pair; Verdicts holds every
+	// oracle's verdict on the case, the pair's first.
+	Disagreeing []string          `json:"disagreeing"`
+	Verdicts    []oracles.Verdict `json:"verdicts"`
+	Command     string            `json:"command"` // replays the case, given its JSON in case.json
+	Problem     string            `json:"problem,omitempty"`
+}
+
+// RuleCoverage counts how often a spec rule decided a case (fired) and how
+// often it was checked and held (passed).
+type RuleCoverage struct {
+	Rule   string `json:"rule"`
+	Set    string `json:"set"`
+	Domain string `json:"domain"`
+	Fired  int    `json:"fired"`
+	Passed int    `json:"passed"`
+}
+
+// Throughput is one oracle's work summed over every campaign.
+type Throughput struct {
+	Oracle    string  `json:"oracle"`
+	Judged    int     `json:"judged"`
+	Seconds   float64 `json:"seconds"`    // time spent on batches
+	PerSecond float64 `json:"per_second"` // verdicts per second of that time
+}
+
+// Timeline holds cumulative counts over time, thinned to at most
+// maxTimelinePoints points each.
+type Timeline struct {
+	Cases   []TimePoint `json:"cases"`   // cases stored, by each case's Seen time
+	Buckets []TimePoint `json:"buckets"` // buckets, by FirstSeen
+}
+
+// TimePoint is a cumulative count at a time.
+type TimePoint struct {
+	Time  time.Time `json:"time"`
+	Count int       `json:"count"`
+}
+
+// DeadLetter is a message legalfuzz could not process.
+type DeadLetter struct {
+	Campaign string    `json:"campaign"`
+	Subject  string    `json:"subject"`
+	Reason   string    `json:"reason"`
+	Time     time.Time `json:"time"`
+}
+
+const maxTimelinePoints = 400
+
+// Options shape a report.
+type Options struct {
+	// Campaign is the campaign whose buckets are new; empty means the most
+	// recently created one.
+	Campaign string
+	// Suppressions apply on top of the store's own (e.g. a file users keep in
+	// their repository); suppressed buckets are still listed and counted.
+	Suppressions []coordinator.Suppression
+	// StorePath is shown in the report.
+	StorePath string
+	// Now stamps the report; zero means time.Now().
+	Now time.Time
+}
+
+// Load reads a store (read-only, one pass over its cases) and builds the report.
+func Load(s *coordinator.Store, opts Options) (*Report, error) {
+	camps, err := s.Campaigns()
+	if err != nil {
+		return nil, err
+	}
+	buckets, err := s.Buckets()
+	if err != nil {
+		return nil, err
+	}
+	dead, err := s.DeadLetters()
+	if err != nil {
+		return nil, err
+	}
+	sups, err := s.Suppressions()
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Schema: Schema, Generated: opts.Now, Store: opts.StorePath}
+	if r.Generated.IsZero() {
+		r.Generated = time.Now()
+	}
+	r.Generated = r.Generated.UTC().Truncate(time.Second)
+	if r.Campaign, err = pickCampaign(camps, opts.Campaign); err != nil {
+		return nil, err
+	}
+	acc := newAccumulator(buckets)
+	if err := s.ForEachCase(acc.add); err != nil {
+		return nil, fmt.Errorf("read cases: %w", err)
+	}
+	r.Campaigns = summarizeCampaigns(camps)
+	r.Buckets = acc.bucketReports(coordinator.Triage(buckets, r.Campaign, append(sups, opts.Suppressions...)))
+	r.Claims = acc.claims.claims()
+	r.ClaimCounts = countClaims(r.Claims)
+	r.Matrix = acc.matrix.Matrix()
+	r.Coverage = acc.coverage()
+	r.Throughput = throughput(camps)
+	r.Timeline = Timeline{Cases: cumulative(acc.seen), Buckets: bucketTimes(buckets)}
+	r.DeadLetters = []DeadLetter{}
+	for _, d := range dead {
+		r.DeadLetters = append(r.DeadLetters, DeadLetter{Campaign: d.Campaign, Subject: d.Subject, Reason: d.Reason, Time: d.Time})
+	}
+	r.Totals = totals(r, acc)
+	return r, nil
+}
+
+// pickCampaign returns the named campaign's ID, or the latest one's.
+func pickCampaign(camps []coordinator.Campaign, id string) (string, error) {
+	if id != "" {
+		for _, c := range camps {
+			if c.ID == id {
+				return id, nil
+			}
+		}
+		return "", fmt.Errorf("no campaign %q in the store", id)
+	}
+	latest := ""
+	var at time.Time
+	for _, c := range camps {
+		if latest == "" || c.Created.After(at) || (c.Created.Equal(at) && c.ID > latest) {
+			latest, at = c.ID, c.Created
+		}
+	}
+	return latest, nil
+}
+
+// accumulator gathers everything a report needs in one pass over the cases.
+type accumulator struct {
+	matrix   MatrixBuilder
+	claims   *claimsBuilder
+	fired    map[string]int
+	passed   map[string]int
+	seen     []time.Time
+	examples map[string]*Reproducer // by case ID, the buckets' examples and minimized cases
+	cases    int
+	verdicts int
+}
+
+func newAccumulator(buckets []coordinator.Bucket) *accumulator {
+	a := &accumulator{claims: newClaimsBuilder(), fired: map[string]int{}, passed: map[string]int{}, examples: map[string]*Reproducer{}}
+	for _, b := range buckets {
+		a.examples[b.Example] = nil
+		if b.Minimized != "" {
+			a.examples[b.Minimized] = nil
+		}
+	}
+	return a
+}
+
+func (a *accumulator) add(rec coordinator.CaseRecord, vs []oracles.Verdict) error {
+	a.cases++
+	a.verdicts += len(vs)
+	if !strings.HasPrefix(rec.Source, "minimized:") {
+		a.seen = append(a.seen, rec.Seen) // a minimization's time is not the campaign's
+	}
+	a.matrix.Add(vs)
+	for _, v := range vs {
+		if !isSpec(v) {
+			continue
+		}
+		if v.Kind == oracles.Reject {
+			a.fired[v.Rule]++
+		}
+		for _, p := range v.Passed {
+			a.passed[p]++
+		}
+	}
+	var value json.RawMessage
+	valueOf := func() json.RawMessage {
+		if value == nil {
+			value = caseJSON(rec)
+		}
+		return value
+	}
+	a.claims.add(rec.ID, rec.Domain, vs, valueOf)
+	if _, ok := a.examples[rec.ID]; ok {
+		a.examples[rec.ID] = &Reproducer{Case: rec.ID, Domain: rec.Domain, Source: rec.Source,
+			Value: valueOf(), Verdicts: vs}
+	}
+	return nil
+}
+
+// caseJSON renders a stored case's JSON form; a case that no longer decodes
+// (its domain changed) is shown as an error object, not dropped.
+func caseJSON(rec coordinator.CaseRecord) json.RawMessage {
+	problem := func(err error) json.RawMessage {
+		data, _ := json.Marshal(map[string]string{"error": err.Error(), "canonical_hex": fmt.Sprintf("%x", rec.Data)})
+		return data
+	}
+	d, ok := fuzz.Lookup(rec.Domain)
+	if !ok {
+		return problem(fmt.Errorf("unknown domain %q", rec.Domain))
+	}
+	v, err := d.Decode(rec.Data)
+	if err != nil {
+		return problem(err)
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return problem(err)
+	}
+	return data
+}
+
+func (a *accumulator) bucketReports(entries []coordinator.TriageEntry) []BucketReport {
+	out := make([]BucketReport, 0, len(entries))
+	for _, e := range entries {
+		b := e.Bucket
+		br := BucketReport{Key: b.Key, Title: b.Title, Domain: b.Signature.Domain, Status: e.Status, SuppressionReason: e.Suppressed,
+			Cases: b.Cases, Campaign: b.Campaign, FirstSeen: b.FirstSeen, LastSeen: b.LastSeen, Signature: b.Signature}
+		pa, pb := b.Signature.Pair.A, b.Signature.Pair.B
+		rep := a.examples[b.Example]
+		minimized := b.Minimized != "" && a.examples[b.Minimized] != nil
+		if minimized {
+			rep = a.examples[b.Minimized]
+		}
+		if rep != nil {
+			br.Reproducer = *rep
+			br.Reproducer.Verdicts = pairFirst(rep.Verdicts, pa, pb)
+		} else {
+			br.Reproducer = Reproducer{Case: b.Example, Domain: br.Domain, Verdicts: []oracles.Verdict{},
+				Problem: "the example case is not in the store"}
+		}
+		br.Reproducer.Minimized, br.Reproducer.Example = minimized, b.Example
+		if minimized {
+			br.Reproducer.Reliable, br.Reproducer.ReChecks = b.Reliability, b.ReChecks
+		}
+		br.Reproducer.MinimizeNote = b.MinimizeNote
+		br.Reproducer.Disagreeing = []string{pa, pb}
+		br.Reproducer.Command = "legalfuzz check --domain " + br.Domain + " case.json"
+		out = append(out, br)
+	}
+	return out
+}
+
+// pairFirst orders verdicts: the disagreeing pair first, then by oracle name.
+func pairFirst(vs []oracles.Verdict, a, b string) []oracles.Verdict {
+	out := slices.Clone(vs)
+	rank := func(v oracles.Verdict) int {
+		switch v.Oracle {
+		case a:
+			return 0
+		case b:
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(x, y oracles.Verdict) int {
+		if c := cmp.Compare(rank(x), rank(y)); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Oracle, y.Oracle)
+	})
+	return out
+}
+
+// coverage lists every spec rule with its counts, in rule ID order.
+func (a *accumulator) coverage() []RuleCoverage {
+	rules := spec.Rules()
+	out := make([]RuleCoverage, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, RuleCoverage{Rule: r.ID, Set: string(r.Set), Domain: r.Domain, Fired: a.fired[r.ID], Passed: a.passed[r.ID]})
+	}
+	return out
+}
+
+func summarizeCampaigns(camps []coordinator.Campaign) []CampaignSummary {
+	out := make([]CampaignSummary, 0, len(camps))
+	for _, c := range camps {
+		st := c.Stats
+		out = append(out, CampaignSummary{ID: c.ID, State: c.State, Created: c.Created,
+			Duration: c.Config.Duration.String(), Elapsed: c.Elapsed.Round(time.Second).String(),
+			Domains: nonNil(c.Config.Domains), Oracles: nonNil(c.Config.Oracles),
+			Cases: st.Cases, Verdicts: st.Judged, Findings: st.Findings, NewBuckets: st.NewBuckets,
+			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding()})
+	}
+	slices.SortFunc(out, func(x, y CampaignSummary) int {
+		if c := y.Created.Compare(x.Created); c != 0 {
+			return c
+		}
+		return cmp.Compare(y.ID, x.ID)
+	})
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// throughput sums each oracle's stats over every campaign.
+func throughput(camps []coordinator.Campaign) []Throughput {
+	sums := map[string]*Throughput{}
+	for _, c := range camps {
+		for name, o := range c.Stats.Oracles {
+			if o == nil {
+				continue
+			}
+			t := sums[name]
+			if t == nil {
+				t = &Throughput{Oracle: name}
+				sums[name] = t
+			}
+			t.Judged += o.Judged
+			t.Seconds += o.Elapsed.Seconds()
+		}
+	}
+	out := make([]Throughput, 0, len(sums))
+	for _, t := range sums {
+		if t.Seconds > 0 {
+			t.PerSecond = float64(t.Judged) / t.Seconds
+		}
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(x, y Throughput) int { return cmp.Compare(x.Oracle, y.Oracle) })
+	return out
+}
+
+// cumulative sorts times and thins the running count to at most
+// maxTimelinePoints points, always keeping the last.
+func cumulative(ts []time.Time) []TimePoint {
+	ts = slices.Clone(ts)
+	slices.SortFunc(ts, time.Time.Compare)
+	out := []TimePoint{}
+	step := max(1, (len(ts)+maxTimelinePoints-1)/maxTimelinePoints)
+	for i, t := range ts {
+		if (i+1)%step == 0 || i == len(ts)-1 {
+			out = append(out, TimePoint{Time: t, Count: i + 1})
+		}
+	}
+	return out
+}
+
+func bucketTimes(buckets []coordinator.Bucket) []TimePoint {
+	ts := make([]time.Time, len(buckets))
+	for i, b := range buckets {
+		ts[i] = b.FirstSeen
+	}
+	return cumulative(ts)
+}
+
+func totals(r *Report, a *accumulator) Totals {
+	t := Totals{Cases: a.cases, Verdicts: a.verdicts, Buckets: len(r.Buckets), DeadLetters: len(r.DeadLetters)}
+	for _, b := range r.Buckets {
+		switch b.Status {
+		case coordinator.StatusNew:
+			t.New++
+		case coordinator.StatusKnown:
+			t.Known++
+		case coordinator.StatusSuppressed:
+			t.Suppressed++
+		}
+	}
+	return t
+}
