@@ -50,7 +50,7 @@ func TestEvaluate(t *testing.T) {
 // knownOracles are the oracle names legalfuzz has or plans (DESIGN.md).
 var knownOracles = map[string]bool{
 	SpecSeed: true, SpecPTXISA: true, "ptxas": true, "ptxas13": true, "mlir": true, "llc19": true, "llc22": true,
-	"amdgpu-mc": true, "cuda-driver": true, "cuda-jit": true, "gpu": true,
+	"amdgpu-mc": true, "cuda-driver": true, "cuda-jit": true, "gpu": true, "fenceproxy": true,
 }
 
 // TestPoliciesNameRealThings guards the policy table against typos: every

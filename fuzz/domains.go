@@ -10,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/swizzle"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
@@ -31,6 +32,7 @@ var all = []domain.Domain{
 	wgmma.Domain,
 	mma.Domain,
 	cpasync.Domain,
+	schedule.Domain,
 	waitcnt.Domain,
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/algo"
 	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
 	"github.com/legalfuzz/legalfuzz/oracles/exec"
@@ -41,6 +42,8 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 		o := spec.New(set)
 		f.add(o, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: judged(o)})
 	}
+	fp := algo.FenceProxy{}
+	f.add(fp, fp.Status())
 	for _, found := range []func() (oracles.Oracle, oracles.Status){
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },

@@ -1,0 +1,196 @@
+package schedule
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// rngSeed returns the PRNG seed: SCHEDULE_SEED when set, else a fixed one.
+func rngSeed(t *testing.T) uint64 {
+	t.Helper()
+	seed := uint64(0x5c4ed)
+	if s := os.Getenv("SCHEDULE_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 0, 64)
+		if err != nil {
+			t.Fatalf("SCHEDULE_SEED: %v", err)
+		}
+		seed = n
+	}
+	t.Logf("seed %#x (override with SCHEDULE_SEED)", seed)
+	return seed
+}
+
+// roundTrip checks the canonical and the JSON round trip of v.
+func roundTrip(t *testing.T, v Value) {
+	t.Helper()
+	if err := v.Validate(); err != nil {
+		t.Fatalf("invalid value: %v\n%s", err, v)
+	}
+	back, err := Decode(v.Encode())
+	if err != nil {
+		t.Fatalf("decode(encode(v)): %v", err)
+	}
+	if !reflect.DeepEqual(back, v) {
+		t.Fatalf("decode(encode(v)) =\n%s\nwant\n%s", back, v)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	parsed, err := ParseJSON(js)
+	if err != nil {
+		t.Fatalf("parse own JSON %s: %v", js, err)
+	}
+	if !reflect.DeepEqual(parsed, v) {
+		t.Fatalf("JSON round trip %s =\n%s\nwant\n%s", js, parsed, v)
+	}
+}
+
+func TestSeedsRoundTrip(t *testing.T) {
+	for i, v := range Seeds() {
+		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
+	}
+}
+
+func TestRandomBytesRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rngSeed(t), 3))
+	n := 5000
+	if testing.Short() {
+		n = 500
+	}
+	for range n {
+		buf := make([]byte, rng.IntN(400))
+		for i := range buf {
+			buf[i] = byte(rng.Uint32())
+		}
+		v, err := Decode(buf)
+		if err != nil {
+			t.Fatalf("decode %x: %v", buf, err)
+		}
+		roundTrip(t, v.(Value))
+	}
+}
+
+// TestJSONForm pins the readable spelling of ops and refs.
+func TestJSONForm(t *testing.T) {
+	b := NewBuilder(sm90a)
+	b.Ring(2)
+	b.Buffer(Smem)
+	b.Buffer(Smem)
+	b.Barrier(1)
+	b.Barrier(1)
+	b.Role(RoleLoad).Wait(InRing(0, 0), 1).ArriveN(Fixed(1), 1, true).Fence(SpaceSharedCTA)
+	js, err := json.Marshal(b.MustValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`{"op":"mbarrier.try_wait.parity","bar":"0+r0","parity":1}`,
+		`{"op":"mbarrier.arrive","bar":1,"count":1,"no_complete":true}`,
+		`{"op":"fence.proxy.async","space":"shared::cta"}`,
+		`"rings":[2]`, `"buffers":["smem","smem"]`, `"barriers":[{"count":1},{"count":1}]`,
+	} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("JSON %s lacks %s", js, want)
+		}
+	}
+}
+
+// TestParseJSONStrict checks defaults and the errors naming the field.
+func TestParseJSONStrict(t *testing.T) {
+	ok := `{"buffers":["smem"],"barriers":[{}],"roles":[{"kind":"warp","ops":[{"op":"mbarrier.arrive","bar":0},{"op":"loop","trips":2},{"op":"st.shared","a":0},{"op":"endloop"}]}]}`
+	v, err := ParseJSON([]byte(ok))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := v.(Value)
+	if sv.Tgt != sm90a || sv.Barriers[0] != (Barrier{Preinit: true, Count: 1}) || sv.Roles[0].Ops[0].N != 1 {
+		t.Fatalf("defaults not applied: %s", sv)
+	}
+	for _, tc := range []struct{ name, js, want string }{
+		{"unknown field", `{"roles":[{"kind":"warp","ops":[]}],"colour":1}`, "colour"},
+		{"field not used by op", `{"buffers":["smem"],"roles":[{"kind":"warp","ops":[{"op":"st.shared","a":0,"bytes":4}]}]}`, `"bytes" does not apply`},
+		{"unknown op", `{"roles":[{"kind":"warp","ops":[{"op":"mbarrier.wait"}]}]}`, "unknown op"},
+		{"bad ref", `{"buffers":["smem"],"roles":[{"kind":"warp","ops":[{"op":"st.shared","a":"0+x"}]}]}`, "BASE+rK"},
+		{"ref beyond buffers", `{"buffers":["smem"],"roles":[{"kind":"warp","ops":[{"op":"st.shared","a":3}]}]}`, "does not exist"},
+		{"ring beyond buffers", `{"buffers":["smem"],"rings":[2],"roles":[{"kind":"warp","ops":[{"op":"st.shared","a":"0+r0"}]}]}`, "does not exist"},
+		{"unmatched endloop", `{"roles":[{"kind":"warp","ops":[{"op":"endloop"}]}]}`, "endloop without"},
+		{"open loop", `{"roles":[{"kind":"warp","ops":[{"op":"loop"}]}]}`, "left open"},
+		{"trips", `{"roles":[{"kind":"warp","ops":[{"op":"loop","trips":9},{"op":"endloop"}]}]}`, "trips"},
+		{"no roles", `{"roles":[]}`, "roles"},
+		{"count without preinit", `{"barriers":[{"preinit":false,"count":2}],"roles":[{"kind":"warp","ops":[]}]}`, "mbarrier.init"},
+		{"bad cond", `{"roles":[{"kind":"warp","ops":[{"op":"if","cond":"sometimes"},{"op":"endif"}]}]}`, "cond"},
+		{"trailing data", `{"roles":[{"kind":"warp","ops":[]}]} {}`, "trailing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseJSON([]byte(tc.js))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestDecodeRepairsControl checks that unmatched control ops become nops.
+func TestDecodeRepairsControl(t *testing.T) {
+	role := Role{NOps: 6, Ops: [MaxOps]Op{{Code: EndLoop}, {Code: Loop, N: 2}, {Code: Loop, N: 2}, {Code: Loop, N: 2},
+		{Code: Else}, {Code: EndLoop}}}
+	repairControl(&role)
+	if err := checkControl(role.Program()); err != nil {
+		t.Fatalf("repair left %v: %+v", err, role.Program())
+	}
+	if role.Ops[0].Code != Nop || role.Ops[4].Code != Nop {
+		t.Fatalf("unmatched endloop/else kept: %+v", role.Program())
+	}
+}
+
+func TestDAGRoundTripAndGenerate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rngSeed(t), 7))
+	for i := range 2000 {
+		d := RandomDAG(rng)
+		if back := DecodeDAG(d.Encode()); !reflect.DeepEqual(back, d) {
+			t.Fatalf("%d: DecodeDAG(Encode(%v)) = %v", i, d, back)
+		}
+		slots := 0
+		for _, c := range d.ChainList() {
+			slots += int(c.Stages)
+			if c.Consumers == 0 || c.Consumers&(1<<c.Producer) != 0 {
+				t.Fatalf("%v: chain %+v has no consumer or consumes itself", d, c)
+			}
+		}
+		if slots > MaxDAGSlots {
+			t.Fatalf("%v: %d slots", d, slots)
+		}
+		v1, err1 := Generate(d)
+		v2, err2 := Generate(d)
+		if (err1 == nil) != (err2 == nil) || !reflect.DeepEqual(v1, v2) {
+			t.Fatalf("%v: Generate is not deterministic", d)
+		}
+		if err1 == nil {
+			roundTrip(t, v1)
+		}
+	}
+	// Seeded generation is deterministic.
+	a, b := RandomDAG(rand.New(rand.NewPCG(9, 9))), RandomDAG(rand.New(rand.NewPCG(9, 9)))
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("RandomDAG differs for one seed")
+	}
+}
+
+func TestExamplesValid(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range Examples() {
+		if seen[e.Name] {
+			t.Errorf("duplicate example %s", e.Name)
+		}
+		seen[e.Name] = true
+		if err := e.V.Validate(); err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+// Package algo turns the algorithms under test of the schedule domain into
+// oracles, so what they get wrong flows through campaigns like any other
+// disagreement. fenceproxy is seed 002's InjectFenceProxy: it strips the
+// schedule's proxy fences, inserts its own, and the result is judged by the
+// reference model (the spec/ptxisa rule set).
+package algo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/fenceproxy"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+)
+
+// FenceProxy is the fenceproxy oracle.
+type FenceProxy struct{}
+
+// Name is "fenceproxy".
+func (FenceProxy) Name() string { return "fenceproxy" }
+
+// Version names the algorithm's source: it is written from seed 002.
+func (FenceProxy) Version() string { return "seed-002" }
+
+// Judges reports whether the domain is schedule.
+func (FenceProxy) Judges(domainName string) bool { return domainName == sc.Name }
+
+// Judge strips and re-inserts each schedule's fences and judges the result
+// with the reference model: accept when the model finds it ok, reject with
+// the model's rule otherwise. The value counts the fences inserted.
+func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
+	out := make([]oracles.Verdict, len(cases))
+	for i, c := range cases {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		v := oracles.Verdict{Oracle: f.Name(), Version: f.Version(), Case: c.ID, Domain: c.Domain}
+		s, ok := c.Value.(sc.Value)
+		if !ok {
+			v.Kind, v.Diagnostic = oracles.Unsupported, "fenceproxy judges only schedule cases"
+			out[i] = v
+			continue
+		}
+		res, err := fenceproxy.Inject(fenceproxy.Strip(s))
+		if err != nil {
+			v.Kind, v.Diagnostic = oracles.Error, "InjectFenceProxy failed: "+err.Error()
+			out[i] = v
+			continue
+		}
+		j, err := spec.JudgeValue(spec.PTXISA, sc.Name, res.V)
+		if err != nil {
+			return nil, err
+		}
+		v.Value = fmt.Sprintf("%d fences", len(res.Fences))
+		if j.Accept {
+			v.Kind, v.Rule = oracles.Accept, "fenceproxy.ok"
+		} else {
+			v.Kind, v.Rule, v.Diagnostic = oracles.Reject, "fenceproxy."+j.Rule.ID, "after InjectFenceProxy: "+j.Diagnostic
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Status describes the fenceproxy oracle for `legalfuzz oracles`.
+func (f FenceProxy) Status() oracles.Status {
+	return oracles.Status{Name: f.Name(), Version: f.Version(), Available: true, Domains: []string{sc.Name},
+		Reason: "algorithm under test (seed 002's InjectFenceProxy), judged by the reference model"}
+}

@@ -1,0 +1,204 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+func init() {
+	register(scheduleSeed, schedulePTXISA)
+	registerSelfCheck(sc.Name, schedCheckPermutation)
+}
+
+const (
+	schedPTXMbarrier = "PTX ISA 9.7.13.15 (mbarrier); ptx-facts: mbarrier"
+	schedPTXProxy    = "PTX ISA 8.6 (proxies), 9.7.13.4 (fence.proxy.async, fence.proxy.tensormap::generic); ptx-facts: proxies and fences"
+)
+
+func schedRule(name, msg, source, doubt string) *Rule {
+	r := ptxRule(sc.Name, name, msg, source)
+	r.Doubtful = doubt
+	return r
+}
+
+// scheduleCache memoizes the model per value: the ladder's checks all ask
+// it, and Check judges each value twice.
+var scheduleCache = struct {
+	sync.Mutex
+	m map[sc.Value]*ScheduleResult
+}{m: map[sc.Value]*ScheduleResult{}}
+
+const scheduleCacheSize = 64
+
+// ScheduleModel is the model's result on v with v's bound, memoized: the
+// ladder's checks, the self-checks and the fuzz targets share one run.
+func ScheduleModel(v sc.Value) *ScheduleResult {
+	scheduleCache.Lock()
+	r, ok := scheduleCache.m[v]
+	scheduleCache.Unlock()
+	if ok {
+		return r
+	}
+	r = CheckSchedule(v)
+	scheduleCache.Lock()
+	if len(scheduleCache.m) >= scheduleCacheSize {
+		clear(scheduleCache.m)
+	}
+	scheduleCache.m[v] = r
+	scheduleCache.Unlock()
+	return r
+}
+
+// modelCheck is a ptxisa check that fires when the model's verdict on v is
+// rule (the first finding in ScheduleVerdictOrder decides).
+func schedModelCheck(rule, msg, source, doubt string) Check[sc.Value] {
+	return Check[sc.Value]{
+		Rule:   schedRule(rule, msg, source, doubt),
+		Fires:  func(v sc.Value) bool { return ScheduleModel(v).Find(rule) != nil },
+		Detail: func(v sc.Value) string { return schedFindingDetail(ScheduleModel(v), rule) },
+	}
+}
+
+// diagWitnessSteps is how many witness steps a diagnostic carries.
+const schedDiagWitnessSteps = 8
+
+func schedFindingDetail(r *ScheduleResult, rule string) string {
+	f := r.Find(rule)
+	if f == nil {
+		return ""
+	}
+	w := f.Witness
+	if len(w) > schedDiagWitnessSteps {
+		w = append([]string{"..."}, w[len(w)-schedDiagWitnessSteps:]...)
+	}
+	d := ": " + f.Detail
+	if len(w) > 0 {
+		d += " | witness: " + strings.Join(w, "; ")
+	}
+	return d + fmt.Sprintf(" [%d states]", r.States)
+}
+
+// schedulePTXISA judges a schedule with the model: the first finding in
+// ScheduleVerdictOrder decides; an exploration cut by the bound with nothing
+// found is "bound-exceeded", never accepted. On accept the value is the
+// number of states explored.
+var schedulePTXISA = &Ladder[sc.Value]{Set: PTXISA, Domain: sc.Name,
+	Value: func(v sc.Value) string { return fmt.Sprintf("ok: %d states", ScheduleModel(v).States) },
+	Checks: []Check[sc.Value]{
+		targetPTXCheck[sc.Value](sc.Name),
+		{Rule: schedRule("target", "an op of the schedule is not available on the target", "PTX ISA target notes of each instruction", ""),
+			Fires:  func(v sc.Value) bool { return schedUnavailableOp(v) != "" },
+			Detail: func(v sc.Value) string { return ": " + schedUnavailableOp(v) }},
+		schedModelCheck(srOperandSpace, "operand in the wrong memory (shared vs tensor memory)",
+			"PTX ISA 9.7.9.27 (bulk tensor copies to shared memory), 9.7.16 (tcgen05 accumulators in tensor memory)", ""),
+		schedModelCheck(srUninit, "mbarrier used while not initialized", schedPTXMbarrier+" (undefined behaviour: uninitialized use)", ""),
+		schedModelCheck(srReinit, "mbarrier initialized again without mbarrier.inval", schedPTXMbarrier+" (undefined behaviour: re-init without inval)", ""),
+		schedModelCheck(srInitCount, "mbarrier expected arrival count outside 1..2^20-1", schedPTXMbarrier+" (expected arrivals 1..2^20-1)", ""),
+		schedModelCheck(srNoComplete, "mbarrier.arrive.noComplete completed the phase", schedPTXMbarrier+" (undefined behaviour: .noComplete that completes the phase)", ""),
+		schedModelCheck(srTxRange, "mbarrier tx-count outside -(2^20-1)..2^20-1", schedPTXMbarrier+" (tx-count range; negative is legal)", ""),
+		schedModelCheck(srPending, "arrival count exceeds the phase's pending arrivals", schedPTXMbarrier,
+			"the PTX ISA does not say what an arrival beyond the pending count does; the model calls it undefined"),
+		schedModelCheck(srUnobserved, "arrival in a phase whose predecessor no try_wait observed complete",
+			schedPTXMbarrier+" (at least one successful test_wait/try_wait per phase before arriving in the next)",
+			"read as: no arrive-on in phase k+1 before a successful wait observed phase k; the PTX text can also be read per thread"),
+		schedModelCheck(srWgmmaFence, "wgmma.mma_async without a preceding wgmma.fence", "PTX ISA 9.7.15.6 (wgmma.fence before the first wgmma.mma_async)", ""),
+		schedModelCheck(srRace, "data race: conflicting accesses not ordered by an mbarrier, bar.sync or an observed async completion",
+			"PTX ISA 8 (memory consistency model); 9.7.9 (cp.async.bulk async-groups: no ordering within a group); ptx-facts: proxies", ""),
+		schedModelCheck(srProxy, "cross-proxy access without the proxy fence", schedPTXProxy, ""),
+		schedModelCheck(srDeadlock, "deadlock: a role waits for a phase, bar.sync or arrival that never comes",
+			schedPTXMbarrier+" (a phase completes when pending arrivals == 0 and tx-count == 0)", ""),
+		{Rule: schedRule(srBound, "model bound exceeded: no verdict within max_states", "legalfuzz schedule model (explicit-state, bounded by max_states)", ""),
+			Fires:  func(v sc.Value) bool { return !ScheduleModel(v).Complete },
+			Detail: func(v sc.Value) string { return fmt.Sprintf(" (%d states)", v.StateBound()) }},
+	},
+}
+
+// opGate is the first target and PTX ISA version of an op.
+type schedOpGate struct {
+	sm  int
+	ptx target.PTX
+	// arch: "" any target from sm, "90a" sm_90a only, "tcgen05" the tcgen05
+	// targets, "a" arch-specific targets from sm.
+	arch string
+}
+
+var schedOpGates = map[sc.Code]schedOpGate{
+	sc.Ldmatrix: {75, 65, ""}, sc.Stmatrix: {90, 78, ""},
+	sc.CpAsync: {80, 70, ""}, sc.CpAsyncCommit: {80, 70, ""}, sc.CpAsyncWait: {80, 70, ""},
+	sc.TMALoad: {90, 80, ""}, sc.TMAStore: {90, 80, ""}, sc.BulkCommit: {90, 80, ""}, sc.BulkWait: {90, 80, ""},
+	sc.WgmmaFence: {90, 80, "90a"}, sc.Wgmma: {90, 80, "90a"}, sc.WgmmaCommit: {90, 80, "90a"}, sc.WgmmaWait: {90, 80, "90a"},
+	sc.Tcgen05MMA: {100, 86, "tcgen05"}, sc.Tcgen05Commit: {100, 86, "tcgen05"}, sc.Tcgen05Ld: {100, 86, "tcgen05"},
+	sc.MbarInit: {80, 70, ""}, sc.MbarArrive: {80, 70, ""}, sc.MbarInval: {80, 70, ""},
+	sc.MbarArriveExpectTx: {90, 80, ""}, sc.MbarExpectTx: {90, 80, ""}, sc.MbarTryWait: {90, 78, ""},
+	sc.FenceProxyAsync: {90, 80, ""}, sc.FenceTensormapRelease: {90, 83, ""}, sc.FenceTensormapAcquire: {90, 83, ""},
+	sc.TensormapReplace: {90, 83, "a"},
+}
+
+// unavailableOp names the first op the target cannot hold, or "".
+func schedUnavailableOp(v sc.Value) string {
+	t := v.Tgt
+	for r, role := range v.RoleList() {
+		for pc, o := range role.Program() {
+			g, ok := schedOpGates[o.Code]
+			if !ok {
+				continue
+			}
+			bad := t.Arch.SM < g.sm || t.PTX < g.ptx
+			switch g.arch {
+			case "90a":
+				bad = t.Arch.String() != "sm_90a" || t.PTX < g.ptx
+			case "tcgen05":
+				bad = !tcgen05Target(t)
+			case "a":
+				bad = bad || !t.Arch.ArchSpecific()
+			}
+			if bad {
+				return fmt.Sprintf("role %d op %d %s needs sm_%d%s and PTX ISA %s, target %s", r, pc, o.Code, g.sm, schedGateSuffix(g), g.ptx, t)
+			}
+		}
+	}
+	return ""
+}
+
+func schedGateSuffix(g schedOpGate) string {
+	switch g.arch {
+	case "90a", "a", "tcgen05":
+		return "a"
+	}
+	return ""
+}
+
+// checkSchedulePermutation is an exact check of the model: the roles are
+// symmetric, so reversing their order must not change whether a schedule
+// is ok. Run when the exploration was complete and small.
+func schedCheckPermutation(val any) error {
+	v := val.(sc.Value)
+	r1 := ScheduleModel(v)
+	if !r1.Complete || r1.States > 4000 || v.NRoles < 2 {
+		return nil
+	}
+	p := schedPermuteRoles(v)
+	r2 := CheckScheduleBound(p, v.StateBound())
+	if !r2.Complete {
+		return nil
+	}
+	ok1, ok2 := r1.Verdict() == "ok", r2.Verdict() == "ok"
+	if ok1 != ok2 {
+		return fmt.Errorf("model verdict %s, but %s with the roles in reverse order", r1.Verdict(), r2.Verdict())
+	}
+	return nil
+}
+
+// permuteRoles reverses the role order.
+func schedPermuteRoles(v sc.Value) sc.Value {
+	n := int(v.NRoles)
+	p := v
+	for i := range n {
+		p.Roles[i] = v.Roles[n-1-i]
+	}
+	return p
+}
