@@ -143,16 +143,21 @@ func (c *Coordinator) Run(ctx context.Context) (Campaign, error) {
 		return c.Campaign(), err
 	}
 	loopCtx, stopLoops := context.WithCancel(ctx)
-	defer stopLoops()
-	errs := make(chan error, 4)
-	for _, loop := range []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.refreshWorkers} {
-		go func() { errs <- loop(loopCtx) }()
+	var wg sync.WaitGroup
+	stop := func() { stopLoops(); wg.Wait() } // the loops write the store: Run ends after them
+	defer stop()
+	loops := []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.unknownDeadLoop, c.refreshWorkers}
+	errs := make(chan error, len(loops))
+	for _, loop := range loops {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- loop(loopCtx) }()
 	}
 	if err := c.start(ctx); err != nil {
+		stop()
 		return c.Campaign(), err
 	}
 	err := c.drive(ctx, errs)
-	stopLoops()
+	stop()
 	return c.Campaign(), err
 }
 
@@ -216,16 +221,35 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error) error {
 				if drainStart.IsZero() {
 					drainStart = now
 				}
-				if camp.Stats.Outstanding() <= 0 || now.Sub(drainStart) > c.drainTimeout() {
-					if camp.Stats.Outstanding() > 0 {
-						c.log.Warn("drain timeout: jobs still queued stay in the store for a resume", "outstanding", camp.Stats.Outstanding())
-					}
-					c.setState(StateDone)
-					return nil
+				timedOut := now.Sub(drainStart) > c.drainTimeout()
+				if !timedOut && (camp.Stats.Outstanding() > 0 || c.enqueueStranded(ctx)) {
+					continue
 				}
+				if camp.Stats.Outstanding() > 0 {
+					c.log.Warn("drain timeout: jobs still queued stay in the store for a resume", "outstanding", camp.Stats.Outstanding())
+				}
+				c.setState(StateDone)
+				return nil
 			}
 		}
 	}
+}
+
+// enqueueStranded enqueues the campaign's stored cases whose jobs were never
+// created (an enqueue that failed on the last delivery of its inputs). It
+// reports whether there is more to wait for: jobs it enqueued, or an enqueue
+// that failed again.
+func (c *Coordinator) enqueueStranded(ctx context.Context) bool {
+	before := c.Campaign().Stats.Enqueued
+	left, err := c.opts.Store.Unenqueued(c.Campaign().ID)
+	if err == nil && len(left) > 0 {
+		err = c.enqueue(ctx, left)
+	}
+	if err != nil {
+		c.log.Warn("enqueue stranded cases; will retry", "err", err)
+		return true
+	}
+	return c.Campaign().Stats.Enqueued > before
 }
 
 func (c *Coordinator) drainTimeout() time.Duration {
@@ -382,6 +406,11 @@ func (c *Coordinator) verdictsOK(res queue.Result) error {
 		case oracles.Accept, oracles.Reject, oracles.Unsupported, oracles.Error, oracles.Timeout, oracles.Result:
 		default:
 			return fmt.Errorf("unknown verdict kind %q", v.Kind)
+		}
+	}
+	for _, b := range res.Bad { // counted as dead cases: only cases of ours
+		if _, ok, err := c.opts.Store.Case(b.ID); err != nil || !ok {
+			return fmt.Errorf("undecodable report for unknown case %q", b.ID)
 		}
 	}
 	return nil

@@ -76,7 +76,18 @@ func (c *Coordinator) recordDead(m jetstream.Msg, reason string, deadCases int) 
 
 // deadLoop records the dead letters workers send.
 func (c *Coordinator) deadLoop(ctx context.Context) error {
-	cons, err := queue.DeadConsumer(ctx, c.js, c.opts.Queue, c.Campaign().ID)
+	return c.consumeDead(ctx, c.Campaign().ID)
+}
+
+// unknownDeadLoop records the dead letters of messages whose campaign a
+// worker could not read (garbage jobs), in the campaign running when they
+// came; coordinators running at the same time share them.
+func (c *Coordinator) unknownDeadLoop(ctx context.Context) error {
+	return c.consumeDead(ctx, queue.UnknownCampaign)
+}
+
+func (c *Coordinator) consumeDead(ctx context.Context, campaign string) error {
+	cons, err := queue.DeadConsumer(ctx, c.js, c.opts.Queue, campaign)
 	if err != nil {
 		return err
 	}
@@ -105,6 +116,9 @@ func (c *Coordinator) inputsLoop(ctx context.Context) error {
 		if err == nil && in.Campaign != c.Campaign().ID {
 			err = fmt.Errorf("inputs for campaign %q", in.Campaign)
 		}
+		if _, ok := fuzz.Lookup(in.Domain); err == nil && !ok { // never decodable: not worth a redelivery
+			err = fmt.Errorf("unknown domain %q", in.Domain)
+		}
 		if err != nil {
 			c.recordDead(m, fmt.Sprintf("inputs: %v", err), 0)
 			return
@@ -118,18 +132,32 @@ func (c *Coordinator) inputsLoop(ctx context.Context) error {
 	})
 }
 
-// addInputs stores the new cases among the inputs and enqueues their jobs.
+// addInputs stores the new cases among the inputs and enqueues their jobs:
+// those of every case of the inputs that this campaign stored and has not
+// enqueued yet, so that inputs redelivered after a failed enqueue (their
+// cases stored by the first try) still get their jobs.
 func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
 	recs, err := caseRecords(in, time.Now().UTC())
 	if err != nil {
 		return err
 	}
-	added, err := c.opts.Store.AddCases(in.Campaign, recs)
-	if err != nil {
+	if _, err := c.opts.Store.AddCases(in.Campaign, recs); err != nil {
 		return err
 	}
 	c.reload()
-	return c.enqueue(ctx, added)
+	var left []CaseRecord
+	seen := map[string]bool{}
+	for _, r := range recs {
+		stored, ok, err := c.opts.Store.Case(r.ID)
+		if err != nil {
+			return err
+		}
+		if ok && !seen[r.ID] && stored.Campaign == in.Campaign && stored.Enqueued == nil {
+			left = append(left, stored)
+		}
+		seen[r.ID] = true
+	}
+	return c.enqueue(ctx, left)
 }
 
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then

@@ -233,7 +233,9 @@ type CommitResult struct {
 	// redelivered result) are skipped, so nothing is counted twice.
 	Stored     int
 	NewBuckets []Bucket
-	// Findings counts disagreements recorded (in new or known buckets).
+	// Findings counts the (bucket, case) findings newly recorded, in new or
+	// known buckets; a finding re-evaluated after a later verdict of its case
+	// is not counted again.
 	Findings int
 }
 
@@ -289,11 +291,13 @@ func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitR
 			if !d.Finding() {
 				continue
 			}
-			b, isNew, err := recordFinding(tx, d, c.Campaign, c.Now)
+			b, isNew, newMember, err := recordFinding(tx, d, c.Campaign, c.Now)
 			if err != nil {
 				return err
 			}
-			res.Findings++
+			if newMember { // a case re-evaluated after a later verdict is not a new finding
+				res.Findings++
+			}
 			if isNew {
 				res.NewBuckets = append(res.NewBuckets, b)
 			}
@@ -317,14 +321,14 @@ func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 }
 
 // recordFinding adds one disagreement to its bucket; a case counts once per
-// bucket.
-func recordFinding(tx *bolt.Tx, d Disagreement, campaign string, now time.Time) (Bucket, bool, error) {
+// bucket. It reports whether the bucket and the (bucket, case) member are new.
+func recordFinding(tx *bolt.Tx, d Disagreement, campaign string, now time.Time) (b Bucket, isNew, newMember bool, err error) {
 	sig := SignatureOf(d)
 	key := sig.Key()
 	bb := tx.Bucket(bucketBuckets)
 	b, exists, err := get[Bucket](bb, []byte(key))
 	if err != nil {
-		return b, false, err
+		return b, false, false, err
 	}
 	if !exists {
 		b = Bucket{Key: key, Signature: sig, Title: sig.Title(), Example: d.Case, Campaign: campaign, FirstSeen: now}
@@ -333,12 +337,13 @@ func recordFinding(tx *bolt.Tx, d Disagreement, campaign string, now time.Time) 
 	mb := tx.Bucket(bucketMembers)
 	if mb.Get(member) == nil {
 		if err := mb.Put(member, nil); err != nil {
-			return b, false, err
+			return b, false, false, err
 		}
 		b.Cases++
+		newMember = true
 	}
 	b.LastSeen = now
-	return b, !exists, put(bb, []byte(key), b)
+	return b, !exists, newMember, put(bb, []byte(key), b)
 }
 
 // Verdicts returns a case's stored verdicts.

@@ -37,10 +37,10 @@ type Fuzzer struct {
 func (w *Worker) handleFuzz(ctx context.Context, m jetstream.Msg) {
 	job, err := queue.Decode[queue.FuzzJob](m.Data())
 	if err != nil {
-		w.deadLetter(context.Background(), m, "_unknown", err.Error())
+		w.deadLetter(context.Background(), m, queue.UnknownCampaign, err.Error())
 		return
 	}
-	stop := keepAlive(m)
+	stop := keepAlive(m, w.keepAlivePeriod())
 	err = w.cfg.Fuzz.run(ctx, job, func(source string, inputs [][]byte) error {
 		msg := queue.Inputs{V: queue.Version, Campaign: job.Campaign, Domain: job.Domain, Source: source, Inputs: inputs}
 		_, err := w.js.Publish(context.Background(), queue.InputsSubject(job.Campaign), queue.Encode(msg))

@@ -33,7 +33,16 @@ type Config struct {
 	// Fuzz, if set, makes the worker also run fuzz slices.
 	Fuzz  *Fuzzer
 	Queue queue.Config
+	// JobTimeout bounds one oracle call on one batch; a call that has not
+	// answered by then (even one that ignores its context) is abandoned and
+	// every case of the batch gets a Timeout verdict. Zero means
+	// DefaultJobTimeout.
+	JobTimeout time.Duration
 }
+
+// DefaultJobTimeout bounds one batch when Config.JobTimeout is zero: far
+// above any tool's own per-process timeout, so it only catches hangs.
+const DefaultJobTimeout = 10 * time.Minute
 
 // Worker runs jobs until its context ends.
 type Worker struct {
@@ -133,13 +142,13 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 	ctx := context.Background() // a job in hand is finished even while draining
 	job, err := queue.Decode[queue.Job](m.Data())
 	if err != nil {
-		w.deadLetter(ctx, m, "_unknown", err.Error())
+		w.deadLetter(ctx, m, queue.UnknownCampaign, err.Error())
 		return
 	}
 	cases, bad := decodeCases(job)
-	stop := keepAlive(m)
+	stop := keepAlive(m, w.keepAlivePeriod())
 	start := time.Now()
-	verdicts, err := o.Judge(ctx, cases)
+	verdicts, err := w.judge(o, cases)
 	stop()
 	if err != nil {
 		w.retryOrDead(ctx, m, job.Campaign, fmt.Sprintf("oracle %s failed on batch %s: %v", o.Name(), job.Batch, err))
@@ -181,12 +190,58 @@ func decodeCases(job queue.Job) ([]domain.Case, []queue.BadCase) {
 	return cases, bad
 }
 
-// keepAlive tells the server the job is in progress every few seconds, so a
-// slow batch is not redelivered while a killed worker's job still is.
-func keepAlive(m jetstream.Msg) (stop func()) {
+// judge runs the oracle on a batch under the job timeout. An oracle that has
+// not answered in time gets Timeout verdicts for the whole batch; its call
+// is abandoned (its context is cancelled, and its goroutine ends whenever the
+// oracle returns).
+func (w *Worker) judge(o oracles.Oracle, cases []domain.Case) ([]oracles.Verdict, error) {
+	limit := w.cfg.JobTimeout
+	if limit <= 0 {
+		limit = DefaultJobTimeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	type answer struct {
+		verdicts []oracles.Verdict
+		err      error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		vs, err := o.Judge(ctx, cases)
+		done <- answer{vs, err}
+	}()
+	select {
+	case a := <-done:
+		if a.err == nil || ctx.Err() == nil {
+			return a.verdicts, a.err
+		}
+	case <-ctx.Done():
+	}
+	out := make([]oracles.Verdict, len(cases))
+	for i, c := range cases {
+		out[i] = oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain, Kind: oracles.Timeout,
+			Diagnostic: fmt.Sprintf("%s did not judge its batch of %d cases within the job timeout (%s)", o.Name(), len(cases), limit)}
+	}
+	return out, nil
+}
+
+// keepAlivePeriod is how often a job in hand is reported in progress: well
+// within the consumer's ack deadline, so a live worker's job is never
+// redelivered to another.
+func (w *Worker) keepAlivePeriod() time.Duration {
+	ackWait := w.cfg.Queue.AckWait
+	if ackWait <= 0 {
+		ackWait = 2 * time.Minute // queue.Config's default
+	}
+	return min(5*time.Second, ackWait/3)
+}
+
+// keepAlive tells the server the job is in progress every period, so a slow
+// batch is not redelivered while a killed worker's job still is.
+func keepAlive(m jetstream.Msg, period time.Duration) (stop func()) {
 	done := make(chan struct{})
 	go func() {
-		t := time.NewTicker(5 * time.Second)
+		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
 			select {

@@ -163,6 +163,10 @@ func FuzzSubject(domain string) string { return SubjectFuzz + "." + token(domain
 // ResultSubject is where a campaign's results go.
 func ResultSubject(campaign string) string { return SubjectResults + "." + token(campaign) }
 
+// UnknownCampaign is the campaign token of dead letters for messages whose
+// campaign could not be read (garbage jobs): DeadSubject(UnknownCampaign).
+const UnknownCampaign = "_unknown"
+
 // DeadSubject is where a campaign's dead letters go.
 func DeadSubject(campaign string) string { return SubjectDead + "." + token(campaign) }
 

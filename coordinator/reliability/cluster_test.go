@@ -1,0 +1,153 @@
+package reliability_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
+	"github.com/legalfuzz/legalfuzz/worker"
+)
+
+// cluster starts n NATS servers with JetStream on loopback, each with its own
+// store, routed to each other, and waits until JetStream has a meta leader.
+func cluster(t *testing.T, n int) []*server.Server {
+	t.Helper()
+	ports := make([]int, n)
+	var routes []string
+	for i := range ports {
+		ports[i] = freePort(t)
+		routes = append(routes, fmt.Sprintf("nats-route://127.0.0.1:%d", ports[i]))
+	}
+	servers := make([]*server.Server, n)
+	for i := range servers {
+		servers[i] = natsServer(t, func(o *server.Options) {
+			o.ServerName = fmt.Sprintf("n%d", i)
+			o.Cluster = server.ClusterOpts{Name: "lf-reliability", Host: "127.0.0.1", Port: ports[i]}
+			o.Routes = server.RoutesFromStr(strings.Join(routes, ","))
+		})
+	}
+	checkFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+		for _, s := range servers {
+			if s.NumRoutes() < n-1 {
+				return fmt.Errorf("%s has %d routes", s.Name(), s.NumRoutes())
+			}
+		}
+		if !slices.ContainsFunc(servers, (*server.Server).JetStreamIsLeader) {
+			return fmt.Errorf("%w: no JetStream meta leader", errNotYet)
+		}
+		return nil
+	})
+	return servers
+}
+
+// freePort finds a loopback TCP port that is free now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// TestClusterNodeLoss runs a campaign on a 3-node NATS cluster with every
+// stream and consumer replicated 3 times, and shuts down one node
+// mid-campaign: a node the clients are not connected to, preferably a
+// stream leader, so JetStream elects another. The campaign completes with
+// nothing lost and nothing judged twice.
+func TestClusterNodeLoss(t *testing.T) {
+	servers := cluster(t, 3)
+	var urls []string
+	for _, s := range servers {
+		urls = append(urls, s.ClientURL())
+	}
+	nc := connect(t, "test", urls) // pinned to n0: DontRandomize
+	js := jetStream(t, nc)
+	qcfg := queue.Config{Replicas: 3, AckWait: 2 * time.Second, MaxDeliver: 10}
+	const campaign = "cluster"
+	cases := mustCases(t, "kindword", 64, 4)
+	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+
+	var names []string
+	for i := range 2 {
+		a := testoracle.New(testoracle.Config{Name: "fixed-a", Latency: 150 * time.Millisecond, Domains: []string{"kindword"}})
+		b := testoracle.New(testoracle.Config{Name: "fixed-b", Latency: 100 * time.Millisecond, Domains: []string{"kindword"}})
+		orcs, sts := statuses(a, b)
+		name := fmt.Sprintf("w%d", i)
+		startWorker(t, connect(t, name, urls), worker.Config{Name: name, Oracles: orcs, Statuses: sts, Queue: qcfg})
+		names = append(names, a.Name(), b.Name())
+	}
+	store := openStore(t, "")
+	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan coordinator.Campaign, 1)
+	go func() { done <- runTo(t, coord, 2*time.Minute) }()
+
+	checkFor(t, time.Minute, 10*time.Millisecond, func() error {
+		if s := coord.Campaign().Stats; s.Judged < s.Enqueued/4 || s.Enqueued == 0 {
+			return fmt.Errorf("%w: %+v", errNotYet, s)
+		}
+		return nil
+	})
+	victim := pickVictim(t, js, servers)
+	before := coord.Campaign().Stats
+	victim.Shutdown()
+	t.Logf("shut down %s at judged %d of %d", victim.Name(), before.Judged, before.Enqueued)
+
+	camp := <-done
+	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
+	if camp.Stats.Judged-before.Judged < camp.Stats.Enqueued/4 {
+		t.Errorf("only %d verdicts after the node loss: it was not mid-campaign", camp.Stats.Judged-before.Judged)
+	}
+	want := reliability.Expect{Cases: cases, Oracles: []string{"fixed-a", "fixed-b"}}
+	if err := reliability.CheckCampaign(store, camp, want); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pickVictim chooses a server other than n0 (where the clients are): the
+// leader of the jobs or results stream if one of them is elsewhere.
+func pickVictim(t *testing.T, js jetstream.JetStream, servers []*server.Server) *server.Server {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, name := range []string{"LF_RESULTS", "LF_JOBS"} {
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Cluster == nil {
+			t.Fatalf("stream %s is not clustered", name)
+		}
+		if len(info.Cluster.Replicas)+1 != 3 {
+			t.Fatalf("stream %s has %d replicas, want 3", name, len(info.Cluster.Replicas)+1)
+		}
+		for _, srv := range servers[1:] {
+			if srv.Name() == info.Cluster.Leader {
+				t.Logf("victim %s leads %s", srv.Name(), name)
+				return srv
+			}
+		}
+	}
+	return servers[1]
+}

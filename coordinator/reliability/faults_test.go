@@ -1,0 +1,267 @@
+package reliability_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
+	"github.com/legalfuzz/legalfuzz/worker"
+)
+
+// TestHungAndCrashingOracles runs one worker with three fixed oracles that
+// misbehave on chosen cases: "hangs" blocks (deaf to its context) on the
+// first batch, "crashes" reports a tool crash on two cases, "fails" returns
+// a harness error on one batch every time. The hang ends in Timeout verdicts
+// for its batch after the worker's job timeout, the crashes are Error
+// verdicts, the failing batch becomes a dead letter after its deliveries, and
+// the same worker goes on judging every later job.
+func TestHungAndCrashingOracles(t *testing.T) {
+	ns := natsServer(t, nil)
+	nc := connect(t, "test", []string{ns.ClientURL()})
+	js := jetStream(t, nc)
+	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
+	const campaign = "faulty-oracles"
+	cases := mustCases(t, "kindword", 32, 5) // batches of 4: cases[0:4] is the first batch
+	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	is := func(ids ...string) func(domain.Case) bool {
+		return func(c domain.Case) bool { return slices.Contains(ids, c.ID) }
+	}
+	kw := []string{"kindword"}
+	hangs := testoracle.New(testoracle.Config{Name: "hangs", Domains: kw, Hang: is(cases[0].ID)})
+	t.Cleanup(hangs.Release)
+	crashes := testoracle.New(testoracle.Config{Name: "crashes", Domains: kw, Crash: is(cases[5].ID, cases[9].ID)})
+	fails := testoracle.New(testoracle.Config{Name: "fails", Domains: kw, Fail: is(cases[13].ID)})
+	orcs, sts := statuses(hangs, crashes, fails)
+	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}),
+		worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg, JobTimeout: time.Second})
+
+	store := openStore(t, "")
+	camp := runCoordinator(t, coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: coordinator.CampaignConfig{Domains: kw, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
+
+	dead := map[string][]string{}
+	for _, c := range cases[12:16] {
+		dead[c.ID] = []string{"fails"}
+	}
+	if err := reliability.CheckCampaign(store, camp, reliability.Expect{Cases: cases, Oracles: []string{"crashes", "fails", "hangs"}, Dead: dead}); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		vs, err := store.Verdicts(c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			want := oracles.Accept
+			switch {
+			case v.Oracle == "hangs" && i < 4:
+				want = oracles.Timeout
+			case v.Oracle == "crashes" && (i == 5 || i == 9):
+				want = oracles.Error
+			}
+			if v.Kind != want {
+				t.Errorf("case %d: %s said %s (%s), want %s", i, v.Oracle, v.Kind, v.Diagnostic, want)
+			}
+			if v.Kind == oracles.Timeout && !strings.Contains(v.Diagnostic, "job timeout (1s)") {
+				t.Errorf("timeout verdict without a clear diagnostic: %q", v.Diagnostic)
+			}
+		}
+	}
+	// Every batch reached the oracles once; the failing one once per delivery.
+	if got := hangs.Batches(); got != 8 {
+		t.Errorf("hangs judged %d batches, want 8: the worker stopped after the hang", got)
+	}
+	if got := fails.Batches(); got != 7+int64(qcfg.MaxDeliver) {
+		t.Errorf("fails was called %d times, want 7 batches + %d deliveries of the failing one", got, qcfg.MaxDeliver)
+	}
+	dls, err := store.DeadLetters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dls) != 1 || !strings.Contains(dls[0].Reason, "induced harness failure") || !strings.Contains(dls[0].Reason, "oracle fails failed on batch") {
+		t.Errorf("dead letters %+v, want one naming the failing oracle and its error", dls)
+	}
+}
+
+// TestEnqueueFailureLosesNothing makes the jobs stream refuse new jobs while
+// the coordinator enqueues a batch of new inputs (as a full queue or a lost
+// stream leader does), then lets it accept them again. The cases the failed
+// try stored are not lost: redelivered inputs enqueue them at once; inputs
+// past their last delivery leave them to the sweep before the campaign ends.
+func TestEnqueueFailureLosesNothing(t *testing.T) {
+	t.Run("inputs redelivered", func(t *testing.T) { enqueueFailure(t, 5, true) })
+	t.Run("inputs not redelivered", func(t *testing.T) { enqueueFailure(t, 1, false) })
+}
+
+func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
+	ns := natsServer(t, nil)
+	nc := connect(t, "test", []string{ns.ClientURL()})
+	js := jetStream(t, nc)
+	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: maxDeliver}
+	const campaign = "enqueue-failure"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := queue.Setup(ctx, js, qcfg); err != nil {
+		t.Fatal(err)
+	}
+	fixed := testoracle.New(testoracle.Config{Name: "fixed", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}})
+	orcs, sts := statuses(fixed)
+	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+
+	store := openStore(t, "")
+	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 3 * time.Second, BatchSize: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan coordinator.Campaign, 1)
+	go func() { done <- runTo(t, coord, 2*time.Minute) }()
+	checkFor(t, 30*time.Second, 10*time.Millisecond, func() error { // the coordinator's consumers exist
+		_, err := js.Consumer(ctx, "LF_INPUTS", "inputs-"+campaign)
+		return err
+	})
+
+	jobs, err := js.Stream(ctx, "LF_JOBS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := jobs.CachedInfo().Config
+	full.MaxMsgs, full.Discard = 2, jetstream.DiscardNew
+	if _, err := js.UpdateStream(ctx, full); err != nil {
+		t.Fatal(err)
+	}
+	cases := mustCases(t, "kindword", 32, 6)
+	for _, in := range reliability.Inputs(campaign, "kindword", cases, 0) { // not publishInputs: Setup would lift the limit
+		if _, err := js.Publish(ctx, queue.InputsSubject(campaign), queue.Encode(in)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The cases are stored at once; their jobs are not enqueued (the stream
+	// took two, then refused the third, and nothing was marked).
+	checkFor(t, 30*time.Second, 10*time.Millisecond, func() error {
+		if s := coord.Campaign().Stats; s.Cases != len(cases) {
+			return fmt.Errorf("%w: %+v", errNotYet, s)
+		}
+		return nil
+	})
+	time.Sleep(300 * time.Millisecond)
+	if s := coord.Campaign().Stats; s.Enqueued != 0 {
+		t.Fatalf("the full stream did not stop the enqueue: %+v", s)
+	}
+	full.MaxMsgs = -1
+	if _, err := js.UpdateStream(ctx, full); err != nil {
+		t.Fatal(err)
+	}
+	if beforeDrain {
+		checkFor(t, 30*time.Second, 10*time.Millisecond, func() error {
+			camp := coord.Campaign()
+			if camp.State != coordinator.StateRunning {
+				t.Fatalf("the redelivered inputs enqueued nothing before the campaign drained: %+v", camp.Stats)
+			}
+			if camp.Stats.Enqueued != len(cases) {
+				return fmt.Errorf("%w: %+v", errNotYet, camp.Stats)
+			}
+			return nil
+		})
+	}
+	camp := <-done
+	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
+	if err := reliability.CheckCampaign(store, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFindingCountedOncePerCase commits a case's verdicts one oracle at a
+// time, as results arrive: the finding completed by ptxas's verdict is
+// re-evaluated when a later oracle's verdict comes, and must not be counted
+// again.
+func TestFindingCountedOncePerCase(t *testing.T) {
+	store := openStore(t, "")
+	camp := coordinator.Campaign{ID: "findings", State: coordinator.StateRunning}
+	if err := store.PutCampaign(camp); err != nil {
+		t.Fatal(err)
+	}
+	c := mustCases(t, "kindword", 1, 8)[0]
+	if _, err := store.AddCases(camp.ID, []coordinator.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: camp.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	judged := func(caseID string, vs []oracles.Verdict) []coordinator.Disagreement {
+		return coordinator.PolicyFor("kindword").Evaluate(caseID, vs)
+	}
+	for _, v := range []oracles.Verdict{
+		{Oracle: coordinator.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.kindword.1"},
+		{Oracle: "ptxas", Kind: oracles.Accept},
+		{Oracle: "spec/seed", Kind: oracles.Accept},
+		{Oracle: "fixed-late", Kind: oracles.Accept},
+	} {
+		v.Case, v.Domain = c.ID, c.Domain
+		if _, err := store.CommitVerdicts(coordinator.Commit{Verdicts: []oracles.Verdict{v}, Judged: judged, Campaign: camp.ID, Oracle: v.Oracle}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stored, _, err := store.GetCampaign(camp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reliability.CheckFindings(store, stored); err != nil || stored.Stats.Findings != 1 {
+		t.Errorf("%d findings (%v), want 1", stored.Stats.Findings, err)
+	}
+}
+
+// TestRunEndsAfterItsLoops checks that a finished Run leaves nothing running
+// that consumes the campaign's messages or writes its store (which its
+// caller closes next): a message published right after Run returns stays on
+// the stream, and the stored campaign is the one Run returned.
+func TestRunEndsAfterItsLoops(t *testing.T) {
+	ns := natsServer(t, nil)
+	nc := connect(t, "test", []string{ns.ClientURL()})
+	js := jetStream(t, nc)
+	qcfg := queue.Config{AckWait: 2 * time.Second}
+	const campaign = "run-ends"
+	cases := mustCases(t, "kindword", 4, 9)
+	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
+	orcs, sts := statuses(fixed)
+	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	store := openStore(t, "")
+	camp := runCoordinator(t, coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
+		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 500 * time.Millisecond}}, time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, subject := range []string{queue.ResultSubject(campaign), queue.InputsSubject(campaign), queue.DeadSubject(campaign)} {
+		if _, err := js.Publish(ctx, subject, []byte("after the end")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(time.Second) // longer than a fetch's wait
+	stored, _, err := store.GetCampaign(campaign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored.Stats.DeadLetters != camp.Stats.DeadLetters {
+		t.Errorf("the store counted %d dead letters after Run returned %d", stored.Stats.DeadLetters, camp.Stats.DeadLetters)
+	}
+	for _, name := range []string{"LF_RESULTS", "LF_INPUTS"} {
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := s.CachedInfo().State.Msgs; n == 0 {
+			t.Errorf("a message published on %s after Run returned was consumed", name)
+		}
+	}
+}

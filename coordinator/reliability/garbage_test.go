@@ -1,0 +1,203 @@
+package reliability_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
+	"github.com/legalfuzz/legalfuzz/worker"
+)
+
+// garbage is one message published straight onto a subject, and the words
+// its dead letter's reason must contain.
+type garbage struct {
+	name, subject string
+	data          []byte
+	reason        string
+}
+
+// TestGarbageMessages publishes garbage, truncated and forged messages on
+// the jobs, results, inputs and dead-letter subjects, and puts a case whose
+// bytes do not match its ID into an otherwise good batch. Each bad message
+// becomes exactly one dead letter in the store with a clear reason, the
+// corrupt case is dead for each oracle, and every good case is judged.
+func TestGarbageMessages(t *testing.T) {
+	ns := natsServer(t, nil)
+	nc := connect(t, "test", []string{ns.ClientURL()})
+	js := jetStream(t, nc)
+	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
+	const campaign = "garbage"
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := queue.Setup(ctx, js, qcfg); err != nil {
+		t.Fatal(err)
+	}
+	store := openStore(t, "")
+	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, BatchSize: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Cases go into the store as a crashed coordinator leaves them (stored,
+	// not enqueued), so the corrupt one sits in the second batch of its own
+	// campaign: its ID is another case's, its bytes are a third case's.
+	all := mustCases(t, "kindword", 18, 7)
+	good, other := all[:16], all[16:]
+	corrupt := domain.Case{Domain: "kindword", ID: other[0].ID}
+	var recs []coordinator.CaseRecord
+	for i, c := range good {
+		if i == 5 {
+			recs = append(recs, coordinator.CaseRecord{ID: corrupt.ID, Domain: "kindword", Data: other[1].Value.Encode(), Campaign: campaign, Source: "test"})
+		}
+		recs = append(recs, coordinator.CaseRecord{ID: c.ID, Domain: "kindword", Data: c.Value.Encode(), Campaign: campaign, Source: "test"})
+	}
+	if _, err := store.AddCases(campaign, recs); err != nil {
+		t.Fatal(err)
+	}
+
+	msgs := garbageMessages(campaign, good[0].ID)
+	for _, g := range msgs {
+		if _, err := js.Publish(ctx, g.subject, g.data); err != nil {
+			t.Fatalf("%s: %v", g.name, err)
+		}
+	}
+	a := testoracle.New(testoracle.Config{Name: "fixed-a", Domains: []string{"kindword"}})
+	b := testoracle.New(testoracle.Config{Name: "fixed-b", Domains: []string{"kindword"}})
+	orcs, sts := statuses(a, b)
+	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	camp := runTo(t, coord, 2*time.Minute)
+	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
+
+	want := reliability.Expect{Cases: append(good, corrupt), Oracles: []string{"fixed-a", "fixed-b"},
+		Dead: map[string][]string{corrupt.ID: {"fixed-a", "fixed-b"}}}
+	if err := reliability.CheckCampaign(store, camp, want); err != nil {
+		t.Error(err)
+	}
+	dls, err := store.DeadLetters()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dl := range dls {
+		t.Logf("dead letter on %s: %s", dl.Subject, dl.Reason)
+	}
+	wantDead := len(msgs) + 2 // the corrupt case, once per oracle
+	if camp.Stats.DeadLetters != wantDead || len(dls) != wantDead {
+		t.Errorf("%d dead letters counted, %d stored; want %d", camp.Stats.DeadLetters, len(dls), wantDead)
+	}
+	for _, g := range append(msgs, garbage{name: "corrupt case", reason: "case bytes do not match the case ID"}) {
+		n := 0
+		for _, dl := range dls {
+			if strings.Contains(dl.Reason, g.reason) {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no dead letter says %q", g.name, g.reason)
+		}
+	}
+	// Nothing is left behind on the streams: every message was acked or
+	// terminated.
+	for _, name := range []string{"LF_JOBS", "LF_RESULTS", "LF_INPUTS"} {
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := s.CachedInfo().State.Msgs; n != 0 {
+			t.Errorf("%d messages left on %s", n, name)
+		}
+	}
+}
+
+// garbageMessages are the bad messages of TestGarbageMessages; known is a
+// case of the campaign.
+func garbageMessages(campaign, known string) []garbage {
+	job := queue.Encode(queue.Job{V: queue.Version, Campaign: campaign, Batch: "b", Oracle: "fixed-a", Domain: "kindword",
+		Cases: []queue.WireCase{{ID: known, Data: []byte{1, 2, 3}}}})
+	res := queue.Encode(queue.Result{V: queue.Version, Campaign: campaign, Batch: "b", Worker: "forger", Oracle: "fixed-a", Domain: "kindword",
+		Verdicts: []oracles.Verdict{{Oracle: "fixed-a", Case: known, Domain: "kindword", Kind: oracles.Accept}}})
+	in := queue.Encode(queue.Inputs{V: queue.Version, Campaign: campaign, Domain: "kindword", Source: "test", Inputs: [][]byte{{1, 2, 3}}})
+	dl := queue.Encode(queue.DeadLetter{V: queue.Version, Campaign: campaign, Worker: "w", Subject: "jobs.x.y", Reason: "r"})
+	jobs, results := queue.JobSubject("fixed-a", "kindword"), queue.ResultSubject(campaign)
+	inputs, dead := queue.InputsSubject(campaign), queue.DeadSubject(campaign)
+	return []garbage{
+		{"job: not JSON", jobs, []byte("\x00\xffnot json"), "looking for beginning of value (on jobs.fixed-a.kindword)"},
+		{"job: truncated", jobs, job[:len(job)/2], "garbage message: unexpected EOF (on jobs.fixed-a.kindword)"},
+		{"job: empty", jobs, nil, "garbage message: EOF (on jobs.fixed-a.kindword)"},
+		{"job: other wire version", jobs, []byte(strings.Replace(string(job), `"v":1`, `"v":2`, 1)), "wire version 2, want 1 (on jobs.fixed-a.kindword)"},
+		{"job: unknown field", jobs, []byte(`{"v":1,"campaign":"garbage","evil":true}`), `unknown field "evil" (on jobs.fixed-a.kindword)`},
+		{"job: forged, unknown domain and case", jobs,
+			queue.Encode(queue.Job{V: queue.Version, Campaign: campaign, Batch: "forged", Oracle: "fixed-a", Domain: "nosuch",
+				Cases: []queue.WireCase{{ID: "0123456789abcdef", Data: []byte{1}}}}), `result: undecodable report for unknown case "0123456789abcdef"`},
+		{"result: not JSON", results, []byte("garbage"), "result: garbage message"},
+		{"result: truncated", results, res[:len(res)-3], "result: garbage message"},
+		{"result: unknown case", results, []byte(strings.Replace(string(res), known, "fedcba9876543210", 1)), "verdict for unknown case"},
+		{"result: unknown verdict kind", results, []byte(strings.Replace(string(res), `"verdict":"accept"`, `"verdict":"maybe"`, 1)), `unknown verdict kind "maybe"`},
+		{"inputs: not JSON", inputs, []byte("{"), "inputs: garbage message"},
+		{"inputs: truncated", inputs, in[:len(in)-1], "inputs: garbage message"},
+		{"inputs: other campaign", inputs, []byte(strings.Replace(string(in), campaign, "other", 1)), `inputs for campaign "other"`},
+		{"inputs: unknown domain", inputs, []byte(strings.Replace(string(in), "kindword", "nosuch", 1)), `inputs: unknown domain "nosuch"`},
+		{"dead letter: not JSON", dead, []byte("]]"), "dead letter: garbage message"},
+		{"dead letter: truncated", dead, dl[:10], "dead letter: garbage message"},
+	}
+}
+
+// TestWorkerWithoutCredentialsRefused starts a server that requires a user
+// and password: clients and worker processes with no or wrong credentials
+// are refused with an authorization error, and never join the registry; a
+// worker with the right ones joins.
+func TestWorkerWithoutCredentialsRefused(t *testing.T) {
+	const user, password = "legalfuzz", "s3cret-for-tests"
+	ns := natsServer(t, func(o *server.Options) { o.Username, o.Password = user, password })
+	url := ns.ClientURL()
+	for _, opt := range []nats.Option{func(*nats.Options) error { return nil }, nats.UserInfo(user, "wrong")} {
+		nc, err := nats.Connect(url, opt, nats.MaxReconnects(0))
+		if err == nil {
+			nc.Close()
+			t.Fatal("connected without valid credentials")
+		}
+		if !errors.Is(err, nats.ErrAuthorization) {
+			t.Errorf("connect: %v, want an authorization error", err)
+		}
+	}
+	wcfg := procConfig{Role: "worker", NATS: url, User: user, Password: "wrong", Name: "intruder",
+		Fixed: []fixedSpec{{Name: "fixed", Domains: []string{"kindword"}}}}
+	intruder := startProc(t, wcfg)
+	err := intruder.wait(30 * time.Second)
+	var exit interface{ ExitCode() int }
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(intruder.stderr.String(), "Authorization Violation") {
+		t.Errorf("worker with a wrong password: %v, stderr %q; want exit 2 and an authorization error", err, intruder.stderr.String())
+	}
+
+	nc := connect(t, "test", []string{url}, nats.UserInfo(user, password))
+	wcfg.Password, wcfg.Name = password, "member"
+	startProc(t, wcfg)
+	js := jetStream(t, nc)
+	checkFor(t, 30*time.Second, 50*time.Millisecond, func() error {
+		ws, err := queue.Workers(context.Background(), js)
+		if err != nil {
+			return err
+		}
+		var names []string
+		for _, w := range ws {
+			names = append(names, w.Worker)
+		}
+		if fmt.Sprint(names) != "[member]" {
+			return fmt.Errorf("%w: registry holds %q, want only member", errNotYet, names)
+		}
+		return nil
+	})
+}
