@@ -375,31 +375,56 @@ func (c *Coordinator) fuzzWorkers() int {
 
 // consumeLoop fetches messages from a consumer and hands each to handle.
 func (c *Coordinator) consumeLoop(ctx context.Context, cons jetstream.Consumer, handle func(jetstream.Msg)) error {
-	for ctx.Err() == nil {
-		batch, err := cons.Fetch(64, jetstream.FetchMaxWait(500*time.Millisecond))
-		if err != nil {
-			if ctx.Err() != nil {
-				break
-			}
-			c.log.Warn("fetch", "err", err)
-			time.Sleep(200 * time.Millisecond)
-			continue
-		}
-		for m := range batch.Messages() {
+	return c.consumeBatches(ctx, cons, func(ms []jetstream.Msg) {
+		for _, m := range ms {
 			handle(m)
 		}
+	})
+}
+
+// consumeBatches hands messages over in batches: it waits for one, then takes
+// whatever else has already arrived, up to 64, so their effects can share
+// one store transaction without waiting for a batch to fill.
+func (c *Coordinator) consumeBatches(ctx context.Context, cons jetstream.Consumer, handle func([]jetstream.Msg)) error {
+	msgs := make(chan jetstream.Msg, 256)
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		select {
+		case msgs <- m:
+		case <-ctx.Done(): // unacked: redelivered to whoever consumes next
+		}
+	}, jetstream.PullMaxMessages(256))
+	if err != nil {
+		return fmt.Errorf("consume: %w", err)
 	}
-	return nil
+	defer cc.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case m := <-msgs:
+			batch := []jetstream.Msg{m}
+			for more := true; more && len(batch) < 64; {
+				select {
+				case m := <-msgs:
+					batch = append(batch, m)
+				default:
+					more = false
+				}
+			}
+			handle(batch)
+		}
+	}
 }
 
 // verdictsOK checks that a result's verdicts are for its oracle and for cases
-// the store knows; anything else is garbage.
-func (c *Coordinator) verdictsOK(res queue.Result) error {
+// the store knows (known, from one read of the store); anything else is
+// garbage.
+func verdictsOK(res queue.Result, known map[string]bool) error {
 	for _, v := range res.Verdicts {
 		if v.Oracle != res.Oracle {
 			return fmt.Errorf("verdict from %q in a result of %q", v.Oracle, res.Oracle)
 		}
-		if _, ok, err := c.opts.Store.Case(v.Case); err != nil || !ok {
+		if !known[v.Case] {
 			return fmt.Errorf("verdict for unknown case %q", v.Case)
 		}
 		switch v.Kind {
@@ -409,7 +434,7 @@ func (c *Coordinator) verdictsOK(res queue.Result) error {
 		}
 	}
 	for _, b := range res.Bad { // counted as dead cases: only cases of ours
-		if _, ok, err := c.opts.Store.Case(b.ID); err != nil || !ok {
+		if !known[b.ID] {
 			return fmt.Errorf("undecodable report for unknown case %q", b.ID)
 		}
 	}

@@ -13,52 +13,110 @@ import (
 )
 
 // resultsLoop commits results to the store, then acks them: a crash between
-// the two redelivers the result, and the store skips what it already has.
+// the two redelivers them, and the store skips what it already has. All the
+// results of one fetch are committed in one transaction.
 func (c *Coordinator) resultsLoop(ctx context.Context) error {
 	cons, err := queue.ResultConsumer(ctx, c.js, c.opts.Queue, c.Campaign().ID)
 	if err != nil {
 		return err
 	}
-	return c.consumeLoop(ctx, cons, c.handleResult)
+	return c.consumeBatches(ctx, cons, c.handleResults)
 }
 
-func (c *Coordinator) handleResult(m jetstream.Msg) {
-	res, err := queue.Decode[queue.Result](m.Data())
-	if err == nil {
-		err = c.verdictsOK(res)
-	}
-	if err != nil {
-		c.recordDead(m, fmt.Sprintf("result: %v", err), 0)
-		return
-	}
-	camp := c.Campaign()
-	if len(res.Bad) > 0 {
-		dl := DeadLetter{Campaign: camp.ID, Subject: m.Subject(), Time: time.Now().UTC(),
-			Reason: fmt.Sprintf("%d cases of batch %s could not be decoded by worker %s: %s", len(res.Bad), res.Batch, res.Worker, res.Bad[0].Error)}
-		if err := c.opts.Store.AddDeadLetter(dl, len(res.Bad)); err != nil {
-			c.log.Error("store dead letter", "err", err)
-			_ = m.NakWithDelay(time.Second)
-			return
+// handleResults validates a fetch's results, commits the valid ones together
+// and acks them; garbage becomes dead letters one by one.
+func (c *Coordinator) handleResults(ms []jetstream.Msg) {
+	results := make([]queue.Result, len(ms))
+	errs := make([]error, len(ms))
+	var ids []string
+	for i, m := range ms {
+		results[i], errs[i] = queue.Decode[queue.Result](m.Data())
+		for _, v := range results[i].Verdicts {
+			ids = append(ids, v.Case)
+		}
+		for _, b := range results[i].Bad {
+			ids = append(ids, b.ID)
 		}
 	}
-	commit := Commit{Verdicts: res.Verdicts, Campaign: camp.ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
+	known, err := c.opts.Store.KnownCases(ids)
+	if err != nil {
+		c.log.Error("read store; results will be redelivered", "err", err)
+		nakAll(ms)
+		return
+	}
+	var good []jetstream.Msg
+	var commits []Commit
+	for i, m := range ms {
+		if errs[i] == nil {
+			errs[i] = verdictsOK(results[i], known)
+		}
+		if errs[i] != nil {
+			c.recordDead(m, fmt.Sprintf("result: %v", errs[i]), 0)
+			continue
+		}
+		if !c.recordBad(m, results[i]) {
+			continue
+		}
+		good = append(good, m)
+		commits = append(commits, c.commitOf(results[i]))
+	}
+	c.commitAndAck(good, commits)
+}
+
+// recordBad stores, as a dead letter, the cases of a result that its worker
+// could not decode; false means the store failed and the message was nak'ed.
+func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
+	if len(res.Bad) == 0 {
+		return true
+	}
+	dl := DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(),
+		Reason: fmt.Sprintf("%d cases of batch %s could not be decoded by worker %s: %s", len(res.Bad), res.Batch, res.Worker, res.Bad[0].Error)}
+	if err := c.opts.Store.AddDeadLetter(dl, len(res.Bad)); err != nil {
+		c.log.Error("store dead letter", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return false
+	}
+	return true
+}
+
+// commitOf is the store commit of one result, findings judged by the policy.
+func (c *Coordinator) commitOf(res queue.Result) Commit {
+	return Commit{Verdicts: res.Verdicts, Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
 		Judged: func(caseID string, vs []oracles.Verdict) []Disagreement {
 			if len(vs) == 0 {
 				return nil
 			}
 			return PolicyFor(vs[0].Domain).Evaluate(caseID, vs)
 		}}
-	out, err := c.opts.Store.CommitVerdicts(commit)
+}
+
+// commitAndAck commits the results in one transaction and acks them only
+// once it is on disk.
+func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []Commit) {
+	if len(ms) == 0 {
+		return
+	}
+	outs, err := c.opts.Store.CommitMany(commits)
 	if err != nil {
-		c.log.Error("commit verdicts; result will be redelivered", "err", err)
-		_ = m.NakWithDelay(time.Second)
+		c.log.Error("commit verdicts; results will be redelivered", "err", err)
+		nakAll(ms)
 		return
 	}
 	c.reload()
-	for _, b := range out.NewBuckets {
-		c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
+	for _, out := range outs {
+		for _, b := range out.NewBuckets {
+			c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
+		}
 	}
-	_ = m.Ack()
+	for _, m := range ms {
+		_ = m.Ack()
+	}
+}
+
+func nakAll(ms []jetstream.Msg) {
+	for _, m := range ms {
+		_ = m.NakWithDelay(time.Second)
+	}
 }
 
 // recordDead stores an unprocessable message and terminates it.

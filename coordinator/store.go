@@ -242,42 +242,81 @@ type CommitResult struct {
 // CommitVerdicts stores a result's verdicts, idempotently, and the findings
 // they complete, in one transaction.
 func (s *Store) CommitVerdicts(c Commit) (CommitResult, error) {
-	var res CommitResult
+	res, err := s.CommitMany([]Commit{c})
+	if err != nil {
+		return CommitResult{}, err
+	}
+	return res[0], nil
+}
+
+// CommitMany stores several results in one transaction: one disk sync for
+// all of them, which is what lets the coordinator keep up with many
+// workers. Each commit is applied as CommitVerdicts would; a failure
+// commits none of them.
+func (s *Store) CommitMany(commits []Commit) ([]CommitResult, error) {
+	out := make([]CommitResult, len(commits))
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		res = CommitResult{}
-		vb := tx.Bucket(bucketVerdicts)
-		touched := map[string]bool{}
-		for _, v := range c.Verdicts {
-			key := verdictKey(v.Case, v.Oracle)
-			if vb.Get(key) != nil {
-				continue
-			}
-			if err := put(vb, key, v); err != nil {
+		for i, c := range commits {
+			res, err := commitOne(tx, c)
+			if err != nil {
 				return err
 			}
-			res.Stored++
-			touched[v.Case] = true
+			out[i] = res
 		}
-		if c.Judged != nil {
-			if err := commitFindings(tx, c, touched, &res); err != nil {
-				return err
-			}
-		}
-		return updateCampaign(tx, c.Campaign, func(camp *Campaign) {
-			camp.Stats.Judged += res.Stored
-			camp.Stats.Findings += res.Findings
-			camp.Stats.NewBuckets += len(res.NewBuckets)
-			if c.Oracle != "" {
-				o := camp.oracle(c.Oracle)
-				o.Judged += res.Stored
-				o.Elapsed += c.Elapsed
-			}
-			for _, b := range res.NewBuckets {
-				camp.domain(b.Signature.Domain).NewBuckets++
-			}
-		})
+		return nil
 	})
-	return res, err
+	return out, err
+}
+
+// commitOne applies one result inside tx.
+func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
+	var res CommitResult
+	vb := tx.Bucket(bucketVerdicts)
+	touched := map[string]bool{}
+	for _, v := range c.Verdicts {
+		key := verdictKey(v.Case, v.Oracle)
+		if vb.Get(key) != nil {
+			continue
+		}
+		if err := put(vb, key, v); err != nil {
+			return res, err
+		}
+		res.Stored++
+		touched[v.Case] = true
+	}
+	if c.Judged != nil {
+		if err := commitFindings(tx, c, touched, &res); err != nil {
+			return res, err
+		}
+	}
+	return res, updateCampaign(tx, c.Campaign, func(camp *Campaign) {
+		camp.Stats.Judged += res.Stored
+		camp.Stats.Findings += res.Findings
+		camp.Stats.NewBuckets += len(res.NewBuckets)
+		if c.Oracle != "" {
+			o := camp.oracle(c.Oracle)
+			o.Judged += res.Stored
+			o.Elapsed += c.Elapsed
+		}
+		for _, b := range res.NewBuckets {
+			camp.domain(b.Signature.Domain).NewBuckets++
+		}
+	})
+}
+
+// KnownCases reports which of the IDs are stored cases, in one read.
+func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
+	known := make(map[string]bool, len(ids))
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketCases)
+		for _, id := range ids {
+			if b.Get([]byte(id)) != nil {
+				known[id] = true
+			}
+		}
+		return nil
+	})
+	return known, err
 }
 
 // commitFindings records the findings completed by the touched cases.

@@ -44,9 +44,6 @@ type Verdict struct {
 	// Value is a computed answer (an opcode index, a 64-bit descriptor, an
 	// observed hash); empty when the verdict carries none.
 	Value string `json:"value"`
-	// Passed lists the rules that were checked and held before the decision,
-	// for rule coverage.
-	Passed []string `json:"passed,omitempty"`
 }
 
 // Oracle judges cases. Judge returns exactly one verdict per case, in order.

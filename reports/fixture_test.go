@@ -105,7 +105,7 @@ func (plantedTool) Judges(d string) bool { return d == "ldsm" }
 func (p plantedTool) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
 	vs, err := spec.New(spec.PTXISA).Judge(ctx, cases)
 	for i := range vs {
-		vs[i].Oracle, vs[i].Version, vs[i].Rule, vs[i].Passed = p.Name(), p.Version(), "", nil
+		vs[i].Oracle, vs[i].Version, vs[i].Rule = p.Name(), p.Version(), ""
 		if vs[i].Kind == oracles.Accept {
 			vs[i].Kind, vs[i].Diagnostic, vs[i].Value = oracles.Reject, p.diag, ""
 		}

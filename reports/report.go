@@ -259,15 +259,12 @@ func (a *accumulator) add(rec coordinator.CaseRecord, vs []oracles.Verdict) erro
 	}
 	a.matrix.Add(vs)
 	for _, v := range vs {
-		if !isSpec(v) {
-			continue
-		}
-		if v.Kind == oracles.Reject {
+		if isSpec(v) && v.Kind == oracles.Reject {
 			a.fired[v.Rule]++
 		}
-		for _, p := range v.Passed {
-			a.passed[p]++
-		}
+	}
+	for _, id := range passedRules(rec) {
+		a.passed[id]++
 	}
 	var value json.RawMessage
 	valueOf := func() json.RawMessage {
@@ -458,4 +455,29 @@ func totals(r *Report, a *accumulator) Totals {
 		}
 	}
 	return t
+}
+
+// passedRules re-judges a case with both spec rule sets and lists the rules
+// that were checked and held: rule coverage, recomputed rather than stored
+// with every verdict.
+func passedRules(rec coordinator.CaseRecord) []string {
+	d, ok := fuzz.Lookup(rec.Domain)
+	if !ok {
+		return nil
+	}
+	v, err := d.Decode(rec.Data)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, set := range spec.Sets {
+		j, err := spec.JudgeValue(set, d.Name, v)
+		if err != nil {
+			continue
+		}
+		for _, r := range j.Passed {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
 }

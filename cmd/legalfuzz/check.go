@@ -88,7 +88,6 @@ func writeVerdicts(w io.Writer, verdicts []oracles.Verdict, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		for _, v := range verdicts {
-			v.Passed = nil // coverage detail; not part of check's output
 			if err := enc.Encode(v); err != nil {
 				return err
 			}

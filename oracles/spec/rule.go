@@ -8,6 +8,7 @@ package spec
 import (
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Set names a rule set.
@@ -156,16 +157,20 @@ func Rules() []*Rule {
 }
 
 // Domains lists the domains that have rules in set.
-func Domains(set Set) []string {
-	var ds []string
+func Domains(set Set) []string { return domainsBySet()[set] }
+
+// domainsBySet is computed once: the registry is complete after init.
+var domainsBySet = sync.OnceValue(func() map[Set][]string {
+	m := map[Set][]string{}
 	for _, j := range registry {
-		if s, d := j.setDomain(); s == set {
-			ds = append(ds, d)
-		}
+		s, d := j.setDomain()
+		m[s] = append(m[s], d)
 	}
-	sort.Strings(ds)
-	return ds
-}
+	for _, ds := range m {
+		sort.Strings(ds)
+	}
+	return m
+})
 
 func (l *Ladder[V]) setDomain() (Set, string) { return l.Set, l.Domain }
 
