@@ -30,6 +30,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
@@ -41,7 +42,9 @@ type Report struct {
 	Time     time.Time `json:"time"`
 	Machine  Machine   `json:"machine"`
 	Overhead Overhead  `json:"overhead"`
-	Scaling  Scaling   `json:"scaling"`
+	// OverheadTool is the same measurement with ptxas 12.4, a real tool.
+	OverheadTool *Overhead `json:"overhead_tool,omitempty"`
+	Scaling      Scaling   `json:"scaling"`
 }
 
 // Machine says where the numbers come from.
@@ -113,6 +116,7 @@ func main() {
 	latency := flag.Duration("latency", 20*time.Millisecond, "fixed oracle latency per batch")
 	batch := flag.Int("batch", 16, "batch size of the scaling series")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run here")
+	toolCases := flag.Int("tool-cases", 2000, "cases for the overhead measurement with ptxas (0: skip)")
 	flag.Parse()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -128,8 +132,14 @@ func main() {
 	rep := Report{Command: "go run ./coordinator/reliability/benchcmd " + strings.Join(os.Args[1:], " "), Time: time.Now().UTC(),
 		Machine: Machine{CPUs: runtime.NumCPU(), GOMAXPROC: runtime.GOMAXPROCS(0), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH}}
 	var err error
-	if rep.Overhead, err = overhead(*n, *repeats); err != nil {
+	orcs, sts := specOracles()
+	if rep.Overhead, err = overhead("kindword", *n, *repeats, orcs, sts); err != nil {
 		fail(err)
+	}
+	if *toolCases > 0 {
+		if rep.OverheadTool, err = toolOverhead(*toolCases, *repeats); err != nil {
+			fail(err)
+		}
 	}
 	if rep.Scaling, err = scaling(*perWorker, *latency, *batch); err != nil {
 		fail(err)
@@ -157,14 +167,55 @@ func specOracles() ([]oracles.Oracle, []oracles.Status) {
 	return orcs, sts
 }
 
-// overhead times the spec oracles on n cases directly and through a campaign.
-func overhead(n, repeats int) (Overhead, error) {
-	const dom, batch = "kindword", 256
+// toolOverhead is overhead with a real tool: ptxas 12.4 on cpasync cases it
+// can judge (not unsupported), so every verdict costs a tool run's share.
+func toolOverhead(n, repeats int) (*Overhead, error) {
+	o, st := ptxas.Discover(context.Background())
+	if o == nil {
+		fmt.Fprintln(os.Stderr, "benchcmd: no ptxas, skipping the tool overhead:", st.Reason)
+		return nil, nil
+	}
+	cases, err := judgedCases(o, "cpasync", n)
+	if err != nil {
+		return nil, err
+	}
+	res, err := overheadOn("cpasync", cases, repeats, []oracles.Oracle{o}, []oracles.Status{st})
+	return &res, err
+}
+
+// judgedCases draws cases until n of them are ones the oracle really judges.
+func judgedCases(o oracles.Oracle, dom string, n int) ([]domain.Case, error) {
+	var out []domain.Case
+	for seed := uint64(1); len(out) < n && seed < 100; seed++ {
+		cases, err := reliability.Cases(dom, 4*n, seed)
+		if err != nil {
+			return nil, err
+		}
+		vs, err := o.Judge(context.Background(), cases)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range vs {
+			if v.Kind != oracles.Unsupported && len(out) < n {
+				out = append(out, cases[i])
+			}
+		}
+	}
+	return out, nil
+}
+
+// overhead times the oracles on n cases directly and through a campaign.
+func overhead(dom string, n, repeats int, orcs []oracles.Oracle, sts []oracles.Status) (Overhead, error) {
 	cases, err := reliability.Cases(dom, n, 1)
 	if err != nil {
 		return Overhead{}, err
 	}
-	orcs, sts := specOracles()
+	return overheadOn(dom, cases, repeats, orcs, sts)
+}
+
+func overheadOn(dom string, cases []domain.Case, repeats int, orcs []oracles.Oracle, sts []oracles.Status) (Overhead, error) {
+	const batch = 256
+	n := len(cases)
 	o := Overhead{Domain: dom, Cases: n, BatchSize: batch, Repeats: repeats, TargetPct: 15}
 	for _, or := range orcs {
 		o.Oracles = append(o.Oracles, or.Name())
@@ -175,7 +226,7 @@ func overhead(n, repeats int) (Overhead, error) {
 			return o, err
 		}
 		o.AllDirectSeconds = append(o.AllDirectSeconds, time.Since(start).Seconds())
-		res, err := campaign(cases, batch, 1, func(int) ([]oracles.Oracle, []oracles.Status) { return orcs, sts })
+		res, err := campaign(dom, cases, batch, 1, func(int) ([]oracles.Oracle, []oracles.Status) { return orcs, sts })
 		if err != nil {
 			return o, err
 		}
@@ -208,7 +259,7 @@ func scaling(perWorker int, latency time.Duration, batch int) (Scaling, error) {
 		if err != nil {
 			return s, err
 		}
-		res, err := campaign(cases, batch, w, func(int) ([]oracles.Oracle, []oracles.Status) {
+		res, err := campaign("kindword", cases, batch, w, func(int) ([]oracles.Oracle, []oracles.Status) {
 			o := testoracle.New(testoracle.Config{Name: "fixed", Latency: latency, Domains: []string{"kindword"}})
 			return []oracles.Oracle{o}, []oracles.Status{o.Status()}
 		})
@@ -233,7 +284,7 @@ type result struct {
 // campaign runs one campaign on a fresh embedded server and store: workers
 // in process, the cases published as inputs once the coordinator listens;
 // the clock runs from that publish to the last verdict committed.
-func campaign(cases []domain.Case, batch, workers int, oraclesFor func(i int) ([]oracles.Oracle, []oracles.Status)) (result, error) {
+func campaign(dom string, cases []domain.Case, batch, workers int, oraclesFor func(i int) ([]oracles.Oracle, []oracles.Status)) (result, error) {
 	dir, err := os.MkdirTemp("", "lf-bench-")
 	if err != nil {
 		return result{}, err
@@ -274,7 +325,7 @@ func campaign(cases []domain.Case, batch, workers int, oraclesFor func(i int) ([
 	}
 	const id = "bench"
 	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, CampaignID: id, WaitWorkers: 30 * time.Second,
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Hour, BatchSize: batch}})
+		Config: coordinator.CampaignConfig{Domains: []string{dom}, Duration: time.Hour, BatchSize: batch}})
 	if err != nil {
 		return result{}, err
 	}
@@ -289,7 +340,7 @@ func campaign(cases []domain.Case, batch, workers int, oraclesFor func(i int) ([
 	}
 	want := len(cases) * nOracles
 	start := time.Now()
-	for _, in := range reliability.Inputs(id, "kindword", cases, 1000) {
+	for _, in := range reliability.Inputs(id, dom, cases, 1000) {
 		if _, err := js.Publish(ctx, queue.InputsSubject(id), queue.Encode(in)); err != nil {
 			return result{}, err
 		}
