@@ -113,9 +113,11 @@ var policies = []Policy{
 	{Domain: "mma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
 		Pairs:    []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}},
 		Expected: []Expectation{llc19RaisesVersion("mma")}},
-	{Domain: "schedule", Judges: []string{"fenceproxy"},
+	{Domain: "schedule", Judges: []string{"fenceproxy", "ptxas", "ptxas13", "cuda-jit"},
 		Expected: []Expectation{{Oracles: []string{"fenceproxy"}, Rules: []string{"ptxisa.schedule.proxy-hazard"},
-			Why: "InjectFenceProxy inserts the fences the schedule lacked: that is its job"}}},
+			Why: "InjectFenceProxy inserts the fences the schedule lacked: that is its job"},
+			{Oracles: toolsPTX, Rules: scheduleSemantics,
+				Why: "deadlocks, races, proxy hazards and mbarrier misuse are properties of the interleavings, not of the instruction text ptxas sees"}}},
 	{Domain: "waitcnt", Pairs: []Pair{{SpecPTXISA, "amdgpu-mc", OnValue}},
 		Expected: []Expectation{{Oracles: []string{"amdgpu-mc"}, Rules: []string{"ptxisa.waitcnt.unsound"},
 			Why: "llvm-mc checks that each s_waitcnt encodes, not that the lowering's thresholds are sound"}}},
@@ -139,6 +141,13 @@ func llc19RaisesVersion(domainName string) Expectation {
 	return Expectation{Oracles: []string{"llc19"}, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
 		Why: "llc 19 raises a .version too old for the target instead of refusing it (llc 22 refuses)"}
 }
+
+// scheduleSemantics are the schedule model's rules about what runs, not
+// about how it is spelled.
+var scheduleSemantics = []string{"ptxisa.schedule.deadlock", "ptxisa.schedule.race", "ptxisa.schedule.proxy-hazard",
+	"ptxisa.schedule.operand-space", "ptxisa.schedule.bound-exceeded", "ptxisa.schedule.ub.init-count",
+	"ptxisa.schedule.ub.nocomplete", "ptxisa.schedule.ub.pending-underflow", "ptxisa.schedule.ub.phase-unobserved",
+	"ptxisa.schedule.ub.reinit", "ptxisa.schedule.ub.tx-range", "ptxisa.schedule.ub.uninit", "ptxisa.schedule.ub.wgmma-fence"}
 
 // toolsPTX are the tools that judge PTX text or NVVM IR, not runtime values.
 var toolsPTX = []string{"ptxas", "ptxas13", "llc19", "llc22", "cuda-jit"}

@@ -30,7 +30,7 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(dirname "$SCRIPT_DIR")
 ORACLES=${LEGALFUZZ_ORACLES_DIR:-$REPO/.oracles}
 mkdir -p "$ORACLES"
-ORACLES=$(cd "$ORACLES" && pwd) # wrappers embed absolute paths
+ORACLES=$(cd "$ORACLES" && pwd -P) # wrappers embed absolute, symlink-free paths
 BIN=$ORACLES/bin
 CACHE=$ORACLES/cache
 DEBS=$CACHE/debs

@@ -66,6 +66,6 @@ func newRootCmd() *cobra.Command {
 		"add a user oracle, exec:NAME=COMMAND (a verifier speaking legalfuzz-exec/1; repeatable)")
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),
 		newCampaignCmd(), newCoordinatorCmd(), newWorkerCmd(), newTriageCmd(),
-		newMinimizeCmd(), newReportCmd())
+		newMinimizeCmd(), newReportCmd(), newBenchCmd())
 	return root
 }

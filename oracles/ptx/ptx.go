@@ -38,7 +38,9 @@ type Entry struct {
 	// Name is the entry's symbol, derived from the case ID.
 	Name string
 	// Text is the entry's lines, from ".visible .entry" to the closing brace,
-	// each ending in a newline.
+	// each ending in a newline, preceded by the module-scope declarations the
+	// entry needs (shared and global variables, .func helpers), if any; every
+	// such symbol starts with Name and "$", so entries of a module never clash.
 	Text string
 }
 
@@ -82,13 +84,13 @@ func Render(c domain.Case) (Entry, error) {
 	if c.Value == nil {
 		return Entry{}, fmt.Errorf("ptx: case %s has no value", c.ID)
 	}
-	k := newKernel()
+	name := EntryName(c.ID)
+	k := newKernel(name)
 	if err := r(c.Value, k); errors.Is(err, ErrNoSpelling) {
 		return Entry{}, err // the same reason for every case, so verdicts compare
 	} else if err != nil {
 		return Entry{}, fmt.Errorf("ptx: %s case %s: %w", c.Domain, c.ID, err)
 	}
-	name := EntryName(c.ID)
 	return Entry{CaseID: c.ID, Domain: c.Domain, Target: c.Value.Target(), Name: name, Text: k.text(name)}, nil
 }
 
@@ -115,12 +117,23 @@ var classOrder = []regClass{pred, b16, b32, b64, f32, f64}
 // kernel collects one entry's registers, shared buffers and instructions,
 // so a renderer allocates what it uses and the declarations always match.
 type kernel struct {
+	// name is the entry's symbol; module-scope symbols start with name+"$".
+	name   string
 	used   map[regClass]int
 	shared []string
 	body   []string
+	// decls are module-scope declarations written before the entry, each
+	// ending in a newline; directives are performance directives (.reqntid)
+	// written between the entry's name and its body.
+	decls      []string
+	directives []string
 }
 
-func newKernel() *kernel { return &kernel{used: map[regClass]int{}} }
+func newKernel(name string) *kernel { return &kernel{name: name, used: map[regClass]int{}} }
+
+// symbol is the module-scope symbol name+"$"+suffix: unique in a module,
+// and normalized with the entry's name in diagnostics.
+func (k *kernel) symbol(suffix string) string { return k.name + "$" + suffix }
 
 // reg allocates a fresh register of class c.
 func (k *kernel) reg(c regClass) string {
@@ -171,12 +184,15 @@ func (k *kernel) emit(format string, args ...any) {
 // text is the entry's source.
 func (k *kernel) text(name string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, ".visible .entry %s()\n{\n", name)
-	for _, c := range classOrder {
-		if n := k.used[c]; n > 0 {
-			fmt.Fprintf(&b, "\t.reg %s %s<%d>;\n", c.typ, c.prefix, n+1)
-		}
+	for _, d := range k.decls {
+		b.WriteString(d)
 	}
+	fmt.Fprintf(&b, ".visible .entry %s()\n", name)
+	for _, d := range k.directives {
+		fmt.Fprintf(&b, "%s\n", d)
+	}
+	b.WriteString("{\n")
+	k.regDecls(&b)
 	for _, s := range k.shared {
 		fmt.Fprintf(&b, "\t%s\n", s)
 	}
@@ -185,6 +201,15 @@ func (k *kernel) text(name string) string {
 	}
 	b.WriteString("\tret;\n}\n")
 	return b.String()
+}
+
+// regDecls writes the .reg declarations of the registers k allocated.
+func (k *kernel) regDecls(b *strings.Builder) {
+	for _, c := range classOrder {
+		if n := k.used[c]; n > 0 {
+			fmt.Fprintf(b, "\t.reg %s %s<%d>;\n", c.typ, c.prefix, n+1)
+		}
+	}
 }
 
 // vec spells a register vector operand: {%r1, %r2}.

@@ -75,8 +75,23 @@ func checkEntry(t *testing.T, c domain.Case, e Entry) {
 	if e.Name != "case_"+c.ID || e.CaseID != c.ID || e.Target != c.Value.Target() {
 		t.Fatalf("entry %s/%s/%v for case %s", e.Name, e.CaseID, e.Target, c.ID)
 	}
-	if !strings.HasPrefix(e.Text, ".visible .entry "+e.Name+"()\n{\n") || !strings.HasSuffix(e.Text, "\tret;\n}\n") {
+	decls, entry, ok := strings.Cut(e.Text, ".visible .entry "+e.Name+"()\n")
+	if !ok || !strings.HasSuffix(e.Text, "\tret;\n}\n") {
 		t.Fatalf("malformed entry:\n%s", e.Text)
+	}
+	for _, l := range strings.Split(entry, "\n") {
+		if l == "{" {
+			break
+		}
+		if !strings.HasPrefix(l, ".") { // performance directives only
+			t.Fatalf("malformed entry header %q:\n%s", l, e.Text)
+		}
+	}
+	// Module-scope declarations name only the entry's own symbols.
+	for _, l := range strings.Split(decls, "\n") {
+		if strings.HasPrefix(l, ".") && !strings.Contains(l, " "+e.Name+"$") {
+			t.Fatalf("module-scope line %q does not declare a symbol of %s", l, e.Name)
+		}
 	}
 }
 

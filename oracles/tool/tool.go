@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -181,6 +182,14 @@ func (r Result) Crashed() bool {
 	return false
 }
 
+// started counts the processes Run has started in this program.
+var started atomic.Int64
+
+// Started returns how many tool processes Run, Tool.Run and RunIn have
+// started in this program so far; a benchmark reads it before and after a
+// run to count the invocations an oracle made.
+func Started() int64 { return started.Load() }
+
 // ErrStart wraps failures to start a tool at all: a harness problem.
 var ErrStart = errors.New("tool could not be started")
 
@@ -217,6 +226,7 @@ func run(ctx context.Context, timeout time.Duration, cmd *exec.Cmd) (Result, err
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("%w: %s: %v", ErrStart, path, err)
 	}
+	started.Add(1)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var timedOut bool

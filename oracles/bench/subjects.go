@@ -1,0 +1,189 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+)
+
+// subject is one tool oracle under benchmark: how to make fresh instances
+// of it and which bare tool commands its first pass runs.
+type subject struct {
+	name    string
+	version string
+	path    string
+	// batchSize is the oracle's default batch size, as reported; 0 means no
+	// cap (one invocation per target group).
+	batchSize int
+	judges    func(domainName string) bool
+	// fresh returns a new oracle, with no cache (header probes, refused
+	// targets, learned intrinsics) left from an earlier mode; batchSize 0
+	// means the oracle's default. Discovery work (version and capability
+	// probes) happens here, outside any timing.
+	fresh func(ctx context.Context, batchSize int) (oracles.Oracle, error)
+	// firstPass renders cases into the commands the oracle's first pass
+	// runs at its default batch size, writing any input files under dir.
+	firstPass func(cases []domain.Case, dir string) ([]command, error)
+	// notes says what the harness does beyond the bare run.
+	notes string
+}
+
+// command is one bare tool invocation.
+type command struct {
+	path  string
+	args  []string
+	stdin []byte
+}
+
+// subjects are the oracles the benchmark knows, by name. Adding an oracle is
+// one entry here.
+var subjects = map[string]func(ctx context.Context) (*subject, error){
+	"ptxas": discoverPTXAS,
+	"llc19": func(ctx context.Context) (*subject, error) { return discoverLLC(ctx, llvm.LLC19) },
+	"llc22": func(ctx context.Context) (*subject, error) { return discoverLLC(ctx, llvm.LLC22) },
+	"mlir":  discoverMLIR,
+}
+
+// Known lists the oracle names the benchmark knows, sorted.
+func Known() []string {
+	var names []string
+	for n := range subjects {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func discoverPTXAS(ctx context.Context) (*subject, error) {
+	o, st := ptxas.Discover(ctx)
+	if o == nil {
+		return nil, fmt.Errorf("%s: %s (install: %s)", st.Name, st.Reason, st.Install)
+	}
+	t := tool.Tool{Name: st.Name, Path: st.Path, Version: st.Version}
+	return &subject{
+		name: o.Name(), version: o.Version(), path: st.Path, judges: o.Judges,
+		fresh: func(_ context.Context, n int) (oracles.Oracle, error) {
+			p := ptxas.New(ptxas.PTXAS124, t)
+			p.BatchSize = n
+			return p, nil
+		},
+		firstPass: func(cases []domain.Case, dir string) ([]command, error) {
+			p := ptxas.New(ptxas.PTXAS124, t)
+			batches, err := p.Batches(cases)
+			if err != nil {
+				return nil, err
+			}
+			cmds := make([]command, len(batches))
+			for i, b := range batches {
+				path := filepath.Join(dir, fmt.Sprintf("batch%d.ptx", i))
+				if err := os.WriteFile(path, []byte(b.Text), 0o644); err != nil {
+					return nil, fmt.Errorf("bench: %w", err)
+				}
+				cmds[i] = command{path: t.Path, args: p.CommandArgs(b.Target.Arch, path)}
+			}
+			return cmds, nil
+		},
+		notes: "ptxas: one module per (target, PTX version) group, no cap. Beyond the bare run the harness " +
+			"assembles an empty kernel once per target to check the module header, renders and writes each " +
+			"module, parses the output, and re-assembles the cases still undecided after a run that rejected " +
+			"some (ptxas may stop before later entries), so rejections cost extra passes; a crash or " +
+			"unattributable output bisects. On mixed cases the bare first pass is cheap because ptxas " +
+			"aborts a module with errors before generating code for any of it; the accepted cases are " +
+			"assembled in full only by the harness's later passes, so the mixed overhead is mostly work the " +
+			"bare run skips, not harness cost. A group whose header ptxas refuses is run in full by the bare " +
+			"pass but only probed by the harness. Batches cannot span targets, so the number of distinct " +
+			"targets bounds the speedup.",
+	}, nil
+}
+
+func discoverLLC(ctx context.Context, v llvm.Variant) (*subject, error) {
+	o, st := llvm.Discover(ctx, v)
+	if o == nil {
+		return nil, fmt.Errorf("%s: %s (install: %s)", st.Name, st.Reason, st.Install)
+	}
+	t := tool.Tool{Name: st.Name, Path: st.Path, Version: st.Version}
+	fresh := func(ctx context.Context, n int) (*llvm.Oracle, error) {
+		l, err := llvm.New(ctx, v, t)
+		if err != nil {
+			return nil, err
+		}
+		l.BatchSize = n
+		return l, nil
+	}
+	return &subject{
+		name: o.Name(), version: o.Version(), path: st.Path, batchSize: llvm.DefaultBatchSize, judges: o.Judges,
+		fresh: func(ctx context.Context, n int) (oracles.Oracle, error) { return fresh(ctx, n) },
+		firstPass: func(cases []domain.Case, _ string) ([]command, error) {
+			l, err := fresh(ctx, 0)
+			if err != nil {
+				return nil, err
+			}
+			batches, err := l.Render(cases)
+			if err != nil {
+				return nil, err
+			}
+			cmds := make([]command, len(batches))
+			for i, b := range batches {
+				cmds[i] = command{path: t.Path, args: b.Args, stdin: b.Module}
+			}
+			return cmds, nil
+		},
+		notes: fmt.Sprintf("%s: at most %d kernels per module, one module per target, IR on stdin. Beyond the "+
+			"bare run the harness compiles an empty module once per target (refused targets), checks the "+
+			"PTX for every entry, and after a failing kernel (llc stops at the first) attributes it (stack "+
+			"dump, else a rerun with -debug-pass=Executions) and compiles the undecided kernels again, "+
+			"with a chunk size that shrinks near failures. On mixed cases the bare first pass stops at the "+
+			"first failing kernel of each module, so it skips the compilation of the kernels after it, which "+
+			"the harness must do; the mixed overhead is mostly that work. Batches cannot span targets, so "+
+			"the number of distinct targets bounds the speedup.", v.Name, llvm.DefaultBatchSize),
+	}, nil
+}
+
+func discoverMLIR(ctx context.Context) (*subject, error) {
+	o, st := mlir.Discover(ctx)
+	if o == nil {
+		return nil, fmt.Errorf("%s: %s (install: %s)", st.Name, st.Reason, st.Install)
+	}
+	opt := o.Opt
+	verifier := mlir.New(opt) // the verifier alone: what the bare mlir-opt run does
+	return &subject{
+		name: o.Name(), version: verifier.Version(), path: opt.Path, batchSize: mlir.DefaultBatchSize,
+		judges: o.Judges,
+		fresh: func(_ context.Context, n int) (oracles.Oracle, error) {
+			m := mlir.New(opt)
+			m.BatchSize = n
+			return m, nil
+		},
+		firstPass: func(cases []domain.Case, dir string) ([]command, error) {
+			var cmds []command
+			for chunk := range slices.Chunk(cases, mlir.DefaultBatchSize) {
+				path := filepath.Join(dir, fmt.Sprintf("batch%d.mlir", len(cmds)))
+				file, args, err := verifier.VerifyCommand(chunk, path)
+				if err != nil {
+					return nil, err
+				}
+				if err := os.WriteFile(path, file, 0o644); err != nil {
+					return nil, fmt.Errorf("bench: %w", err)
+				}
+				cmds = append(cmds, command{path: opt.Path, args: args})
+			}
+			return cmds, nil
+		},
+		notes: fmt.Sprintf("mlir: the verifier alone (mlir-opt --split-input-file, at most %d cases per file); "+
+			"the optional lowering (mlir-opt passes, mlir-translate, llvm-link, llc, ptxas per accepted case) "+
+			"is not benchmarked. Beyond the bare run the harness renders and writes the file and attributes "+
+			"each diagnostic to its split. Rejections need no re-run; a crash or a hang does: the run's "+
+			"timing reports (--mlir-timing, one per finished split) say where it stopped, the culprit runs "+
+			"alone and the splits after it run again (output that names no split is cut in pieces).", mlir.DefaultBatchSize),
+	}, nil
+}
