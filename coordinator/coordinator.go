@@ -161,8 +161,8 @@ func (c *Coordinator) Run(ctx context.Context) (Campaign, error) {
 	return c.Campaign(), err
 }
 
-// start judges the seeds of a new campaign and re-enqueues what a crash left
-// unenqueued.
+// start judges the seeds of a new campaign, adopts the imported cases no
+// campaign judged yet, and enqueues them with what a crash left unenqueued.
 func (c *Coordinator) start(ctx context.Context) error {
 	camp := c.Campaign()
 	if c.opts.Seeds && camp.Stats.Cases == 0 {
@@ -180,6 +180,10 @@ func (c *Coordinator) start(ctx context.Context) error {
 			}
 		}
 	}
+	if _, err := c.opts.Store.AdoptImported(camp.ID, camp.Config.Domains); err != nil {
+		return err
+	}
+	c.reload()
 	left, err := c.opts.Store.Unenqueued(camp.ID)
 	if err != nil {
 		return err

@@ -41,7 +41,9 @@ func LoadFile(d domain.Domain, path string) (domain.Case, error) {
 // Loaded is what a load produced: unique cases in first-seen order, how many
 // files were duplicates of a case already loaded, and one error per bad file.
 type Loaded struct {
-	Cases      []domain.Case
+	Cases []domain.Case
+	// Paths[i] is the file Cases[i] was read from.
+	Paths      []string
 	Duplicates int
 	Problems   []error
 }
@@ -71,6 +73,7 @@ func Load(d domain.Domain, paths []string) Loaded {
 			}
 			seen[c.ID] = true
 			l.Cases = append(l.Cases, c)
+			l.Paths = append(l.Paths, path)
 			return nil
 		})
 		if err != nil {

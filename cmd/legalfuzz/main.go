@@ -67,5 +67,6 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),
 		newCampaignCmd(), newCoordinatorCmd(), newWorkerCmd(), newTriageCmd(),
 		newMinimizeCmd(), newReportCmd(), newBenchCmd())
+	root.AddCommand(newCorpusCmd())
 	return root
 }

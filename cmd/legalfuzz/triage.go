@@ -26,7 +26,7 @@ type triageOptions struct {
 func newTriageCmd() *cobra.Command {
 	o := &triageOptions{}
 	cmd := &cobra.Command{
-		Use:   "triage [--db PATH] [list | show ID | suppress ID --reason R | unsuppress ID]",
+		Use:   "triage [--db PATH] [list | show ID | suppress ID --reason R | unsuppress ID | bundle ID --out DIR]",
 		Short: "List finding buckets with their status, show one, or suppress one",
 		Long: `Triage lists buckets (one per signature: domain, oracle pair, verdict kinds, rule, normalized
 diagnostics) with their case counts, first/last seen, the rule that fired and a status: new (first seen
@@ -40,6 +40,7 @@ in the latest campaign), known, or suppressed. Suppressions come from the store 
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array) to apply as well")
 	f.StringVar(&o.reason, "reason", "", "why the bucket is suppressed (suppress)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	cmd.AddCommand(newTriageBundleCmd())
 	return cmd
 }
 

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/corpus/repro"
+)
+
+type bundleOptions struct {
+	db, out  string
+	lockWait time.Duration
+}
+
+// newTriageBundleCmd is `legalfuzz triage bundle ID --out DIR`.
+func newTriageBundleCmd() *cobra.Command {
+	o := &bundleOptions{}
+	cmd := &cobra.Command{
+		Use:   "bundle ID --out DIR",
+		Short: "Write a bucket's reproducer bundle into DIR/<bucket>/",
+		Long: `Bundle writes the reproducer of the bucket whose key starts with ID into DIR/<bucket key>/:
+case.json (the minimized case, else the example; legalfuzz check --domain D case.json replays it),
+the input each disagreeing tool was given (case.ptx, case.mlir, case.ll, case.s, or case.driver.json with
+the driver call's parameters), commands.txt (the exact command lines), versions.txt (the oracle versions of
+the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket's oracle pair), bucket.json.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			store, err := coordinator.OpenStoreReadOnly(o.db, o.lockWait)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			found, err := discover(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer found.Close()
+			b, err := repro.Write(cmd.Context(), store, args[0], o.out, found.Oracles)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "bucket %s: %s\n", b.Bucket.Key, b.Bucket.Title)
+			for _, f := range b.Files {
+				fmt.Fprintln(w, f)
+			}
+			fmt.Fprintf(w, "replay: legalfuzz check --domain %s %s\n", b.Case.Domain, filepath.Join(b.Dir, repro.CaseFile))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store to read")
+	f.StringVar(&o.out, "out", "", "folder to write the bundle into (DIR/<bucket key>/)")
+	f.DurationVar(&o.lockWait, "lock-wait", 5*time.Second, "how long to wait while a campaign holds the store")
+	_ = cmd.MarkFlagRequired("out")
+	return cmd
+}

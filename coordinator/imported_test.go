@@ -1,0 +1,70 @@
+package coordinator_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+)
+
+// TestCampaignJudgesImportedCases stores cases as `legalfuzz corpus import`
+// does (no campaign, no jobs) and checks that the next campaign on their
+// domain judges them with every oracle, while a domain outside the
+// campaign keeps its imports for a later one.
+func TestCampaignJudgesImportedCases(t *testing.T) {
+	_, nc := embedded(t)
+	store, err := coordinator.OpenStore(filepath.Join(t.TempDir(), "lf.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var recs []coordinator.CaseRecord
+	for _, v := range mma.Seeds()[:3] {
+		c := domain.NewCase(mma.Name, v)
+		recs = append(recs, coordinator.CaseRecord{ID: c.ID, Domain: c.Domain, Data: v.Encode(), Source: coordinator.ImportSource + "corpus/" + c.ID})
+	}
+	other := coordinator.CaseRecord{ID: "kw", Domain: "kindword", Data: []byte{0}, Source: coordinator.ImportSource + "kw"}
+	if _, err := store.AddCases("", append(recs, other)); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	w := specWorker(t, nc, "w1", nil)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx) }()
+	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, WaitWorkers: 10 * time.Second,
+		Config: coordinator.CampaignConfig{Domains: []string{mma.Name}, Duration: time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	camp, err := coord.Run(ctx)
+	stopWorker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if camp.Stats.Cases != len(recs) || camp.Stats.Outstanding() != 0 {
+		t.Fatalf("campaign stats %+v: want %d adopted cases, nothing outstanding", camp.Stats, len(recs))
+	}
+	for _, r := range recs {
+		vs, err := store.Verdicts(r.ID)
+		if err != nil || len(vs) != 2 {
+			t.Errorf("imported case %s: %d verdicts (%v), want one per spec oracle", r.ID, len(vs), err)
+		}
+		got, _, _ := store.Case(r.ID)
+		if got.Campaign != camp.ID || got.Source != r.Source {
+			t.Errorf("imported case %s: campaign %q source %q, want %q and its import source", r.ID, got.Campaign, got.Source, camp.ID)
+		}
+	}
+	if got, _, _ := store.Case(other.ID); got.Campaign != "" || got.Enqueued != nil {
+		t.Errorf("kindword import taken by an mma campaign: %+v", got)
+	}
+}

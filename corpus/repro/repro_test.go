@@ -1,0 +1,178 @@
+package repro
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/corpus/regress"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+)
+
+// planted is a store holding one bucket per pair below, each made from two
+// planted verdicts on a seed of the domain, so every renderer is reached
+// without the tools installed.
+type planted struct {
+	s       *coordinator.Store
+	buckets map[string]coordinator.Bucket // by pair
+}
+
+func plant(t *testing.T) planted {
+	t.Helper()
+	s, err := coordinator.OpenStore(filepath.Join(t.TempDir(), "lf.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	p := planted{s: s, buckets: map[string]coordinator.Bucket{}}
+	for _, tc := range []struct {
+		domain string
+		pair   coordinator.Pair
+	}{
+		{"tmadesc", coordinator.Pair{A: coordinator.SpecPTXISA, B: "cuda-driver", On: coordinator.OnVerdict}},
+		{"mma", coordinator.Pair{A: "mlir", B: "ptxas", On: coordinator.OnVerdict}},
+		{"mma", coordinator.Pair{A: "llc19", B: "llc22", On: coordinator.OnVerdict}},
+		{"waitcnt", coordinator.Pair{A: coordinator.SpecPTXISA, B: "amdgpu-mc", On: coordinator.OnValue}},
+		{"schedule", coordinator.Pair{A: coordinator.SpecPTXISA, B: "fenceproxy", On: coordinator.OnVerdict}},
+	} {
+		d, _ := fuzz.Lookup(tc.domain)
+		c := domain.NewCase(d.Name, d.Seeds()[0])
+		if _, err := s.AddCases("", []coordinator.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+			t.Fatal(err)
+		}
+		vs := []oracles.Verdict{
+			{Oracle: tc.pair.A, Version: "1", Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "r.a"},
+			{Oracle: tc.pair.B, Version: "2", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Diagnostic: "no\nsecond line"},
+		}
+		res, err := s.CommitVerdicts(coordinator.Commit{Verdicts: vs, Now: time.Unix(1, 0),
+			Judged: func(id string, vs []oracles.Verdict) []coordinator.Disagreement {
+				return coordinator.Policy{Domain: c.Domain, Pairs: []coordinator.Pair{tc.pair}}.Evaluate(id, vs)
+			}})
+		if err != nil || len(res.NewBuckets) != 1 {
+			t.Fatalf("plant %s %s: %v, %d buckets", tc.domain, tc.pair, err, len(res.NewBuckets))
+		}
+		p.buckets[tc.pair.String()] = res.NewBuckets[0]
+	}
+	return p
+}
+
+func TestWriteRendersEachTool(t *testing.T) {
+	p := plant(t)
+	var orcs []oracles.Oracle
+	for _, v := range llvm.Variants {
+		if o, _ := llvm.Discover(context.Background(), v); o != nil {
+			orcs = append(orcs, o)
+		}
+	}
+	for pair, want := range map[string][]string{
+		"spec/ptxisa~cuda-driver/verdict": {DriverFile, "cuTensorMapEncode"},
+		"mlir~ptxas/verdict":              {MLIRFile, PTXFile, "mlir-opt-19 --split-input-file", "ptxas -arch=sm_"},
+		"llc19~llc22/verdict":             {"case.llc19.ll", "case.llc22.ll", "llc-19 -march=nvptx64", "llc-22 -march=nvptx64"},
+		"spec/ptxisa~amdgpu-mc/value":     {AsmFile, "llvm-mc-19 -arch=amdgcn -mcpu=gfx942"},
+		"spec/ptxisa~fenceproxy/verdict":  {"fenceproxy runs in process"},
+	} {
+		t.Run(pair, func(t *testing.T) {
+			b := p.buckets[pair]
+			bd, err := Write(context.Background(), p.s, b.Key, t.TempDir(), orcs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmds := read(t, filepath.Join(bd.Dir, CommandsFile))
+			t.Logf("%s:\n%s", bd.Dir, cmds)
+			for _, w := range want {
+				if strings.HasPrefix(w, "case.") {
+					if strings.Contains(w, "llc") && len(orcs) < 2 {
+						if !strings.Contains(cmds, w+" not written") {
+							t.Errorf("no note that %s was not written:\n%s", w, cmds)
+						}
+						continue
+					}
+					if _, err := os.Stat(filepath.Join(bd.Dir, w)); err != nil {
+						t.Errorf("%s not written: %v", w, err)
+					}
+					continue
+				}
+				if strings.HasPrefix(w, "llc-") && len(orcs) < 2 {
+					continue
+				}
+				if !strings.Contains(cmds, w) {
+					t.Errorf("commands.txt lacks %q:\n%s", w, cmds)
+				}
+			}
+			if exp := read(t, filepath.Join(bd.Dir, ExpectedFile)); !strings.Contains(exp, "verdict: accept\nrule: r.a\n") {
+				t.Errorf("expected.txt:\n%s", exp)
+			}
+			if obs := read(t, filepath.Join(bd.Dir, ObservedFile)); !strings.Contains(obs, "diagnostic:\n  no\n  second line\n") {
+				t.Errorf("observed.txt:\n%s", obs)
+			}
+			if v := read(t, filepath.Join(bd.Dir, VersionsFile)); !strings.Contains(v, b.Signature.Pair.A+" 1\n") {
+				t.Errorf("versions.txt:\n%s", v)
+			}
+			d, _ := fuzz.Lookup(b.Signature.Domain)
+			v, err := d.ParseJSON([]byte(read(t, filepath.Join(bd.Dir, CaseFile))))
+			if err != nil || domain.NewCase(d.Name, v).ID != b.Example {
+				t.Errorf("case.json does not parse back to the example case: %v", err)
+			}
+		})
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// minimized is a store whose one bucket has a minimized case.
+type minimized struct {
+	regress.Store
+	b coordinator.Bucket
+}
+
+func (m minimized) Buckets() ([]coordinator.Bucket, error) { return []coordinator.Bucket{m.b}, nil }
+
+// TestWritePicksMinimizedCase checks that a bucket's minimized case is
+// bundled when the pair judged it, and the example otherwise.
+func TestWritePicksMinimizedCase(t *testing.T) {
+	p := plant(t)
+	b := p.buckets["mlir~ptxas/verdict"]
+	d, _ := fuzz.Lookup("mma")
+	small := domain.NewCase(d.Name, d.Seeds()[1])
+	if _, err := p.s.AddCases("", []coordinator.CaseRecord{{ID: small.ID, Domain: d.Name, Data: small.Value.Encode()}}); err != nil {
+		t.Fatal(err)
+	}
+	b.Minimized = small.ID
+	s := minimized{p.s, b}
+	bd, err := Write(context.Background(), s, b.Key, t.TempDir(), nil)
+	if err != nil || bd.Minimized || bd.Case.ID != b.Example {
+		t.Fatalf("no pair verdicts on the minimized case: bundled %s (minimized %v), %v; want the example", bd.Case.ID, bd.Minimized, err)
+	}
+	_, err = p.s.CommitVerdicts(coordinator.Commit{Verdicts: []oracles.Verdict{
+		{Oracle: "mlir", Case: small.ID, Domain: d.Name, Kind: oracles.Accept},
+		{Oracle: "ptxas", Case: small.ID, Domain: d.Name, Kind: oracles.Reject, Diagnostic: "no"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bd, err = Write(context.Background(), s, b.Key[:6], t.TempDir(), nil)
+	if err != nil || !bd.Minimized || bd.Case.ID != small.ID {
+		t.Fatalf("bundled %s (minimized %v), %v; want the minimized case %s", bd.Case.ID, bd.Minimized, err, small.ID)
+	}
+	if _, err := Write(context.Background(), p.s, "zzzz", t.TempDir(), nil); !errors.Is(err, regress.ErrNoBucket) {
+		t.Fatalf("unknown bucket: %v", err)
+	}
+	if _, err := Write(context.Background(), p.s, "", t.TempDir(), nil); err == nil {
+		t.Fatal("empty bucket ID accepted")
+	}
+}
