@@ -63,7 +63,7 @@ func progressLine(s coordinator.Status, last map[string]int, period time.Duratio
 	var rates []string
 	for _, n := range names {
 		j := st.Oracles[n].Judged
-		rates = append(rates, fmt.Sprintf("%s %.0f/s", n, float64(j-last[n])/period.Seconds()))
+		rates = append(rates, fmt.Sprintf("%s %.1f/s", n, float64(j-last[n])/period.Seconds()))
 		last[n] = j
 	}
 	return fmt.Sprintf("%s %s | cases %d | queue %d (%d jobs) | findings %d, new buckets %d | left %s | %s",
