@@ -2,88 +2,28 @@ package ldsm
 
 import (
 	"encoding/json"
-	"math/rand/v2"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// rngSeed returns the PRNG seed: LDSM_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
-	t.Helper()
-	seed := uint64(0x1d5e)
-	if s := os.Getenv("LDSM_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("LDSM_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with LDSM_SEED)", seed)
-	return seed
-}
-
-// roundTrip checks the canonical and the JSON round trip of v.
-func roundTrip(t *testing.T, v Value) {
-	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil {
-		t.Fatalf("decode(encode(%v)): %v", v, err)
-	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil {
-		t.Fatalf("parse own JSON %s: %v", js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
-	}
-}
-
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 3))
-	n := 20000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		b := make([]byte, rng.IntN(24))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(b)
-		if err != nil {
-			t.Fatalf("decode %x: %v", b, err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	seed := domaintest.Seed(t, "LDSM_SEED", 0x1d5e)
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 3, N: 20000, MaxLen: 24})
 }
 
 // TestDecodeShortInputs decodes every prefix of a full encoding, the empty
 // input included, and checks the decoder's invariants on each.
 func TestDecodeShortInputs(t *testing.T) {
 	full := New(Store, M16N8, 4, true, B8, target.MustParse("sm_100a", "")).Encode()
-	for n := 0; n <= len(full); n++ {
-		v, err := Decode(full[:n])
-		if err != nil {
-			t.Fatalf("decode %d bytes: %v", n, err)
-		}
+	domaintest.ShortInputs(t, Domain, full, func(n int, v domain.Value) {
 		val := v.(Value)
 		if s, ok := val.Mode.Shape(); ok && s != val.Shape {
 			t.Fatalf("decode %d bytes: mode %s with shape %s", n, val.Mode, val.Shape)
@@ -91,7 +31,7 @@ func TestDecodeShortInputs(t *testing.T) {
 		if val.Align == 0 || val.Align&(val.Align-1) != 0 || !val.Tgt.Valid() {
 			t.Fatalf("decode %d bytes: bad value %+v", n, val)
 		}
-	}
+	})
 }
 
 func TestParseJSONDefaults(t *testing.T) {

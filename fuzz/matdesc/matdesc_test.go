@@ -1,75 +1,36 @@
 package matdesc
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
 // rngSeed returns the PRNG seed: MATDESC_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
+func rngSeed(t testing.TB) uint64 {
 	t.Helper()
-	seed := uint64(0xde5c)
-	if s := os.Getenv("MATDESC_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("MATDESC_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with MATDESC_SEED)", seed)
-	return seed
+	return domaintest.Seed(t, "MATDESC_SEED", 0xde5c)
 }
 
 // roundTrip checks the canonical, JSON and raw-word round trips of v.
-func roundTrip(t *testing.T, v Value) {
+func roundTrip(t testing.TB, dv domain.Value) {
 	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil || !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(%+v)) = %+v, %v", v, back, err)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil || !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, %v; want %+v", js, parsed, err, v)
-	}
+	domaintest.RoundTrip(t, Domain, dv)
+	v := dv.(Value)
 	if again := FromRaw(v.Format, v.Raw(), v.Uniform, v.Tgt).Raw(); again != v.Raw() {
 		t.Fatalf("raw 0x%016x reads and repacks as 0x%016x", v.Raw(), again)
 	}
 }
 
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, roundTrip) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 2))
-	n := 20000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		b := make([]byte, rng.IntN(40))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(b)
-		if err != nil {
-			t.Fatalf("decode %x: %v", b, err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: rngSeed(t), Stream: 2, N: 20000, MaxLen: 40, Check: roundTrip})
 }
 
 // TestRandomRawWords reads random words in both formats: each reads back to
@@ -90,11 +51,7 @@ func TestRandomRawWords(t *testing.T) {
 
 func TestDecodeShortInputs(t *testing.T) {
 	full := Seeds()[1].Encode()
-	for n := 0; n <= len(full); n++ {
-		if _, err := Decode(full[:n]); err != nil {
-			t.Fatalf("decode of %d bytes: %v", n, err)
-		}
-	}
+	domaintest.ShortInputs(t, Domain, full, nil)
 	v, err := Decode([]byte(strings.Repeat("\xff", 48)))
 	if err != nil {
 		t.Fatal(err)

@@ -1,88 +1,26 @@
 package mma
 
 import (
-	"encoding/json"
-	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// rngSeed returns the PRNG seed: MMA_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
-	t.Helper()
-	seed := uint64(0x3a3a)
-	if s := os.Getenv("MMA_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("MMA_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with MMA_SEED)", seed)
-	return seed
-}
-
-func roundTrip(t *testing.T, v Value) {
-	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil {
-		t.Fatalf("decode(encode(%v)): %v", v, err)
-	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil {
-		t.Fatalf("parse own JSON %s: %v", js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
-	}
-}
-
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 5))
-	n := 20000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		b := make([]byte, rng.IntN(32))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(b)
-		if err != nil {
-			t.Fatalf("decode %x: %v", b, err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	seed := domaintest.Seed(t, "MMA_SEED", 0x3a3a)
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 5, N: 20000, MaxLen: 32})
 }
 
 func TestDecodeShortInputs(t *testing.T) {
 	full := Value{Sparsity: SPOrdered, ShapeRank: 4, Shape: [MaxShapeRank]uint16{511, 8, 256, 3}, ALayout: Col,
 		AType: S32, BType: B1, CType: E5M2, DType: U4, TF32: true, Satfinite: true, BitOp: XorPopc, Selector: 3,
 		Tgt: target.MustParse("sm_120a", "")}.Encode()
-	for n := 0; n <= len(full); n++ {
-		if _, err := Decode(full[:n]); err != nil {
-			t.Fatalf("decode of %d bytes: %v", n, err)
-		}
-	}
+	domaintest.ShortInputs(t, Domain, full, nil)
 }
 
 func TestDecodeZeroesUnusedParts(t *testing.T) {

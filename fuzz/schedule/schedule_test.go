@@ -3,77 +3,34 @@ package schedule
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
 // rngSeed returns the PRNG seed: SCHEDULE_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
+func rngSeed(t testing.TB) uint64 {
 	t.Helper()
-	seed := uint64(0x5c4ed)
-	if s := os.Getenv("SCHEDULE_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("SCHEDULE_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with SCHEDULE_SEED)", seed)
-	return seed
+	return domaintest.Seed(t, "SCHEDULE_SEED", 0x5c4ed)
 }
 
-// roundTrip checks the canonical and the JSON round trip of v.
-func roundTrip(t *testing.T, v Value) {
+// roundTrip checks that v is valid, then its canonical and JSON round trips.
+func roundTrip(t testing.TB, v domain.Value) {
 	t.Helper()
-	if err := v.Validate(); err != nil {
+	sv := v.(Value)
+	if err := sv.Validate(); err != nil {
 		t.Fatalf("invalid value: %v\n%s", err, v)
 	}
-	back, err := Decode(v.Encode())
-	if err != nil {
-		t.Fatalf("decode(encode(v)): %v", err)
-	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(v)) =\n%s\nwant\n%s", back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil {
-		t.Fatalf("parse own JSON %s: %v", js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s =\n%s\nwant\n%s", js, parsed, v)
-	}
+	domaintest.RoundTrip(t, Domain, v)
 }
 
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, roundTrip) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 3))
-	n := 5000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		buf := make([]byte, rng.IntN(400))
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(buf)
-		if err != nil {
-			t.Fatalf("decode %x: %v", buf, err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: rngSeed(t), Stream: 3, N: 5000, MaxLen: 400, Check: roundTrip})
 }
 
 // TestJSONForm pins the readable spelling of ops and refs.

@@ -1,83 +1,26 @@
 package swizzle
 
 import (
-	"encoding/json"
-	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// rngSeed returns the PRNG seed: SWIZZLE_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
-	t.Helper()
-	seed := uint64(0x5e1221e)
-	if s := os.Getenv("SWIZZLE_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("SWIZZLE_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with SWIZZLE_SEED)", seed)
-	return seed
-}
-
-// roundTrip checks the canonical and the JSON round trip of v.
-func roundTrip(t *testing.T, v Value) {
-	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil || !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(%+v)) = %+v, %v", v, back, err)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil || !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, %v; want %+v", js, parsed, err, v)
-	}
-}
-
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 1))
-	n := 20000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		b := make([]byte, rng.IntN(24))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(b)
-		if err != nil {
-			t.Fatalf("decode %x: %v", b, err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	seed := domaintest.Seed(t, "SWIZZLE_SEED", 0x5e1221e)
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 1, N: 20000, MaxLen: 24})
 }
 
 // TestDecodeShortInputs decodes every prefix of a full encoding, the empty
 // input included, and an all-ones input.
 func TestDecodeShortInputs(t *testing.T) {
 	full := Seeds()[3].Encode()
-	for n := 0; n <= len(full); n++ {
-		if _, err := Decode(full[:n]); err != nil {
-			t.Fatalf("decode of %d bytes: %v", n, err)
-		}
-	}
+	domaintest.ShortInputs(t, Domain, full, nil)
 	ones := []byte(strings.Repeat("\xff", 32))
 	v, err := Decode(ones)
 	if err != nil {

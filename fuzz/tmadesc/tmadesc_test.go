@@ -2,91 +2,23 @@ package tmadesc
 
 import (
 	"encoding/json"
-	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
-// rngSeed returns the PRNG seed: TMADESC_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
-	t.Helper()
-	seed := uint64(0x7d5c)
-	if s := os.Getenv("TMADESC_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("TMADESC_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with TMADESC_SEED)", seed)
-	return seed
-}
-
-func iterations() int {
-	if testing.Short() {
-		return 500
-	}
-	return 20000
-}
-
-func randomBytes(rng *rand.Rand) []byte {
-	b := make([]byte, rng.IntN(200))
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
-	return b
-}
-
-// roundTrip checks the canonical and the JSON round trips of v.
-func roundTrip(t *testing.T, v Value) {
-	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil {
-		t.Fatalf("decode(encode(%v)): %v", v, err)
-	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil {
-		t.Fatalf("parse own JSON %s: %v", js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
-	}
-}
-
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 1))
-	for range iterations() {
-		v, err := Decode(randomBytes(rng))
-		if err != nil {
-			t.Fatalf("decode: %v", err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	seed := domaintest.Seed(t, "TMADESC_SEED", 0x7d5c)
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 1, N: 20000, MaxLen: 200})
 }
 
 func TestDecodeShortInputs(t *testing.T) {
 	full := BaseIm2col.Encode()
-	for n := 0; n <= len(full); n++ {
-		if _, err := Decode(full[:n]); err != nil {
-			t.Fatalf("decode of %d bytes: %v", n, err)
-		}
-	}
+	domaintest.ShortInputs(t, Domain, full, nil)
 	if _, err := Decode(nil); err != nil {
 		t.Fatalf("decode(nil): %v", err)
 	}

@@ -1,87 +1,25 @@
 package tmamode
 
 import (
-	"encoding/json"
-	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// rngSeed returns the PRNG seed: TMAMODE_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
-	t.Helper()
-	seed := uint64(0x7a3a)
-	if s := os.Getenv("TMAMODE_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("TMAMODE_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with TMAMODE_SEED)", seed)
-	return seed
-}
-
-func roundTrip(t *testing.T, v Value) {
-	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil {
-		t.Fatalf("decode(encode(%v)): %v", v, err)
-	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil {
-		t.Fatalf("parse own JSON %s: %v", js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
-	}
-}
-
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 2))
-	n := 20000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		b := make([]byte, rng.IntN(24))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(b)
-		if err != nil {
-			t.Fatalf("decode %x: %v", b, err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	seed := domaintest.Seed(t, "TMAMODE_SEED", 0x7a3a)
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 2, N: 20000, MaxLen: 24})
 }
 
 func TestDecodeShortInputs(t *testing.T) {
 	full := Value{Direction: Store, Mode: Scatter4, Rank: 2, Dst: Global, BoxDim1: 1,
 		Tgt: target.MustParse("sm_100a", "")}.Encode()
-	for n := 0; n <= len(full); n++ {
-		if _, err := Decode(full[:n]); err != nil {
-			t.Fatalf("decode of %d bytes: %v", n, err)
-		}
-	}
+	domaintest.ShortInputs(t, Domain, full, nil)
 }
 
 func TestJSONDefaults(t *testing.T) {

@@ -1,92 +1,39 @@
 package umma
 
 import (
-	"encoding/json"
-	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// rngSeed returns the PRNG seed: UMMA_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
-	t.Helper()
-	seed := uint64(0x0a11a)
-	if s := os.Getenv("UMMA_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("UMMA_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with UMMA_SEED)", seed)
-	return seed
-}
-
-// roundTrip checks the canonical and the JSON round trip of v.
-func roundTrip(t *testing.T, v Value) {
-	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil || !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(%+v)) = %+v, %v", v, back, err)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil || !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, %v; want %+v", js, parsed, err, v)
-	}
-}
-
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 5))
-	n := 20000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		b := make([]byte, rng.IntN(120))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(b)
-		if err != nil {
-			t.Fatalf("decode %x: %v", b, err)
-		}
-		val := v.(Value)
-		if val.KMode >= val.Rank || val.MNMode >= val.Rank {
-			t.Fatalf("mode index beyond rank: %+v", val)
-		}
-		roundTrip(t, val)
-	}
+	seed := domaintest.Seed(t, "UMMA_SEED", 0x0a11a)
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 5, N: 20000, MaxLen: 120,
+		Check: func(t testing.TB, v domain.Value) {
+			t.Helper()
+			if val := v.(Value); val.KMode >= val.Rank || val.MNMode >= val.Rank {
+				t.Fatalf("mode index beyond rank: %+v", val)
+			}
+			domaintest.RoundTrip(t, Domain, v)
+		}})
 }
 
 func TestDecodeShortInputs(t *testing.T) {
 	full := Seeds()[2].Encode()
-	for n := 0; n <= len(full); n++ {
-		v, err := Decode(full[:n])
-		if err != nil {
-			t.Fatalf("decode of %d bytes: %v", n, err)
-		}
+	domaintest.ShortInputs(t, Domain, full, func(n int, v domain.Value) {
 		val := v.(Value)
 		for _, m := range val.Modes[:val.Rank] {
 			if m.Subs == 0 || m.Shape[0] == 0 {
 				t.Fatalf("decode of %d bytes has an empty mode: %+v", n, v)
 			}
 		}
-	}
+	})
 }
 
 func TestModeOffsetAndCosize(t *testing.T) {

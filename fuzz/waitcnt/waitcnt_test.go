@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
 func TestEncodeKnownAnswers(t *testing.T) {
@@ -86,23 +88,7 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
-func TestSeedsRoundTrip(t *testing.T) {
-	for _, sv := range Seeds() {
-		v := sv.(Value)
-		back, err := Decode(v.Encode())
-		if err != nil || !reflect.DeepEqual(back, sv) {
-			t.Fatalf("%v: decode(encode) = %v, %v", v, back, err)
-		}
-		js, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed, err := ParseJSON(js)
-		if err != nil || !reflect.DeepEqual(parsed, sv) {
-			t.Fatalf("%s: %v, %v", js, parsed, err)
-		}
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 // TestDecodeAnyBytes decodes random bytes: every result is a valid program
 // whose canonical bytes decode to itself; -short decodes fewer inputs.

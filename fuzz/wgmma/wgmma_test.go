@@ -1,88 +1,26 @@
 package wgmma
 
 import (
-	"encoding/json"
-	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// rngSeed returns the PRNG seed: WGMMA_SEED when set, else a fixed one.
-func rngSeed(t *testing.T) uint64 {
-	t.Helper()
-	seed := uint64(0x96a)
-	if s := os.Getenv("WGMMA_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("WGMMA_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with WGMMA_SEED)", seed)
-	return seed
-}
-
-func roundTrip(t *testing.T, v Value) {
-	t.Helper()
-	back, err := Decode(v.Encode())
-	if err != nil {
-		t.Fatalf("decode(encode(%v)): %v", v, err)
-	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := ParseJSON(js)
-	if err != nil {
-		t.Fatalf("parse own JSON %s: %v", js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
-	}
-}
-
-func TestSeedsRoundTrip(t *testing.T) {
-	for i, v := range Seeds() {
-		t.Run(strconv.Itoa(i), func(t *testing.T) { roundTrip(t, v.(Value)) })
-	}
-}
+func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
 
 func TestRandomBytesRoundTrip(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 7))
-	n := 20000
-	if testing.Short() {
-		n = 500
-	}
-	for range n {
-		b := make([]byte, rng.IntN(32))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		v, err := Decode(b)
-		if err != nil {
-			t.Fatalf("decode %x: %v", b, err)
-		}
-		roundTrip(t, v.(Value))
-	}
+	seed := domaintest.Seed(t, "WGMMA_SEED", 0x96a)
+	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 7, N: 20000, MaxLen: 32})
 }
 
 func TestDecodeShortInputs(t *testing.T) {
 	full := Value{Rank: 4, M: 511, N: 256, K: 32, BK: 7, AType: S4, BType: B1, DType: AccF64, ResultType: AccS32,
 		ARegister: true, TransA: true, TransB: true, ScaleD: true, ScaleA: -2, ScaleB: 2, Sparse: true, SpSel: 3,
 		Satfinite: true, Tgt: target.MustParse("sm_120a", "")}.Encode()
-	for n := 0; n <= len(full); n++ {
-		if _, err := Decode(full[:n]); err != nil {
-			t.Fatalf("decode of %d bytes: %v", n, err)
-		}
-	}
+	domaintest.ShortInputs(t, Domain, full, nil)
 }
 
 func TestDecodeRanges(t *testing.T) {

@@ -1,0 +1,129 @@
+// Package domaintest holds the checks every domain's tests share: the seeded
+// PRNG, the canonical and JSON round trips, the round trip of the seeds and
+// of random bytes, and the decoding of short inputs. It exists so that each
+// domain's _test.go states only its own parameters (seed variable, default
+// seed, counts, lengths) and its own tests. Only tests import it.
+package domaintest
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
+
+// ShortN is how many random inputs RandomBytes decodes under -short.
+const ShortN = 500
+
+// Check checks one value of a domain.
+type Check func(t testing.TB, v domain.Value)
+
+// Seed returns the PRNG seed: the variable env, parsed as a Go integer
+// literal, when set, else def. It logs the seed and how to override it.
+func Seed(t testing.TB, env string, def uint64) uint64 {
+	t.Helper()
+	seed := def
+	if s := os.Getenv(env); s != "" {
+		n, err := strconv.ParseUint(s, 0, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", env, err)
+		}
+		seed = n
+	}
+	t.Logf("seed %#x (override with %s)", seed, env)
+	return seed
+}
+
+// RoundTrip checks that v decodes from its canonical bytes and parses from
+// its own JSON to a value deeply equal to itself.
+func RoundTrip(t testing.TB, d domain.Domain, v domain.Value) {
+	t.Helper()
+	back, err := d.Decode(v.Encode())
+	if err != nil {
+		t.Fatalf("decode(encode(%v)): %v", v, err)
+	}
+	if !reflect.DeepEqual(back, v) {
+		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	parsed, err := d.ParseJSON(js)
+	if err != nil {
+		t.Fatalf("parse own JSON %s: %v", js, err)
+	}
+	if !reflect.DeepEqual(parsed, v) {
+		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
+	}
+}
+
+// orRoundTrip returns check, or RoundTrip for d when check is nil.
+func orRoundTrip(d domain.Domain, check Check) Check {
+	if check != nil {
+		return check
+	}
+	return func(t testing.TB, v domain.Value) { t.Helper(); RoundTrip(t, d, v) }
+}
+
+// SeedsRoundTrip runs check on every seed of d, one subtest per seed named by
+// its index; a nil check is RoundTrip.
+func SeedsRoundTrip(t *testing.T, d domain.Domain, check Check) {
+	t.Helper()
+	check = orRoundTrip(d, check)
+	for i, v := range d.Seeds() {
+		t.Run(strconv.Itoa(i), func(t *testing.T) { check(t, v) })
+	}
+}
+
+// Random says which random byte strings RandomBytes decodes.
+type Random struct {
+	Seed   uint64 // the PCG seed, usually from Seed
+	Stream uint64 // the PCG stream
+	N      int    // how many inputs; ShortN under -short
+	MaxLen int    // lengths are drawn from [0, MaxLen)
+	Check  Check  // run on each decoded value; nil is RoundTrip
+}
+
+// RandomBytes decodes r.N random byte strings with d, each of which must
+// decode, and runs r.Check on each value.
+func RandomBytes(t *testing.T, d domain.Domain, r Random) {
+	t.Helper()
+	check := orRoundTrip(d, r.Check)
+	rng := rand.New(rand.NewPCG(r.Seed, r.Stream))
+	n := r.N
+	if testing.Short() {
+		n = ShortN
+	}
+	for range n {
+		b := make([]byte, rng.IntN(r.MaxLen))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		v, err := d.Decode(b)
+		if err != nil {
+			t.Fatalf("decode %x: %v", b, err)
+		}
+		check(t, v)
+	}
+}
+
+// ShortInputs decodes every prefix of full, the empty one included: each
+// must decode without error, and check, when not nil, sees each value with
+// the prefix's length.
+func ShortInputs(t testing.TB, d domain.Domain, full []byte, check func(n int, v domain.Value)) {
+	t.Helper()
+	for n := 0; n <= len(full); n++ {
+		v, err := d.Decode(full[:n])
+		if err != nil {
+			t.Fatalf("decode of %d bytes: %v", n, err)
+		}
+		if check != nil {
+			check(n, v)
+		}
+	}
+}
