@@ -46,7 +46,9 @@ func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 		}
 		res, err := fenceproxy.Inject(fenceproxy.Strip(s))
 		if err != nil {
-			v.Kind, v.Diagnostic = oracles.Error, "InjectFenceProxy failed: "+err.Error()
+			// The pass's output does not fit the schedule IR (e.g. more ops
+			// per role than it holds): our limit, not the algorithm's failure.
+			v.Kind, v.Diagnostic = oracles.Unsupported, "InjectFenceProxy's output cannot be represented: "+err.Error()
 			out[i] = v
 			continue
 		}
