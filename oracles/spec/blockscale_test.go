@@ -8,16 +8,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// bsCase is one judgment to pin: a rule that fires with its exact
-// diagnostic, or (rule "") an accept with its exact value.
-type bsCase struct {
-	name  string
-	v     bs.Value
-	rule  string
-	diag  string
-	value string
-}
-
+// bsWith returns v changed by f.
 func bsWith(v bs.Value, f func(*bs.Value)) bs.Value { f(&v); return v }
 
 var (
@@ -29,7 +20,7 @@ var (
 
 // bsSeedCases fire every rule of verify_sm120_scale_lattice and pin its
 // accepts, the ones PTX disputes included.
-var bsSeedCases = []bsCase{
+var bsSeedCases = []ladderCase[bs.Value]{
 	{"svs 64", bsWith(bsK64, func(v *bs.Value) { v.ScaleVecSize = 64 }), "seed.blockscale.scale-vector-size",
 		"require(p.scale_vector_size == 16 || p.scale_vector_size == 32)", ""},
 	{"K 128", bsWith(bsK64, func(v *bs.Value) { v.K = 128 }), "seed.blockscale.k", "require(p.k == 32 || p.k == 64)", ""},
@@ -61,7 +52,7 @@ var bsSeedCases = []bsCase{
 }
 
 // bsPTXCases fire every ptxisa rule in order and pin Table 36's rows.
-var bsPTXCases = []bsCase{
+var bsPTXCases = []ladderCase[bs.Value]{
 	{"sm_120a at PTX 8.6", bsWith(bsK32, func(v *bs.Value) { v.Tgt = target.MustParse("sm_120a", "8.6") }),
 		"ptxisa.blockscale.target-ptx-version", "PTX ISA version does not know the .target: sm_120a (PTX 8.6)", ""},
 	{"sm_100a", bsWith(bsK64, func(v *bs.Value) { v.Tgt = target.MustParse("sm_100a", "") }), "ptxisa.blockscale.target",
@@ -97,34 +88,8 @@ var bsPTXCases = []bsCase{
 	{"sm_120f from PTX 8.8", bsWith(bsNV4X, func(v *bs.Value) { v.Tgt = target.MustParse("sm_120f", "") }), "", "", "scale_vec::4X"},
 }
 
-func TestBlockScaleSeedLadder(t *testing.T)   { runBSCases(t, blockscaleSeed, bsSeedCases) }
-func TestBlockScalePTXISALadder(t *testing.T) { runBSCases(t, blockscalePTXISA, bsPTXCases) }
-
-func runBSCases(t *testing.T, l *Ladder[bs.Value], cases []bsCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { checkJudgment(t, l.Judge(tc.v), tc.rule, tc.diag, tc.value) })
-	}
-}
-
-// TestBlockScaleCasesCoverEveryRule requires, for each rule of both sets, a
-// case above that fires it and one on which it holds.
-func TestBlockScaleCasesCoverEveryRule(t *testing.T) {
-	for _, set := range []struct {
-		l     *Ladder[bs.Value]
-		cases []bsCase
-	}{{blockscaleSeed, bsSeedCases}, {blockscalePTXISA, bsPTXCases}} {
-		cov := Coverage{}
-		for _, tc := range set.cases {
-			cov.Record(set.l.Judge(tc.v))
-		}
-		for _, r := range set.l.Rules() {
-			if n := cov[r.ID]; n == nil || n.Fired == 0 || n.Passed == 0 {
-				t.Errorf("%s: no case fires it and another passes it (%+v)", r.ID, n)
-			}
-		}
-	}
-}
+func TestBlockScaleSeedLadder(t *testing.T)   { runLadderCases(t, blockscaleSeed, bsSeedCases) }
+func TestBlockScalePTXISALadder(t *testing.T) { runLadderCases(t, blockscalePTXISA, bsPTXCases) }
 
 func TestBlockScaleSeedRulesAreVerbatim(t *testing.T) {
 	for _, r := range blockscaleSeed.Rules() {

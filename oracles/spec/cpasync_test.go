@@ -7,43 +7,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// wmcCase is one row of the wgmma, mma and cpasync rule tables: the value,
-// and either the rule that must fire with its exact diagnostic, or (rule
-// "") the exact value an accept carries.
-type wmcCase[V any] struct {
-	name  string
-	v     V
-	rule  string
-	diag  string
-	value string
-}
-
-// runWMCCases judges every case with l and then requires each rule of l to
-// have fired on one case and passed on another, so every rule is shown able
-// to fail and able to hold.
-func runWMCCases[V any](t *testing.T, l *Ladder[V], cases []wmcCase[V]) {
-	t.Helper()
-	fired, passed := map[string]bool{}, map[string]bool{}
-	for _, tc := range cases {
-		j := l.Judge(tc.v)
-		t.Run(tc.name, func(t *testing.T) { checkJudgment(t, j, tc.rule, tc.diag, tc.value) })
-		if j.Rule != nil {
-			fired[j.Rule.ID] = true
-		}
-		for _, r := range j.Passed {
-			passed[r.ID] = true
-		}
-	}
-	for _, r := range l.Rules() {
-		if !fired[r.ID] {
-			t.Errorf("no case fires %s", r.ID)
-		}
-		if !passed[r.ID] {
-			t.Errorf("no case passes %s", r.ID)
-		}
-	}
-}
-
 var caBase = ca.Value{Elem: ca.F32, SrcElem: ca.F32, DstElements: 4, DstStride: 1, SrcStride: 1,
 	DstAddr: 0x100, SrcAddr: 0x2000, Tgt: target.MustParse("sm_80", "")}
 
@@ -52,7 +15,7 @@ func caWith(f func(*ca.Value)) ca.Value { v := caBase; f(&v); return v }
 func caPTX(p string) target.Target { return target.MustParse("sm_80", p) }
 
 func TestCPAsyncSeedRules(t *testing.T) {
-	runWMCCases(t, cpasyncSeed, []wmcCase[ca.Value]{
+	runLadderCases(t, cpasyncSeed, []ladderCase[ca.Value]{
 		{"f32 x 4 with .ca", caBase, "", "", "cp.async.ca.shared.global [dst], [src], 16;"},
 		{"bypassL1 selects .cg", caWith(func(v *ca.Value) { v.Cache = ca.CG }), "", "", "cp.async.cg.shared.global [dst], [src], 16;"},
 		{"element types", caWith(func(v *ca.Value) { v.SrcElem = ca.F16 }),
@@ -77,7 +40,7 @@ func TestCPAsyncSeedRules(t *testing.T) {
 }
 
 func TestCPAsyncPTXISARules(t *testing.T) {
-	runWMCCases(t, cpasyncPTXISA, []wmcCase[ca.Value]{
+	runLadderCases(t, cpasyncPTXISA, []ladderCase[ca.Value]{
 		{"f32 x 4", caBase, "", "", "cp.async.ca.shared.global [dst], [src], 16;"},
 		{"every option", caWith(func(v *ca.Value) {
 			v.Cache, v.Prefetch, v.CacheHint, v.HasSrcElements, v.SrcElements, v.Tgt = ca.CG, ca.Prefetch128B, true, true, 3, caPTX("7.4")

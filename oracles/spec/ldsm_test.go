@@ -8,16 +8,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// ldsmCase is one judgment to pin: a rule that fires with its exact
-// diagnostic, or (rule "") an accept with its exact value.
-type ldsmCase struct {
-	name  string
-	v     ldsm.Value
-	rule  string
-	diag  string
-	value string
-}
-
 // ldsmWith returns v changed by f.
 func ldsmWith(v ldsm.Value, f func(*ldsm.Value)) ldsm.Value { f(&v); return v }
 
@@ -32,7 +22,7 @@ var (
 
 // ldsmSeedCases fire every seed rule in ladder order and pin the seed's
 // table rows as accepts.
-var ldsmSeedCases = []ldsmCase{
+var ldsmSeedCases = []ladderCase[ldsm.Value]{
 	{"x3", ldsmWith(ldsmM88x4, func(v *ldsm.Value) { v.NumMatrices = 3 }), "seed.ldsm.num-matrices",
 		"require(num_matrices == 1 || num_matrices == 2 || num_matrices == 4)", ""},
 	{"M88 with .trans", ldsmWith(ldsmM88x4, func(v *ldsm.Value) { v.Transpose = true }), "seed.ldsm.transpose",
@@ -73,7 +63,7 @@ var ldsmSeedCases = []ldsmCase{
 
 // ldsmPTXCases fire every ptxisa rule in ladder order and pin accepted
 // instructions.
-var ldsmPTXCases = []ldsmCase{
+var ldsmPTXCases = []ladderCase[ldsm.Value]{
 	{"sm_90a at PTX 7.8", ldsmWith(ldsmB16x4, func(v *ldsm.Value) { v.Tgt = target.MustParse("sm_90a", "7.8") }),
 		"ptxisa.ldsm.target-ptx-version", "PTX ISA version does not know the .target: sm_90a (PTX 7.8)", ""},
 	{"ldmatrix into shared", ldsmWith(ldsmB16x4, func(v *ldsm.Value) { v.Dst = ldsm.Shared }), "ptxisa.ldsm.ldmatrix-spaces",
@@ -126,34 +116,8 @@ var ldsmPTXCases = []ldsmCase{
 	{"128-byte alignment", ldsmWith(ldsmB16x4, func(v *ldsm.Value) { v.Align = 128 }), "", "", "ldmatrix.sync.aligned.m8n8.x4.shared.b16;regs=4"},
 }
 
-func TestLDSMSeedLadder(t *testing.T)   { runLDSMCases(t, ldsmSeed, ldsmSeedCases) }
-func TestLDSMPTXISALadder(t *testing.T) { runLDSMCases(t, ldsmPTXISA, ldsmPTXCases) }
-
-func runLDSMCases(t *testing.T, l *Ladder[ldsm.Value], cases []ldsmCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { checkJudgment(t, l.Judge(tc.v), tc.rule, tc.diag, tc.value) })
-	}
-}
-
-// TestLDSMCasesCoverEveryRule requires, for each rule of both sets, a
-// case above that fires it and one on which it holds.
-func TestLDSMCasesCoverEveryRule(t *testing.T) {
-	for _, set := range []struct {
-		l     *Ladder[ldsm.Value]
-		cases []ldsmCase
-	}{{ldsmSeed, ldsmSeedCases}, {ldsmPTXISA, ldsmPTXCases}} {
-		cov := Coverage{}
-		for _, tc := range set.cases {
-			cov.Record(set.l.Judge(tc.v))
-		}
-		for _, r := range set.l.Rules() {
-			if n := cov[r.ID]; n == nil || n.Fired == 0 || n.Passed == 0 {
-				t.Errorf("%s: no case fires it and another passes it (%+v)", r.ID, n)
-			}
-		}
-	}
-}
+func TestLDSMSeedLadder(t *testing.T)   { runLadderCases(t, ldsmSeed, ldsmSeedCases) }
+func TestLDSMPTXISALadder(t *testing.T) { runLadderCases(t, ldsmPTXISA, ldsmPTXCases) }
 
 // TestLDSMSeedRulesAreVerbatim checks that every seed message is a
 // require(...) line of the seed.

@@ -27,7 +27,7 @@ var (
 func TestMMASeedRules(t *testing.T) {
 	d := func(f func(*mm.Value)) mm.Value { return mmWith(mmDense, f) }
 	s := func(f func(*mm.Value)) mm.Value { return mmWith(mmSparse, f) }
-	runWMCCases(t, mmaSeed, []wmcCase[mm.Value]{
+	runLadderCases(t, mmaSeed, []ladderCase[mm.Value]{
 		{"m16n8k16 f16 on sm_80", mmDense, "", "", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
 		{"the lowering keeps any layout", d(func(v *mm.Value) { v.ALayout, v.BLayout = mm.Col, mm.Row }),
 			"", "", "mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32"},
@@ -66,7 +66,7 @@ func TestMMASeedRules(t *testing.T) {
 func TestMMAPTXISARules(t *testing.T) {
 	d := func(f func(*mm.Value)) mm.Value { return mmWith(mmDense, f) }
 	s := func(f func(*mm.Value)) mm.Value { return mmWith(mmSparse, f) }
-	runWMCCases(t, mmaPTXISA, append([]wmcCase[mm.Value]{
+	runLadderCases(t, mmaPTXISA, append([]ladderCase[mm.Value]{
 		{"m16n8k16 f16", mmDense, "", "", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"},
 		{"m8n8k4 col.row with f16 C and f32 D", mmWith(mmaOf(mm.Dense, 8, 8, 4, mm.F16, mm.F16, "sm_80", "7.0"), func(v *mm.Value) {
 			v.ALayout, v.BLayout, v.DType = mm.Col, mm.Row, mm.F32
@@ -115,9 +115,9 @@ func TestMMAPTXISARules(t *testing.T) {
 }
 
 // mmaGateCases cross the target and PTX version gates.
-func mmaGateCases() []wmcCase[mm.Value] {
+func mmaGateCases() []ladderCase[mm.Value] {
 	fp8 := mmaOf(mm.Dense, 16, 8, 32, mm.E4M3, mm.F32, "sm_89", "8.4")
-	return []wmcCase[mm.Value]{
+	return []ladderCase[mm.Value]{
 		{"fp8 on sm_89", fp8, "", "", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32"},
 		{"fp8 on sm_86", mmWith(fp8, func(v *mm.Value) { v.Tgt = target.MustParse("sm_86", "8.4") }),
 			"ptxisa.mma.fp8-target", ".e4m3/.e5m2 mma requires sm_89 or higher", ""},

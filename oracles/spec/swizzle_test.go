@@ -19,35 +19,20 @@ type msuCase[V any] struct {
 	out string
 }
 
-// runMSUCases judges every case, and requires each rule of the ladder to
-// fire on some case and to be checked and held on another.
+// runMSUCases runs a compact table of the matdesc, umma or swizzle domain:
+// out is the diagnostic when a rule must fire, else the accepted value.
 func runMSUCases[V any](t *testing.T, l *Ladder[V], cases []msuCase[V]) {
 	t.Helper()
-	fired, held := map[string]bool{}, map[string]bool{}
-	for _, tc := range cases {
-		j := l.Judge(tc.v)
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.rule == "" {
-				checkJudgment(t, j, "", "", tc.out)
-			} else {
-				checkJudgment(t, j, tc.rule, tc.out, "")
-			}
-		})
-		if j.Rule != nil {
-			fired[j.Rule.ID] = true
-		}
-		for _, r := range j.Passed {
-			held[r.ID] = true
+	rows := make([]ladderCase[V], len(cases))
+	for i, tc := range cases {
+		rows[i] = ladderCase[V]{name: tc.name, v: tc.v, rule: tc.rule}
+		if tc.rule == "" {
+			rows[i].value = tc.out
+		} else {
+			rows[i].diag = tc.out
 		}
 	}
-	for _, r := range l.Rules() {
-		if !fired[r.ID] {
-			t.Errorf("no case fires %s", r.ID)
-		}
-		if !held[r.ID] {
-			t.Errorf("no case holds %s", r.ID)
-		}
-	}
+	runLadderCases(t, l, rows)
 }
 
 var (

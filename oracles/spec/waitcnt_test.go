@@ -23,7 +23,7 @@ var (
 )
 
 func TestWaitcntSeedRules(t *testing.T) {
-	runWMCCases(t, waitcntSeed, []wmcCase[wc.Value]{
+	runLadderCases(t, waitcntSeed, []ladderCase[wc.Value]{
 		{"one load, waited", wcProg(wc.GFX942, wcOp(wc.VMEMLoad), wcWait(0)), "", "", "s_waitcnt vmcnt(0);0x0f70"},
 		{"the younger load waited first", wcProg(wc.GFX942, wcOp(wc.VMEMLoad), wcOp(wc.VMEMLoad), wcWait(1), wcWait(0)),
 			"", "", "s_waitcnt vmcnt(0);0x0f70 | s_waitcnt vmcnt(1);0x0f71"},
@@ -39,7 +39,7 @@ func TestWaitcntSeedRules(t *testing.T) {
 }
 
 func TestWaitcntPTXISARules(t *testing.T) {
-	runWMCCases(t, waitcntPTXISA, []wmcCase[wc.Value]{
+	runLadderCases(t, waitcntPTXISA, []ladderCase[wc.Value]{
 		{"in-order VMEM: vmcnt(N) is exact", wcProg(wc.GFX942, wcOp(wc.VMEMLoad), wcOp(wc.VMEMStore), wcOp(wc.VMEMLoad), wcWait(0)),
 			"", "", "s_waitcnt vmcnt(2);0x0f72"},
 		{"one LGKM kind", wcProg(wc.GFX90A, wcOp(wc.LDS), wcOp(wc.LDS), wcWait(0), wcWait(1)),

@@ -25,7 +25,7 @@ var wgBase = wgOf(wg.F16, wg.F16, wg.AccF32, 128, false)
 
 func TestWGMMASeedRules(t *testing.T) {
 	d := func(f func(*wg.Value)) wg.Value { return wgWith(wgBase, f) }
-	runWMCCases(t, wgmmaSeed, []wmcCase[wg.Value]{
+	runLadderCases(t, wgmmaSeed, []ladderCase[wg.Value]{
 		{"the lowering's own form", wgBase, "", "", "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"},
 		{"e4m3 x e5m2", wgOf(wg.E4M3, wg.E5M2, wg.AccF32, 256, false), "", "", "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e5m2"},
 		{"the cross product allows f16 x e4m3", d(func(v *wg.Value) { v.BType = wg.E4M3 }),
@@ -62,7 +62,7 @@ func TestWGMMAPTXISARules(t *testing.T) {
 	d := func(f func(*wg.Value)) wg.Value { return wgWith(wgBase, f) }
 	i8 := wgOf(wg.S8, wg.S8, wg.AccS32, 32, false)
 	sp := wgOf(wg.F16, wg.F16, wg.AccF32, 64, true)
-	runWMCCases(t, wgmmaPTXISA, []wmcCase[wg.Value]{
+	runLadderCases(t, wgmmaPTXISA, []ladderCase[wg.Value]{
 		{"f16 from a descriptor", wgBase, "", "", "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"},
 		{"f16 A in registers, negated, B transposed", d(func(v *wg.Value) { v.ARegister, v.ScaleA, v.TransB = true, -1, true }),
 			"", "", "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16"},
