@@ -2,7 +2,6 @@ package coordinator_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,6 +10,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/worker"
@@ -52,11 +53,7 @@ func specWorker(t *testing.T, nc *nats.Conn, name string, fuzzer *worker.Fuzzer)
 // that every stored case was judged by every oracle exactly once.
 func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
 	_, nc := embedded(t)
-	store, err := coordinator.OpenStore(filepath.Join(t.TempDir(), "lf.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	db := storetest.Open(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	wctx, stopWorker := context.WithCancel(ctx)
@@ -64,8 +61,8 @@ func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- w.Run(wctx) }()
 
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Seeds: true, WaitWorkers: 10 * time.Second,
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, FuzzSlice: time.Second}})
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Seeds: true, WaitWorkers: 10 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, FuzzSlice: time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,17 +76,17 @@ func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
 	}
 	st := camp.Stats
 	t.Logf("campaign %s: %+v", camp.ID, st)
-	if camp.State != coordinator.StateDone {
+	if camp.State != store.StateDone {
 		t.Fatalf("state %s, want done", camp.State)
 	}
 	if st.Cases < 40 || st.Enqueued != 2*st.Cases || st.Judged != st.Enqueued || st.Outstanding() != 0 {
 		t.Fatalf("stats %+v: want >= 40 cases, each enqueued for 2 oracles and judged exactly once", st)
 	}
-	cases, verdicts, err := store.Counts()
+	cases, verdicts, err := db.Counts()
 	if err != nil || cases != st.Cases || verdicts != st.Judged {
 		t.Fatalf("store holds %d cases, %d verdicts; stats say %d, %d", cases, verdicts, st.Cases, st.Judged)
 	}
-	if err := store.Check(); err != nil {
+	if err := db.Check(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -20,11 +21,11 @@ import (
 
 // Options configure a coordinator.
 type Options struct {
-	Store *Store
+	Store *store.Store
 	Conn  *nats.Conn
 	Queue queue.Config
 	// Config is used for a new campaign; a resumed one keeps its own.
-	Config CampaignConfig
+	Config store.CampaignConfig
 	// CampaignID names the campaign; empty resumes the store's unfinished
 	// campaign or starts a new one.
 	CampaignID string
@@ -44,7 +45,7 @@ type Coordinator struct {
 
 	mu       sync.Mutex
 	ctx      context.Context // Run's context, for status queries
-	campaign Campaign
+	campaign store.Campaign
 	workers  []queue.Capability
 	rng      *rand.Rand
 }
@@ -66,7 +67,7 @@ func New(opts Options) (*Coordinator, error) {
 
 // loadOrCreate resumes the named campaign, or the store's unfinished one, or
 // starts a new campaign.
-func loadOrCreate(opts Options) (Campaign, error) {
+func loadOrCreate(opts Options) (store.Campaign, error) {
 	if opts.CampaignID != "" {
 		if c, ok, err := opts.Store.GetCampaign(opts.CampaignID); err != nil || ok {
 			return c, err
@@ -74,24 +75,25 @@ func loadOrCreate(opts Options) (Campaign, error) {
 	} else {
 		all, err := opts.Store.Campaigns()
 		if err != nil {
-			return Campaign{}, err
+			return store.Campaign{}, err
 		}
 		for _, c := range all {
-			if c.State != StateDone {
+			if c.State != store.StateDone {
 				return c, nil
 			}
 		}
 	}
-	cfg := opts.Config.withDefaults()
+	cfg := withDefaults(opts.Config)
 	id := opts.CampaignID
 	if id == "" {
 		id = "c" + time.Now().UTC().Format("20060102-150405")
 	}
-	c := Campaign{ID: id, Config: cfg, State: StateRunning, Created: time.Now().UTC()}
+	c := store.Campaign{ID: id, Config: cfg, State: store.StateRunning, Created: time.Now().UTC()}
 	return c, opts.Store.PutCampaign(c)
 }
 
-func (cfg CampaignConfig) withDefaults() CampaignConfig {
+// withDefaults fills the zero fields of a campaign config.
+func withDefaults(cfg store.CampaignConfig) store.CampaignConfig {
 	if len(cfg.Domains) == 0 {
 		for _, d := range fuzz.Domains() {
 			cfg.Domains = append(cfg.Domains, d.Name)
@@ -122,18 +124,18 @@ func (c *Coordinator) ctxOrBackground() context.Context {
 }
 
 // Campaign returns a copy of the campaign as last committed.
-func (c *Coordinator) Campaign() Campaign {
+func (c *Coordinator) Campaign() store.Campaign {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.campaign
 }
 
 // Run drives the campaign to its end (or until ctx ends) and returns it.
-func (c *Coordinator) Run(ctx context.Context) (Campaign, error) {
+func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 	c.mu.Lock()
 	c.ctx = ctx
 	c.mu.Unlock()
-	if c.Campaign().State == StateDone {
+	if c.Campaign().State == store.StateDone {
 		return c.Campaign(), nil
 	}
 	if err := queue.Setup(ctx, c.js, c.opts.Queue); err != nil {
@@ -212,16 +214,16 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error) error {
 			last = now
 			camp := c.Campaign()
 			switch camp.State {
-			case StateRunning:
+			case store.StateRunning:
 				if camp.Elapsed >= camp.Config.Duration {
-					c.setState(StateDraining)
+					c.setState(store.StateDraining)
 					drainStart = now
 					continue
 				}
 				if err := c.scheduleFuzz(ctx); err != nil {
 					c.log.Warn("schedule fuzz", "err", err)
 				}
-			case StateDraining:
+			case store.StateDraining:
 				if drainStart.IsZero() {
 					drainStart = now
 				}
@@ -232,7 +234,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error) error {
 				if camp.Stats.Outstanding() > 0 {
 					c.log.Warn("drain timeout: jobs still queued stay in the store for a resume", "outstanding", camp.Stats.Outstanding())
 				}
-				c.setState(StateDone)
+				c.setState(store.StateDone)
 				return nil
 			}
 		}
@@ -265,22 +267,22 @@ func (c *Coordinator) drainTimeout() time.Duration {
 
 // saveElapsed adds generation time and persists the campaign record.
 func (c *Coordinator) saveElapsed(d time.Duration) error {
-	return c.update(func(camp *Campaign) {
-		if camp.State == StateRunning {
+	return c.update(func(camp *store.Campaign) {
+		if camp.State == store.StateRunning {
 			camp.Elapsed += d
 		}
 	})
 }
 
 func (c *Coordinator) setState(s string) {
-	if err := c.update(func(camp *Campaign) { camp.State = s }); err != nil {
+	if err := c.update(func(camp *store.Campaign) { camp.State = s }); err != nil {
 		c.log.Error("save campaign state", "err", err)
 	}
 	c.log.Info("campaign state", "state", s)
 }
 
 // update changes the stored campaign and refreshes the cached copy.
-func (c *Coordinator) update(f func(*Campaign)) error {
+func (c *Coordinator) update(f func(*store.Campaign)) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	stored, err := c.opts.Store.UpdateCampaign(c.campaign.ID, f)
@@ -446,19 +448,19 @@ func verdictsOK(res queue.Result, known map[string]bool) error {
 }
 
 // caseRecords decodes raw fuzz inputs into case records of one domain.
-func caseRecords(in queue.Inputs, now time.Time) ([]CaseRecord, error) {
+func caseRecords(in queue.Inputs, now time.Time) ([]store.CaseRecord, error) {
 	d, ok := fuzz.Lookup(in.Domain)
 	if !ok {
 		return nil, fmt.Errorf("unknown domain %q", in.Domain)
 	}
-	var recs []CaseRecord
+	var recs []store.CaseRecord
 	for _, data := range in.Inputs {
 		v, err := d.Decode(data)
 		if err != nil {
 			continue // bytes that fit no value: not a case
 		}
 		canon := v.Encode()
-		recs = append(recs, CaseRecord{ID: domain.ID(d.Name, canon), Domain: d.Name, Data: canon,
+		recs = append(recs, store.CaseRecord{ID: domain.ID(d.Name, canon), Domain: d.Name, Data: canon,
 			Campaign: in.Campaign, Source: in.Source, Seen: now})
 	}
 	return recs, nil

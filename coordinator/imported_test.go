@@ -2,11 +2,12 @@ package coordinator_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 )
@@ -17,18 +18,14 @@ import (
 // campaign keeps its imports for a later one.
 func TestCampaignJudgesImportedCases(t *testing.T) {
 	_, nc := embedded(t)
-	store, err := coordinator.OpenStore(filepath.Join(t.TempDir(), "lf.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	var recs []coordinator.CaseRecord
+	db := storetest.Open(t, "")
+	var recs []store.CaseRecord
 	for _, v := range mma.Seeds()[:3] {
 		c := domain.NewCase(mma.Name, v)
-		recs = append(recs, coordinator.CaseRecord{ID: c.ID, Domain: c.Domain, Data: v.Encode(), Source: coordinator.ImportSource + "corpus/" + c.ID})
+		recs = append(recs, store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: v.Encode(), Source: store.ImportSource + "corpus/" + c.ID})
 	}
-	other := coordinator.CaseRecord{ID: "kw", Domain: "kindword", Data: []byte{0}, Source: coordinator.ImportSource + "kw"}
-	if _, err := store.AddCases("", append(recs, other)); err != nil {
+	other := store.CaseRecord{ID: "kw", Domain: "kindword", Data: []byte{0}, Source: store.ImportSource + "kw"}
+	if _, err := db.AddCases("", append(recs, other)); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -38,8 +35,8 @@ func TestCampaignJudgesImportedCases(t *testing.T) {
 	w := specWorker(t, nc, "w1", nil)
 	done := make(chan error, 1)
 	go func() { done <- w.Run(wctx) }()
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, WaitWorkers: 10 * time.Second,
-		Config: coordinator.CampaignConfig{Domains: []string{mma.Name}, Duration: time.Second}})
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{mma.Name}, Duration: time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,16 +52,16 @@ func TestCampaignJudgesImportedCases(t *testing.T) {
 		t.Fatalf("campaign stats %+v: want %d adopted cases, nothing outstanding", camp.Stats, len(recs))
 	}
 	for _, r := range recs {
-		vs, err := store.Verdicts(r.ID)
+		vs, err := db.Verdicts(r.ID)
 		if err != nil || len(vs) != 2 {
 			t.Errorf("imported case %s: %d verdicts (%v), want one per spec oracle", r.ID, len(vs), err)
 		}
-		got, _, _ := store.Case(r.ID)
+		got, _, _ := db.Case(r.ID)
 		if got.Campaign != camp.ID || got.Source != r.Source {
 			t.Errorf("imported case %s: campaign %q source %q, want %q and its import source", r.ID, got.Campaign, got.Source, camp.ID)
 		}
 	}
-	if got, _, _ := store.Case(other.ID); got.Campaign != "" || got.Enqueued != nil {
+	if got, _, _ := db.Case(other.ID); got.Campaign != "" || got.Enqueued != nil {
 		t.Errorf("kindword import taken by an mma campaign: %+v", got)
 	}
 }

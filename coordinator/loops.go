@@ -7,7 +7,9 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -45,7 +47,7 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		return
 	}
 	var good []jetstream.Msg
-	var commits []Commit
+	var commits []store.Commit
 	for i, m := range ms {
 		if errs[i] == nil {
 			errs[i] = verdictsOK(results[i], known)
@@ -69,7 +71,7 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 	if len(res.Bad) == 0 {
 		return true
 	}
-	dl := DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(),
+	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(),
 		Reason: fmt.Sprintf("%d cases of batch %s could not be decoded by worker %s: %s", len(res.Bad), res.Batch, res.Worker, res.Bad[0].Error)}
 	if err := c.opts.Store.AddDeadLetter(dl, len(res.Bad)); err != nil {
 		c.log.Error("store dead letter", "err", err)
@@ -80,19 +82,19 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 }
 
 // commitOf is the store commit of one result, findings judged by the policy.
-func (c *Coordinator) commitOf(res queue.Result) Commit {
-	return Commit{Verdicts: res.Verdicts, Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
-		Judged: func(caseID string, vs []oracles.Verdict) []Disagreement {
+func (c *Coordinator) commitOf(res queue.Result) store.Commit {
+	return store.Commit{Verdicts: res.Verdicts, Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
+		Judged: func(caseID string, vs []oracles.Verdict) []policy.Disagreement {
 			if len(vs) == 0 {
 				return nil
 			}
-			return PolicyFor(vs[0].Domain).Evaluate(caseID, vs)
+			return policy.PolicyFor(vs[0].Domain).Evaluate(caseID, vs)
 		}}
 }
 
 // commitAndAck commits the results in one transaction and acks them only
 // once it is on disk.
-func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []Commit) {
+func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
 	if len(ms) == 0 {
 		return
 	}
@@ -122,7 +124,7 @@ func nakAll(ms []jetstream.Msg) {
 // recordDead stores an unprocessable message and terminates it.
 func (c *Coordinator) recordDead(m jetstream.Msg, reason string, deadCases int) {
 	c.log.Warn("dead letter", "subject", m.Subject(), "reason", reason)
-	dl := DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(), Time: time.Now().UTC()}
+	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(), Time: time.Now().UTC()}
 	if err := c.opts.Store.AddDeadLetter(dl, deadCases); err != nil {
 		c.log.Error("store dead letter", "err", err)
 		_ = m.NakWithDelay(time.Second)
@@ -203,7 +205,7 @@ func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
 		return err
 	}
 	c.reload()
-	var left []CaseRecord
+	var left []store.CaseRecord
 	seen := map[string]bool{}
 	for _, r := range recs {
 		stored, ok, err := c.opts.Store.Case(r.ID)
@@ -221,8 +223,8 @@ func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then
 // marks them enqueued. Cases of a domain no live oracle judges stay
 // unenqueued until a restart finds one.
-func (c *Coordinator) enqueue(ctx context.Context, recs []CaseRecord) error {
-	byDomain := map[string][]CaseRecord{}
+func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord) error {
+	byDomain := map[string][]store.CaseRecord{}
 	for _, r := range recs {
 		byDomain[r.Domain] = append(byDomain[r.Domain], r)
 	}
@@ -252,7 +254,7 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []CaseRecord) error {
 	return nil
 }
 
-func (c *Coordinator) publishJobs(ctx context.Context, camp Campaign, oracle, dom string, rs []CaseRecord) error {
+func (c *Coordinator) publishJobs(ctx context.Context, camp store.Campaign, oracle, dom string, rs []store.CaseRecord) error {
 	size := camp.Config.BatchSize
 	for start := 0; start < len(rs); start += size {
 		part := rs[start:min(start+size, len(rs))]
@@ -301,20 +303,20 @@ func (c *Coordinator) scheduleFuzz(ctx context.Context) error {
 	if _, err := c.js.Publish(ctx, queue.FuzzSubject(dom), queue.Encode(job)); err != nil {
 		return err
 	}
-	return c.update(func(camp *Campaign) { camp.domain(dom).FuzzTime += slice })
+	return c.update(func(camp *store.Campaign) { camp.Domain(dom).FuzzTime += slice })
 }
 
 // Weight is a domain's share of fuzz time; see scheduleFuzz.
-func Weight(s DomainStats) float64 {
+func Weight(s store.DomainStats) float64 {
 	minutes := max(s.FuzzTime.Minutes(), 0.25)
 	return 1 + (float64(s.Cases)+10*float64(s.NewBuckets))/minutes
 }
 
-func (c *Coordinator) pickDomain(camp Campaign) string {
+func (c *Coordinator) pickDomain(camp store.Campaign) string {
 	weights := make([]float64, len(camp.Config.Domains))
 	total := 0.0
 	for i, d := range camp.Config.Domains {
-		s := DomainStats{}
+		s := store.DomainStats{}
 		if p := camp.Stats.Domains[d]; p != nil {
 			s = *p
 		}

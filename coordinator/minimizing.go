@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
-
 	"github.com/legalfuzz/legalfuzz/coordinator/minimize"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -28,7 +28,7 @@ type MinimizeOptions struct {
 // holds, judging candidates with the pair's oracles in this process, then
 // stores the minimized case, its verdicts and its reliability on the bucket.
 // A bucket whose oracles are not available here gets a note instead.
-func MinimizeBucket(ctx context.Context, s *Store, orcs []oracles.Oracle, b Bucket, opts MinimizeOptions) (Bucket, error) {
+func MinimizeBucket(ctx context.Context, s *store.Store, orcs []oracles.Oracle, b store.Bucket, opts MinimizeOptions) (store.Bucket, error) {
 	if opts.Budget == 0 {
 		opts.Budget = 200
 	}
@@ -38,7 +38,7 @@ func MinimizeBucket(ctx context.Context, s *Store, orcs []oracles.Oracle, b Buck
 	pairOracles, err := pairOf(orcs, b.Signature.Pair)
 	if err != nil {
 		b.MinimizeNote = err.Error()
-		return b, s.putBucket(b)
+		return b, s.PutBucket(b)
 	}
 	rec, ok, err := s.Case(b.Example)
 	if err != nil || !ok {
@@ -59,16 +59,16 @@ func MinimizeBucket(ctx context.Context, s *Store, orcs []oracles.Oracle, b Buck
 	res, err := minimize.Minimize(ctx, d, v, pred, minimize.Options{Budget: opts.Budget})
 	if errors.Is(err, minimize.ErrNotFailing) {
 		b.MinimizeNote = "the example no longer shows this signature with the oracles here"
-		return b, s.putBucket(b)
+		return b, s.PutBucket(b)
 	}
 	if err != nil {
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}
-	return s.storeMinimized(ctx, pairOracles, b, domain.NewCase(d.Name, res.Value), opts.ReChecks)
+	return storeMinimized(ctx, s, pairOracles, b, domain.NewCase(d.Name, res.Value), opts.ReChecks)
 }
 
 // storeMinimized re-checks the minimized case and records it on the bucket.
-func (s *Store) storeMinimized(ctx context.Context, pair []oracles.Oracle, b Bucket, c domain.Case, rechecks int) (Bucket, error) {
+func storeMinimized(ctx context.Context, s *store.Store, pair []oracles.Oracle, b store.Bucket, c domain.Case, rechecks int) (store.Bucket, error) {
 	var verdicts []oracles.Verdict
 	b.Reliability, b.ReChecks = 0, rechecks
 	for range rechecks {
@@ -82,18 +82,18 @@ func (s *Store) storeMinimized(ctx context.Context, pair []oracles.Oracle, b Buc
 		verdicts = vs
 	}
 	b.Minimized, b.MinimizeNote = c.ID, ""
-	rec := CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: b.Campaign, Source: "minimized:" + b.Key, Seen: time.Now().UTC()}
-	if _, err := s.AddCases("", []CaseRecord{rec}); err != nil {
+	rec := store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: b.Campaign, Source: "minimized:" + b.Key, Seen: time.Now().UTC()}
+	if _, err := s.AddCases("", []store.CaseRecord{rec}); err != nil {
 		return b, err
 	}
-	if _, err := s.CommitVerdicts(Commit{Verdicts: verdicts}); err != nil {
+	if _, err := s.CommitVerdicts(store.Commit{Verdicts: verdicts}); err != nil {
 		return b, err
 	}
-	return b, s.putBucket(b)
+	return b, s.PutBucket(b)
 }
 
 // pairOf finds the bucket pair's two oracles among those available here.
-func pairOf(orcs []oracles.Oracle, p Pair) ([]oracles.Oracle, error) {
+func pairOf(orcs []oracles.Oracle, p policy.Pair) ([]oracles.Oracle, error) {
 	var out []oracles.Oracle
 	for _, name := range []string{p.A, p.B} {
 		var found oracles.Oracle
@@ -112,7 +112,7 @@ func pairOf(orcs []oracles.Oracle, p Pair) ([]oracles.Oracle, error) {
 
 // sameSignature judges c with the pair's oracles and reports whether the
 // pair still disagrees with the bucket's signature.
-func sameSignature(ctx context.Context, pair []oracles.Oracle, b Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
+func sameSignature(ctx context.Context, pair []oracles.Oracle, b store.Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
 	var vs []oracles.Verdict
 	for _, o := range pair {
 		v, err := o.Judge(ctx, []domain.Case{c})
@@ -121,15 +121,10 @@ func sameSignature(ctx context.Context, pair []oracles.Oracle, b Bucket, c domai
 		}
 		vs = append(vs, v...)
 	}
-	for _, d := range (Policy{Domain: c.Domain, Pairs: []Pair{b.Signature.Pair}}).Evaluate(c.ID, vs) {
-		if d.Pair == b.Signature.Pair && SignatureOf(d).Key() == b.Key {
+	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c.ID, vs) {
+		if d.Pair == b.Signature.Pair && policy.SignatureOf(d).Key() == b.Key {
 			return vs, true, nil
 		}
 	}
 	return vs, false, nil
-}
-
-// putBucket overwrites a bucket record.
-func (s *Store) putBucket(b Bucket) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketBuckets), []byte(b.Key), b) })
 }

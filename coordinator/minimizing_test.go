@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
@@ -13,13 +16,13 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
-var specPair = Pair{SpecPTXISA, SpecSeed, OnVerdict}
+var specPair = policy.Pair{A: policy.SpecPTXISA, B: policy.SpecSeed, On: policy.OnVerdict}
 
 // plant stores a case, judges it with both spec sets, and records their
 // disagreement as a bucket; it returns the bucket, or false if they agree.
-func plant(t *testing.T, s *Store, orcs []oracles.Oracle, c domain.Case) (Bucket, bool) {
+func plant(t *testing.T, s *store.Store, orcs []oracles.Oracle, c domain.Case) (store.Bucket, bool) {
 	t.Helper()
-	if _, err := s.AddCases("", []CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
 		t.Fatal(err)
 	}
 	var vs []oracles.Verdict
@@ -30,15 +33,15 @@ func plant(t *testing.T, s *Store, orcs []oracles.Oracle, c domain.Case) (Bucket
 		}
 		vs = append(vs, v...)
 	}
-	res, err := s.CommitVerdicts(Commit{Verdicts: vs, Now: time.Unix(1, 0),
-		Judged: func(id string, vs []oracles.Verdict) []Disagreement {
-			return Policy{Domain: c.Domain, Pairs: []Pair{specPair}}.Evaluate(id, vs)
+	res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
+		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement {
+			return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{specPair}}.Evaluate(id, vs)
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.NewBuckets) == 0 {
-		return Bucket{}, false
+		return store.Bucket{}, false
 	}
 	return res.NewBuckets[0], true
 }
@@ -52,7 +55,7 @@ func specOracles() []oracles.Oracle {
 // while the PTX ISA accepts it. Its minimum is known: the fewest fields that
 // keep it legal for ptxisa and keep bit 0 set for the seed.
 func TestMinimizePlantedKindWord(t *testing.T) {
-	s, _ := openTestStore(t)
+	s := storetest.Open(t, "")
 	sm100a := target.MustParse("sm_100a", "")
 	v := kindword.Value{Kind: kindword.MXF8F6F4, CTAGroup: 1, BlockScale: true, ScaleVec: kindword.Scale1X,
 		CollectorA: kindword.LastUse, ATMem: true, ArchConditional: true, Tgt: target.MustParse("sm_100a", "8.8")}
@@ -86,7 +89,7 @@ func TestMinimizePlantedKindWord(t *testing.T) {
 func TestMinimizeEveryDomain(t *testing.T) {
 	for _, d := range fuzz.Domains() {
 		t.Run(d.Name, func(t *testing.T) {
-			s, _ := openTestStore(t)
+			s := storetest.Open(t, "")
 			for _, v := range d.Seeds() {
 				b, ok := plant(t, s, specOracles(), domain.NewCase(d.Name, v))
 				if !ok {
@@ -112,8 +115,8 @@ func TestMinimizeEveryDomain(t *testing.T) {
 }
 
 func TestMinimizeWithoutOracleLeavesNote(t *testing.T) {
-	s, _ := openTestStore(t)
-	b := Bucket{Key: "k", Signature: Signature{Pair: Pair{SpecPTXISA, "gpu", OnVerdict}}}
+	s := storetest.Open(t, "")
+	b := store.Bucket{Key: "k", Signature: policy.Signature{Pair: policy.Pair{A: policy.SpecPTXISA, B: "gpu", On: policy.OnVerdict}}}
 	b, err := MinimizeBucket(context.Background(), s, specOracles(), b, MinimizeOptions{})
 	if err != nil || b.MinimizeNote == "" || b.Minimized != "" {
 		t.Fatalf("bucket %+v, err %v: want a note saying gpu is not available", b, err)

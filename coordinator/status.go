@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 )
 
 // Status is what /status serves (stable JSON).
 type Status struct {
-	Campaign    Campaign           `json:"campaign"`
+	Campaign    store.Campaign     `json:"campaign"`
 	Outstanding int                `json:"outstanding"`
 	QueueDepth  uint64             `json:"queue_depth"`
 	TimeLeft    time.Duration      `json:"time_left"`

@@ -55,7 +55,7 @@ func replay(t *testing.T, d domain.Domain, root string, cov spec.Coverage) int {
 		if err != nil {
 			continue
 		}
-		judgments, err := Check(d, v)
+		judgments, err := spec.CheckInvariants(d, v)
 		if err != nil {
 			t.Errorf("%s: %v", in.Path, err)
 			continue

@@ -35,7 +35,7 @@ func FuzzSchedule(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decode never fails: %v", err)
 		}
-		if _, err := Check(schedule.Domain, dv); err != nil {
+		if _, err := spec.CheckInvariants(schedule.Domain, dv); err != nil {
 			t.Fatal(err)
 		}
 		if err := modelInvariants(dv.(schedule.Value)); err != nil {

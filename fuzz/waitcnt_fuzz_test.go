@@ -34,7 +34,7 @@ func FuzzWaitcnt(f *testing.F) {
 		if err != nil {
 			return
 		}
-		judgments, err := Check(waitcnt.Domain, dv)
+		judgments, err := spec.CheckInvariants(waitcnt.Domain, dv)
 		if err != nil {
 			t.Fatal(err)
 		}

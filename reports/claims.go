@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -26,7 +26,7 @@ const (
 // ClaimsDefinition says how a seed rule's verdict is computed from stored
 // verdicts. The HTML page prints it above the claims matrix; claimsBuilder
 // implements exactly this.
-const ClaimsDefinition = `Every rule of the seed set is a claim. A case counts for a rule when spec/seed decided it with that rule: the rule fired and spec/seed rejected the case (the ladder is fail-first, so only the rule that fired is credited or blamed). Cases spec/seed accepted count for the domain's accept path (the row "seed.DOMAIN (accept path)"): an accept means no rule of the ladder fired, so a tool's reject there blames the ladder as a whole (a missing rule), not one rule. On each such case, every real tool the domain's agreement policy compares on the verdict (its judges and verdict pairs in coordinator/policy.go; spec oracles, user exec verifiers and tools compared only on a computed value are not counted) gives evidence when it answered accept or reject; unsupported, error, timeout and result verdicts, and verdicts the policy marks as an expected disagreement with spec/ptxisa on that case (the tool cannot see the property), do not count. A counted verdict agrees when it has spec/seed's kind (both reject or both accept) and contradicts otherwise; agreement is on legality, not on the reason or a computed value. A rule is Contradicted when at least one counted verdict contradicts it (the witness is the smallest such case, by the length of its JSON form, with the disagreeing tools' verdicts); Confirmed when counted verdicts exist and all agree (N = the cases with at least one counted verdict); Unverified when no counted verdict exists, with, for each judge of the domain, why it gave none here and where it could.`
+const ClaimsDefinition = `Every rule of the seed set is a claim. A case counts for a rule when spec/seed decided it with that rule: the rule fired and spec/seed rejected the case (the ladder is fail-first, so only the rule that fired is credited or blamed). Cases spec/seed accepted count for the domain's accept path (the row "seed.DOMAIN (accept path)"): an accept means no rule of the ladder fired, so a tool's reject there blames the ladder as a whole (a missing rule), not one rule. On each such case, every real tool the domain's agreement policy compares on the verdict (its judges and verdict pairs in coordinator/policy/policy.go; spec oracles, user exec verifiers and tools compared only on a computed value are not counted) gives evidence when it answered accept or reject; unsupported, error, timeout and result verdicts, and verdicts the policy marks as an expected disagreement with spec/ptxisa on that case (the tool cannot see the property), do not count. A counted verdict agrees when it has spec/seed's kind (both reject or both accept) and contradicts otherwise; agreement is on legality, not on the reason or a computed value. A rule is Contradicted when at least one counted verdict contradicts it (the witness is the smallest such case, by the length of its JSON form, with the disagreeing tools' verdicts); Confirmed when counted verdicts exist and all agree (N = the cases with at least one counted verdict); Unverified when no counted verdict exists, with, for each judge of the domain, why it gave none here and where it could.`
 
 // ToolTally counts one tool's counted verdicts on a rule's cases.
 type ToolTally struct {
@@ -141,7 +141,7 @@ func newClaimsBuilder() *claimsBuilder {
 // (its judges and its verdict pairs), in policy order. A tool compared only
 // on a computed value (e.g. llvm-mc's encoding of a wait) says nothing about
 // legality.
-func judges(p coordinator.Policy) []string {
+func judges(p policy.Policy) []string {
 	var out []string
 	add := func(name string) {
 		if !strings.HasPrefix(name, "spec/") && !slices.Contains(out, name) {
@@ -152,7 +152,7 @@ func judges(p coordinator.Policy) []string {
 		add(j)
 	}
 	for _, pr := range p.Pairs {
-		if pr.On == coordinator.OnVerdict {
+		if pr.On == policy.OnVerdict {
 			add(pr.A)
 			add(pr.B)
 		}
@@ -167,7 +167,7 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 	for _, v := range vs {
 		byOracle[v.Oracle] = v
 	}
-	seed, ok := byOracle[coordinator.SpecSeed]
+	seed, ok := byOracle[policy.SpecSeed]
 	if !ok || (seed.Kind != oracles.Accept && seed.Kind != oracles.Reject) {
 		return
 	}
@@ -176,23 +176,23 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 		return // a rule no longer in the spec: its evidence has no row
 	}
 	row.Decided++
-	if p, ok := byOracle[coordinator.SpecPTXISA]; ok && (p.Kind == oracles.Accept || p.Kind == oracles.Reject) {
+	if p, ok := byOracle[policy.SpecPTXISA]; ok && (p.Kind == oracles.Accept || p.Kind == oracles.Reject) {
 		if p.Kind == seed.Kind {
 			row.PTXISAAgree++
 		} else {
 			row.PTXISADiffer++
 		}
 	}
-	policy := coordinator.PolicyFor(domainName)
+	pol := policy.PolicyFor(domainName)
 	blind := map[string]string{}
-	for _, d := range policy.Evaluate(caseID, vs) {
-		if d.Pair.A == coordinator.SpecPTXISA && !d.Finding() {
+	for _, d := range pol.Evaluate(caseID, vs) {
+		if d.Pair.A == policy.SpecPTXISA && !d.Finding() {
 			blind[d.Pair.B] = d.Expected
 		}
 	}
 	var counted int
 	var against []oracles.Verdict
-	for _, tool := range judges(policy) {
+	for _, tool := range judges(pol) {
 		v, ok := byOracle[tool]
 		if !ok {
 			continue
@@ -270,7 +270,7 @@ func (b *claimsBuilder) claims() []Claim {
 // finish computes the row's verdict, tallies and hints.
 func (r *claimRow) finish() Claim {
 	c := r.Claim
-	for _, tool := range judges(coordinator.PolicyFor(c.Domain)) {
+	for _, tool := range judges(policy.PolicyFor(c.Domain)) {
 		if ev := r.tools[tool]; ev != nil && ev.agree+ev.contradict > 0 {
 			c.Tools = append(c.Tools, ToolTally{Tool: tool, Agree: ev.agree, Contradict: ev.contradict})
 		}
@@ -290,9 +290,9 @@ func (r *claimRow) finish() Claim {
 // hints says, for each judge of the domain, why it gave no evidence here
 // and where it could run.
 func (r *claimRow) hints() []ToolHint {
-	tools := judges(coordinator.PolicyFor(r.Domain))
+	tools := judges(policy.PolicyFor(r.Domain))
 	if len(tools) == 0 {
-		return []ToolHint{{Tool: "-", Why: "no real tool judges the legality of " + r.Domain + " cases in its agreement policy (coordinator/policy.go)"}}
+		return []ToolHint{{Tool: "-", Why: "no real tool judges the legality of " + r.Domain + " cases in its agreement policy (coordinator/policy/policy.go)"}}
 	}
 	var out []ToolHint
 	if r.Decided == 0 {

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -35,16 +38,8 @@ func newFixture(t *testing.T) fixture {
 	t.Helper()
 	f := fixture{path: filepath.Join(t.TempDir(), "legalfuzz.db"), oldCamp: "c-old", newCamp: "c-new",
 		t0: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	s, err := coordinator.OpenStore(f.path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := s.Check(); err != nil {
-			t.Errorf("fixture store inconsistent: %v", err)
-		}
-		s.Close()
-	}()
+	s := storetest.Open(t, f.path)
+	defer storetest.Close(t, s)
 	d, _ := fuzz.Lookup("ldsm")
 	var cases []domain.Case
 	for _, v := range d.Seeds() {
@@ -55,8 +50,8 @@ func newFixture(t *testing.T) fixture {
 	diags := map[string][]string{f.oldCamp: {"error : planted old"}, f.newCamp: {evilDiag, "error : planted suppressed"}}
 	for i, camp := range []string{f.oldCamp, f.newCamp} {
 		created := f.t0.Add(time.Duration(i) * time.Hour)
-		err := s.PutCampaign(coordinator.Campaign{ID: camp, State: coordinator.StateDone, Created: created,
-			Config: coordinator.CampaignConfig{Duration: time.Minute}})
+		err := s.PutCampaign(store.Campaign{ID: camp, State: store.StateDone, Created: created,
+			Config: store.CampaignConfig{Duration: time.Minute}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +72,7 @@ func newFixture(t *testing.T) fixture {
 
 // minimize runs the real minimizer on the known bucket, with spec/ptxisa and
 // a stand-in ptxas that rejects what spec/ptxisa accepts.
-func (f fixture) minimize(t *testing.T, s *coordinator.Store) {
+func (f fixture) minimize(t *testing.T, s *store.Store) {
 	t.Helper()
 	buckets, err := s.Buckets()
 	if err != nil {
@@ -116,21 +111,21 @@ func (p plantedTool) Judge(ctx context.Context, cases []domain.Case) ([]oracles.
 // judge stores a campaign's cases and verdicts and returns the keys of the
 // buckets planted with diags, in order, and how many cases were new to the
 // store (seeds may repeat a value).
-func (f fixture) judge(t *testing.T, s *coordinator.Store, camp string, at time.Time, cases []domain.Case, diags []string) ([]string, int) {
+func (f fixture) judge(t *testing.T, s *store.Store, camp string, at time.Time, cases []domain.Case, diags []string) ([]string, int) {
 	t.Helper()
-	recs := make([]coordinator.CaseRecord, len(cases))
+	recs := make([]store.CaseRecord, len(cases))
 	for i, c := range cases {
-		recs[i] = coordinator.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: camp,
+		recs[i] = store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: camp,
 			Source: "seed", Seen: at.Add(time.Duration(i) * time.Second)}
 	}
 	added, err := s.AddCases(camp, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	policy := coordinator.PolicyFor("ldsm")
-	commit := func(oracle string, vs []oracles.Verdict, elapsed time.Duration) []coordinator.Bucket {
-		res, err := s.CommitVerdicts(coordinator.Commit{Verdicts: vs, Campaign: camp, Now: at.Add(time.Minute),
-			Oracle: oracle, Elapsed: elapsed, Judged: func(id string, vs []oracles.Verdict) []coordinator.Disagreement { return policy.Evaluate(id, vs) }})
+	pol := policy.PolicyFor("ldsm")
+	commit := func(oracle string, vs []oracles.Verdict, elapsed time.Duration) []store.Bucket {
+		res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Campaign: camp, Now: at.Add(time.Minute),
+			Oracle: oracle, Elapsed: elapsed, Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,7 +178,7 @@ func plantMarker(diag string) string {
 // load reads the fixture as the report command does.
 func (f fixture) load(t *testing.T) *Report {
 	t.Helper()
-	s, err := coordinator.OpenStoreReadOnly(f.path, time.Second)
+	s, err := store.OpenStoreReadOnly(f.path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 )
 
 // JUnit XML, the subset CI systems read: one suite, one test case per bucket.
@@ -51,10 +51,10 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	for _, b := range r.Buckets {
 		c := junitCase{Name: b.Key + " " + b.Title, ClassName: "legalfuzz." + b.Domain}
 		switch b.Status {
-		case coordinator.StatusNew:
+		case store.StatusNew:
 			c.Failure = &junitMessage{Message: "new bucket: " + b.Title, Type: "finding", Text: xmlSafe(reproducerText(b))}
 			suite.Fails++
-		case coordinator.StatusSuppressed:
+		case store.StatusSuppressed:
 			c.Skipped = &junitMessage{Message: "suppressed: " + b.SuppressionReason}
 			suite.Skipped++
 		default:

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 )
 
 // mdListLimit bounds the buckets and claims a CI comment lists.
@@ -26,7 +26,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		t.Cases, t.Verdicts, t.Buckets, t.New, t.Known, t.Suppressed, t.DeadLetters)
 	var fresh []BucketReport
 	for _, bk := range r.Buckets {
-		if bk.Status == coordinator.StatusNew {
+		if bk.Status == store.StatusNew {
 			fresh = append(fresh, bk)
 		}
 	}

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
@@ -68,20 +69,20 @@ type Totals struct {
 }
 
 // BucketReport is one bucket with its reproducer. Status is triage's:
-// coordinator.StatusNew (first seen in the reported campaign), StatusKnown or
+// store.StatusNew (first seen in the reported campaign), StatusKnown or
 // StatusSuppressed (with the suppression's reason).
 type BucketReport struct {
-	Key               string                `json:"key"`
-	Title             string                `json:"title"`
-	Domain            string                `json:"domain"`
-	Status            string                `json:"status"`
-	SuppressionReason string                `json:"suppression_reason,omitempty"`
-	Cases             int                   `json:"cases"`
-	Campaign          string                `json:"campaign"` // where it was first seen
-	FirstSeen         time.Time             `json:"first_seen"`
-	LastSeen          time.Time             `json:"last_seen"`
-	Signature         coordinator.Signature `json:"signature"`
-	Reproducer        Reproducer            `json:"reproducer"`
+	Key               string           `json:"key"`
+	Title             string           `json:"title"`
+	Domain            string           `json:"domain"`
+	Status            string           `json:"status"`
+	SuppressionReason string           `json:"suppression_reason,omitempty"`
+	Cases             int              `json:"cases"`
+	Campaign          string           `json:"campaign"` // where it was first seen
+	FirstSeen         time.Time        `json:"first_seen"`
+	LastSeen          time.Time        `json:"last_seen"`
+	Signature         policy.Signature `json:"signature"`
+	Reproducer        Reproducer       `json:"reproducer"`
 }
 
 // Reproducer is a bucket's minimized case (its example case when it has not
@@ -155,7 +156,7 @@ type Options struct {
 	Campaign string
 	// Suppressions apply on top of the store's own (e.g. a file users keep in
 	// their repository); suppressed buckets are still listed and counted.
-	Suppressions []coordinator.Suppression
+	Suppressions []store.Suppression
 	// StorePath is shown in the report.
 	StorePath string
 	// Now stamps the report; zero means time.Now().
@@ -163,7 +164,7 @@ type Options struct {
 }
 
 // Load reads a store (read-only, one pass over its cases) and builds the report.
-func Load(s *coordinator.Store, opts Options) (*Report, error) {
+func Load(s *store.Store, opts Options) (*Report, error) {
 	camps, err := s.Campaigns()
 	if err != nil {
 		return nil, err
@@ -193,7 +194,7 @@ func Load(s *coordinator.Store, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("read cases: %w", err)
 	}
 	r.Campaigns = summarizeCampaigns(camps)
-	r.Buckets = acc.bucketReports(coordinator.Triage(buckets, r.Campaign, append(sups, opts.Suppressions...)))
+	r.Buckets = acc.bucketReports(store.Triage(buckets, r.Campaign, append(sups, opts.Suppressions...)))
 	r.Claims = acc.claims.claims()
 	r.ClaimCounts = countClaims(r.Claims)
 	r.Matrix = acc.matrix.Matrix()
@@ -209,7 +210,7 @@ func Load(s *coordinator.Store, opts Options) (*Report, error) {
 }
 
 // pickCampaign returns the named campaign's ID, or the latest one's.
-func pickCampaign(camps []coordinator.Campaign, id string) (string, error) {
+func pickCampaign(camps []store.Campaign, id string) (string, error) {
 	if id != "" {
 		for _, c := range camps {
 			if c.ID == id {
@@ -240,7 +241,7 @@ type accumulator struct {
 	verdicts int
 }
 
-func newAccumulator(buckets []coordinator.Bucket) *accumulator {
+func newAccumulator(buckets []store.Bucket) *accumulator {
 	a := &accumulator{claims: newClaimsBuilder(), fired: map[string]int{}, passed: map[string]int{}, examples: map[string]*Reproducer{}}
 	for _, b := range buckets {
 		a.examples[b.Example] = nil
@@ -251,7 +252,7 @@ func newAccumulator(buckets []coordinator.Bucket) *accumulator {
 	return a
 }
 
-func (a *accumulator) add(rec coordinator.CaseRecord, vs []oracles.Verdict) error {
+func (a *accumulator) add(rec store.CaseRecord, vs []oracles.Verdict) error {
 	a.cases++
 	a.verdicts += len(vs)
 	if !strings.HasPrefix(rec.Source, "minimized:") {
@@ -283,7 +284,7 @@ func (a *accumulator) add(rec coordinator.CaseRecord, vs []oracles.Verdict) erro
 
 // caseJSON renders a stored case's JSON form; a case that no longer decodes
 // (its domain changed) is shown as an error object, not dropped.
-func caseJSON(rec coordinator.CaseRecord) json.RawMessage {
+func caseJSON(rec store.CaseRecord) json.RawMessage {
 	problem := func(err error) json.RawMessage {
 		data, _ := json.Marshal(map[string]string{"error": err.Error(), "canonical_hex": fmt.Sprintf("%x", rec.Data)})
 		return data
@@ -303,7 +304,7 @@ func caseJSON(rec coordinator.CaseRecord) json.RawMessage {
 	return data
 }
 
-func (a *accumulator) bucketReports(entries []coordinator.TriageEntry) []BucketReport {
+func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport {
 	out := make([]BucketReport, 0, len(entries))
 	for _, e := range entries {
 		b := e.Bucket
@@ -365,7 +366,7 @@ func (a *accumulator) coverage() []RuleCoverage {
 	return out
 }
 
-func summarizeCampaigns(camps []coordinator.Campaign) []CampaignSummary {
+func summarizeCampaigns(camps []store.Campaign) []CampaignSummary {
 	out := make([]CampaignSummary, 0, len(camps))
 	for _, c := range camps {
 		st := c.Stats
@@ -392,7 +393,7 @@ func nonNil(s []string) []string {
 }
 
 // throughput sums each oracle's stats over every campaign.
-func throughput(camps []coordinator.Campaign) []Throughput {
+func throughput(camps []store.Campaign) []Throughput {
 	sums := map[string]*Throughput{}
 	for _, c := range camps {
 		for name, o := range c.Stats.Oracles {
@@ -434,7 +435,7 @@ func cumulative(ts []time.Time) []TimePoint {
 	return out
 }
 
-func bucketTimes(buckets []coordinator.Bucket) []TimePoint {
+func bucketTimes(buckets []store.Bucket) []TimePoint {
 	ts := make([]time.Time, len(buckets))
 	for i, b := range buckets {
 		ts[i] = b.FirstSeen
@@ -446,11 +447,11 @@ func totals(r *Report, a *accumulator) Totals {
 	t := Totals{Cases: a.cases, Verdicts: a.verdicts, Buckets: len(r.Buckets), DeadLetters: len(r.DeadLetters)}
 	for _, b := range r.Buckets {
 		switch b.Status {
-		case coordinator.StatusNew:
+		case store.StatusNew:
 			t.New++
-		case coordinator.StatusKnown:
+		case store.StatusKnown:
 			t.Known++
-		case coordinator.StatusSuppressed:
+		case store.StatusSuppressed:
 			t.Suppressed++
 		}
 	}
@@ -460,7 +461,7 @@ func totals(r *Report, a *accumulator) Totals {
 // passedRules re-judges a case with both spec rule sets and lists the rules
 // that were checked and held: rule coverage, recomputed rather than stored
 // with every verdict.
-func passedRules(rec coordinator.CaseRecord) []string {
+func passedRules(rec store.CaseRecord) []string {
 	d, ok := fuzz.Lookup(rec.Domain)
 	if !ok {
 		return nil

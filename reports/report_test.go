@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -30,7 +30,7 @@ func TestLoad(t *testing.T) {
 	for _, b := range r.Buckets {
 		status[b.Key] = b.Status
 	}
-	if status[f.fresh] != coordinator.StatusNew || status[f.known] != coordinator.StatusKnown || status[f.suppressed] != coordinator.StatusSuppressed {
+	if status[f.fresh] != store.StatusNew || status[f.known] != store.StatusKnown || status[f.suppressed] != store.StatusSuppressed {
 		t.Fatalf("statuses %v; want %s new, %s known, %s suppressed", status, f.fresh, f.known, f.suppressed)
 	}
 	if r.Buckets[0].Key != f.fresh {
@@ -46,7 +46,7 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("reproducer %+v; want spec/ptxisa then ptxas (the pair) first", rep)
 	}
 	if suppressed := r.Buckets[2]; suppressed.Key != f.suppressed || suppressed.SuppressionReason != "known ptxas quirk" {
-		t.Fatalf("last bucket %+v, want the one suppressed in the store, with its reason", suppressed)
+		t.Fatalf("last bucket %+v, want the one suppressed in the db, with its reason", suppressed)
 	}
 	known := r.Buckets[1].Reproducer
 	if !known.Minimized || known.Case == known.Example || known.ReChecks != 2 || known.Reliable != 2 || len(known.Verdicts) != 2 ||
@@ -80,12 +80,12 @@ func TestLoad(t *testing.T) {
 // of the store's, by predicate as well as by key.
 func TestSuppressionsOption(t *testing.T) {
 	f := newFixture(t)
-	s, err := coordinator.OpenStoreReadOnly(f.path, time.Second)
+	s, err := store.OpenStoreReadOnly(f.path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	r, err := Load(s, Options{Suppressions: []coordinator.Suppression{{Domain: "ldsm", Oracle: "ptxas", Reason: "ptxas is under review"}}})
+	r, err := Load(s, Options{Suppressions: []store.Suppression{{Domain: "ldsm", Oracle: "ptxas", Reason: "ptxas is under review"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

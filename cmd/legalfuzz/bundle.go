@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus/repro"
 )
 
@@ -29,17 +29,17 @@ the driver call's parameters), commands.txt (the exact command lines), versions.
 the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket's oracle pair), bucket.json.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, err := coordinator.OpenStoreReadOnly(o.db, o.lockWait)
+			db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
+			defer db.Close()
 			found, err := discover(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer found.Close()
-			b, err := repro.Write(cmd.Context(), store, args[0], o.out, found.Oracles)
+			b, err := repro.Write(cmd.Context(), db, args[0], o.out, found.Oracles)
 			if err != nil {
 				return err
 			}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 )
 
 type campaignOptions struct {
@@ -76,7 +77,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.DurationVar(&o.duration, "duration", 60*time.Second, "generation time; judging what was generated continues after it")
 	f.StringSliceVar(&o.domains, "domains", nil, "domains to fuzz (default: all)")
 	f.StringSliceVar(&o.oracles, "oracles", nil, "oracles to ask (default: every available one)")
-	f.StringVar(&o.out, "out", "legalfuzz-out", "campaign folder: store, embedded NATS data, fuzz work")
+	f.StringVar(&o.out, "out", "legalfuzz-out", "campaign folder: db, embedded NATS data, fuzz work")
 	f.StringVar(&o.db, "db", "", "bbolt store (default: OUT/legalfuzz.db)")
 	f.StringVar(&o.campaignID, "campaign", "", "campaign ID (default: resume the store's unfinished campaign, else a new one)")
 	f.IntVar(&o.localWorkers, "workers", defaultWorkers, "local workers in this process (0 with --nats: coordinator only)")
@@ -97,11 +98,11 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if o.db == "" {
 		o.db = filepath.Join(o.out, "legalfuzz.db")
 	}
-	store, err := coordinator.OpenStore(o.db, 5*time.Second)
+	db, err := store.OpenStore(o.db, 5*time.Second)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer db.Close()
 	nc, stopNATS, err := o.connect()
 	if err != nil {
 		return err
@@ -111,9 +112,9 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	workersDone := startLocalWorkers(wctx, nc, o.localWorkers, o.oracles, o.fuzzBinary, o.out)
 	defer func() { stopWorkers(); <-workersDone }()
 
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, CampaignID: o.campaignID,
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID,
 		Seeds: !o.noSeeds, WaitWorkers: 15 * time.Second, DrainTimeout: o.drain,
-		Config: coordinator.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration}})
+		Config: store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration}})
 	if err != nil {
 		return err
 	}
@@ -128,10 +129,10 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := o.minimizeNew(cmd, store); err != nil {
+	if err := o.minimizeNew(cmd, db); err != nil {
 		return err
 	}
-	return summarize(cmd.OutOrStdout(), store, camp, o.db, o.suppressions)
+	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions)
 }
 
 // connect dials --nats, or starts the embedded server with its store in OUT.
@@ -175,7 +176,7 @@ func serveStatus(addr string, h http.Handler) (string, func(), error) {
 
 // minimizeNew minimizes the buckets this campaign found, with the oracles on
 // this machine (a bucket whose oracles live elsewhere gets a note).
-func (o *campaignOptions) minimizeNew(cmd *cobra.Command, store *coordinator.Store) error {
+func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store) error {
 	if o.noMinimize {
 		return nil
 	}
@@ -184,5 +185,5 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, store *coordinator.Sto
 		return err
 	}
 	defer found.Close()
-	return minimizeBuckets(cmd.Context(), io.Discard, store, found.Oracles, nil, 200, false)
+	return minimizeBuckets(cmd.Context(), io.Discard, db, found.Oracles, nil, 200, false)
 }

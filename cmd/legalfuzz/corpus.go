@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
@@ -72,16 +72,16 @@ func (o *corpusExportOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	store, err := coordinator.OpenStoreReadOnly(o.db, o.lockWait)
+	db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer db.Close()
 	var es []corpus.Entry
 	if o.all {
-		es, err = regress.All(store)
+		es, err = regress.All(db)
 	} else {
-		es, err = regress.ByBucket(store)
+		es, err = regress.ByBucket(db)
 	}
 	if err != nil {
 		return err
@@ -176,12 +176,12 @@ func (o *corpusImportOptions) run(cmd *cobra.Command, dirs []string) error {
 		}
 		l = corpus.Load(d, dirs)
 	}
-	store, err := coordinator.OpenStore(o.db, 5*time.Second)
+	db, err := store.OpenStore(o.db, 5*time.Second)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	res, err := regress.Import(store, l, time.Now().UTC())
+	defer db.Close()
+	res, err := regress.Import(db, l, time.Now().UTC())
 	if err != nil {
 		return err
 	}
@@ -225,12 +225,12 @@ pruning pass, picks the fewest cases that keep every feature. They are written i
 }
 
 func (o *corpusDistillOptions) run(cmd *cobra.Command) error {
-	store, err := coordinator.OpenStoreReadOnly(o.db, o.lockWait)
+	db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	d, err := regress.Distill(store)
+	defer db.Close()
+	d, err := regress.Distill(db)
 	if err != nil {
 		return err
 	}

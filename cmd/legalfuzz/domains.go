@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -49,7 +49,7 @@ func domainInfos() []domainInfo {
 	var infos []domainInfo
 	for _, d := range fuzz.Domains() {
 		info := domainInfo{Name: d.Name, Doc: d.Doc, FuzzTarget: d.FuzzTarget, Rules: count[d.Name],
-			Policy: coordinator.PolicyFor(d.Name).Describe()}
+			Policy: policy.PolicyFor(d.Name).Describe()}
 		for _, set := range spec.Sets {
 			if spec.New(set).Judges(d.Name) {
 				info.Oracles = append(info.Oracles, spec.New(set).Name())

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -49,10 +50,10 @@ domains (e.g. fuzz/testdata/fuzz). Exit 1 when a disagreement is a finding.`,
 
 // judgeReport is the --json output of judge (stable).
 type judgeReport struct {
-	Cases         int                        `json:"cases"`
-	Problems      []string                   `json:"problems"`
-	Matrix        reports.Matrix             `json:"matrix"`
-	Disagreements []coordinator.Disagreement `json:"disagreements"`
+	Cases         int                   `json:"cases"`
+	Problems      []string              `json:"problems"`
+	Matrix        reports.Matrix        `json:"matrix"`
+	Disagreements []policy.Disagreement `json:"disagreements"`
 }
 
 func (o *judgeOptions) run(cmd *cobra.Command, paths []string) error {
@@ -76,12 +77,12 @@ func (o *judgeOptions) run(cmd *cobra.Command, paths []string) error {
 	if err != nil {
 		return err
 	}
-	rep := judgeReport{Cases: len(cases), Matrix: reports.BuildMatrix(byCase), Disagreements: []coordinator.Disagreement{}}
+	rep := judgeReport{Cases: len(cases), Matrix: reports.BuildMatrix(byCase), Disagreements: []policy.Disagreement{}}
 	for _, p := range problems {
 		rep.Problems = append(rep.Problems, p.Error())
 	}
 	for _, c := range cases {
-		rep.Disagreements = append(rep.Disagreements, coordinator.PolicyFor(c.Domain).Evaluate(c.ID, byCase[c.ID])...)
+		rep.Disagreements = append(rep.Disagreements, policy.PolicyFor(c.Domain).Evaluate(c.ID, byCase[c.ID])...)
 	}
 	if err := writeJudgeReport(cmd.OutOrStdout(), rep, o.asJSON); err != nil {
 		return err
@@ -164,7 +165,7 @@ func writeJudgeReport(w io.Writer, rep judgeReport, asJSON bool) error {
 
 // writeDisagreements groups disagreements by pair, verdicts and rules, with a
 // count and one example case each.
-func writeDisagreements(w io.Writer, ds []coordinator.Disagreement) error {
+func writeDisagreements(w io.Writer, ds []policy.Disagreement) error {
 	type group struct {
 		key, example, expected string
 		n                      int

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -28,17 +29,17 @@ func newMinimizeCmd() *cobra.Command {
 bucket's two oracles in this process, re-checks the result three times (reliability), and stores it on the
 bucket. Without IDs it minimizes every bucket not minimized yet. Campaigns run it for their new buckets.`,
 		RunE: func(cmd *cobra.Command, ids []string) error {
-			store, err := coordinator.OpenStore(o.db, 5*time.Second)
+			db, err := store.OpenStore(o.db, 5*time.Second)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
+			defer db.Close()
 			found, err := discover(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer found.Close()
-			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), store, found.Oracles, ids, o.budget, o.all)
+			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, found.Oracles, ids, o.budget, o.all)
 		},
 	}
 	cmd.Flags().StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store")
@@ -49,8 +50,8 @@ bucket. Without IDs it minimizes every bucket not minimized yet. Campaigns run i
 
 // minimizeBuckets minimizes the named buckets (by key prefix), or every bucket
 // not yet minimized, and prints one line each.
-func minimizeBuckets(ctx context.Context, w io.Writer, store *coordinator.Store, orcs []oracles.Oracle, ids []string, budget int, again bool) error {
-	buckets, err := store.Buckets()
+func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, orcs []oracles.Oracle, ids []string, budget int, again bool) error {
+	buckets, err := db.Buckets()
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func minimizeBuckets(ctx context.Context, w io.Writer, store *coordinator.Store,
 		if !wanted(b, ids, again) {
 			continue
 		}
-		b, err := coordinator.MinimizeBucket(ctx, store, orcs, b, coordinator.MinimizeOptions{Budget: budget})
+		b, err := coordinator.MinimizeBucket(ctx, db, orcs, b, coordinator.MinimizeOptions{Budget: budget})
 		if err != nil {
 			return err
 		}
@@ -71,7 +72,7 @@ func minimizeBuckets(ctx context.Context, w io.Writer, store *coordinator.Store,
 	return nil
 }
 
-func wanted(b coordinator.Bucket, ids []string, again bool) bool {
+func wanted(b store.Bucket, ids []string, again bool) bool {
 	if len(ids) == 0 {
 		return again || b.Minimized == ""
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 )
 
 // startProgress prints a live status line every second: on a terminal it
@@ -82,10 +83,10 @@ func isTerminal(w io.Writer) bool {
 
 // summarize prints where the results are and returns errFindings when the
 // campaign found new buckets that no suppression covers.
-func summarize(w io.Writer, store *coordinator.Store, camp coordinator.Campaign, db, suppressions string) error {
+func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppressions string) error {
 	st := camp.Stats
 	o := triageOptions{suppressions: suppressions}
-	entries, err := o.entries(store)
+	entries, err := o.entries(db)
 	if err != nil {
 		return err
 	}
@@ -96,12 +97,12 @@ func summarize(w io.Writer, store *coordinator.Store, camp coordinator.Campaign,
 		if e.Campaign != camp.ID {
 			continue
 		}
-		if e.Status == coordinator.StatusNew {
+		if e.Status == store.StatusNew {
 			fresh++
 		}
 		fmt.Fprintf(w, "  %-10s %s  %d cases  %s\n", e.Status, e.Key, e.Cases, e.Title)
 	}
-	fmt.Fprintf(w, "results: %s (legalfuzz triage --db %s)\n", db, db)
+	fmt.Fprintf(w, "results: %s (legalfuzz triage --db %s)\n", dbPath, dbPath)
 	if fresh > 0 {
 		return errFindings
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/reports"
 )
 
@@ -46,18 +46,18 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	var sups []coordinator.Suppression
+	var sups []store.Suppression
 	if o.suppressions != "" {
-		if sups, err = coordinator.ReadSuppressions(o.suppressions); err != nil {
+		if sups, err = store.ReadSuppressions(o.suppressions); err != nil {
 			return err
 		}
 	}
-	store, err := coordinator.OpenStoreReadOnly(o.db, o.lockWait)
+	db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
 	if err != nil {
 		return err
 	}
-	rep, err := reports.Load(store, reports.Options{Campaign: o.campaign, Suppressions: sups, StorePath: o.db})
-	if cerr := store.Close(); err == nil {
+	rep, err := reports.Load(db, reports.Options{Campaign: o.campaign, Suppressions: sups, StorePath: o.db})
+	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -19,31 +21,28 @@ import (
 func reportStore(t *testing.T, finding bool) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "legalfuzz.db")
-	s, err := coordinator.OpenStore(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := storetest.Open(t, path)
+	defer storetest.Close(t, s)
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	if err := s.PutCampaign(coordinator.Campaign{ID: "c1", State: coordinator.StateDone, Created: now}); err != nil {
+	if err := s.PutCampaign(store.Campaign{ID: "c1", State: store.StateDone, Created: now}); err != nil {
 		t.Fatal(err)
 	}
 	d, _ := fuzz.Lookup("kindword")
 	c := domain.NewCase(d.Name, d.Seeds()[0])
-	if _, err := s.AddCases("c1", []coordinator.CaseRecord{{ID: c.ID, Domain: d.Name, Data: c.Value.Encode(), Campaign: "c1", Seen: now}}); err != nil {
+	if _, err := s.AddCases("c1", []store.CaseRecord{{ID: c.ID, Domain: d.Name, Data: c.Value.Encode(), Campaign: "c1", Seen: now}}); err != nil {
 		t.Fatal(err)
 	}
 	tool := oracles.Accept
 	if finding {
 		tool = oracles.Reject
 	}
-	policy := coordinator.PolicyFor(d.Name)
-	_, err = s.CommitVerdicts(coordinator.Commit{Campaign: "c1", Now: now,
+	pol := policy.PolicyFor(d.Name)
+	_, err := s.CommitVerdicts(store.Commit{Campaign: "c1", Now: now,
 		Verdicts: []oracles.Verdict{
-			{Oracle: coordinator.SpecPTXISA, Case: c.ID, Domain: d.Name, Kind: oracles.Accept, Rule: "ptxisa.kindword"},
+			{Oracle: policy.SpecPTXISA, Case: c.ID, Domain: d.Name, Kind: oracles.Accept, Rule: "ptxisa.kindword"},
 			{Oracle: "ptxas", Case: c.ID, Domain: d.Name, Kind: tool, Diagnostic: "error : no"},
 		},
-		Judged: func(id string, vs []oracles.Verdict) []coordinator.Disagreement { return policy.Evaluate(id, vs) }})
+		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
 	if err != nil {
 		t.Fatal(err)
 	}

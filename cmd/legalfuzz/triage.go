@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 )
 
@@ -45,11 +45,11 @@ in the latest campaign), known, or suppressed. Suppressions come from the store 
 }
 
 func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
-	store, err := coordinator.OpenStore(o.db, 5*time.Second)
+	db, err := store.OpenStore(o.db, 5*time.Second)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer db.Close()
 	verb := "list"
 	if len(args) > 0 {
 		verb = args[0]
@@ -63,7 +63,7 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 	w := cmd.OutOrStdout()
 	switch verb {
 	case "list":
-		entries, err := o.entries(store)
+		entries, err := o.entries(db)
 		if err != nil {
 			return err
 		}
@@ -73,58 +73,58 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 		if err != nil {
 			return err
 		}
-		return o.show(w, store, id)
+		return o.show(w, db, id)
 	case "suppress":
 		id, err := need()
 		if err != nil {
 			return err
 		}
-		return store.Suppress(id, o.reason, time.Now().UTC())
+		return db.Suppress(id, o.reason, time.Now().UTC())
 	case "unsuppress":
 		id, err := need()
 		if err != nil {
 			return err
 		}
-		return store.Unsuppress(id)
+		return db.Unsuppress(id)
 	}
 	return fmt.Errorf("unknown triage verb %q (list, show, suppress, unsuppress)", verb)
 }
 
 // entries classifies the store's buckets against every suppression.
-func (o *triageOptions) entries(store *coordinator.Store) ([]coordinator.TriageEntry, error) {
-	buckets, err := store.Buckets()
+func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
+	buckets, err := db.Buckets()
 	if err != nil {
 		return nil, err
 	}
-	sups, err := store.Suppressions()
+	sups, err := db.Suppressions()
 	if err != nil {
 		return nil, err
 	}
 	if o.suppressions != "" {
-		file, err := coordinator.ReadSuppressions(o.suppressions)
+		file, err := store.ReadSuppressions(o.suppressions)
 		if err != nil {
 			return nil, err
 		}
 		sups = append(sups, file...)
 	}
-	latest, err := latestCampaign(store)
+	latest, err := latestCampaign(db)
 	if err != nil {
 		return nil, err
 	}
-	return coordinator.Triage(buckets, latest, sups), nil
+	return store.Triage(buckets, latest, sups), nil
 }
 
 // latestCampaign is the ID of the most recently created campaign.
-func latestCampaign(store *coordinator.Store) (string, error) {
-	camps, err := store.Campaigns()
+func latestCampaign(db *store.Store) (string, error) {
+	camps, err := db.Campaigns()
 	if err != nil || len(camps) == 0 {
 		return "", err
 	}
-	last := slices.MaxFunc(camps, func(a, b coordinator.Campaign) int { return a.Created.Compare(b.Created) })
+	last := slices.MaxFunc(camps, func(a, b store.Campaign) int { return a.Created.Compare(b.Created) })
 	return last.ID, nil
 }
 
-func writeTriage(w io.Writer, entries []coordinator.TriageEntry, asJSON bool) error {
+func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -146,23 +146,23 @@ func writeTriage(w io.Writer, entries []coordinator.TriageEntry, asJSON bool) er
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed\n", len(entries),
-		counts[coordinator.StatusNew], counts[coordinator.StatusKnown], counts[coordinator.StatusSuppressed])
+		counts[store.StatusNew], counts[store.StatusKnown], counts[store.StatusSuppressed])
 	return err
 }
 
 // show prints one bucket: its signature, the example case in JSON form (which
 // `legalfuzz check` replays) and every verdict on it with oracle versions.
-func (o *triageOptions) show(w io.Writer, store *coordinator.Store, id string) error {
-	entries, err := o.entries(store)
+func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
+	entries, err := o.entries(db)
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(entries, func(e coordinator.TriageEntry) bool { return strings.HasPrefix(e.Key, id) })
+	i := slices.IndexFunc(entries, func(e store.TriageEntry) bool { return strings.HasPrefix(e.Key, id) })
 	if i < 0 {
 		return fmt.Errorf("no bucket %q", id)
 	}
 	e := entries[i]
-	rec, ok, err := store.Case(e.Example)
+	rec, ok, err := db.Case(e.Example)
 	if err != nil || !ok {
 		return errors.Join(fmt.Errorf("example case %s missing", e.Example), err)
 	}
@@ -178,7 +178,7 @@ func (o *triageOptions) show(w io.Writer, store *coordinator.Store, id string) e
 	if err != nil {
 		return err
 	}
-	verdicts, err := store.Verdicts(e.Example)
+	verdicts, err := db.Verdicts(e.Example)
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
@@ -80,11 +80,11 @@ type Expect struct {
 // judged exactly once or counted dead, never both; the counters equal to
 // what the store holds; findings counted once per (bucket, case); and bbolt's
 // own consistency check. It returns every violation found.
-func CheckCampaign(store *coordinator.Store, camp coordinator.Campaign, want Expect) error {
+func CheckCampaign(db *store.Store, camp store.Campaign, want Expect) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	st := camp.Stats
-	if camp.State != coordinator.StateDone {
+	if camp.State != store.StateDone {
 		fail("campaign %s is %s, want done", camp.ID, camp.State)
 	}
 	dead := 0
@@ -98,19 +98,19 @@ func CheckCampaign(store *coordinator.Store, camp coordinator.Campaign, want Exp
 	if st.Judged != jobs-dead || st.DeadCases != dead || st.Outstanding() != 0 {
 		fail("stats: judged %d, dead cases %d, outstanding %d; want judged %d, dead %d, outstanding 0", st.Judged, st.DeadCases, st.Outstanding(), jobs-dead, dead)
 	}
-	cases, verdicts, err := store.Counts()
+	cases, verdicts, err := db.Counts()
 	if err != nil {
 		fail("counts: %w", err)
 	} else if cases != st.Cases || verdicts != st.Judged {
 		fail("store holds %d cases and %d verdicts; stats say %d and %d", cases, verdicts, st.Cases, st.Judged)
 	}
 	for _, c := range want.Cases {
-		errs = append(errs, checkCase(store, c, want)...)
+		errs = append(errs, checkCase(db, c, want)...)
 	}
-	if err := CheckFindings(store, camp); err != nil {
+	if err := CheckFindings(db, camp); err != nil {
 		errs = append(errs, err)
 	}
-	if err := store.Check(); err != nil {
+	if err := db.Check(); err != nil {
 		fail("bbolt check: %w", err)
 	}
 	return errors.Join(errs...)
@@ -118,8 +118,8 @@ func CheckCampaign(store *coordinator.Store, camp coordinator.Campaign, want Exp
 
 // checkCase checks one case: enqueued for every oracle, one verdict per
 // oracle that judged it, none from an oracle whose job is dead.
-func checkCase(store *coordinator.Store, c domain.Case, want Expect) []error {
-	rec, ok, err := store.Case(c.ID)
+func checkCase(db *store.Store, c domain.Case, want Expect) []error {
+	rec, ok, err := db.Case(c.ID)
 	if err != nil || !ok {
 		return []error{fmt.Errorf("case %s not in the store (err %v)", c.ID, err)}
 	}
@@ -127,7 +127,7 @@ func checkCase(store *coordinator.Store, c domain.Case, want Expect) []error {
 	if len(rec.Enqueued) != len(want.Oracles) {
 		errs = append(errs, fmt.Errorf("case %s enqueued for %q, want %q", c.ID, rec.Enqueued, want.Oracles))
 	}
-	vs, err := store.Verdicts(c.ID)
+	vs, err := db.Verdicts(c.ID)
 	if err != nil {
 		return append(errs, err)
 	}
@@ -153,8 +153,8 @@ func checkCase(store *coordinator.Store, c domain.Case, want Expect) []error {
 // CheckFindings checks that the campaign counted each (bucket, case) finding
 // once: its Findings equal the members of the buckets it created. It holds
 // for a campaign on a fresh store.
-func CheckFindings(store *coordinator.Store, camp coordinator.Campaign) error {
-	buckets, err := store.Buckets()
+func CheckFindings(db *store.Store, camp store.Campaign) error {
+	buckets, err := db.Buckets()
 	if err != nil {
 		return err
 	}

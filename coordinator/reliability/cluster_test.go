@@ -15,6 +15,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
@@ -89,14 +91,14 @@ func TestClusterNodeLoss(t *testing.T) {
 		startWorker(t, connect(t, name, urls), worker.Config{Name: name, Oracles: orcs, Statuses: sts, Queue: qcfg})
 		names = append(names, a.Name(), b.Name())
 	}
-	store := openStore(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+	db := storetest.Open(t, "")
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}})
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan coordinator.Campaign, 1)
+	done := make(chan store.Campaign, 1)
 	go func() { done <- runTo(t, coord, 2*time.Minute) }()
 
 	checkFor(t, time.Minute, 10*time.Millisecond, func() error {
@@ -116,7 +118,7 @@ func TestClusterNodeLoss(t *testing.T) {
 		t.Errorf("only %d verdicts after the node loss: it was not mid-campaign", camp.Stats.Judged-before.Judged)
 	}
 	want := reliability.Expect{Cases: cases, Oracles: []string{"fixed-a", "fixed-b"}}
-	if err := reliability.CheckCampaign(store, camp, want); err != nil {
+	if err := reliability.CheckCampaign(db, camp, want); err != nil {
 		t.Fatal(err)
 	}
 }

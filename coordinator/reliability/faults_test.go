@@ -11,8 +11,11 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
@@ -46,21 +49,21 @@ func TestHungAndCrashingOracles(t *testing.T) {
 	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}),
 		worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg, JobTimeout: time.Second})
 
-	store := openStore(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+	db := storetest.Open(t, "")
+	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: coordinator.CampaignConfig{Domains: kw, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+		Config: store.CampaignConfig{Domains: kw, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
 
 	dead := map[string][]string{}
 	for _, c := range cases[12:16] {
 		dead[c.ID] = []string{"fails"}
 	}
-	if err := reliability.CheckCampaign(store, camp, reliability.Expect{Cases: cases, Oracles: []string{"crashes", "fails", "hangs"}, Dead: dead}); err != nil {
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"crashes", "fails", "hangs"}, Dead: dead}); err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range cases {
-		vs, err := store.Verdicts(c.ID)
+		vs, err := db.Verdicts(c.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +90,7 @@ func TestHungAndCrashingOracles(t *testing.T) {
 	if got := fails.Batches(); got != 7+int64(qcfg.MaxDeliver) {
 		t.Errorf("fails was called %d times, want 7 batches + %d deliveries of the failing one", got, qcfg.MaxDeliver)
 	}
-	dls, err := store.DeadLetters()
+	dls, err := db.DeadLetters()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,14 +124,14 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 	orcs, sts := statuses(fixed)
 	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
 
-	store := openStore(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+	db := storetest.Open(t, "")
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 3 * time.Second, BatchSize: 4}})
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 3 * time.Second, BatchSize: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan coordinator.Campaign, 1)
+	done := make(chan store.Campaign, 1)
 	go func() { done <- runTo(t, coord, 2*time.Minute) }()
 	checkFor(t, 30*time.Second, 10*time.Millisecond, func() error { // the coordinator's consumers exist
 		_, err := js.Consumer(ctx, "LF_INPUTS", "inputs-"+campaign)
@@ -169,7 +172,7 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 	if beforeDrain {
 		checkFor(t, 30*time.Second, 10*time.Millisecond, func() error {
 			camp := coord.Campaign()
-			if camp.State != coordinator.StateRunning {
+			if camp.State != store.StateRunning {
 				t.Fatalf("the redelivered inputs enqueued nothing before the campaign drained: %+v", camp.Stats)
 			}
 			if camp.Stats.Enqueued != len(cases) {
@@ -180,7 +183,7 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 	}
 	camp := <-done
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
-	if err := reliability.CheckCampaign(store, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed"}}); err != nil {
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed"}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -190,34 +193,34 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 // re-evaluated when a later oracle's verdict comes, and must not be counted
 // again.
 func TestFindingCountedOncePerCase(t *testing.T) {
-	store := openStore(t, "")
-	camp := coordinator.Campaign{ID: "findings", State: coordinator.StateRunning}
-	if err := store.PutCampaign(camp); err != nil {
+	db := storetest.Open(t, "")
+	camp := store.Campaign{ID: "findings", State: store.StateRunning}
+	if err := db.PutCampaign(camp); err != nil {
 		t.Fatal(err)
 	}
 	c := mustCases(t, "kindword", 1, 8)[0]
-	if _, err := store.AddCases(camp.ID, []coordinator.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: camp.ID}}); err != nil {
+	if _, err := db.AddCases(camp.ID, []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: camp.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	judged := func(caseID string, vs []oracles.Verdict) []coordinator.Disagreement {
-		return coordinator.PolicyFor("kindword").Evaluate(caseID, vs)
+	judged := func(caseID string, vs []oracles.Verdict) []policy.Disagreement {
+		return policy.PolicyFor("kindword").Evaluate(caseID, vs)
 	}
 	for _, v := range []oracles.Verdict{
-		{Oracle: coordinator.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.kindword.1"},
+		{Oracle: policy.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.kindword.1"},
 		{Oracle: "ptxas", Kind: oracles.Accept},
 		{Oracle: "spec/seed", Kind: oracles.Accept},
 		{Oracle: "fixed-late", Kind: oracles.Accept},
 	} {
 		v.Case, v.Domain = c.ID, c.Domain
-		if _, err := store.CommitVerdicts(coordinator.Commit{Verdicts: []oracles.Verdict{v}, Judged: judged, Campaign: camp.ID, Oracle: v.Oracle}); err != nil {
+		if _, err := db.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{v}, Judged: judged, Campaign: camp.ID, Oracle: v.Oracle}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	stored, _, err := store.GetCampaign(camp.ID)
+	stored, _, err := db.GetCampaign(camp.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := reliability.CheckFindings(store, stored); err != nil || stored.Stats.Findings != 1 {
+	if err := reliability.CheckFindings(db, stored); err != nil || stored.Stats.Findings != 1 {
 		t.Errorf("%d findings (%v), want 1", stored.Stats.Findings, err)
 	}
 }
@@ -237,9 +240,9 @@ func TestRunEndsAfterItsLoops(t *testing.T) {
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
 	orcs, sts := statuses(fixed)
 	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
-	store := openStore(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 500 * time.Millisecond}}, time.Minute)
+	db := storetest.Open(t, "")
+	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 500 * time.Millisecond}}, time.Minute)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, subject := range []string{queue.ResultSubject(campaign), queue.InputsSubject(campaign), queue.DeadSubject(campaign)} {
@@ -248,7 +251,7 @@ func TestRunEndsAfterItsLoops(t *testing.T) {
 		}
 	}
 	time.Sleep(time.Second) // longer than a fetch's wait
-	stored, _, err := store.GetCampaign(campaign)
+	stored, _, err := db.GetCampaign(campaign)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
@@ -44,10 +46,10 @@ func TestGarbageMessages(t *testing.T) {
 	if err := queue.Setup(ctx, js, qcfg); err != nil {
 		t.Fatal(err)
 	}
-	store := openStore(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+	db := storetest.Open(t, "")
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, BatchSize: 4}})
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, BatchSize: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,14 +60,14 @@ func TestGarbageMessages(t *testing.T) {
 	all := mustCases(t, "kindword", 18, 7)
 	good, other := all[:16], all[16:]
 	corrupt := domain.Case{Domain: "kindword", ID: other[0].ID}
-	var recs []coordinator.CaseRecord
+	var recs []store.CaseRecord
 	for i, c := range good {
 		if i == 5 {
-			recs = append(recs, coordinator.CaseRecord{ID: corrupt.ID, Domain: "kindword", Data: other[1].Value.Encode(), Campaign: campaign, Source: "test"})
+			recs = append(recs, store.CaseRecord{ID: corrupt.ID, Domain: "kindword", Data: other[1].Value.Encode(), Campaign: campaign, Source: "test"})
 		}
-		recs = append(recs, coordinator.CaseRecord{ID: c.ID, Domain: "kindword", Data: c.Value.Encode(), Campaign: campaign, Source: "test"})
+		recs = append(recs, store.CaseRecord{ID: c.ID, Domain: "kindword", Data: c.Value.Encode(), Campaign: campaign, Source: "test"})
 	}
-	if _, err := store.AddCases(campaign, recs); err != nil {
+	if _, err := db.AddCases(campaign, recs); err != nil {
 		t.Fatal(err)
 	}
 
@@ -84,10 +86,10 @@ func TestGarbageMessages(t *testing.T) {
 
 	want := reliability.Expect{Cases: append(good, corrupt), Oracles: []string{"fixed-a", "fixed-b"},
 		Dead: map[string][]string{corrupt.ID: {"fixed-a", "fixed-b"}}}
-	if err := reliability.CheckCampaign(store, camp, want); err != nil {
+	if err := reliability.CheckCampaign(db, camp, want); err != nil {
 		t.Error(err)
 	}
-	dls, err := store.DeadLetters()
+	dls, err := db.DeadLetters()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,6 +28,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
@@ -53,10 +53,10 @@ type procConfig struct {
 	Spec  bool        `json:"spec,omitempty"`
 	// Coordinator: store, campaign ID ("" resumes), where to write the
 	// address of /status, and the config of a new campaign.
-	DB         string                     `json:"db,omitempty"`
-	Campaign   string                     `json:"campaign,omitempty"`
-	StatusFile string                     `json:"status_file,omitempty"`
-	Config     coordinator.CampaignConfig `json:"config"`
+	DB         string               `json:"db,omitempty"`
+	Campaign   string               `json:"campaign,omitempty"`
+	StatusFile string               `json:"status_file,omitempty"`
+	Config     store.CampaignConfig `json:"config"`
 }
 
 // fixedSpec is a fixed test oracle of a worker subprocess.
@@ -144,12 +144,12 @@ func workerProc(ctx context.Context, nc *nats.Conn, cfg procConfig) error {
 // coordinatorProc runs a coordinator on cfg.DB and serves /status on a
 // loopback port whose address it writes to cfg.StatusFile.
 func coordinatorProc(ctx context.Context, nc *nats.Conn, cfg procConfig) error {
-	store, err := coordinator.OpenStore(cfg.DB, 5*time.Second)
+	db, err := store.OpenStore(cfg.DB, 5*time.Second)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: cfg.Queue, CampaignID: cfg.Campaign,
+	defer db.Close()
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: cfg.Queue, CampaignID: cfg.Campaign,
 		Config: cfg.Config, WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute})
 	if err != nil {
 		return err
@@ -361,26 +361,6 @@ func jetStream(t *testing.T, nc *nats.Conn) jetstream.JetStream {
 	return js
 }
 
-// openStore opens a bbolt store in the test's temp dir (or at path) and
-// checks its consistency at cleanup, as bbolt's btesting does.
-func openStore(t *testing.T, path string) *coordinator.Store {
-	t.Helper()
-	if path == "" {
-		path = filepath.Join(t.TempDir(), "lf.db")
-	}
-	store, err := coordinator.OpenStore(path, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := store.Check(); err != nil {
-			t.Errorf("store check at cleanup: %v", err)
-		}
-		_ = store.Close()
-	})
-	return store
-}
-
 // startWorker runs a worker in this process until cleanup, when it drains;
 // its Run must end without an error.
 func startWorker(t *testing.T, nc *nats.Conn, cfg worker.Config) {
@@ -443,7 +423,7 @@ func publishInputs(t *testing.T, js jetstream.JetStream, qcfg queue.Config, camp
 }
 
 // runCoordinator runs a coordinator in this process to the campaign's end.
-func runCoordinator(t *testing.T, opts coordinator.Options, timeout time.Duration) coordinator.Campaign {
+func runCoordinator(t *testing.T, opts coordinator.Options, timeout time.Duration) store.Campaign {
 	t.Helper()
 	coord, err := coordinator.New(opts)
 	if err != nil {
@@ -452,7 +432,7 @@ func runCoordinator(t *testing.T, opts coordinator.Options, timeout time.Duratio
 	return runTo(t, coord, timeout)
 }
 
-func runTo(t *testing.T, coord *coordinator.Coordinator, timeout time.Duration) coordinator.Campaign {
+func runTo(t *testing.T, coord *coordinator.Coordinator, timeout time.Duration) store.Campaign {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()

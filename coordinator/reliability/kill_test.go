@@ -12,8 +12,11 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
@@ -45,14 +48,14 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 	w1cfg.Name = "w1"
 	w1 := startProc(t, w1cfg)
 
-	store := openStore(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, Queue: qcfg, CampaignID: campaign,
+	db := storetest.Open(t, "")
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 8}})
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 8}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan coordinator.Campaign, 1)
+	done := make(chan store.Campaign, 1)
 	go func() { done <- runTo(t, coord, 2*time.Minute) }()
 
 	line, err := w1.waitLine("judging ", 30*time.Second)
@@ -69,14 +72,14 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 		survivors = append(survivors, startProc(t, cfg))
 	}
 
-	var camp coordinator.Campaign
+	var camp store.Campaign
 	select {
 	case camp = <-done:
 	case <-time.After(2 * time.Minute):
 		t.Fatal("campaign did not end")
 	}
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
-	if err := reliability.CheckCampaign(store, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed-a", "fixed-b"}}); err != nil {
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed-a", "fixed-b"}}); err != nil {
 		t.Fatal(err)
 	}
 	// The killed batch was judged, by a survivor; no batch was judged twice.
@@ -140,7 +143,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	dir := t.TempDir()
 	ccfg := procConfig{Role: "coordinator", Name: "c1", NATS: url, Queue: qcfg, DB: filepath.Join(dir, "lf.db"),
 		Campaign: campaign, StatusFile: filepath.Join(dir, "status1"),
-		Config: coordinator.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}}
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}}
 	c1 := startProc(t, ccfg)
 	var addr []byte
 	checkFor(t, 30*time.Second, 20*time.Millisecond, func() (err error) {
@@ -164,7 +167,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 
 	before := readStore(t, ccfg.DB)
 	t.Logf("killed the coordinator at %+v with %d buckets", before.camp.Stats, len(before.buckets))
-	if before.camp.State == coordinator.StateDone || before.camp.Stats.Outstanding() == 0 || len(before.buckets) == 0 {
+	if before.camp.State == store.StateDone || before.camp.Stats.Outstanding() == 0 || len(before.buckets) == 0 {
 		t.Fatalf("not killed mid-campaign with findings: %s %+v, %d buckets", before.camp.State, before.camp.Stats, len(before.buckets))
 	}
 
@@ -173,28 +176,28 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	if err := c2.wait(2 * time.Minute); err != nil {
 		t.Fatalf("restarted coordinator: %v", err)
 	}
-	var reported coordinator.Campaign
+	var reported store.Campaign
 	if err := json.Unmarshal([]byte(<-c2.lines), &reported); err != nil || reported.ID != campaign {
 		t.Fatalf("restarted coordinator ran campaign %q (%v), want %q resumed", reported.ID, err, campaign)
 	}
 
-	store := openStore(t, ccfg.DB)
-	all, err := store.Campaigns()
+	db := storetest.Open(t, ccfg.DB)
+	all, err := db.Campaigns()
 	if err != nil || len(all) != 1 || all[0].ID != campaign {
 		t.Fatalf("store holds campaigns %+v (%v), want only %s", all, err, campaign)
 	}
 	camp := all[0]
 	t.Logf("campaign %s after restart: %+v", camp.ID, camp.Stats)
 	want := reliability.Expect{Cases: cases, Oracles: []string{"fixed-late", "ptxas", "spec/ptxisa", "spec/seed"}}
-	if err := reliability.CheckCampaign(store, camp, want); err != nil {
+	if err := reliability.CheckCampaign(db, camp, want); err != nil {
 		t.Fatal(err)
 	}
-	after, err := store.Buckets()
+	after, err := db.Buckets()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, b := range before.buckets {
-		i := slices.IndexFunc(after, func(a coordinator.Bucket) bool { return a.Key == b.Key })
+		i := slices.IndexFunc(after, func(a store.Bucket) bool { return a.Key == b.Key })
 		if i < 0 {
 			t.Errorf("bucket %s (%s) committed before the kill is gone", b.Key, b.Title)
 			continue
@@ -207,33 +210,33 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 		t.Errorf("no finding after the restart: %d buckets before, %d after", len(before.buckets), len(after))
 	}
 	for _, c := range cases {
-		if err := wantFinding(store, c.ID); err != nil {
+		if err := wantFinding(db, c.ID); err != nil {
 			t.Error(err)
 		}
 	}
 }
 
 type storeSnapshot struct {
-	camp    coordinator.Campaign
-	buckets []coordinator.Bucket
+	camp    store.Campaign
+	buckets []store.Bucket
 }
 
 // readStore opens the store of a dead process, snapshots it, and closes it.
 func readStore(t *testing.T, path string) storeSnapshot {
 	t.Helper()
-	store, err := coordinator.OpenStore(path, 5*time.Second)
+	db, err := store.OpenStore(path, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	if err := store.Check(); err != nil {
+	defer db.Close()
+	if err := db.Check(); err != nil {
 		t.Fatalf("store after SIGKILL: %v", err)
 	}
-	all, err := store.Campaigns()
+	all, err := db.Campaigns()
 	if err != nil || len(all) != 1 {
 		t.Fatalf("campaigns %+v, %v", all, err)
 	}
-	bs, err := store.Buckets()
+	bs, err := db.Buckets()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,16 +245,16 @@ func readStore(t *testing.T, path string) storeSnapshot {
 
 // wantFinding checks the policy's verdict on one case: spec/ptxisa
 // rejecting it (and the fixed ptxas accepting) is exactly one finding.
-func wantFinding(store *coordinator.Store, caseID string) error {
-	vs, err := store.Verdicts(caseID)
+func wantFinding(db *store.Store, caseID string) error {
+	vs, err := db.Verdicts(caseID)
 	if err != nil {
 		return err
 	}
 	reject := slices.ContainsFunc(vs, func(v oracles.Verdict) bool {
-		return v.Oracle == coordinator.SpecPTXISA && v.Kind == oracles.Reject
+		return v.Oracle == policy.SpecPTXISA && v.Kind == oracles.Reject
 	})
 	findings := 0
-	for _, d := range coordinator.PolicyFor("kindword").Evaluate(caseID, vs) {
+	for _, d := range policy.PolicyFor("kindword").Evaluate(caseID, vs) {
 		if d.Finding() {
 			findings++
 		}

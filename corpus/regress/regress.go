@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -21,15 +21,15 @@ import (
 
 // Store is what regress reads from and writes to: the campaign store.
 type Store interface {
-	Buckets() ([]coordinator.Bucket, error)
-	Case(id string) (coordinator.CaseRecord, bool, error)
+	Buckets() ([]store.Bucket, error)
+	Case(id string) (store.CaseRecord, bool, error)
 	Verdicts(caseID string) ([]oracles.Verdict, error)
-	ForEachCase(f func(coordinator.CaseRecord, []oracles.Verdict) error) error
+	ForEachCase(f func(store.CaseRecord, []oracles.Verdict) error) error
 	Members() (map[string][]string, error)
 }
 
 // decode turns a stored case back into a domain case.
-func decode(rec coordinator.CaseRecord) (domain.Case, domain.Domain, error) {
+func decode(rec store.CaseRecord) (domain.Case, domain.Domain, error) {
 	d, ok := fuzz.Lookup(rec.Domain)
 	if !ok {
 		return domain.Case{}, d, fmt.Errorf("case %s: unknown domain %q", rec.ID, rec.Domain)
@@ -43,7 +43,7 @@ func decode(rec coordinator.CaseRecord) (domain.Case, domain.Domain, error) {
 
 // BucketCase is the case that stands for a bucket: its minimized case when
 // minimization stored one, else its example.
-func BucketCase(s Store, b coordinator.Bucket) (coordinator.CaseRecord, error) {
+func BucketCase(s Store, b store.Bucket) (store.CaseRecord, error) {
 	for _, id := range []string{b.Minimized, b.Example} {
 		if id == "" {
 			continue
@@ -56,7 +56,7 @@ func BucketCase(s Store, b coordinator.Bucket) (coordinator.CaseRecord, error) {
 			return rec, nil
 		}
 	}
-	return coordinator.CaseRecord{}, fmt.Errorf("bucket %s: neither its minimized case %q nor its example %q is stored", b.Key, b.Minimized, b.Example)
+	return store.CaseRecord{}, fmt.Errorf("bucket %s: neither its minimized case %q nor its example %q is stored", b.Key, b.Minimized, b.Example)
 }
 
 // ByBucket selects one entry per bucket, in bucket key order: the bucket's
@@ -66,7 +66,7 @@ func ByBucket(s Store) ([]corpus.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(buckets, func(a, b coordinator.Bucket) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(buckets, func(a, b store.Bucket) int { return strings.Compare(a.Key, b.Key) })
 	var out []corpus.Entry
 	for _, b := range buckets {
 		rec, err := BucketCase(s, b)
@@ -95,7 +95,7 @@ func All(s Store) ([]corpus.Entry, error) {
 		return nil, err
 	}
 	var out []corpus.Entry
-	err = s.ForEachCase(func(rec coordinator.CaseRecord, vs []oracles.Verdict) error {
+	err = s.ForEachCase(func(rec store.CaseRecord, vs []oracles.Verdict) error {
 		c, d, err := decode(rec)
 		if err != nil {
 			return err
@@ -117,7 +117,7 @@ func bucketRefs(s Store) (map[string][]corpus.BucketRef, error) {
 	if err != nil {
 		return nil, err
 	}
-	byKey := map[string]coordinator.Bucket{}
+	byKey := map[string]store.Bucket{}
 	for _, b := range buckets {
 		byKey[b.Key] = b
 	}
@@ -135,9 +135,9 @@ func bucketRefs(s Store) (map[string][]corpus.BucketRef, error) {
 	return refs, nil
 }
 
-// Adder stores cases; *coordinator.Store is one.
+// Adder stores cases; *store.Store is one.
 type Adder interface {
-	AddCases(campaign string, recs []coordinator.CaseRecord) ([]coordinator.CaseRecord, error)
+	AddCases(campaign string, recs []store.CaseRecord) ([]store.CaseRecord, error)
 }
 
 // Imported counts what an import did.
@@ -155,13 +155,13 @@ type Imported struct {
 
 // Import stores the loaded cases with no campaign and Source
 // "import:<path>"; the next campaign on their domain adopts and judges them
-// (coordinator.Store.AdoptImported).
+// (store.Store.AdoptImported).
 func Import(s Adder, l corpus.Loaded, now time.Time) (Imported, error) {
 	res := Imported{Read: len(l.Cases), Duplicates: l.Duplicates, Problems: l.Problems}
-	recs := make([]coordinator.CaseRecord, len(l.Cases))
+	recs := make([]store.CaseRecord, len(l.Cases))
 	for i, c := range l.Cases {
-		recs[i] = coordinator.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(),
-			Source: coordinator.ImportSource + l.Paths[i], Seen: now}
+		recs[i] = store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(),
+			Source: store.ImportSource + l.Paths[i], Seen: now}
 	}
 	added, err := s.AddCases("", recs)
 	if err != nil {
@@ -224,12 +224,12 @@ var ErrNoBucket = errors.New("no such bucket")
 
 // FindBucket finds the bucket whose key starts with id; an ID matching more
 // than one bucket is an error that names them.
-func FindBucket(s Store, id string) (coordinator.Bucket, error) {
+func FindBucket(s Store, id string) (store.Bucket, error) {
 	buckets, err := s.Buckets()
 	if err != nil {
-		return coordinator.Bucket{}, err
+		return store.Bucket{}, err
 	}
-	var found []coordinator.Bucket
+	var found []store.Bucket
 	for _, b := range buckets {
 		if b.Key == id {
 			return b, nil
@@ -240,7 +240,7 @@ func FindBucket(s Store, id string) (coordinator.Bucket, error) {
 	}
 	switch len(found) {
 	case 0:
-		return coordinator.Bucket{}, fmt.Errorf("%w: %q", ErrNoBucket, id)
+		return store.Bucket{}, fmt.Errorf("%w: %q", ErrNoBucket, id)
 	case 1:
 		return found[0], nil
 	}
@@ -248,5 +248,5 @@ func FindBucket(s Store, id string) (coordinator.Bucket, error) {
 	for _, b := range found {
 		keys = append(keys, b.Key)
 	}
-	return coordinator.Bucket{}, fmt.Errorf("bucket ID %q is ambiguous: %s", id, strings.Join(keys, ", "))
+	return store.Bucket{}, fmt.Errorf("bucket ID %q is ambiguous: %s", id, strings.Join(keys, ", "))
 }

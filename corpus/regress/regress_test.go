@@ -10,13 +10,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/corpus/regress/regresstest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -26,9 +28,9 @@ import (
 const seedsPerDomain = 10
 
 // openRO opens a store read-only for the test.
-func openRO(t *testing.T, path string) *coordinator.Store {
+func openRO(t *testing.T, path string) *store.Store {
 	t.Helper()
-	s, err := coordinator.OpenStoreReadOnly(path, time.Second)
+	s, err := store.OpenStoreReadOnly(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,26 +39,16 @@ func openRO(t *testing.T, path string) *coordinator.Store {
 }
 
 // newStore opens a fresh writable store, checked for consistency at cleanup.
-func newStore(t *testing.T) *coordinator.Store {
+func newStore(t *testing.T) *store.Store {
 	t.Helper()
-	s, err := coordinator.OpenStore(filepath.Join(t.TempDir(), "lf.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Check(); err != nil {
-			t.Errorf("store inconsistent: %v", err)
-		}
-		s.Close()
-	})
-	return s
+	return storetest.Open(t, "")
 }
 
 // exported is one export of a test store, shared by the tests below.
 type exported struct {
 	dir     string
 	written map[corpus.Format]corpus.Written
-	buckets []coordinator.Bucket
+	buckets []store.Bucket
 	entries []corpus.Entry
 	ptxas   string
 	mlirOpt tool.Tool
@@ -91,7 +83,7 @@ func export(t *testing.T) exported {
 	return x
 }
 
-func bucketKeys(bs []coordinator.Bucket) []string {
+func bucketKeys(bs []store.Bucket) []string {
 	var keys []string
 	for _, b := range bs {
 		keys = append(keys, b.Key)
@@ -121,8 +113,8 @@ func TestExportImportRejudge(t *testing.T) {
 				t.Fatalf("imported %+v, want the %d exported cases", res, x.written[f].Cases)
 			}
 			unjudged := 0
-			err = s.ForEachCase(func(r coordinator.CaseRecord, vs []oracles.Verdict) error {
-				if !strings.HasPrefix(r.Source, coordinator.ImportSource) || r.Campaign != "" || r.Enqueued != nil || len(vs) > 0 {
+			err = s.ForEachCase(func(r store.CaseRecord, vs []oracles.Verdict) error {
+				if !strings.HasPrefix(r.Source, store.ImportSource) || r.Campaign != "" || r.Enqueued != nil || len(vs) > 0 {
 					t.Errorf("imported case %+v: want source import:..., no campaign, no jobs, no verdicts", r)
 				}
 				unjudged++
@@ -159,7 +151,7 @@ func TestExportedGoCorpusReplays(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", in.Path, err)
 			}
-			if _, err := fuzz.Check(d, v); err != nil {
+			if _, err := spec.CheckInvariants(d, v); err != nil {
 				t.Fatalf("%s: %v", in.Path, err)
 			}
 		}
@@ -299,7 +291,7 @@ func TestImportKeepsGoingPastBadFiles(t *testing.T) {
 		}
 	}
 	for _, c := range good {
-		if rec, ok, _ := s.Case(c.ID); !ok || !strings.HasPrefix(rec.Source, coordinator.ImportSource+root) {
+		if rec, ok, _ := s.Case(c.ID); !ok || !strings.HasPrefix(rec.Source, store.ImportSource+root) {
 			t.Errorf("good case %s not imported with its path as source: %+v", c.ID, rec)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
@@ -62,7 +62,7 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 }
 
 // llcOf lists the pair's llc oracles.
-func llcOf(p coordinator.Pair) []string {
+func llcOf(p policy.Pair) []string {
 	var out []string
 	for _, n := range pairOracles(p) {
 		if n == llvm.LLC19.Name || n == llvm.LLC22.Name {

@@ -15,7 +15,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -36,7 +37,7 @@ const (
 type Bundle struct {
 	// Dir is the bundle's folder, <out>/<bucket key>.
 	Dir    string
-	Bucket coordinator.Bucket
+	Bucket store.Bucket
 	// Case is the case the bundle replays; Minimized says it is the
 	// bucket's minimized case rather than its example.
 	Case      domain.Case
@@ -90,7 +91,7 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 
 // choose picks the bundle's case: the minimized case when both oracles of
 // the pair have a stored verdict on it, else the example.
-func choose(s regress.Store, b coordinator.Bucket) (Bundle, error) {
+func choose(s regress.Store, b store.Bucket) (Bundle, error) {
 	var errs []error
 	for _, id := range []string{b.Minimized, b.Example} {
 		if id == "" {
@@ -136,7 +137,7 @@ func find(vs []oracles.Verdict, name string) (oracles.Verdict, bool) {
 }
 
 // pairOracles lists the pair's oracles, once each.
-func pairOracles(p coordinator.Pair) []string {
+func pairOracles(p policy.Pair) []string {
 	if p.A == p.B {
 		return []string{p.A}
 	}
@@ -193,7 +194,7 @@ func versions(s regress.Store, caseID string) string {
 }
 
 // verdictText spells a verdict as key: value lines.
-func verdictText(role string, p coordinator.Pair, v oracles.Verdict) string {
+func verdictText(role string, p policy.Pair, v oracles.Verdict) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s: %s's verdict (pair %s)\n", role, v.Oracle, p)
 	fmt.Fprintf(&b, "oracle: %s\nversion: %s\nverdict: %s\n", v.Oracle, v.Version, v.Kind)

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -21,40 +23,36 @@ import (
 // planted verdicts on a seed of the domain, so every renderer is reached
 // without the tools installed.
 type planted struct {
-	s       *coordinator.Store
-	buckets map[string]coordinator.Bucket // by pair
+	s       *store.Store
+	buckets map[string]store.Bucket // by pair
 }
 
 func plant(t *testing.T) planted {
 	t.Helper()
-	s, err := coordinator.OpenStore(filepath.Join(t.TempDir(), "lf.db"), time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	p := planted{s: s, buckets: map[string]coordinator.Bucket{}}
+	s := storetest.Open(t, "")
+	p := planted{s: s, buckets: map[string]store.Bucket{}}
 	for _, tc := range []struct {
 		domain string
-		pair   coordinator.Pair
+		pair   policy.Pair
 	}{
-		{"tmadesc", coordinator.Pair{A: coordinator.SpecPTXISA, B: "cuda-driver", On: coordinator.OnVerdict}},
-		{"mma", coordinator.Pair{A: "mlir", B: "ptxas", On: coordinator.OnVerdict}},
-		{"mma", coordinator.Pair{A: "llc19", B: "llc22", On: coordinator.OnVerdict}},
-		{"waitcnt", coordinator.Pair{A: coordinator.SpecPTXISA, B: "amdgpu-mc", On: coordinator.OnValue}},
-		{"schedule", coordinator.Pair{A: coordinator.SpecPTXISA, B: "fenceproxy", On: coordinator.OnVerdict}},
+		{"tmadesc", policy.Pair{A: policy.SpecPTXISA, B: "cuda-driver", On: policy.OnVerdict}},
+		{"mma", policy.Pair{A: "mlir", B: "ptxas", On: policy.OnVerdict}},
+		{"mma", policy.Pair{A: "llc19", B: "llc22", On: policy.OnVerdict}},
+		{"waitcnt", policy.Pair{A: policy.SpecPTXISA, B: "amdgpu-mc", On: policy.OnValue}},
+		{"schedule", policy.Pair{A: policy.SpecPTXISA, B: "fenceproxy", On: policy.OnVerdict}},
 	} {
 		d, _ := fuzz.Lookup(tc.domain)
 		c := domain.NewCase(d.Name, d.Seeds()[0])
-		if _, err := s.AddCases("", []coordinator.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+		if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
 			t.Fatal(err)
 		}
 		vs := []oracles.Verdict{
 			{Oracle: tc.pair.A, Version: "1", Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "r.a"},
 			{Oracle: tc.pair.B, Version: "2", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Diagnostic: "no\nsecond line"},
 		}
-		res, err := s.CommitVerdicts(coordinator.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-			Judged: func(id string, vs []oracles.Verdict) []coordinator.Disagreement {
-				return coordinator.Policy{Domain: c.Domain, Pairs: []coordinator.Pair{tc.pair}}.Evaluate(id, vs)
+		res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
+			Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement {
+				return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{tc.pair}}.Evaluate(id, vs)
 			}})
 		if err != nil || len(res.NewBuckets) != 1 {
 			t.Fatalf("plant %s %s: %v, %d buckets", tc.domain, tc.pair, err, len(res.NewBuckets))
@@ -137,10 +135,10 @@ func read(t *testing.T, path string) string {
 // minimized is a store whose one bucket has a minimized case.
 type minimized struct {
 	regress.Store
-	b coordinator.Bucket
+	b store.Bucket
 }
 
-func (m minimized) Buckets() ([]coordinator.Bucket, error) { return []coordinator.Bucket{m.b}, nil }
+func (m minimized) Buckets() ([]store.Bucket, error) { return []store.Bucket{m.b}, nil }
 
 // TestWritePicksMinimizedCase checks that a bucket's minimized case is
 // bundled when the pair judged it, and the example otherwise.
@@ -149,7 +147,7 @@ func TestWritePicksMinimizedCase(t *testing.T) {
 	b := p.buckets["mlir~ptxas/verdict"]
 	d, _ := fuzz.Lookup("mma")
 	small := domain.NewCase(d.Name, d.Seeds()[1])
-	if _, err := p.s.AddCases("", []coordinator.CaseRecord{{ID: small.ID, Domain: d.Name, Data: small.Value.Encode()}}); err != nil {
+	if _, err := p.s.AddCases("", []store.CaseRecord{{ID: small.ID, Domain: d.Name, Data: small.Value.Encode()}}); err != nil {
 		t.Fatal(err)
 	}
 	b.Minimized = small.ID
@@ -158,7 +156,7 @@ func TestWritePicksMinimizedCase(t *testing.T) {
 	if err != nil || bd.Minimized || bd.Case.ID != b.Example {
 		t.Fatalf("no pair verdicts on the minimized case: bundled %s (minimized %v), %v; want the example", bd.Case.ID, bd.Minimized, err)
 	}
-	_, err = p.s.CommitVerdicts(coordinator.Commit{Verdicts: []oracles.Verdict{
+	_, err = p.s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
 		{Oracle: "mlir", Case: small.ID, Domain: d.Name, Kind: oracles.Accept},
 		{Oracle: "ptxas", Case: small.ID, Domain: d.Name, Kind: oracles.Reject, Diagnostic: "no"},
 	}})

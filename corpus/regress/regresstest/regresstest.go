@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
@@ -21,12 +23,12 @@ import (
 
 // SpecPair makes a bucket of every seed-vs-ptxisa disagreement, so the
 // stores have findings without any external tool.
-var SpecPair = coordinator.Pair{A: coordinator.SpecPTXISA, B: coordinator.SpecSeed, On: coordinator.OnVerdict}
+var SpecPair = policy.Pair{A: policy.SpecPTXISA, B: policy.SpecSeed, On: policy.OnVerdict}
 
 // Policy is the domain's agreement policy plus SpecPair.
-func Policy(domainName string) coordinator.Policy {
-	p := coordinator.PolicyFor(domainName)
-	p.Pairs = append(append([]coordinator.Pair{}, p.Pairs...), SpecPair)
+func Policy(domainName string) policy.Policy {
+	p := policy.PolicyFor(domainName)
+	p.Pairs = append(append([]policy.Pair{}, p.Pairs...), SpecPair)
 	return p
 }
 
@@ -68,11 +70,11 @@ func Cases(t testing.TB, n int) []domain.Case {
 // Judge stores the cases as source, judges them with orcs in process and
 // records verdicts and findings (Policy) as a campaign does. It returns
 // the buckets the store holds afterwards.
-func Judge(t testing.TB, s *coordinator.Store, orcs []oracles.Oracle, cases []domain.Case, source string) []coordinator.Bucket {
+func Judge(t testing.TB, s *store.Store, orcs []oracles.Oracle, cases []domain.Case, source string) []store.Bucket {
 	t.Helper()
-	var recs []coordinator.CaseRecord
+	var recs []store.CaseRecord
 	for _, c := range cases {
-		recs = append(recs, coordinator.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Source: source, Seen: time.Unix(1, 0).UTC()})
+		recs = append(recs, store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Source: source, Seen: time.Unix(1, 0).UTC()})
 	}
 	if _, err := s.AddCases("", recs); err != nil {
 		t.Fatal(err)
@@ -82,8 +84,8 @@ func Judge(t testing.TB, s *coordinator.Store, orcs []oracles.Oracle, cases []do
 		t.Fatal(err)
 	}
 	for _, c := range cases {
-		_, err := s.CommitVerdicts(coordinator.Commit{Verdicts: verdicts[c.ID], Now: time.Unix(2, 0).UTC(),
-			Judged: func(id string, vs []oracles.Verdict) []coordinator.Disagreement {
+		_, err := s.CommitVerdicts(store.Commit{Verdicts: verdicts[c.ID], Now: time.Unix(2, 0).UTC(),
+			Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement {
 				return Policy(c.Domain).Evaluate(id, vs)
 			}})
 		if err != nil {
@@ -99,10 +101,10 @@ func Judge(t testing.TB, s *coordinator.Store, orcs []oracles.Oracle, cases []do
 
 // NewStore writes a store of Cases(n) judged by Oracles, with the first
 // spec-pair bucket minimized, closes it and returns its path and buckets.
-func NewStore(t testing.TB, n int) (string, []coordinator.Bucket) {
+func NewStore(t testing.TB, n int) (string, []store.Bucket) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "legalfuzz.db")
-	s, err := coordinator.OpenStore(path, time.Second)
+	s, err := store.OpenStore(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package coordinator
+package store_test
 
 import (
 	"os"
@@ -7,46 +7,46 @@ import (
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 func TestForEachCaseReadOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "legalfuzz.db")
-	s, err := OpenStore(path, time.Second)
-	if err != nil {
+	s := storetest.Open(t, path)
+	if _, err := s.AddCases("", []store.CaseRecord{{ID: "b", Domain: "d"}, {ID: "a", Domain: "d"}, {ID: "c", Domain: "d"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddCases("", []CaseRecord{{ID: "b", Domain: "d"}, {ID: "a", Domain: "d"}, {ID: "c", Domain: "d"}}); err != nil {
-		t.Fatal(err)
-	}
-	_, err = s.CommitVerdicts(Commit{Verdicts: []oracles.Verdict{
-		{Oracle: SpecSeed, Case: "a", Domain: "d", Kind: oracles.Accept},
+	_, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
+		{Oracle: policy.SpecSeed, Case: "a", Domain: "d", Kind: oracles.Accept},
 		{Oracle: "ptxas", Case: "a", Domain: "d", Kind: oracles.Reject},
-		{Oracle: SpecSeed, Case: "b", Domain: "d", Kind: oracles.Reject, Rule: "seed.d.r"},
+		{Oracle: policy.SpecSeed, Case: "b", Domain: "d", Kind: oracles.Reject, Rule: "seed.d.r"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("locked by a writer", func(t *testing.T) {
-		_, err := OpenStoreReadOnly(path, 50*time.Millisecond)
+		_, err := store.OpenStoreReadOnly(path, 50*time.Millisecond)
 		if err == nil || !strings.Contains(err.Error(), "still locked") {
 			t.Fatalf("open while the writer holds the file: %v, want a lock timeout", err)
 		}
 	})
-	s.Close()
+	storetest.Close(t, s)
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	r, err := OpenStoreReadOnly(path, time.Second)
+	r, err := store.OpenStoreReadOnly(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
 	verdicts := map[string]int{}
-	err = r.ForEachCase(func(c CaseRecord, vs []oracles.Verdict) error {
+	err = r.ForEachCase(func(c store.CaseRecord, vs []oracles.Verdict) error {
 		ids = append(ids, c.ID)
 		verdicts[c.ID] = len(vs)
 		for _, v := range vs {
@@ -76,7 +76,7 @@ func TestForEachCaseReadOnly(t *testing.T) {
 
 func TestOpenStoreReadOnlyMissing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "none.db")
-	if _, err := OpenStoreReadOnly(path, time.Second); err == nil {
+	if _, err := store.OpenStoreReadOnly(path, time.Second); err == nil {
 		t.Fatal("opened a missing store")
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {

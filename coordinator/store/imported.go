@@ -1,4 +1,4 @@
-package coordinator
+package store
 
 import (
 	"encoding/json"
@@ -49,7 +49,7 @@ func (s *Store) AdoptImported(campaign string, domains []string) ([]CaseRecord, 
 		return updateCampaign(tx, campaign, func(c *Campaign) {
 			c.Stats.Cases += len(adopted)
 			for _, r := range adopted {
-				c.domain(r.Domain).Cases++
+				c.Domain(r.Domain).Cases++
 			}
 		})
 	})

@@ -1,4 +1,4 @@
-// Command benchcmd measures the distribution layer and writes one JSON file:
+// Command distbench measures the distribution layer and writes one JSON file:
 // (a) the orchestration overhead of a campaign (embedded NATS, coordinator,
 // one in-process worker, bbolt) over judging the same pre-generated cases
 // with the same spec oracles directly in process; (b) how judged cases/s
@@ -6,7 +6,7 @@
 // oracle; (c) NATS messages per judged case. Timings are measurements for
 // people to read, never assertions.
 //
-//	go run ./coordinator/reliability/benchcmd -out bench.json
+//	go run ./cmd/distbench -out bench.json
 package main
 
 import (
@@ -28,6 +28,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
@@ -129,7 +130,7 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	rep := Report{Command: "go run ./coordinator/reliability/benchcmd " + strings.Join(os.Args[1:], " "), Time: time.Now().UTC(),
+	rep := Report{Command: "go run ./cmd/distbench " + strings.Join(os.Args[1:], " "), Time: time.Now().UTC(),
 		Machine: Machine{CPUs: runtime.NumCPU(), GOMAXPROC: runtime.GOMAXPROCS(0), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH}}
 	var err error
 	orcs, sts := specOracles()
@@ -152,7 +153,7 @@ func main() {
 }
 
 func fail(err error) {
-	fmt.Fprintln(os.Stderr, "benchcmd:", err)
+	fmt.Fprintln(os.Stderr, "distbench:", err)
 	os.Exit(2)
 }
 
@@ -172,7 +173,7 @@ func specOracles() ([]oracles.Oracle, []oracles.Status) {
 func toolOverhead(n, repeats int) (*Overhead, error) {
 	o, st := ptxas.Discover(context.Background())
 	if o == nil {
-		fmt.Fprintln(os.Stderr, "benchcmd: no ptxas, skipping the tool overhead:", st.Reason)
+		fmt.Fprintln(os.Stderr, "distbench: no ptxas, skipping the tool overhead:", st.Reason)
 		return nil, nil
 	}
 	cases, err := judgedCases(o, "cpasync", n)
@@ -300,11 +301,11 @@ func campaign(dom string, cases []domain.Case, batch, workers int, oraclesFor fu
 		return result{}, err
 	}
 	defer nc.Close()
-	store, err := coordinator.OpenStore(filepath.Join(dir, "lf.db"), time.Second)
+	db, err := store.OpenStore(filepath.Join(dir, "lf.db"), time.Second)
 	if err != nil {
 		return result{}, err
 	}
-	defer store.Close()
+	defer db.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	wdone := make(chan error, workers)
@@ -324,8 +325,8 @@ func campaign(dom string, cases []domain.Case, batch, workers int, oraclesFor fu
 		go func() { wdone <- w.Run(ctx) }()
 	}
 	const id = "bench"
-	coord, err := coordinator.New(coordinator.Options{Store: store, Conn: nc, CampaignID: id, WaitWorkers: 30 * time.Second,
-		Config: coordinator.CampaignConfig{Domains: []string{dom}, Duration: time.Hour, BatchSize: batch}})
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: id, WaitWorkers: 30 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{dom}, Duration: time.Hour, BatchSize: batch}})
 	if err != nil {
 		return result{}, err
 	}

@@ -1,4 +1,4 @@
-package fuzz
+package spec
 
 import (
 	"encoding/json"
@@ -6,16 +6,15 @@ import (
 	"reflect"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
-// Check verifies the invariants every value of every domain must keep, and
+// CheckInvariants verifies the invariants every value of every domain must keep, and
 // returns the judgments of both rule sets. A seed-vs-ptxisa disagreement is
 // not an error here (it is data for the campaign); a broken invariant is:
 // a canonical or JSON round trip that changes the value, an invalid target,
 // a nondeterministic judgment, or a rule set contradicting its own
 // brute-force check.
-func Check(d domain.Domain, v domain.Value) (map[spec.Set]spec.Judgment, error) {
+func CheckInvariants(d domain.Domain, v domain.Value) (map[Set]Judgment, error) {
 	back, err := d.Decode(v.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("%s: decode(encode(v)): %w", d.Name, err)
@@ -37,19 +36,19 @@ func Check(d domain.Domain, v domain.Value) (map[spec.Set]spec.Judgment, error) 
 	if !v.Target().Valid() {
 		return nil, fmt.Errorf("%s: invalid target %v", d.Name, v.Target())
 	}
-	judgments := map[spec.Set]spec.Judgment{}
-	for _, set := range spec.Sets {
-		j1, err := spec.JudgeValue(set, d.Name, v)
+	judgments := map[Set]Judgment{}
+	for _, set := range Sets {
+		j1, err := JudgeValue(set, d.Name, v)
 		if err != nil {
 			return nil, err
 		}
-		j2, _ := spec.JudgeValue(set, d.Name, v)
+		j2, _ := JudgeValue(set, d.Name, v)
 		if !reflect.DeepEqual(j1, j2) {
 			return nil, fmt.Errorf("%s: %s judged the same value two ways: %+v then %+v", d.Name, set, j1, j2)
 		}
 		judgments[set] = j1
 	}
-	if err := spec.SelfCheck(d.Name, v); err != nil {
+	if err := SelfCheck(d.Name, v); err != nil {
 		return nil, err
 	}
 	return judgments, nil

@@ -1,6 +1,6 @@
 // Package coordinator runs campaigns: it fans cases out to oracles, gathers
 // their verdicts, applies the agreement policies and records findings.
-package coordinator
+package policy
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package coordinator
+package store
 
 import (
 	"encoding/json"
@@ -74,7 +74,8 @@ type Campaign struct {
 	Stats   Stats         `json:"stats"`
 }
 
-func (c *Campaign) oracle(name string) *OracleStats {
+// Oracle returns the named oracle's counters, creating them.
+func (c *Campaign) Oracle(name string) *OracleStats {
 	if c.Stats.Oracles == nil {
 		c.Stats.Oracles = map[string]*OracleStats{}
 	}
@@ -86,7 +87,8 @@ func (c *Campaign) oracle(name string) *OracleStats {
 	return o
 }
 
-func (c *Campaign) domain(name string) *DomainStats {
+// Domain returns the named domain's counters, creating them.
+func (c *Campaign) Domain(name string) *DomainStats {
 	if c.Stats.Domains == nil {
 		c.Stats.Domains = map[string]*DomainStats{}
 	}

@@ -1,4 +1,4 @@
-package coordinator
+package store
 
 import (
 	"encoding/binary"
@@ -9,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -80,14 +81,14 @@ type CaseRecord struct {
 
 // Bucket groups the findings that share a signature.
 type Bucket struct {
-	Key       string    `json:"key"`
-	Signature Signature `json:"signature"`
-	Title     string    `json:"title"`
-	Cases     int       `json:"cases"`
-	Example   string    `json:"example"` // first case seen
-	Campaign  string    `json:"campaign"`
-	FirstSeen time.Time `json:"first_seen"`
-	LastSeen  time.Time `json:"last_seen"`
+	Key       string           `json:"key"`
+	Signature policy.Signature `json:"signature"`
+	Title     string           `json:"title"`
+	Cases     int              `json:"cases"`
+	Example   string           `json:"example"` // first case seen
+	Campaign  string           `json:"campaign"`
+	FirstSeen time.Time        `json:"first_seen"`
+	LastSeen  time.Time        `json:"last_seen"`
 	// Minimized is the minimized case's ID once minimization ran; empty before.
 	Minimized string `json:"minimized,omitempty"`
 	// Reliability is how many of the re-checks of the minimized case showed
@@ -147,7 +148,7 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 		return updateCampaign(tx, campaign, func(c *Campaign) {
 			c.Stats.Cases += len(added)
 			for _, r := range added {
-				c.domain(r.Domain).Cases++
+				c.Domain(r.Domain).Cases++
 			}
 		})
 	})
@@ -218,7 +219,7 @@ type Commit struct {
 	Verdicts []oracles.Verdict
 	// Judged receives, for every verdict newly stored, its case's verdicts so
 	// far; it returns the disagreements to record (may be nil).
-	Judged func(caseID string, verdicts []oracles.Verdict) []Disagreement
+	Judged func(caseID string, verdicts []oracles.Verdict) []policy.Disagreement
 	// Campaign and Now stamp new buckets; the campaign's stats are updated.
 	Campaign string
 	Now      time.Time
@@ -294,12 +295,12 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 		camp.Stats.Findings += res.Findings
 		camp.Stats.NewBuckets += len(res.NewBuckets)
 		if c.Oracle != "" {
-			o := camp.oracle(c.Oracle)
+			o := camp.Oracle(c.Oracle)
 			o.Judged += res.Stored
 			o.Elapsed += c.Elapsed
 		}
 		for _, b := range res.NewBuckets {
-			camp.domain(b.Signature.Domain).NewBuckets++
+			camp.Domain(b.Signature.Domain).NewBuckets++
 		}
 	})
 }
@@ -361,8 +362,8 @@ func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 
 // recordFinding adds one disagreement to its bucket; a case counts once per
 // bucket. It reports whether the bucket and the (bucket, case) member are new.
-func recordFinding(tx *bolt.Tx, d Disagreement, campaign string, now time.Time) (b Bucket, isNew, newMember bool, err error) {
-	sig := SignatureOf(d)
+func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time.Time) (b Bucket, isNew, newMember bool, err error) {
+	sig := policy.SignatureOf(d)
 	key := sig.Key()
 	bb := tx.Bucket(bucketBuckets)
 	b, exists, err := get[Bucket](bb, []byte(key))
@@ -383,6 +384,11 @@ func recordFinding(tx *bolt.Tx, d Disagreement, campaign string, now time.Time) 
 	}
 	b.LastSeen = now
 	return b, !exists, newMember, put(bb, []byte(key), b)
+}
+
+// PutBucket overwrites a bucket record (the minimizer's results).
+func (s *Store) PutBucket(b Bucket) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketBuckets), []byte(b.Key), b) })
 }
 
 // Verdicts returns a case's stored verdicts.

@@ -1,4 +1,4 @@
-package coordinator
+package store_test
 
 import (
 	"os"
@@ -6,23 +6,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
-func bucketFor(key, campaign, oracle, rule, diag string) Bucket {
-	return Bucket{Key: key, Campaign: campaign, Cases: 1, Signature: Signature{Domain: "ldsm",
-		Pair: Pair{SpecPTXISA, oracle, OnVerdict}, KindA: oracles.Reject, KindB: oracles.Accept, RuleA: rule, DiagB: diag}}
+func bucketFor(key, campaign, oracle, rule, diag string) store.Bucket {
+	return store.Bucket{Key: key, Campaign: campaign, Cases: 1, Signature: policy.Signature{Domain: "ldsm",
+		Pair: policy.Pair{A: policy.SpecPTXISA, B: oracle, On: policy.OnVerdict}, KindA: oracles.Reject, KindB: oracles.Accept, RuleA: rule, DiagB: diag}}
 }
 
 func TestTriageStatuses(t *testing.T) {
-	buckets := []Bucket{
+	buckets := []store.Bucket{
 		bucketFor("k1", "old", "llc19", "ptxisa.ldsm.target-ptx-version", ""),
 		bucketFor("k2", "latest", "ptxas", "ptxisa.ldsm.shape", ""),
 		bucketFor("k3", "latest", "llc22", "ptxisa.ldsm.shape", "LLVM ERROR: Cannot select"),
 	}
-	sups := []Suppression{{Oracle: "llc22", DiagContains: "Cannot select", Reason: "known LLVM issue"}}
-	got := Triage(buckets, "latest", sups)
-	want := map[string]string{"k1": StatusKnown, "k2": StatusNew, "k3": StatusSuppressed}
+	sups := []store.Suppression{{Oracle: "llc22", DiagContains: "Cannot select", Reason: "known LLVM issue"}}
+	got := store.Triage(buckets, "latest", sups)
+	want := map[string]string{"k1": store.StatusKnown, "k2": store.StatusNew, "k3": store.StatusSuppressed}
 	if len(got) != 3 {
 		t.Fatalf("%d entries, want 3 (suppressed buckets are listed, not hidden)", len(got))
 	}
@@ -37,21 +40,21 @@ func TestTriageStatuses(t *testing.T) {
 }
 
 func TestEmptyPredicateMatchesNothing(t *testing.T) {
-	if (Suppression{Reason: "oops"}).Matches(bucketFor("k", "c", "ptxas", "r", "")) {
+	if (store.Suppression{Reason: "oops"}).Matches(bucketFor("k", "c", "ptxas", "r", "")) {
 		t.Fatal("an empty predicate must not silence every bucket")
 	}
 }
 
 func TestSuppressInStore(t *testing.T) {
-	s, _ := openTestStore(t)
+	s := storetest.Open(t, "")
 	if err := s.Suppress("nope", "why", time.Now()); err == nil {
 		t.Fatal("suppressing an unknown bucket succeeded")
 	}
-	policy := Policy{Domain: "d", Judges: []string{"ptxas"}}
-	res, err := s.CommitVerdicts(Commit{Verdicts: []oracles.Verdict{
-		{Oracle: SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
+	pol := policy.Policy{Domain: "d", Judges: []string{"ptxas"}}
+	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
+		{Oracle: policy.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
 		{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept}},
-		Judged: func(id string, vs []oracles.Verdict) []Disagreement { return policy.Evaluate(id, vs) }})
+		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
 	if err != nil || len(res.NewBuckets) != 1 {
 		t.Fatal(res, err)
 	}
@@ -78,13 +81,13 @@ func TestReadSuppressions(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
 	os.WriteFile(good, []byte(`[{"oracle":"llc19","rule":"ptxisa.ldsm.target-ptx-version","reason":"llc 19 raises .version"}]`), 0o644)
-	ss, err := ReadSuppressions(good)
+	ss, err := store.ReadSuppressions(good)
 	if err != nil || len(ss) != 1 || ss[0].Oracle != "llc19" {
 		t.Fatalf("%+v %v", ss, err)
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`[{"oracle":"llc19"}]`), 0o644)
-	if _, err := ReadSuppressions(bad); err == nil {
+	if _, err := store.ReadSuppressions(bad); err == nil {
 		t.Fatal("a suppression file entry without a reason was accepted")
 	}
 }

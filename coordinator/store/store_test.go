@@ -1,39 +1,24 @@
-package coordinator
+package store_test
 
 import (
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
-// openTestStore opens a real bbolt file in a temp dir and checks the file's
-// consistency when the test ends, as bbolt's own btesting does.
-func openTestStore(t *testing.T) (*Store, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "legalfuzz.db")
-	s, err := OpenStore(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := s.Check(); err != nil {
-			t.Errorf("store inconsistent: %v", err)
-		}
-		s.Close()
-	})
-	return s, path
-}
-
 func TestAddCasesDedups(t *testing.T) {
-	s, _ := openTestStore(t)
-	recs := []CaseRecord{{ID: "a", Domain: "d"}, {ID: "b", Domain: "d"}}
+	s := storetest.Open(t, "")
+	recs := []store.CaseRecord{{ID: "a", Domain: "d"}, {ID: "b", Domain: "d"}}
 	added, err := s.AddCases("", recs)
 	if err != nil || len(added) != 2 {
 		t.Fatalf("first add: %v %v", added, err)
 	}
-	added, err = s.AddCases("", append(recs, CaseRecord{ID: "c", Domain: "d"}))
+	added, err = s.AddCases("", append(recs, store.CaseRecord{ID: "c", Domain: "d"}))
 	if err != nil || len(added) != 1 || added[0].ID != "c" {
 		t.Fatalf("second add = %v %v, want only c", added, err)
 	}
@@ -42,14 +27,15 @@ func TestAddCasesDedups(t *testing.T) {
 // TestCommitVerdictsIdempotent: a redelivered result changes nothing, so a
 // crash between commit and ack never double-counts.
 func TestCommitVerdictsIdempotent(t *testing.T) {
-	s, path := openTestStore(t)
-	policy := Policy{Domain: "d", Judges: []string{"ptxas"}}
-	commit := Commit{
+	path := filepath.Join(t.TempDir(), "legalfuzz.db")
+	s := storetest.Open(t, path)
+	pol := policy.Policy{Domain: "d", Judges: []string{"ptxas"}}
+	commit := store.Commit{
 		Verdicts: []oracles.Verdict{
-			{Oracle: SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
+			{Oracle: policy.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
 			{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept},
 		},
-		Judged: func(id string, vs []oracles.Verdict) []Disagreement { return policy.Evaluate(id, vs) },
+		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) },
 		Now:    time.Unix(100, 0),
 	}
 	res, err := s.CommitVerdicts(commit)
@@ -69,11 +55,7 @@ func TestCommitVerdictsIdempotent(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := OpenStore(path, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.db = s2.db // the cleanup checks and closes the reopened file
+	s2 := storetest.Open(t, path)
 	buckets, err := s2.Buckets()
 	if err != nil || len(buckets) != 1 || buckets[0].Cases != 2 || buckets[0].Example != "c1" {
 		t.Fatalf("buckets after reopen = %+v, %v; want one bucket of 2 cases", buckets, err)
@@ -85,9 +67,9 @@ func TestCommitVerdictsIdempotent(t *testing.T) {
 }
 
 func TestDeadLetters(t *testing.T) {
-	s, _ := openTestStore(t)
+	s := storetest.Open(t, "")
 	for _, reason := range []string{"garbage", "poison"} {
-		if err := s.AddDeadLetter(DeadLetter{Subject: "jobs.x", Reason: reason}, 0); err != nil {
+		if err := s.AddDeadLetter(store.DeadLetter{Subject: "jobs.x", Reason: reason}, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,14 +80,14 @@ func TestDeadLetters(t *testing.T) {
 }
 
 func TestSignatureStable(t *testing.T) {
-	mk := func(caseID, diag string) Disagreement {
-		return Disagreement{Case: caseID, Domain: "ldsm", Pair: Pair{SpecPTXISA, "ptxas", OnVerdict},
-			A: oracles.Verdict{Oracle: SpecPTXISA, Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
+	mk := func(caseID, diag string) policy.Disagreement {
+		return policy.Disagreement{Case: caseID, Domain: "ldsm", Pair: policy.Pair{A: policy.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
+			A: oracles.Verdict{Oracle: policy.SpecPTXISA, Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
 			B: oracles.Verdict{Oracle: "ptxas", Kind: oracles.Reject, Diagnostic: diag}}
 	}
-	a := SignatureOf(mk("c1", "ptxas /tmp/a/x.ptx, line 12; error   : Arguments mismatch for instruction 'ldmatrix' at %r7"))
-	b := SignatureOf(mk("c2", "ptxas /tmp/b/y.ptx, line 940; error   : Arguments mismatch for instruction 'ldmatrix' at %r19"))
-	c := SignatureOf(mk("c3", "ptxas /tmp/b/y.ptx, line 9; error   : Unknown modifier '.m8n32'"))
+	a := policy.SignatureOf(mk("c1", "ptxas /tmp/a/x.ptx, line 12; error   : Arguments mismatch for instruction 'ldmatrix' at %r7"))
+	b := policy.SignatureOf(mk("c2", "ptxas /tmp/b/y.ptx, line 940; error   : Arguments mismatch for instruction 'ldmatrix' at %r19"))
+	c := policy.SignatureOf(mk("c3", "ptxas /tmp/b/y.ptx, line 9; error   : Unknown modifier '.m8n32'"))
 	if a.Key() != b.Key() {
 		t.Errorf("same bug, different keys:\n%+v\n%+v", a, b)
 	}
@@ -115,11 +97,11 @@ func TestSignatureStable(t *testing.T) {
 }
 
 func TestSignatureTitle(t *testing.T) {
-	d := Disagreement{Domain: "mma", Pair: Pair{SpecPTXISA, "ptxas", OnVerdict},
-		A: oracles.Verdict{Oracle: SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.mma.selector"},
+	d := policy.Disagreement{Domain: "mma", Pair: policy.Pair{A: policy.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
+		A: oracles.Verdict{Oracle: policy.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.mma.selector"},
 		B: oracles.Verdict{Oracle: "ptxas", Kind: oracles.Accept}}
 	want := "mma: spec/ptxisa reject (ptxisa.mma.selector), ptxas accept"
-	if got := SignatureOf(d).Title(); got != want {
+	if got := policy.SignatureOf(d).Title(); got != want {
 		t.Fatalf("title %q, want %q", got, want)
 	}
 }
