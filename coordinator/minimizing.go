@@ -25,20 +25,16 @@ type MinimizeOptions struct {
 }
 
 // MinimizeBucket shrinks a bucket's example case while the same signature
-// holds, judging candidates with the pair's oracles in this process, then
-// stores the minimized case, its verdicts and its reliability on the bucket.
-// A bucket whose oracles are not available here gets a note instead.
-func MinimizeBucket(ctx context.Context, s *store.Store, orcs []oracles.Oracle, b store.Bucket, opts MinimizeOptions) (store.Bucket, error) {
+// holds, judging candidates with the pair's oracles through the panel (in
+// this process, or on the workers that have them), then stores the minimized
+// case, its verdicts and its reliability on the bucket. A bucket whose
+// oracles the panel cannot reach gets a note instead.
+func MinimizeBucket(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, opts MinimizeOptions) (store.Bucket, error) {
 	if opts.Budget == 0 {
 		opts.Budget = 200
 	}
 	if opts.ReChecks == 0 {
 		opts.ReChecks = 3
-	}
-	pairOracles, err := pairOf(orcs, b.Signature.Pair)
-	if err != nil {
-		b.MinimizeNote = err.Error()
-		return b, s.PutBucket(b)
 	}
 	rec, ok, err := s.Case(b.Example)
 	if err != nil || !ok {
@@ -53,10 +49,14 @@ func MinimizeBucket(ctx context.Context, s *store.Store, orcs []oracles.Oracle, 
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}
 	pred := func(ctx context.Context, cand domain.Value) (bool, error) {
-		_, same, err := sameSignature(ctx, pairOracles, b, domain.NewCase(d.Name, cand))
+		_, same, err := sameSignature(ctx, panel, b, domain.NewCase(d.Name, cand))
 		return same, err
 	}
 	res, err := minimize.Minimize(ctx, d, v, pred, minimize.Options{Budget: opts.Budget})
+	if errors.Is(err, oracles.ErrUnavailable) {
+		b.MinimizeNote = "not minimized: " + err.Error()
+		return b, s.PutBucket(b)
+	}
 	if errors.Is(err, minimize.ErrNotFailing) {
 		b.MinimizeNote = "the example no longer shows this signature with the oracles here"
 		return b, s.PutBucket(b)
@@ -64,15 +64,15 @@ func MinimizeBucket(ctx context.Context, s *store.Store, orcs []oracles.Oracle, 
 	if err != nil {
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}
-	return storeMinimized(ctx, s, pairOracles, b, domain.NewCase(d.Name, res.Value), opts.ReChecks)
+	return storeMinimized(ctx, s, panel, b, domain.NewCase(d.Name, res.Value), opts.ReChecks)
 }
 
 // storeMinimized re-checks the minimized case and records it on the bucket.
-func storeMinimized(ctx context.Context, s *store.Store, pair []oracles.Oracle, b store.Bucket, c domain.Case, rechecks int) (store.Bucket, error) {
+func storeMinimized(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, c domain.Case, rechecks int) (store.Bucket, error) {
 	var verdicts []oracles.Verdict
 	b.Reliability, b.ReChecks = 0, rechecks
 	for range rechecks {
-		vs, same, err := sameSignature(ctx, pair, b, c)
+		vs, same, err := sameSignature(ctx, panel, b, c)
 		if err != nil {
 			return b, err
 		}
@@ -92,35 +92,15 @@ func storeMinimized(ctx context.Context, s *store.Store, pair []oracles.Oracle, 
 	return b, s.PutBucket(b)
 }
 
-// pairOf finds the bucket pair's two oracles among those available here.
-func pairOf(orcs []oracles.Oracle, p policy.Pair) ([]oracles.Oracle, error) {
-	var out []oracles.Oracle
-	for _, name := range []string{p.A, p.B} {
-		var found oracles.Oracle
-		for _, o := range orcs {
-			if o.Name() == name {
-				found = o
-			}
-		}
-		if found == nil {
-			return nil, fmt.Errorf("not minimized: oracle %s is not available on this machine", name)
-		}
-		out = append(out, found)
-	}
-	return out, nil
-}
-
 // sameSignature judges c with the pair's oracles and reports whether the
 // pair still disagrees with the bucket's signature.
-func sameSignature(ctx context.Context, pair []oracles.Oracle, b store.Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
-	var vs []oracles.Verdict
-	for _, o := range pair {
-		v, err := o.Judge(ctx, []domain.Case{c})
-		if err != nil {
-			return nil, false, err
-		}
-		vs = append(vs, v...)
+func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
+	pair := b.Signature.Pair
+	byCase, err := panel.Judge(ctx, []domain.Case{c}, []string{pair.A, pair.B})
+	if err != nil {
+		return nil, false, err
 	}
+	vs := byCase[c.ID]
 	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c.ID, vs) {
 		if d.Pair == b.Signature.Pair && policy.SignatureOf(d).Key() == b.Key {
 			return vs, true, nil

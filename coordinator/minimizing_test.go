@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,7 +64,7 @@ func TestMinimizePlantedKindWord(t *testing.T) {
 	if !ok {
 		t.Fatal("the planted case did not disagree")
 	}
-	b, err := MinimizeBucket(context.Background(), s, specOracles(), b, MinimizeOptions{})
+	b, err := MinimizeBucket(context.Background(), s, oracles.Local{Oracles: specOracles()}, b, MinimizeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestMinimizeEveryDomain(t *testing.T) {
 				if !ok {
 					continue
 				}
-				b, err := MinimizeBucket(context.Background(), s, specOracles(), b, MinimizeOptions{Budget: 150})
+				b, err := MinimizeBucket(context.Background(), s, oracles.Local{Oracles: specOracles()}, b, MinimizeOptions{Budget: 150})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -104,7 +105,7 @@ func TestMinimizeEveryDomain(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, same, err := sameSignature(context.Background(), specOracles(), b, domain.NewCase(d.Name, mv)); err != nil || !same {
+				if _, same, err := sameSignature(context.Background(), oracles.Local{Oracles: specOracles()}, b, domain.NewCase(d.Name, mv)); err != nil || !same {
 					t.Fatalf("bucket %s: minimized case does not replay to its signature (%v)", b.Title, err)
 				}
 				return
@@ -116,9 +117,14 @@ func TestMinimizeEveryDomain(t *testing.T) {
 
 func TestMinimizeWithoutOracleLeavesNote(t *testing.T) {
 	s := storetest.Open(t, "")
-	b := store.Bucket{Key: "k", Signature: policy.Signature{Pair: policy.Pair{A: policy.SpecPTXISA, B: "gpu", On: policy.OnVerdict}}}
-	b, err := MinimizeBucket(context.Background(), s, specOracles(), b, MinimizeOptions{})
-	if err != nil || b.MinimizeNote == "" || b.Minimized != "" {
+	c := domain.NewCase(kindword.Name, kindword.Seeds()[0])
+	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+		t.Fatal(err)
+	}
+	b := store.Bucket{Key: "k", Example: c.ID, Signature: policy.Signature{Domain: c.Domain,
+		Pair: policy.Pair{A: policy.SpecPTXISA, B: "gpu", On: policy.OnVerdict}}}
+	b, err := MinimizeBucket(context.Background(), s, oracles.Local{Oracles: specOracles()}, b, MinimizeOptions{})
+	if err != nil || !strings.Contains(b.MinimizeNote, "gpu: oracle not available") || b.Minimized != "" {
 		t.Fatalf("bucket %+v, err %v: want a note saying gpu is not available", b, err)
 	}
 }

@@ -83,7 +83,7 @@ func (f fixture) minimize(t *testing.T, s *store.Store) {
 			continue
 		}
 		orcs := []oracles.Oracle{spec.New(spec.PTXISA), plantedTool{"error : planted old"}}
-		b, err = coordinator.MinimizeBucket(context.Background(), s, orcs, b, coordinator.MinimizeOptions{Budget: 40, ReChecks: 2})
+		b, err = coordinator.MinimizeBucket(context.Background(), s, oracles.Local{Oracles: orcs}, b, coordinator.MinimizeOptions{Budget: 40, ReChecks: 2})
 		if err != nil || b.Minimized == "" {
 			t.Fatalf("minimize %s: %v (note %q)", b.Key, err, b.MinimizeNote)
 		}

@@ -223,7 +223,7 @@ func overheadOn(dom string, cases []domain.Case, repeats int, orcs []oracles.Ora
 	}
 	for range repeats {
 		start := time.Now()
-		if _, err := coordinator.JudgeLocal(context.Background(), orcs, cases, batch); err != nil {
+		if _, err := (oracles.Local{Oracles: orcs, BatchSize: batch}).Judge(context.Background(), cases, nil); err != nil {
 			return o, err
 		}
 		o.AllDirectSeconds = append(o.AllDirectSeconds, time.Since(start).Seconds())

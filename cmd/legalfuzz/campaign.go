@@ -18,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 type campaignOptions struct {
@@ -185,5 +186,5 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store) error
 		return err
 	}
 	defer found.Close()
-	return minimizeBuckets(cmd.Context(), io.Discard, db, found.Oracles, nil, 200, false)
+	return minimizeBuckets(cmd.Context(), io.Discard, db, oracles.Local{Oracles: found.Oracles}, nil, 200, false)
 }

@@ -49,23 +49,16 @@ func (o *checkOptions) run(cmd *cobra.Command, path string) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	c := domain.NewCase(d.Name, v)
-	var verdicts []oracles.Verdict
 	found, err := discover(cmd.Context())
 	if err != nil {
 		return err
 	}
 	defer found.Close()
-	for _, orc := range found.Oracles {
-		if !orc.Judges(d.Name) {
-			continue
-		}
-		vs, err := orc.Judge(cmd.Context(), []domain.Case{c})
-		if err != nil {
-			return fmt.Errorf("oracle %s: %w", orc.Name(), err)
-		}
-		verdicts = append(verdicts, vs...)
+	byCase, err := oracles.Local{Oracles: found.Oracles}.Judge(cmd.Context(), []domain.Case{c}, nil)
+	if err != nil {
+		return err
 	}
-	return writeVerdicts(cmd.OutOrStdout(), verdicts, o.asJSON)
+	return writeVerdicts(cmd.OutOrStdout(), byCase[c.ID], o.asJSON)
 }
 
 // readInput reads a file, or standard input for "-".

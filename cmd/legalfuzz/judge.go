@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/fuzz"
@@ -73,7 +72,7 @@ func (o *judgeOptions) run(cmd *cobra.Command, paths []string) error {
 	if err != nil {
 		return err
 	}
-	byCase, err := coordinator.JudgeLocal(cmd.Context(), orcs, cases, o.batchSize)
+	byCase, err := oracles.Local{Oracles: orcs, BatchSize: o.batchSize}.Judge(cmd.Context(), cases, nil)
 	if err != nil {
 		return err
 	}

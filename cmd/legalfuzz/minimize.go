@@ -39,7 +39,7 @@ bucket. Without IDs it minimizes every bucket not minimized yet. Campaigns run i
 				return err
 			}
 			defer found.Close()
-			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, found.Oracles, ids, o.budget, o.all)
+			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, oracles.Local{Oracles: found.Oracles}, ids, o.budget, o.all)
 		},
 	}
 	cmd.Flags().StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store")
@@ -50,7 +50,7 @@ bucket. Without IDs it minimizes every bucket not minimized yet. Campaigns run i
 
 // minimizeBuckets minimizes the named buckets (by key prefix), or every bucket
 // not yet minimized, and prints one line each.
-func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, orcs []oracles.Oracle, ids []string, budget int, again bool) error {
+func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, panel oracles.Panel, ids []string, budget int, again bool) error {
 	buckets, err := db.Buckets()
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, orcs []o
 		if !wanted(b, ids, again) {
 			continue
 		}
-		b, err := coordinator.MinimizeBucket(ctx, db, orcs, b, coordinator.MinimizeOptions{Budget: budget})
+		b, err := coordinator.MinimizeBucket(ctx, db, panel, b, coordinator.MinimizeOptions{Budget: budget})
 		if err != nil {
 			return err
 		}

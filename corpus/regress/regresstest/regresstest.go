@@ -79,7 +79,7 @@ func Judge(t testing.TB, s *store.Store, orcs []oracles.Oracle, cases []domain.C
 	if _, err := s.AddCases("", recs); err != nil {
 		t.Fatal(err)
 	}
-	verdicts, err := coordinator.JudgeLocal(context.Background(), orcs, cases, 64)
+	verdicts, err := oracles.Local{Oracles: orcs, BatchSize: 64}.Judge(context.Background(), cases, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func NewStore(t testing.TB, n int) (string, []store.Bucket) {
 	buckets := Judge(t, s, orcs, Cases(t, n), "seed")
 	for i, b := range buckets {
 		if b.Signature.Pair == SpecPair {
-			mb, err := coordinator.MinimizeBucket(context.Background(), s, orcs, b, coordinator.MinimizeOptions{Budget: 100, ReChecks: 1})
+			mb, err := coordinator.MinimizeBucket(context.Background(), s, oracles.Local{Oracles: orcs}, b, coordinator.MinimizeOptions{Budget: 100, ReChecks: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
