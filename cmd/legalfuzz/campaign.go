@@ -18,7 +18,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
-	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 type campaignOptions struct {
@@ -130,7 +129,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := o.minimizeNew(cmd, db); err != nil {
+	if err := o.minimizeNew(cmd, db, nc); err != nil {
 		return err
 	}
 	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions)
@@ -175,16 +174,16 @@ func serveStatus(addr string, h http.Handler) (string, func(), error) {
 	return ln.Addr().String(), func() { _ = srv.Close() }, nil
 }
 
-// minimizeNew minimizes the buckets this campaign found, with the oracles on
-// this machine (a bucket whose oracles live elsewhere gets a note).
-func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store) error {
+// minimizeNew minimizes the buckets this campaign found, through the workers
+// still connected (local ones, and remote ones such as a GPU worker), so a
+// bucket is minimized wherever its oracles live.
+func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *nats.Conn) error {
 	if o.noMinimize {
 		return nil
 	}
-	found, err := discover(cmd.Context())
+	panel, err := queue.NewRemote(cmd.Context(), nc, queue.Config{})
 	if err != nil {
 		return err
 	}
-	defer found.Close()
-	return minimizeBuckets(cmd.Context(), io.Discard, db, oracles.Local{Oracles: found.Oracles}, nil, 200, false)
+	return minimizeBuckets(cmd.Context(), io.Discard, db, panel, nil, 200, false)
 }

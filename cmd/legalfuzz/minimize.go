@@ -10,11 +10,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 type minimizeOptions struct {
+	nats   natsFlags
 	db     string
 	budget int
 	all    bool
@@ -23,29 +25,53 @@ type minimizeOptions struct {
 func newMinimizeCmd() *cobra.Command {
 	o := &minimizeOptions{}
 	cmd := &cobra.Command{
-		Use:   "minimize [--db PATH] [ID ...]",
-		Short: "Minimize buckets' example cases with the oracles on this machine",
+		Use:   "minimize [--db PATH] [--nats URL] [ID ...]",
+		Short: "Minimize buckets' example cases with the oracles on this machine or on live workers",
 		Long: `Minimize shrinks each bucket's example case while the same signature still holds, judged by the
-bucket's two oracles in this process, re-checks the result three times (reliability), and stores it on the
-bucket. Without IDs it minimizes every bucket not minimized yet. Campaigns run it for their new buckets.`,
+bucket's two oracles: in this process, or with --nats on the live workers that have them (a GPU worker's
+oracles included). It re-checks the result three times (reliability) and stores it on the bucket. Without
+IDs it minimizes every bucket not minimized yet. Campaigns run it for their new buckets.`,
 		RunE: func(cmd *cobra.Command, ids []string) error {
 			db, err := store.OpenStore(o.db, 5*time.Second)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			found, err := discover(cmd.Context())
+			panel, done, err := o.panel(cmd.Context())
 			if err != nil {
 				return err
 			}
-			defer found.Close()
-			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, oracles.Local{Oracles: found.Oracles}, ids, o.budget, o.all)
+			defer done()
+			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, panel, ids, o.budget, o.all)
 		},
 	}
+	o.nats.register(cmd.Flags())
 	cmd.Flags().StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store")
 	cmd.Flags().IntVar(&o.budget, "budget", 200, "most candidate judgments per bucket")
 	cmd.Flags().BoolVar(&o.all, "again", false, "minimize buckets already minimized too")
 	return cmd
+}
+
+// panel judges with this machine's oracles, or with --nats through the live
+// workers; done releases what it holds.
+func (o *minimizeOptions) panel(ctx context.Context) (oracles.Panel, func(), error) {
+	if o.nats.url == "" {
+		found, err := discover(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return oracles.Local{Oracles: found.Oracles}, func() { found.Close() }, nil
+	}
+	nc, err := o.nats.connect("legalfuzz-minimize")
+	if err != nil {
+		return nil, nil, err
+	}
+	remote, err := queue.NewRemote(ctx, nc, queue.Config{})
+	if err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	return remote, nc.Close, nil
 }
 
 // minimizeBuckets minimizes the named buckets (by key prefix), or every bucket
