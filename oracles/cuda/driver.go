@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -162,9 +163,17 @@ func libraryPath() string {
 	return "libcuda.so.1"
 }
 
+// dlopen opens a shared library on one OS thread: dlerror's message is
+// per thread, and a goroutine moved between the two calls reads an empty one.
+func dlopen(path string) (uintptr, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	return purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+}
+
 // load opens path, binds every entry point and calls cuInit(0).
 func load(path string) (*Driver, error) {
-	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	lib, err := dlopen(path)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
