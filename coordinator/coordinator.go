@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
@@ -35,6 +36,8 @@ type Options struct {
 	DrainTimeout time.Duration
 	// Seeds, when true, judges every domain's seed values first.
 	Seeds bool
+	// Policies decide what is a finding; the zero Set is the built-in table.
+	Policies policy.Set
 }
 
 // Coordinator runs one campaign: the only writer of the store.

@@ -88,7 +88,7 @@ func (c *Coordinator) commitOf(res queue.Result) store.Commit {
 			if len(vs) == 0 {
 				return nil
 			}
-			return policy.PolicyFor(vs[0].Domain).Evaluate(caseID, vs)
+			return c.opts.Policies.For(vs[0].Domain).Evaluate(caseID, vs)
 		}}
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
-var specPair = policy.Pair{A: policy.SpecPTXISA, B: policy.SpecSeed, On: policy.OnVerdict}
+var specPair = policy.Pair{A: oracles.SpecPTXISA, B: oracles.SpecSeed, On: policy.OnVerdict}
 
 // plant stores a case, judges it with both spec sets, and records their
 // disagreement as a bucket; it returns the bucket, or false if they agree.
@@ -122,7 +122,7 @@ func TestMinimizeWithoutOracleLeavesNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := store.Bucket{Key: "k", Example: c.ID, Signature: policy.Signature{Domain: c.Domain,
-		Pair: policy.Pair{A: policy.SpecPTXISA, B: "gpu", On: policy.OnVerdict}}}
+		Pair: policy.Pair{A: oracles.SpecPTXISA, B: "gpu", On: policy.OnVerdict}}}
 	b, err := MinimizeBucket(context.Background(), s, oracles.Local{Oracles: specOracles()}, b, MinimizeOptions{})
 	if err != nil || !strings.Contains(b.MinimizeNote, "gpu: oracle not available") || b.Minimized != "" {
 		t.Fatalf("bucket %+v, err %v: want a note saying gpu is not available", b, err)

@@ -90,19 +90,6 @@ type ClaimCounts struct {
 // hintNotRun is the Why of a judge that gave no verdict on the row's cases.
 const hintNotRun = "did not run here"
 
-// toolWhere says where each judge can run, for Unverified rows.
-var toolWhere = map[string]string{
-	"ptxas":       "ptxas 12.4 from make oracles; knows sm_90a and older",
-	"ptxas13":     "CUDA 13's ptxas on a GPU machine; knows sm_100a and newer",
-	"cuda-jit":    "the CUDA driver's JIT on a GPU machine",
-	"cuda-driver": "the CUDA driver on a GPU machine",
-	"gpu":         "the GPU itself, on a GPU machine",
-	"llc19":       "LLVM 19 llc from make oracles",
-	"llc22":       "LLVM 22 llc from make oracles",
-	"mlir":        "mlir-opt 19 from make oracles",
-	"amdgpu-mc":   "llvm-mc 19 (gfx942) from make oracles",
-}
-
 // toolEvidence is what one tool did on one row's cases.
 type toolEvidence struct {
 	agree, contradict, unsupported, failed, blind, seen int
@@ -167,7 +154,7 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 	for _, v := range vs {
 		byOracle[v.Oracle] = v
 	}
-	seed, ok := byOracle[policy.SpecSeed]
+	seed, ok := byOracle[oracles.SpecSeed]
 	if !ok || (seed.Kind != oracles.Accept && seed.Kind != oracles.Reject) {
 		return
 	}
@@ -176,7 +163,7 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 		return // a rule no longer in the spec: its evidence has no row
 	}
 	row.Decided++
-	if p, ok := byOracle[policy.SpecPTXISA]; ok && (p.Kind == oracles.Accept || p.Kind == oracles.Reject) {
+	if p, ok := byOracle[oracles.SpecPTXISA]; ok && (p.Kind == oracles.Accept || p.Kind == oracles.Reject) {
 		if p.Kind == seed.Kind {
 			row.PTXISAAgree++
 		} else {
@@ -186,7 +173,7 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 	pol := policy.PolicyFor(domainName)
 	blind := map[string]string{}
 	for _, d := range pol.Evaluate(caseID, vs) {
-		if d.Pair.A == policy.SpecPTXISA && !d.Finding() {
+		if d.Pair.A == oracles.SpecPTXISA && !d.Finding() {
 			blind[d.Pair.B] = d.Expected
 		}
 	}
@@ -299,7 +286,8 @@ func (r *claimRow) hints() []ToolHint {
 		out = append(out, ToolHint{Tool: "-", Why: "no case here was decided by this rule: fuzz longer or add a boundary seed"})
 	}
 	for _, tool := range tools {
-		h := ToolHint{Tool: tool, Where: toolWhere[tool]}
+		info, _ := oracles.Lookup(tool)
+		h := ToolHint{Tool: tool, Where: info.Where}
 		if h.Where == "" {
 			h.Where = "a machine where " + tool + " is installed"
 		}

@@ -112,7 +112,11 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	workersDone := startLocalWorkers(wctx, nc, o.localWorkers, o.oracles, o.fuzzBinary, o.out)
 	defer func() { stopWorkers(); <-workersDone }()
 
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID,
+	pols, err := policies()
+	if err != nil {
+		return err
+	}
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID, Policies: pols,
 		Seeds: !o.noSeeds, WaitWorkers: 15 * time.Second, DrainTimeout: o.drain,
 		Config: store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration}})
 	if err != nil {

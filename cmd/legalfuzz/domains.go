@@ -31,14 +31,18 @@ func newDomainsCmd() *cobra.Command {
 		Short: "List the domains, their rules and the oracles that judge them",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return writeDomains(cmd.OutOrStdout(), domainInfos(), asJSON)
+			pols, err := policies()
+			if err != nil {
+				return err
+			}
+			return writeDomains(cmd.OutOrStdout(), domainInfos(pols), asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
 	return cmd
 }
 
-func domainInfos() []domainInfo {
+func domainInfos(pols policy.Set) []domainInfo {
 	count := map[string]map[string]int{}
 	for _, r := range spec.Rules() {
 		if count[r.Domain] == nil {
@@ -49,7 +53,7 @@ func domainInfos() []domainInfo {
 	var infos []domainInfo
 	for _, d := range fuzz.Domains() {
 		info := domainInfo{Name: d.Name, Doc: d.Doc, FuzzTarget: d.FuzzTarget, Rules: count[d.Name],
-			Policy: policy.PolicyFor(d.Name).Describe()}
+			Policy: pols.For(d.Name).Describe()}
 		for _, set := range spec.Sets {
 			if spec.New(set).Judges(d.Name) {
 				info.Oracles = append(info.Oracles, spec.New(set).Name())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -128,11 +129,7 @@ func TestOraclesJSON(t *testing.T) {
 // TestCheckWithExecOracle runs the example verifier of docs/exec-oracle.md as
 // a user oracle through --oracle exec:NAME=COMMAND.
 func TestCheckWithExecOracle(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "exampleverifier")
-	build := exec.Command("go", "build", "-o", bin, "../../oracles/exec/testdata/exampleverifier")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build example verifier: %v\n%s", err, out)
-	}
+	bin := buildVerifier(t)
 	out, errOut, code := runCLI(t, `{"raw": 66, "arch_conditional": true, "target": "sm_100a"}`,
 		"--oracle", "exec:toy="+bin, "check", "--domain", "kindword", "--json", "-")
 	if code != exitOK {
@@ -144,6 +141,55 @@ func TestCheckWithExecOracle(t *testing.T) {
 	_, errOut, code = runCLI(t, "{}", "--oracle", "toy="+bin, "check", "--domain", "kindword", "-")
 	if code != exitError || !strings.Contains(errOut, "exec:NAME=COMMAND") {
 		t.Fatalf("malformed --oracle: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// buildVerifier builds the example verifier of docs/exec-oracle.md.
+func buildVerifier(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "exampleverifier")
+	build := exec.Command("go", "build", "-o", bin, "../../oracles/exec/testdata/exampleverifier")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build example verifier: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestExecVerifierMakesFindings: a policy file (docs/policy.md) makes a
+// user's verifier a judge of kindword, so where it accepts what the PTX ISA
+// forbids (the toy checks only cta_group and .ws), the campaign makes
+// findings of it, buckets them and exits 1. Without the file it judges but
+// is compared with nothing.
+func TestExecVerifierMakesFindings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("campaign test takes seconds; skipped in -short")
+	}
+	bin := buildVerifier(t)
+	pol := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(pol, []byte(`{"policies": [{"domain": "kindword", "judges": ["exec:toy"]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	campaign := func(extra ...string) (string, int) {
+		out := t.TempDir()
+		args := append([]string{"--oracle", "exec:toy=" + bin}, extra...)
+		args = append(args, "campaign", "--duration", "1s", "--out", out, "--quiet", "--no-minimize",
+			"--domains", "kindword", "--oracles", "spec/ptxisa,spec/seed,exec:toy", "--fuzz-binary", filepath.Join(out, "none"))
+		_, errOut, code := runCLI(t, "", args...)
+		if code != exitOK && code != exitFindings {
+			t.Fatalf("campaign exit %d: %s", code, errOut)
+		}
+		list, _, _ := runCLI(t, "", "triage", "--db", filepath.Join(out, "legalfuzz.db"))
+		return list, code
+	}
+	list, code := campaign("--policy", pol)
+	if code != exitFindings || !strings.Contains(list, "exec:toy accept") || !strings.Contains(list, "spec/ptxisa reject (ptxisa.kindword.target") {
+		t.Fatalf("with the policy file: exit %d, buckets:\n%s", code, list)
+	}
+	if list, code := campaign(); code != exitOK || strings.Contains(list, "exec:toy") {
+		t.Fatalf("without it: exit %d, buckets:\n%s", code, list)
+	}
+	if _, errOut, code := runCLI(t, "", "--policy", filepath.Join(t.TempDir(), "none.json"), "domains"); code != exitError || !strings.Contains(errOut, "policy file") {
+		t.Fatalf("missing policy file: exit %d, %q", code, errOut)
 	}
 }
 

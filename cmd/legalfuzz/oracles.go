@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
 )
 
@@ -49,6 +50,17 @@ func newOraclesCmd() *cobra.Command {
 
 // userOracles are the --oracle flags: exec:NAME=COMMAND each.
 var userOracles []string
+
+// userPolicy is the --policy file; empty means the built-in policies.
+var userPolicy string
+
+// policies returns the built-in policies with the --policy file's additions.
+func policies() (policy.Set, error) {
+	if userPolicy == "" {
+		return policy.Set{}, nil
+	}
+	return policy.Load(userPolicy)
+}
 
 // discover finds the machine's oracles plus the user's exec oracles.
 func discover(ctx context.Context) (*registry.Found, error) {

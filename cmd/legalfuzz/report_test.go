@@ -39,7 +39,7 @@ func reportStore(t *testing.T, finding bool) string {
 	pol := policy.PolicyFor(d.Name)
 	_, err := s.CommitVerdicts(store.Commit{Campaign: "c1", Now: now,
 		Verdicts: []oracles.Verdict{
-			{Oracle: policy.SpecPTXISA, Case: c.ID, Domain: d.Name, Kind: oracles.Accept, Rule: "ptxisa.kindword"},
+			{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: d.Name, Kind: oracles.Accept, Rule: "ptxisa.kindword"},
 			{Oracle: "ptxas", Case: c.ID, Domain: d.Name, Kind: tool, Diagnostic: "error : no"},
 		},
 		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})

@@ -10,12 +10,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
-// Reference oracles: legalfuzz's own rule sets.
-const (
-	SpecSeed   = "spec/seed"
-	SpecPTXISA = "spec/ptxisa"
-)
-
 // Aspect is what two oracles must agree on.
 type Aspect string
 
@@ -36,18 +30,18 @@ type Pair struct {
 // Expectation marks a disagreement as expected: not a finding, but counted.
 type Expectation struct {
 	// Oracles are the tools that may disagree with Against.
-	Oracles []string
+	Oracles []string `json:"oracles"`
 	// Against is the other side; empty means spec/ptxisa.
-	Against string
+	Against string `json:"against,omitempty"`
 	// Rules are the spec/ptxisa rules (IDs) that decided the case; none means
 	// any. They select cases even when neither side is spec/ptxisa.
-	Rules []string
-	Why   string
+	Rules []string `json:"rules,omitempty"`
+	Why   string   `json:"why"`
 }
 
 func (e Expectation) against() string {
 	if e.Against == "" {
-		return SpecPTXISA
+		return oracles.SpecPTXISA
 	}
 	return e.Against
 }
@@ -67,12 +61,12 @@ func (e Expectation) covers(a, b oracles.Verdict, specRule string) bool {
 
 // Policy is a domain's agreement policy.
 type Policy struct {
-	Domain string
+	Domain string `json:"domain"`
 	// Judges are the tools whose verdicts must match spec/ptxisa's.
-	Judges []string
+	Judges []string `json:"judges,omitempty"`
 	// Pairs are further oracle pairs that must agree with each other.
-	Pairs    []Pair
-	Expected []Expectation
+	Pairs    []Pair        `json:"pairs,omitempty"`
+	Expected []Expectation `json:"expected,omitempty"`
 }
 
 // seedNote says why spec/seed never makes a finding on its own.
@@ -80,58 +74,57 @@ const seedNote = "spec/seed disagreeing with spec/ptxisa or a tool is evidence a
 
 // policies is the one place that says which oracles must agree on what.
 var policies = []Policy{
-	{Domain: "kindword", Judges: []string{"ptxas", "ptxas13", "llc22", "cuda-jit"},
-		Pairs: []Pair{{"ptxas13", "llc22", OnVerdict}}},
-	{Domain: "tmadesc", Judges: []string{"mlir", "cuda-driver", "gpu"},
-		Expected: []Expectation{{Oracles: []string{"mlir"}, Why: "MLIR's tensormap type checks the descriptor's static shape, not the driver's runtime constraints"}}},
-	{Domain: "tmamode", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
-		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}},
-		Expected: []Expectation{llc19RaisesVersion("tmamode"), {Oracles: []string{"llc22"},
+	{Domain: "kindword", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT},
+		Pairs: []Pair{{oracles.PTXAS13, oracles.LLC22, OnVerdict}}},
+	{Domain: "tmadesc", Judges: []string{oracles.MLIR, oracles.CUDADriver, oracles.GPU},
+		Expected: []Expectation{{Oracles: []string{oracles.MLIR}, Why: "MLIR's tensormap type checks the descriptor's static shape, not the driver's runtime constraints"}}},
+	{Domain: "tmamode", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC22, oracles.CUDAJIT},
+		Pairs: []Pair{{oracles.MLIR, oracles.PTXAS, OnVerdict}},
+		Expected: []Expectation{{Oracles: []string{oracles.LLC22},
 			Rules: []string{"ptxisa.tmamode.w-halo", "ptxisa.tmamode.w-offset"},
 			Why:   "wHalo and wOffset are i16 register operands of the intrinsic; llc cannot bound them"}}},
-	{Domain: "matdesc", Judges: []string{"ptxas", "mlir", "gpu"},
-		Pairs: []Pair{{SpecPTXISA, "mlir", OnValue}},
-		Expected: []Expectation{{Oracles: []string{"ptxas"},
+	{Domain: "matdesc", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.CUDAJIT, oracles.GPU},
+		Pairs: []Pair{{oracles.SpecPTXISA, oracles.MLIR, OnValue}},
+		Expected: []Expectation{{Oracles: []string{oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
 			Rules: []string{"ptxisa.matdesc.alignment", "ptxisa.matdesc.base-offset-no-swizzle", "ptxisa.matdesc.field-range", "ptxisa.matdesc.reserved", "ptxisa.matdesc.uniform"},
 			Why:   "the descriptor reaches ptxas as an opaque 64-bit operand; its fields' meaning is checked, if at all, by the hardware"}}},
 	{Domain: "umma"},
 	{Domain: "swizzle"},
-	{Domain: "ldsm", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit", "gpu"},
-		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}},
+	{Domain: "ldsm", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT, oracles.GPU},
+		Pairs: []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
 		Expected: []Expectation{llc19RaisesVersion("ldsm"), {Oracles: toolsPTX,
 			Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.fragment-cosize", "ptxisa.ldsm.register-count", "ptxisa.ldsm.result-shape"},
 			Why:   "the shared address is a runtime value and the register fragment's layout a compiler-IR property; neither is in the instruction text"},
-			{Oracles: []string{"mlir"}, Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling"},
+			{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling"},
 				Why: "nvgpu.ldmatrix spells neither the shared address (a runtime value), the register count (derived from numTiles) nor an element type (always .b16)"},
-			{Oracles: []string{"mlir"}, Against: "ptxas", Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
+			{Oracles: []string{oracles.MLIR}, Against: oracles.PTXAS, Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
 				Why: "the PTX rendering spells the register count and element type the case names where MLIR derives them; MLIR checks the result vector, which ptxas never sees"}}},
-	{Domain: "blockscale", Judges: []string{"ptxas", "ptxas13", "llc22", "cuda-jit"}},
-	{Domain: "wgmma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
-		Pairs: []Pair{{"llc19", "llc22", OnVerdict}},
-		Expected: []Expectation{{Oracles: []string{"mlir"}, Rules: []string{"ptxisa.wgmma.m", "ptxisa.wgmma.k"},
+	{Domain: "blockscale", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT}},
+	{Domain: "wgmma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.CUDAJIT},
+		Expected: []Expectation{{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.wgmma.m", "ptxisa.wgmma.k"},
 			Why: "nvgpu.warpgroup.mma is a tile-level op that MLIR splits into m64nNkK instructions, so other M and K are its to accept"}}},
-	{Domain: "mma", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
-		Pairs:    []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}},
+	{Domain: "mma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
+		Pairs:    []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
 		Expected: []Expectation{llc19RaisesVersion("mma")}},
-	{Domain: "schedule", Judges: []string{"fenceproxy", "ptxas", "ptxas13", "cuda-jit"},
-		Expected: []Expectation{{Oracles: []string{"fenceproxy"}, Rules: []string{"ptxisa.schedule.proxy-hazard"},
+	{Domain: "schedule", Judges: []string{oracles.FenceProxy, oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
+		Expected: []Expectation{{Oracles: []string{oracles.FenceProxy}, Rules: []string{"ptxisa.schedule.proxy-hazard"},
 			Why: "InjectFenceProxy inserts the fences the schedule lacked: that is its job"},
 			{Oracles: toolsPTX, Rules: scheduleSemantics,
 				Why: "deadlocks, races, proxy hazards and mbarrier misuse are properties of the interleavings, not of the instruction text ptxas sees"}}},
 	// waitcnt: spec/ptxisa judges the lowering under test; when it finds the
 	// lowered thresholds unsound while llvm-mc happily assembles them, that
 	// disagreement is the finding (an unsound lowering that encodes fine).
-	{Domain: "waitcnt", Pairs: []Pair{{SpecPTXISA, "amdgpu-mc", OnValue}}},
-	{Domain: "cpasync", Judges: []string{"ptxas", "ptxas13", "mlir", "llc19", "llc22", "cuda-jit"},
-		Pairs: []Pair{{"llc19", "llc22", OnVerdict}, {"mlir", "ptxas", OnVerdict}},
+	{Domain: "waitcnt", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}}},
+	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
+		Pairs: []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
 		Expected: []Expectation{llc19RaisesVersion("cpasync"),
 			{Oracles: toolsPTX, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.unit-stride"},
 				Why: "addresses and memref strides are runtime values, not part of the instruction text"},
-			{Oracles: []string{"mlir"}, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.src-size"},
+			{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.src-size"},
 				Why: "addresses and srcElements are runtime values in MLIR too"},
-			{Oracles: []string{"mlir"}, Against: "ptxas", Rules: []string{"ptxisa.cpasync.unit-stride", "ptxisa.cpasync.src-size"},
+			{Oracles: []string{oracles.MLIR}, Against: oracles.PTXAS, Rules: []string{"ptxisa.cpasync.unit-stride", "ptxisa.cpasync.src-size"},
 				Why: "MLIR's verifier sees memref strides that PTX never spells, and passes srcElements at run time where the PTX rendering spells an immediate"},
-			{Oracles: []string{"llc19", "llc22"}, Rules: []string{"ptxisa.cpasync.src-size"},
+			{Oracles: []string{oracles.LLC19, oracles.LLC22}, Rules: []string{"ptxisa.cpasync.src-size"},
 				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"}}},
 }
 
@@ -139,7 +132,7 @@ var policies = []Policy{
 // target: it raises .version instead of refusing. The llc19~llc22 pair still
 // reports it, as the version disagreement it is.
 func llc19RaisesVersion(domainName string) Expectation {
-	return Expectation{Oracles: []string{"llc19"}, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
+	return Expectation{Oracles: []string{oracles.LLC19}, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
 		Why: "llc 19 raises a .version too old for the target instead of refusing it (llc 22 refuses)"}
 }
 
@@ -151,9 +144,10 @@ var scheduleSemantics = []string{"ptxisa.schedule.deadlock", "ptxisa.schedule.ra
 	"ptxisa.schedule.ub.reinit", "ptxisa.schedule.ub.tx-range", "ptxisa.schedule.ub.uninit", "ptxisa.schedule.ub.wgmma-fence"}
 
 // toolsPTX are the tools that judge PTX text or NVVM IR, not runtime values.
-var toolsPTX = []string{"ptxas", "ptxas13", "llc19", "llc22", "cuda-jit"}
+var toolsPTX = []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT}
 
-// PolicyFor returns the domain's policy; a domain without one has no judges.
+// PolicyFor returns the domain's built-in policy; a domain without one has
+// no judges.
 func PolicyFor(domainName string) Policy {
 	for _, p := range policies {
 		if p.Domain == domainName {
@@ -163,11 +157,23 @@ func PolicyFor(domainName string) Policy {
 	return Policy{Domain: domainName}
 }
 
+// Set is every domain's agreement policy: the built-in table plus what a
+// user's policy file adds. The zero Set is the built-in table.
+type Set struct{ byDomain map[string]Policy }
+
+// For returns the domain's policy in the set.
+func (s Set) For(domainName string) Policy {
+	if p, ok := s.byDomain[domainName]; ok {
+		return p
+	}
+	return PolicyFor(domainName)
+}
+
 // Describe spells the policy in one line per requirement, for `legalfuzz domains`.
 func (p Policy) Describe() []string {
 	var lines []string
 	for _, j := range p.Judges {
-		lines = append(lines, fmt.Sprintf("%s = %s on %s", SpecPTXISA, j, OnVerdict))
+		lines = append(lines, fmt.Sprintf("%s = %s on %s", oracles.SpecPTXISA, j, OnVerdict))
 	}
 	for _, pr := range p.Pairs {
 		lines = append(lines, fmt.Sprintf("%s = %s on %s", pr.A, pr.B, pr.On))
@@ -182,11 +188,12 @@ func (p Policy) Describe() []string {
 	return append(lines, seedNote)
 }
 
-// pairs lists every pair the policy checks.
-func (p Policy) pairs() []Pair {
+// Checked lists every pair the policy checks: spec/ptxisa against each
+// judge, then the further pairs.
+func (p Policy) Checked() []Pair {
 	out := make([]Pair, 0, len(p.Judges)+len(p.Pairs))
 	for _, j := range p.Judges {
-		out = append(out, Pair{SpecPTXISA, j, OnVerdict})
+		out = append(out, Pair{oracles.SpecPTXISA, j, OnVerdict})
 	}
 	return append(out, p.Pairs...)
 }
@@ -214,7 +221,7 @@ func (p Policy) Evaluate(caseID string, verdicts []oracles.Verdict) []Disagreeme
 		byOracle[v.Oracle] = v
 	}
 	var out []Disagreement
-	for _, pr := range p.pairs() {
+	for _, pr := range p.Checked() {
 		a, okA := byOracle[pr.A]
 		b, okB := byOracle[pr.B]
 		if !okA || !okB || !comparable(a) || !comparable(b) {
@@ -224,7 +231,7 @@ func (p Policy) Evaluate(caseID string, verdicts []oracles.Verdict) []Disagreeme
 			continue
 		}
 		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b}
-		d.Expected = p.expected(a, b, byOracle[SpecPTXISA].Rule)
+		d.Expected = p.expected(a, b, byOracle[oracles.SpecPTXISA].Rule)
 		out = append(out, d)
 	}
 	return out
@@ -259,17 +266,27 @@ func (p Policy) expected(a, b oracles.Verdict, specRule string) string {
 	return ""
 }
 
-// Oracles lists every oracle named in the policies, sorted, for checks that the
-// names match real oracles.
+// Oracles lists every oracle the built-in policies name, sorted.
 func Oracles() []string {
 	var names []string
 	for _, p := range policies {
-		for _, pr := range p.pairs() {
-			names = append(names, pr.A, pr.B)
-		}
+		names = append(names, p.oracles()...)
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
+}
+
+// oracles lists the oracles the policy names, in judges, pairs and
+// expectations.
+func (p Policy) oracles() []string {
+	var names []string
+	for _, pr := range p.Checked() {
+		names = append(names, pr.A, pr.B)
+	}
+	for _, e := range p.Expected {
+		names = append(names, append(e.Oracles, e.against())...)
+	}
+	return names
 }
 
 // String spells a pair.

@@ -206,7 +206,7 @@ func TestFindingCountedOncePerCase(t *testing.T) {
 		return policy.PolicyFor("kindword").Evaluate(caseID, vs)
 	}
 	for _, v := range []oracles.Verdict{
-		{Oracle: policy.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.kindword.1"},
+		{Oracle: oracles.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.kindword.1"},
 		{Oracle: "ptxas", Kind: oracles.Accept},
 		{Oracle: "spec/seed", Kind: oracles.Accept},
 		{Oracle: "fixed-late", Kind: oracles.Accept},

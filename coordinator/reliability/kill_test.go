@@ -251,7 +251,7 @@ func wantFinding(db *store.Store, caseID string) error {
 		return err
 	}
 	reject := slices.ContainsFunc(vs, func(v oracles.Verdict) bool {
-		return v.Oracle == policy.SpecPTXISA && v.Kind == oracles.Reject
+		return v.Oracle == oracles.SpecPTXISA && v.Kind == oracles.Reject
 	})
 	findings := 0
 	for _, d := range policy.PolicyFor("kindword").Evaluate(caseID, vs) {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -20,9 +19,9 @@ func TestForEachCaseReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
-		{Oracle: policy.SpecSeed, Case: "a", Domain: "d", Kind: oracles.Accept},
+		{Oracle: oracles.SpecSeed, Case: "a", Domain: "d", Kind: oracles.Accept},
 		{Oracle: "ptxas", Case: "a", Domain: "d", Kind: oracles.Reject},
-		{Oracle: policy.SpecSeed, Case: "b", Domain: "d", Kind: oracles.Reject, Rule: "seed.d.r"},
+		{Oracle: oracles.SpecSeed, Case: "b", Domain: "d", Kind: oracles.Reject, Rule: "seed.d.r"},
 	}})
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ func TestCommitVerdictsIdempotent(t *testing.T) {
 	pol := policy.Policy{Domain: "d", Judges: []string{"ptxas"}}
 	commit := store.Commit{
 		Verdicts: []oracles.Verdict{
-			{Oracle: policy.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
+			{Oracle: oracles.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
 			{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept},
 		},
 		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) },
@@ -81,8 +81,8 @@ func TestDeadLetters(t *testing.T) {
 
 func TestSignatureStable(t *testing.T) {
 	mk := func(caseID, diag string) policy.Disagreement {
-		return policy.Disagreement{Case: caseID, Domain: "ldsm", Pair: policy.Pair{A: policy.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
-			A: oracles.Verdict{Oracle: policy.SpecPTXISA, Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
+		return policy.Disagreement{Case: caseID, Domain: "ldsm", Pair: policy.Pair{A: oracles.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
+			A: oracles.Verdict{Oracle: oracles.SpecPTXISA, Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
 			B: oracles.Verdict{Oracle: "ptxas", Kind: oracles.Reject, Diagnostic: diag}}
 	}
 	a := policy.SignatureOf(mk("c1", "ptxas /tmp/a/x.ptx, line 12; error   : Arguments mismatch for instruction 'ldmatrix' at %r7"))
@@ -97,8 +97,8 @@ func TestSignatureStable(t *testing.T) {
 }
 
 func TestSignatureTitle(t *testing.T) {
-	d := policy.Disagreement{Domain: "mma", Pair: policy.Pair{A: policy.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
-		A: oracles.Verdict{Oracle: policy.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.mma.selector"},
+	d := policy.Disagreement{Domain: "mma", Pair: policy.Pair{A: oracles.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
+		A: oracles.Verdict{Oracle: oracles.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.mma.selector"},
 		B: oracles.Verdict{Oracle: "ptxas", Kind: oracles.Accept}}
 	want := "mma: spec/ptxisa reject (ptxisa.mma.selector), ptxas accept"
 	if got := policy.SignatureOf(d).Title(); got != want {

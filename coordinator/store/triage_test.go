@@ -14,7 +14,7 @@ import (
 
 func bucketFor(key, campaign, oracle, rule, diag string) store.Bucket {
 	return store.Bucket{Key: key, Campaign: campaign, Cases: 1, Signature: policy.Signature{Domain: "ldsm",
-		Pair: policy.Pair{A: policy.SpecPTXISA, B: oracle, On: policy.OnVerdict}, KindA: oracles.Reject, KindB: oracles.Accept, RuleA: rule, DiagB: diag}}
+		Pair: policy.Pair{A: oracles.SpecPTXISA, B: oracle, On: policy.OnVerdict}, KindA: oracles.Reject, KindB: oracles.Accept, RuleA: rule, DiagB: diag}}
 }
 
 func TestTriageStatuses(t *testing.T) {
@@ -52,7 +52,7 @@ func TestSuppressInStore(t *testing.T) {
 	}
 	pol := policy.Policy{Domain: "d", Judges: []string{"ptxas"}}
 	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
-		{Oracle: policy.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
+		{Oracle: oracles.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
 		{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept}},
 		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
 	if err != nil || len(res.NewBuckets) != 1 {

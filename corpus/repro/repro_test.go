@@ -35,11 +35,11 @@ func plant(t *testing.T) planted {
 		domain string
 		pair   policy.Pair
 	}{
-		{"tmadesc", policy.Pair{A: policy.SpecPTXISA, B: "cuda-driver", On: policy.OnVerdict}},
+		{"tmadesc", policy.Pair{A: oracles.SpecPTXISA, B: "cuda-driver", On: policy.OnVerdict}},
 		{"mma", policy.Pair{A: "mlir", B: "ptxas", On: policy.OnVerdict}},
 		{"mma", policy.Pair{A: "llc19", B: "llc22", On: policy.OnVerdict}},
-		{"waitcnt", policy.Pair{A: policy.SpecPTXISA, B: "amdgpu-mc", On: policy.OnValue}},
-		{"schedule", policy.Pair{A: policy.SpecPTXISA, B: "fenceproxy", On: policy.OnVerdict}},
+		{"waitcnt", policy.Pair{A: oracles.SpecPTXISA, B: "amdgpu-mc", On: policy.OnValue}},
+		{"schedule", policy.Pair{A: oracles.SpecPTXISA, B: "fenceproxy", On: policy.OnVerdict}},
 	} {
 		d, _ := fuzz.Lookup(tc.domain)
 		c := domain.NewCase(d.Name, d.Seeds()[0])

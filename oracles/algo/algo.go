@@ -20,7 +20,7 @@ import (
 type FenceProxy struct{}
 
 // Name is "fenceproxy".
-func (FenceProxy) Name() string { return "fenceproxy" }
+func (FenceProxy) Name() string { return oracles.FenceProxy }
 
 // Version names the algorithm's source: it is written from seed 002.
 func (FenceProxy) Version() string { return "seed-002" }

@@ -18,7 +18,7 @@ import (
 )
 
 // Name is the oracle's name.
-const Name = "amdgpu-mc"
+const Name = oracles.AMDGPUMC
 
 // CPU is the AMD GPU the oracle assembles for.
 const CPU = "gfx942"

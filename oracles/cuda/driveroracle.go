@@ -14,9 +14,9 @@ import (
 
 // Oracle names.
 const (
-	DriverName = "cuda-driver"
-	JITName    = "cuda-jit"
-	GPUName    = "gpu"
+	DriverName = oracles.CUDADriver
+	JITName    = oracles.CUDAJIT
+	GPUName    = oracles.GPU
 )
 
 // Install says how to get a device for the oracles of this package.

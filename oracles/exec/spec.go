@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 // Spec is one user-configured verifier: the oracle is named "exec:"+Name and
@@ -19,7 +21,7 @@ type Spec struct {
 }
 
 // OracleName is "exec:"+Name.
-func (s Spec) OracleName() string { return "exec:" + s.Name }
+func (s Spec) OracleName() string { return oracles.ExecPrefix + s.Name }
 
 // validName keeps names usable as one token of a NATS subject
 // (jobs.<oracle>.<domain>) and a file name: no dots, spaces or wildcards.

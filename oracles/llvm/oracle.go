@@ -31,10 +31,10 @@ type Variant struct {
 }
 
 // LLC19 is Debian bookworm's llc 19; it knows NVPTX up to sm_90a and PTX 8.5.
-var LLC19 = Variant{Name: "llc19", Major: 19, Spec: llcSpec("llc19", 19, "LEGALFUZZ_LLC19", "llc-19", "llc")}
+var LLC19 = Variant{Name: oracles.LLC19, Major: 19, Spec: llcSpec(oracles.LLC19, 19, "LEGALFUZZ_LLC19", "llc-19", "llc")}
 
 // LLC22 is Debian trixie's llc 22 (tcgen05, sm_100a and newer).
-var LLC22 = Variant{Name: "llc22", Major: 22, Spec: llcSpec("llc22", 22, "LEGALFUZZ_LLC22", "llc-22")}
+var LLC22 = Variant{Name: oracles.LLC22, Major: 22, Spec: llcSpec(oracles.LLC22, 22, "LEGALFUZZ_LLC22", "llc-22")}
 
 // Variants lists both llc oracles, oldest first.
 var Variants = []Variant{LLC19, LLC22}

@@ -12,7 +12,7 @@ import (
 )
 
 // Name is the oracle's name.
-const Name = "mlir"
+const Name = oracles.MLIR
 
 // Defaults for the zero Oracle fields.
 const (

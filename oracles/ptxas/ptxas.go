@@ -50,9 +50,9 @@ func releaseVersion(want string) func(string) (string, bool) {
 
 // PTXAS124 is ptxas from CUDA 12.4: PTX ISA up to 8.4, targets up to sm_90a.
 var PTXAS124 = Config{
-	Name: "ptxas",
+	Name: oracles.PTXAS,
 	Spec: tool.Spec{
-		Name: "ptxas", Env: "LEGALFUZZ_PTXAS", Files: []string{"ptxas"},
+		Name: oracles.PTXAS, Env: "LEGALFUZZ_PTXAS", Files: []string{"ptxas"},
 		VersionArgs: []string{"--version"}, Version: releaseVersion(`12\.4`),
 		Install: "make oracles",
 	},
@@ -64,9 +64,9 @@ var PTXAS124 = Config{
 // the Blackwell targets; CUDA 13 renamed sm_101 to sm_110, so sm_101* are
 // not among them.
 var PTXAS13 = Config{
-	Name: "ptxas13",
+	Name: oracles.PTXAS13,
 	Spec: tool.Spec{
-		Name: "ptxas13", Env: "LEGALFUZZ_PTXAS13", Files: []string{"ptxas13", "ptxas"},
+		Name: oracles.PTXAS13, Env: "LEGALFUZZ_PTXAS13", Files: []string{"ptxas13", "ptxas"},
 		VersionArgs: []string{"--version"}, Version: releaseVersion(`13\.\d+`),
 		Install: "install the CUDA 13 toolkit (GPU machines) or set LEGALFUZZ_PTXAS13",
 	},

@@ -23,7 +23,7 @@ import (
 
 // SpecPair makes a bucket of every seed-vs-ptxisa disagreement, so the
 // stores have findings without any external tool.
-var SpecPair = policy.Pair{A: policy.SpecPTXISA, B: policy.SpecSeed, On: policy.OnVerdict}
+var SpecPair = policy.Pair{A: oracles.SpecPTXISA, B: oracles.SpecSeed, On: policy.OnVerdict}
 
 // Policy is the domain's agreement policy plus SpecPair.
 func Policy(domainName string) policy.Policy {
