@@ -135,11 +135,17 @@ func TestNormalizeKeepsDecimals(t *testing.T) {
 	}
 }
 
-// TestNormalizeRules covers rules that no captured output shows: DAG node
-// names (llc prints them for nodes other than intrinsics) and bytes that are
-// not text.
+// TestNormalizeRules covers rules that no captured output shows (DAG node
+// names, which llc prints for nodes other than intrinsics; bytes that are
+// not text) and messages the oracles have met.
 func TestNormalizeRules(t *testing.T) {
 	for _, tc := range []struct{ name, in, want string }{
+		{"ptxas position", "ptxas /tmp/lf123/batch.ptx, line 11; error   : Instruction 'wgmma.fence' not supported on .target 'sm_90'",
+			"ptxas FILE, line LINE; error   : Instruction 'wgmma.fence' not supported on .target 'sm_90'"},
+		{"split position", "within split at /tmp/x/in.mlir:40 offset :3:8: error: 'nvgpu.ldmatrix' op expected %res to be vector",
+			"within split at FILE:LINE offset :LINE:COL: error: 'nvgpu.ldmatrix' op expected %V to be vector"},
+		{"targets stay", "tcgen05.mma.cta_group::2.kind::f16 not supported on sm_90a", "tcgen05.mma.cta_group::2.kind::f16 not supported on sm_90a"},
+		{"decimals stay", "cp-size must be 16, got 0x1f at @k_3a", "cp-size must be 16, got HEX at @SYM"},
 		{"dag nodes", "LLVM ERROR: Cannot select: t12: i32 = add t5, t7", "LLVM ERROR: Cannot select: tN: i32 = add tN, tN"},
 		{"junk bytes", "bad\x01\xffbyte", "bad??byte"},
 		{"junk constraint", "couldn't allocate output register for constraint '\x07'", "couldn't allocate output register for constraint 'C'"},
