@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// Title is the dedup key of a diagnostic: its first line that is not blank, normalized, without its position prefix, with targets and
-// every run of digits, inside tokens too, made N. One failed check thus
+// Title is the dedup key of a diagnostic: its first line that is not blank
+// (see headline), normalized, without its position prefix, with targets
+// and every run of digits, inside tokens too, made N. One failed check thus
 // gives one title whatever the shape, type width or target it failed for:
 // "vector<64x256xi32>" and "vector<64x24xi32>" are both "vector<NxNxiN>",
 // "m16n8k16" is "mNnNkN", "PTX .version 7.0" is "PTX .version N.N". Every
