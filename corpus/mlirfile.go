@@ -14,6 +14,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -408,5 +409,5 @@ func verifies(ctx context.Context, opt tool.Tool, path string) (bool, string, er
 	if err != nil {
 		return false, "", fmt.Errorf("mlir-opt: %w", err)
 	}
-	return r.ExitCode == 0 && !r.TimedOut && !r.Crashed(), oneLine(tool.Normalize(string(r.Stderr))), nil
+	return r.ExitCode == 0 && !r.TimedOut && !r.Crashed(), oneLine(diag.Normalize(string(r.Stderr))), nil
 }

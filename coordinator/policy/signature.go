@@ -3,11 +3,10 @@ package policy
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
 // Signature is a finding's dedup key: one bug, one bucket, however many
@@ -24,20 +23,14 @@ type Signature struct {
 	DiagB  string       `json:"diag_b,omitempty"`
 }
 
-var decimal = regexp.MustCompile(`\b\d+\b`)
-
 // signatureDiag reduces a diagnostic to what identifies the bug: spec
-// verdicts are identified by their rule alone; a tool's first line is
-// normalized, decimal numbers included.
+// verdicts are identified by their rule alone, a tool's by the title of
+// its diagnostic.
 func signatureDiag(v oracles.Verdict) string {
 	if strings.HasPrefix(v.Oracle, "spec/") {
 		return ""
 	}
-	line := strings.TrimSpace(v.Diagnostic)
-	if i := strings.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	return decimal.ReplaceAllString(tool.Normalize(line), "N")
+	return diag.Title(v.Diagnostic)
 }
 
 // SignatureOf computes a disagreement's signature.

@@ -94,6 +94,12 @@ func TestSignatureStable(t *testing.T) {
 	if a.Key() == c.Key() {
 		t.Errorf("different bugs, same key: %+v", c)
 	}
+	// ptxas 12.4's words for one check on two targets (see oracles/diag/testdata).
+	d := policy.SignatureOf(mk("c4", "ptxas /tmp/a/x.ptx, line 2; error   : PTX .version 7.0 does not support .target sm_90a"))
+	e := policy.SignatureOf(mk("c5", "ptxas /tmp/b/y.ptx, line 2; error   : PTX .version 6.0 does not support .target sm_86"))
+	if d.Key() != e.Key() {
+		t.Errorf("one check on two targets, different keys:\n%+v\n%+v", d, e)
+	}
 }
 
 func TestSignatureTitle(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -104,7 +105,7 @@ func (o *Oracle) assembleChunk(ctx context.Context, lines []string, idx []int) (
 		r, ok := lineResult(lines[i], errs[pos], insts, pos)
 		if !ok && len(idx) == 1 {
 			r = Result{Line: lines[i], Kind: oracles.Error,
-				Diagnostic: fmt.Sprintf("llvm-mc exited %d without an answer: %s", res.ExitCode, tool.Normalize(firstLine(res.Output())))}
+				Diagnostic: fmt.Sprintf("llvm-mc exited %d without an answer: %s", res.ExitCode, diag.Normalize(firstLine(res.Output())))}
 			ok = true
 		}
 		if ok {
@@ -142,7 +143,7 @@ func died(r tool.Result, timeout string) (bool, Result) {
 	case r.Signal != "":
 		return true, Result{Kind: oracles.Error, Diagnostic: "llvm-mc died: signal: " + r.Signal}
 	case r.Crashed():
-		return true, Result{Kind: oracles.Error, Diagnostic: tool.Normalize(firstLine(r.Output()))}
+		return true, Result{Kind: oracles.Error, Diagnostic: diag.Normalize(firstLine(r.Output()))}
 	}
 	return false, Result{}
 }
@@ -169,7 +170,7 @@ func attributeErrors(stderr string, n int) (map[int][]string, string) {
 			stray = l
 			continue
 		}
-		errs[pos] = append(errs[pos], tool.Normalize(m[2]))
+		errs[pos] = append(errs[pos], diag.Normalize(m[2]))
 	}
 	return errs, stray
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
 // ErrEncoding is returned for bytes llvm-mc cannot disassemble.
@@ -33,7 +33,7 @@ func (o *Oracle) Disassemble(ctx context.Context, enc []byte) (string, error) {
 		return "", fmt.Errorf("%s -disassemble failed (exit %d): %s %s", Name, res.ExitCode, r.Diagnostic, firstLine(res.Output()))
 	}
 	if w := firstLine(string(res.Stderr)); w != "" {
-		return "", fmt.Errorf("%w: %s", ErrEncoding, tool.Normalize(w))
+		return "", fmt.Errorf("%w: %s", ErrEncoding, diag.Normalize(w))
 	}
 	var insts []string
 	for _, l := range strings.Split(string(res.Stdout), "\n") {

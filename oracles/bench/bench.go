@@ -25,7 +25,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
 // Defaults for the zero Options fields.
@@ -138,7 +138,7 @@ type Answer struct {
 }
 
 func answer(v oracles.Verdict) Answer {
-	return Answer{Kind: v.Kind, Rule: v.Rule, Diagnostic: tool.Normalize(v.Diagnostic), Value: v.Value}
+	return Answer{Kind: v.Kind, Rule: v.Rule, Diagnostic: diag.Normalize(v.Diagnostic), Value: v.Value}
 }
 
 // Run benchmarks each requested oracle in turn. A requested oracle that is

@@ -12,6 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -347,7 +348,7 @@ func (o *JITOracle) single(c domain.Case, res JITResult, rep jitReport) oracles.
 		return o.verdict(c, oracles.Accept, "")
 	}
 	if crashed(res.Log) {
-		return o.verdict(c, oracles.Error, "JIT failed ("+res.Code+"): "+tool.Normalize(res.Log))
+		return o.verdict(c, oracles.Error, "JIT failed ("+res.Code+"): "+diag.Normalize(res.Log))
 	}
 	errs := append(rep.errs[0], rep.stray...)
 	if len(errs) == 0 {
@@ -384,7 +385,7 @@ func parseJITLog(log string, table ptx.LineTable, names map[string]int) jitRepor
 		if m == nil || (m[3] != "error" && m[3] != "fatal") || m[4] == "Ptx assembly aborted due to errors" {
 			continue
 		}
-		text := tool.Normalize(m[3] + "   : " + m[4])
+		text := diag.Normalize(m[3] + "   : " + m[4])
 		entry, ok := -1, false
 		if m[2] != "" {
 			n, _ := strconv.Atoi(m[2])

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -50,17 +51,17 @@ func classify(r tool.Result, timeout string) outcome {
 	case r.TimedOut:
 		return outcome{oracles.Timeout, RuleTimeout, "llc did not finish within " + timeout}
 	case strings.Contains(out, "Assertion `") || strings.Contains(out, "UNREACHABLE executed"):
-		return outcome{oracles.Error, RuleCrash, normalize(firstMatch(out, "Assertion `", "UNREACHABLE executed"))}
+		return outcome{oracles.Error, RuleCrash, diag.Normalize(firstMatch(out, "Assertion `", "UNREACHABLE executed"))}
 	case len(fatal) > 0 && strings.HasPrefix(fatal[0], "LLVM ERROR: Cannot select:") && aborted(r):
-		return outcome{oracles.Reject, RuleCannotSelect, normalize(fatal[0])}
+		return outcome{oracles.Reject, RuleCannotSelect, diag.Normalize(fatal[0])}
 	case len(fatal) > 0 && r.Signal == "" && r.ExitCode != 0:
-		return outcome{oracles.Reject, RuleFatal, normalize(strings.Join(fatal, "\n"))}
+		return outcome{oracles.Reject, RuleFatal, diag.Normalize(strings.Join(fatal, "\n"))}
 	case len(fatal) > 0:
-		return outcome{oracles.Error, RuleCrash, normalize(fatal[0]) + " (" + death(r) + ")"}
+		return outcome{oracles.Error, RuleCrash, diag.Normalize(fatal[0]) + " (" + death(r) + ")"}
 	case r.Signal != "":
 		return outcome{oracles.Error, RuleCrash, "llc died: " + death(r)}
 	}
-	return outcome{oracles.Error, RuleUnexplained, fmt.Sprintf("llc exited %d: %s", r.ExitCode, normalize(firstLine(out)))}
+	return outcome{oracles.Error, RuleUnexplained, fmt.Sprintf("llc exited %d: %s", r.ExitCode, diag.Normalize(firstLine(out)))}
 }
 
 // aborted reports death by SIGABRT, or an abort's exit status through a shell.
@@ -101,19 +102,6 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-var (
-	// intrinsicRef keeps intrinsic names readable: Normalize would turn
-	// "%llvm.nvvm.x" into %V, and the intrinsic is the point of the message.
-	intrinsicRef = regexp.MustCompile(`[%@](llvm\.[\w.]+)`)
-	dagNode      = regexp.MustCompile(`\bt\d+\b`)
-)
-
-// normalize makes a diagnostic independent of batch position and names.
-func normalize(s string) string {
-	s = intrinsicRef.ReplaceAllString(s, "$1")
-	return dagNode.ReplaceAllString(tool.Normalize(s), "tN")
 }
 
 // culprit is a failure pinned on one kernel of a module.
@@ -227,11 +215,11 @@ func verifierOutcome(msg string) outcome {
 			return invalidIR(msg)
 		}
 	}
-	return outcome{oracles.Reject, RuleVerifier, normalize(msg)}
+	return outcome{oracles.Reject, RuleVerifier, diag.Normalize(msg)}
 }
 
 func invalidIR(msg string) outcome {
-	return outcome{oracles.Error, RuleInvalidIR, "legalfuzz rendered invalid IR (a renderer bug): " + normalize(msg)}
+	return outcome{oracles.Error, RuleInvalidIR, "legalfuzz rendered invalid IR (a renderer bug): " + diag.Normalize(msg)}
 }
 
 var (

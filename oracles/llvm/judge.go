@@ -10,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -166,7 +167,7 @@ func (o *Oracle) attempt(ctx context.Context, t target.Target, jobs []job, cases
 	out := res.Output()
 	switch {
 	case unrecognized.MatchString(out):
-		d.all(outcome{oracles.Unsupported, RuleUnknown, normalize(unrecognized.FindString(out))})
+		d.all(outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unrecognized.FindString(out))})
 	case clean(res):
 		d.compiled(string(res.Stdout), len(jobs) == 1)
 	default:
@@ -204,7 +205,7 @@ func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, 
 	var oc *outcome
 	switch out := res.Output(); {
 	case unrecognized.MatchString(out):
-		oc = &outcome{oracles.Unsupported, RuleUnknown, normalize(unrecognized.FindString(out))}
+		oc = &outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unrecognized.FindString(out))}
 	case !clean(res) && !res.TimedOut:
 		c := classify(res, o.timeout().String())
 		oc = &c

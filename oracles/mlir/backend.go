@@ -11,6 +11,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -116,7 +117,7 @@ func single(step, name string, r tool.Result, timeout fmt.Stringer) chunkResult 
 	if msg == "" {
 		msg = crashText(r.Output())
 	}
-	return chunkResult{outcome: failed, diag: step + ": " + normalize(msg)}
+	return chunkResult{outcome: failed, diag: step + ": " + diag.Normalize(msg)}
 }
 
 // assemble runs ptxas on the PTX and attributes its errors to entries.
@@ -143,8 +144,8 @@ func (o *Oracle) assemble(ctx context.Context, dir string, t target.Target, ps [
 			rest = append(rest, p)
 			continue
 		}
-		diag := "ptxas: " + normalize(strings.Join(m, "\n"))
-		setVerdict(p.j.v, "ptxas", chunkResult{outcome: failed, diag: diag})
+		text := "ptxas: " + diag.Normalize(strings.Join(m, "\n"))
+		setVerdict(p.j.v, "ptxas", chunkResult{outcome: failed, diag: text})
 	}
 	if len(rest) == len(ps) {
 		return o.bisectBackend(ctx, ps, "ptxas", r)

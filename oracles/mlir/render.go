@@ -67,7 +67,7 @@ func checkTarget(t target.Target) error {
 }
 
 // kernelName is the case's gpu.func; it is unique in a batch because cases
-// are deduplicated by ID, and tool.Normalize turns it into ENTRY.
+// are deduplicated by ID, and diag.Normalize turns it into ENTRY.
 func kernelName(c domain.Case) string { return "k_" + c.ID }
 
 // render spells one case as a self-contained MLIR module: host code, then a

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -263,7 +263,7 @@ func results(st stage, msgs [][]string, outs []string) []chunkResult {
 	for i := range res {
 		res[i] = chunkResult{outcome: passed, out: outs[i]}
 		if len(msgs[i]) > 0 {
-			res[i] = chunkResult{outcome: failed, diag: st.prefix() + normalize(strings.Join(msgs[i], "\n"))}
+			res[i] = chunkResult{outcome: failed, diag: st.prefix() + diag.Normalize(strings.Join(msgs[i], "\n"))}
 		}
 	}
 	return res
@@ -343,38 +343,18 @@ func crashFrame(out string) string {
 	return ""
 }
 
-// splitPrefix is the position part of a split diagnostic.
-var splitPrefix = regexp.MustCompile(`within split at \S+ offset :\d+:\d+: `)
-
 // crashText keeps the head of a failing tool's output: the messages before
-// the stack dump, without split positions, normalized and bounded.
+// the stack dump, normalized, without positions, and bounded (after
+// normalization, so that the cut does not depend on path lengths).
 func crashText(out string) string {
 	for _, cut := range []string{"Stack dump:", "PLEASE submit a bug report"} {
 		if i := strings.Index(out, cut); i >= 0 {
 			out = out[:i]
 		}
 	}
-	out = strings.TrimSpace(splitPrefix.ReplaceAllString(out, ""))
+	out = strings.TrimSpace(diag.StripLocations(diag.Normalize(out)))
 	if len(out) > 1500 {
 		out = out[:1500] + " ..."
 	}
-	return normalize(out)
-}
-
-// junkConstraint matches llc's report of an inline-asm constraint that
-// LLVM 19's lowering filled with uninitialized bytes (seen for f16
-// wgmma accumulators): the byte differs run to run.
-var junkConstraint = regexp.MustCompile(`for constraint '[^']*'`)
-
-// normalize is tool.Normalize plus what varies between runs of these
-// tools: junk constraint bytes, and any byte that is not printable text.
-func normalize(diag string) string {
-	diag = junkConstraint.ReplaceAllString(diag, "for constraint 'C'")
-	diag = strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || (r < ' ' && r != '\n' && r != '\t') {
-			return '?'
-		}
-		return r
-	}, diag)
-	return tool.Normalize(diag)
+	return out
 }

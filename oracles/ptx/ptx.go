@@ -70,7 +70,7 @@ func Renders(domainName string) bool {
 }
 
 // EntryName is the kernel symbol of a case: "case_" and its hex ID, a form
-// tool.Normalize replaces by ENTRY, so diagnostics do not depend on the case.
+// diag.Normalize replaces by ENTRY, so diagnostics do not depend on the case.
 func EntryName(caseID string) string { return "case_" + caseID }
 
 // Render spells the case as one kernel entry for its own target. Errors wrap

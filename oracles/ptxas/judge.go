@@ -12,6 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -262,7 +263,7 @@ func (o *Oracle) crashText(res tool.Result) string {
 	if res.Signal != "" {
 		status = "killed by signal " + res.Signal
 	}
-	out := tool.Normalize(strings.TrimSpace(res.Output()))
+	out := diag.Normalize(strings.TrimSpace(res.Output()))
 	if len(out) > maxDiag {
 		out = out[:maxDiag] + "..."
 	}

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // diagLine matches one ptxas message: "ptxas FILE, line N; error   : MSG"
@@ -29,8 +29,8 @@ type report struct {
 	stray []string
 }
 
-// diag is one ptxas message.
-type diag struct {
+// message is one ptxas message.
+type message struct {
 	lineNo, severity, msg string
 	// text is the message as a verdict keeps it: "error   : MSG", normalized.
 	text string
@@ -38,18 +38,18 @@ type diag struct {
 
 // isError reports whether the message is an error about the input; the
 // closing "aborted" line is not.
-func (d diag) isError() bool {
+func (d message) isError() bool {
 	return (d.severity == "error" || d.severity == "fatal") && d.msg != aborted
 }
 
 // parseLine reads one line of ptxas output; ok is false for a line that is
 // not a ptxas message.
-func parseLine(line string) (diag, bool) {
+func parseLine(line string) (message, bool) {
 	m := diagLine.FindStringSubmatch(strings.TrimRight(line, "\r "))
 	if m == nil {
-		return diag{}, false
+		return message{}, false
 	}
-	return diag{lineNo: m[2], severity: m[3], msg: m[4], text: tool.Normalize(m[3] + "   : " + m[4])}, true
+	return message{lineNo: m[2], severity: m[3], msg: m[4], text: diag.Normalize(m[3] + "   : " + m[4])}, true
 }
 
 // parseOutput attributes ptxas's output to the entries of a module. Warnings
@@ -61,7 +61,7 @@ func parseOutput(out string, table ptx.LineTable, names map[string]int) report {
 		switch {
 		case !ok:
 			if s := strings.TrimSpace(line); s != "" {
-				r.stray = append(r.stray, tool.Normalize(s))
+				r.stray = append(r.stray, diag.Normalize(s))
 			}
 		case !d.isError():
 		default:

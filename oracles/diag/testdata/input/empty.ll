@@ -1,0 +1,4 @@
+target triple = "nvptx64-nvidia-cuda"
+define void @k_1() {
+  ret void
+}
