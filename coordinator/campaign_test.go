@@ -5,43 +5,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
-	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
-	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
 
-// embedded starts a real NATS server with JetStream in a temp dir.
-func embedded(t *testing.T) (*server.Server, *nats.Conn) {
-	t.Helper()
-	ns, err := queue.Embedded(t.TempDir(), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	nc, err := queue.ConnectInProcess(ns, t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return ns, nc
-}
-
 func specWorker(t *testing.T, nc *nats.Conn, name string, fuzzer *worker.Fuzzer) *worker.Worker {
 	t.Helper()
-	var orcs []oracles.Oracle
-	var statuses []oracles.Status
-	for _, set := range spec.Sets {
-		o := spec.New(set)
-		orcs = append(orcs, o)
-		statuses = append(statuses, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: spec.Domains(set)})
-	}
+	orcs, statuses := spec.All()
 	w, err := worker.New(nc, worker.Config{Name: name, Oracles: orcs, Statuses: statuses, Fuzz: fuzzer})
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +28,7 @@ func specWorker(t *testing.T, nc *nats.Conn, name string, fuzzer *worker.Fuzzer)
 // TestCampaignJudgesEveryCaseOnce runs a short embedded campaign and checks
 // that every stored case was judged by every oracle exactly once.
 func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
-	_, nc := embedded(t)
+	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

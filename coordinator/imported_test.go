@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -17,7 +18,7 @@ import (
 // domain judges them with every oracle, while a domain outside the
 // campaign keeps its imports for a later one.
 func TestCampaignJudgesImportedCases(t *testing.T) {
-	_, nc := embedded(t)
+	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
 	var recs []store.CaseRecord
 	for _, v := range mma.Seeds()[:3] {
