@@ -31,24 +31,8 @@ func TestCampaignJudgesImportedCases(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	wctx, stopWorker := context.WithCancel(ctx)
-	defer stopWorker()
-	w := specWorker(t, nc, "w1", nil)
-	done := make(chan error, 1)
-	go func() { done <- w.Run(wctx) }()
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
+	camp := runCampaign(t, ctx, nc, nil, coordinator.Options{Store: db, WaitWorkers: 10 * time.Second,
 		Config: store.CampaignConfig{Domains: []string{mma.Name}, Duration: time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	camp, err := coord.Run(ctx)
-	stopWorker()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
 	if camp.Stats.Cases != len(recs) || camp.Stats.Outstanding() != 0 {
 		t.Fatalf("campaign stats %+v: want %d adopted cases, nothing outstanding", camp.Stats, len(recs))
 	}
