@@ -33,10 +33,13 @@ vet:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
-# Chromium renders the HTML report in a real browser test.
+# Chromium renders the HTML report in a real browser test. The concurrent
+# packages (coordinator, NATS transport, workers) run again under the race
+# detector; that second run takes about a minute on two cores.
 test: oracles vet
 	./scripts/install-chromium.sh
 	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./coordinator/... ./worker/...
 
 # Run every native fuzz target for FUZZTIME, then replay the seed corpus plus
 # everything the fuzzer found and print per-rule coverage.

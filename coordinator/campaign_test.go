@@ -5,43 +5,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
-	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
-	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
 
-// embedded starts a real NATS server with JetStream in a temp dir.
-func embedded(t *testing.T) (*server.Server, *nats.Conn) {
-	t.Helper()
-	ns, err := queue.Embedded(t.TempDir(), -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ns.Shutdown)
-	nc, err := queue.ConnectInProcess(ns, t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return ns, nc
-}
-
 func specWorker(t *testing.T, nc *nats.Conn, name string, fuzzer *worker.Fuzzer) *worker.Worker {
 	t.Helper()
-	var orcs []oracles.Oracle
-	var statuses []oracles.Status
-	for _, set := range spec.Sets {
-		o := spec.New(set)
-		orcs = append(orcs, o)
-		statuses = append(statuses, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: spec.Domains(set)})
-	}
+	orcs, statuses := spec.All()
 	w, err := worker.New(nc, worker.Config{Name: name, Oracles: orcs, Statuses: statuses, Fuzz: fuzzer})
 	if err != nil {
 		t.Fatal(err)
@@ -49,20 +25,18 @@ func specWorker(t *testing.T, nc *nats.Conn, name string, fuzzer *worker.Fuzzer)
 	return w
 }
 
-// TestCampaignJudgesEveryCaseOnce runs a short embedded campaign and checks
-// that every stored case was judged by every oracle exactly once.
-func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
-	_, nc := embedded(t)
-	db := storetest.Open(t, "")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+// runCampaign runs one campaign with opts on nc, served by one spec worker
+// (fuzzing with fuzzer; nil for none) that stops when the campaign ends. An
+// error of the coordinator or of the worker fails the test.
+func runCampaign(t *testing.T, ctx context.Context, nc *nats.Conn, fuzzer *worker.Fuzzer, opts coordinator.Options) store.Campaign {
+	t.Helper()
 	wctx, stopWorker := context.WithCancel(ctx)
-	w := specWorker(t, nc, "w1", &worker.Fuzzer{WorkDir: t.TempDir()})
+	defer stopWorker()
+	w := specWorker(t, nc, "w1", fuzzer)
 	done := make(chan error, 1)
 	go func() { done <- w.Run(wctx) }()
-
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Seeds: true, WaitWorkers: 10 * time.Second,
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, FuzzSlice: time.Second}})
+	opts.Conn = nc
+	coord, err := coordinator.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +48,19 @@ func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	return camp
+}
+
+// TestCampaignJudgesEveryCaseOnce runs a short embedded campaign and checks
+// that every stored case was judged by every oracle exactly once.
+func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
+	_, nc := queuetest.Embedded(t)
+	db := storetest.Open(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	camp := runCampaign(t, ctx, nc, &worker.Fuzzer{WorkDir: t.TempDir()}, coordinator.Options{Store: db, Seeds: true,
+		WaitWorkers: 10 * time.Second,
+		Config:      store.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, FuzzSlice: time.Second}})
 	st := camp.Stats
 	t.Logf("campaign %s: %+v", camp.ID, st)
 	if camp.State != store.StateDone {

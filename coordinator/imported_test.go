@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -17,7 +18,7 @@ import (
 // domain judges them with every oracle, while a domain outside the
 // campaign keeps its imports for a later one.
 func TestCampaignJudgesImportedCases(t *testing.T) {
-	_, nc := embedded(t)
+	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
 	var recs []store.CaseRecord
 	for _, v := range mma.Seeds()[:3] {
@@ -30,24 +31,8 @@ func TestCampaignJudgesImportedCases(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	wctx, stopWorker := context.WithCancel(ctx)
-	defer stopWorker()
-	w := specWorker(t, nc, "w1", nil)
-	done := make(chan error, 1)
-	go func() { done <- w.Run(wctx) }()
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
+	camp := runCampaign(t, ctx, nc, nil, coordinator.Options{Store: db, WaitWorkers: 10 * time.Second,
 		Config: store.CampaignConfig{Domains: []string{mma.Name}, Duration: time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	camp, err := coord.Run(ctx)
-	stopWorker()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
 	if camp.Stats.Cases != len(recs) || camp.Stats.Outstanding() != 0 {
 		t.Fatalf("campaign stats %+v: want %d adopted cases, nothing outstanding", camp.Stats, len(recs))
 	}

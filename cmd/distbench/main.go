@@ -133,7 +133,7 @@ func main() {
 	rep := Report{Command: "go run ./cmd/distbench " + strings.Join(os.Args[1:], " "), Time: time.Now().UTC(),
 		Machine: Machine{CPUs: runtime.NumCPU(), GOMAXPROC: runtime.GOMAXPROCS(0), Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH}}
 	var err error
-	orcs, sts := specOracles()
+	orcs, sts := spec.All()
 	if rep.Overhead, err = overhead("kindword", *n, *repeats, orcs, sts); err != nil {
 		fail(err)
 	}
@@ -155,17 +155,6 @@ func main() {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "distbench:", err)
 	os.Exit(2)
-}
-
-func specOracles() ([]oracles.Oracle, []oracles.Status) {
-	var orcs []oracles.Oracle
-	var sts []oracles.Status
-	for _, set := range spec.Sets {
-		o := spec.New(set)
-		orcs = append(orcs, o)
-		sts = append(sts, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: spec.Domains(set)})
-	}
-	return orcs, sts
 }
 
 // toolOverhead is overhead with a real tool: ptxas 12.4 on cpasync cases it

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -97,8 +96,7 @@ func (o *benchBatchingOptions) run(cmd *cobra.Command) error {
 	if err := os.WriteFile(o.out, append(data, '\n'), 0o644); err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ORACLE\tCASES\tBATCHED/S\tONE/S\tSPEEDUP\tOVERHEAD\tOVERHEAD(ACCEPTED)\tMISMATCHES")
+	tw := newTable(cmd.OutOrStdout(), "ORACLE\tCASES\tBATCHED/S\tONE/S\tSPEEDUP\tOVERHEAD\tOVERHEAD(ACCEPTED)\tMISMATCHES")
 	mismatches := 0
 	for _, r := range rep.Oracles {
 		mismatches += r.Mismatches

@@ -3,17 +3,15 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus/repro"
 )
 
 type bundleOptions struct {
-	db, out  string
-	lockWait time.Duration
+	storeReadFlags
+	out string
 }
 
 // newTriageBundleCmd is `legalfuzz triage bundle ID --out DIR`.
@@ -29,7 +27,7 @@ the driver call's parameters), commands.txt (the exact command lines), versions.
 the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket's oracle pair), bucket.json.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
+			db, err := o.open()
 			if err != nil {
 				return err
 			}
@@ -53,9 +51,8 @@ the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket'
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store to read")
+	o.storeReadFlags.add(cmd)
 	f.StringVar(&o.out, "out", "", "folder to write the bundle into (DIR/<bucket key>/)")
-	f.DurationVar(&o.lockWait, "lock-wait", 5*time.Second, "how long to wait while a campaign holds the store")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }

@@ -29,12 +29,11 @@ func newCorpusCmd() *cobra.Command {
 }
 
 type corpusExportOptions struct {
-	db       string
-	out      string
-	formats  []string
-	all      bool
-	buckets  bool
-	lockWait time.Duration
+	storeReadFlags
+	out     string
+	formats []string
+	all     bool
+	buckets bool
 }
 
 func newCorpusExportCmd() *cobra.Command {
@@ -56,12 +55,11 @@ Cases a format cannot express are listed with the reason. mlir needs mlir-opt-19
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store to read")
+	o.storeReadFlags.add(cmd)
 	f.StringVar(&o.out, "out", "", "folder to write the corpora into (created if needed)")
 	f.StringSliceVar(&o.formats, "format", []string{"go", "gofuzz", "ptx", "mlir"}, "formats: go, gofuzz, ptx, mlir")
 	f.BoolVar(&o.buckets, "buckets", false, "one case per bucket (the default)")
 	f.BoolVar(&o.all, "all", false, "every stored case")
-	f.DurationVar(&o.lockWait, "lock-wait", 5*time.Second, "how long to wait while a campaign holds the store")
 	cmd.MarkFlagsMutuallyExclusive("buckets", "all")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
@@ -72,7 +70,7 @@ func (o *corpusExportOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
+	db, err := o.open()
 	if err != nil {
 		return err
 	}
@@ -200,8 +198,8 @@ func (o *corpusImportOptions) run(cmd *cobra.Command, dirs []string) error {
 }
 
 type corpusDistillOptions struct {
-	db, out  string
-	lockWait time.Duration
+	storeReadFlags
+	out string
 }
 
 func newCorpusDistillCmd() *cobra.Command {
@@ -217,15 +215,14 @@ pruning pass, picks the fewest cases that keep every feature. They are written i
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store to read")
+	o.storeReadFlags.add(cmd)
 	f.StringVar(&o.out, "out", "", "folder to write the distilled corpus into")
-	f.DurationVar(&o.lockWait, "lock-wait", 5*time.Second, "how long to wait while a campaign holds the store")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
 
 func (o *corpusDistillOptions) run(cmd *cobra.Command) error {
-	db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
+	db, err := o.open()
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -66,12 +64,9 @@ func domainInfos(pols policy.Set) []domainInfo {
 
 func writeDomains(w io.Writer, infos []domainInfo, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(infos)
+		return writeJSON(w, infos)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "DOMAIN\tSEED RULES\tPTXISA RULES\tORACLES\tWHAT")
+	tw := newTable(w, "DOMAIN\tSEED RULES\tPTXISA RULES\tORACLES\tWHAT")
 	for _, d := range infos {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%s\n", d.Name, d.Rules["seed"], d.Rules["ptxisa"], d.Oracles, d.Doc)
 	}

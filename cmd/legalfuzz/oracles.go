@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -28,12 +26,9 @@ func newOraclesCmd() *cobra.Command {
 			statuses := found.Statuses
 			w := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				return enc.Encode(statuses)
+				return writeJSON(w, statuses)
 			}
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ORACLE\tAVAILABLE\tVERSION\tDOMAINS\tNOTE")
+			tw := newTable(w, "ORACLE\tAVAILABLE\tVERSION\tDOMAINS\tNOTE")
 			for _, s := range statuses {
 				note := s.Path
 				if !s.Available {

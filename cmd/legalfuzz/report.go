@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,9 +10,9 @@ import (
 )
 
 type reportOptions struct {
-	db, out, campaign, suppressions string
-	formats                         []string
-	lockWait                        time.Duration
+	storeReadFlags
+	out, campaign, suppressions string
+	formats                     []string
 }
 
 func newReportCmd() *cobra.Command {
@@ -31,12 +30,11 @@ suppress, or --suppressions FILE) covers them. Exit 1 when there are new buckets
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store to read")
+	o.storeReadFlags.add(cmd)
 	f.StringVar(&o.out, "out", "", "folder to write the reports into (created if needed)")
 	f.StringSliceVar(&o.formats, "format", []string{"html", "md", "json", "junit"}, "formats to write: html, md, json, junit")
 	f.StringVar(&o.campaign, "campaign", "", "campaign whose buckets are new (default: the latest)")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array) to apply as well")
-	f.DurationVar(&o.lockWait, "lock-wait", 5*time.Second, "how long to wait while a campaign holds the store")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -52,7 +50,7 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	db, err := store.OpenStoreReadOnly(o.db, o.lockWait)
+	db, err := o.open()
 	if err != nil {
 		return err
 	}

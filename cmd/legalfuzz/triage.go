@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -126,13 +125,10 @@ func latestCampaign(db *store.Store) (string, error) {
 
 func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(entries)
+		return writeJSON(w, entries)
 	}
 	counts := map[string]int{}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BUCKET\tSTATUS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
+	tw := newTable(w, "BUCKET\tSTATUS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
 	for _, e := range entries {
 		counts[e.Status]++
 		title := e.Title
@@ -183,9 +179,7 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 		return err
 	}
 	if o.asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"bucket": e, "case": json.RawMessage(caseJSON), "verdicts": verdicts})
+		return writeJSON(w, map[string]any{"bucket": e, "case": json.RawMessage(caseJSON), "verdicts": verdicts})
 	}
 	fmt.Fprintf(w, "bucket %s (%s): %s\n%d cases, first seen %s in %s, last seen %s\n", e.Key, e.Status, e.Title,
 		e.Cases, e.FirstSeen.Format(time.DateTime), e.Campaign, e.LastSeen.Format(time.DateTime))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
@@ -33,7 +34,7 @@ func cluster(t *testing.T, n int) []*server.Server {
 	}
 	servers := make([]*server.Server, n)
 	for i := range servers {
-		servers[i] = natsServer(t, func(o *server.Options) {
+		servers[i] = queuetest.Server(t, func(o *server.Options) {
 			o.ServerName = fmt.Sprintf("n%d", i)
 			o.Cluster = server.ClusterOpts{Name: "lf-reliability", Host: "127.0.0.1", Port: ports[i]}
 			o.Routes = server.RoutesFromStr(strings.Join(routes, ","))

@@ -13,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
@@ -30,7 +31,7 @@ import (
 // verdicts, the failing batch becomes a dead letter after its deliveries, and
 // the same worker goes on judging every later job.
 func TestHungAndCrashingOracles(t *testing.T) {
-	ns := natsServer(t, nil)
+	ns := queuetest.Server(t, nil)
 	nc := connect(t, "test", []string{ns.ClientURL()})
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
@@ -110,7 +111,7 @@ func TestEnqueueFailureLosesNothing(t *testing.T) {
 }
 
 func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
-	ns := natsServer(t, nil)
+	ns := queuetest.Server(t, nil)
 	nc := connect(t, "test", []string{ns.ClientURL()})
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: maxDeliver}
@@ -230,7 +231,7 @@ func TestFindingCountedOncePerCase(t *testing.T) {
 // caller closes next): a message published right after Run returns stays on
 // the stream, and the stored campaign is the one Run returned.
 func TestRunEndsAfterItsLoops(t *testing.T) {
-	ns := natsServer(t, nil)
+	ns := queuetest.Server(t, nil)
 	nc := connect(t, "test", []string{ns.ClientURL()})
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second}

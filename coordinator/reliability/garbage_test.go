@@ -13,6 +13,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
@@ -36,7 +37,7 @@ type garbage struct {
 // becomes exactly one dead letter in the store with a clear reason, the
 // corrupt case is dead for each oracle, and every good case is judged.
 func TestGarbageMessages(t *testing.T) {
-	ns := natsServer(t, nil)
+	ns := queuetest.Server(t, nil)
 	nc := connect(t, "test", []string{ns.ClientURL()})
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
@@ -163,7 +164,7 @@ func garbageMessages(campaign, known string) []garbage {
 // worker with the right ones joins.
 func TestWorkerWithoutCredentialsRefused(t *testing.T) {
 	const user, password = "legalfuzz", "s3cret-for-tests"
-	ns := natsServer(t, func(o *server.Options) { o.Username, o.Password = user, password })
+	ns := queuetest.Server(t, func(o *server.Options) { o.Username, o.Password = user, password })
 	url := ns.ClientURL()
 	for _, opt := range []nats.Option{func(*nats.Options) error { return nil }, nats.UserInfo(user, "wrong")} {
 		nc, err := nats.Connect(url, opt, nats.MaxReconnects(0))

@@ -21,7 +21,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -131,7 +130,7 @@ func workerProc(ctx context.Context, nc *nats.Conn, cfg procConfig) error {
 		orcs, statuses = append(orcs, o), append(statuses, o.Status())
 	}
 	if cfg.Spec {
-		so, ss := specOracles()
+		so, ss := spec.All()
 		orcs, statuses = append(orcs, so...), append(statuses, ss...)
 	}
 	w, err := worker.New(nc, worker.Config{Name: cfg.Name, Oracles: orcs, Statuses: statuses, Queue: cfg.Queue})
@@ -171,18 +170,6 @@ func coordinatorProc(ctx context.Context, nc *nats.Conn, cfg procConfig) error {
 		return err
 	}
 	return json.NewEncoder(os.Stdout).Encode(camp)
-}
-
-// specOracles are legalfuzz's reference oracles with their statuses.
-func specOracles() ([]oracles.Oracle, []oracles.Status) {
-	var orcs []oracles.Oracle
-	var statuses []oracles.Status
-	for _, set := range spec.Sets {
-		o := spec.New(set)
-		orcs = append(orcs, o)
-		statuses = append(statuses, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: spec.Domains(set)})
-	}
-	return orcs, statuses
 }
 
 // proc is a running subprocess: the test binary in a role.
@@ -314,28 +301,6 @@ func tail(s string, n int) string {
 		return "..." + s[len(s)-n:]
 	}
 	return s
-}
-
-// natsServer starts a NATS server with JetStream on a random loopback TCP
-// port, its store in a temp dir; edit adjusts the options (auth, cluster).
-func natsServer(t *testing.T, edit func(*server.Options)) *server.Server {
-	t.Helper()
-	opts := &server.Options{ServerName: "rel-" + fmt.Sprint(time.Now().UnixNano()), Host: "127.0.0.1", Port: -1,
-		JetStream: true, StoreDir: t.TempDir(), NoSigs: true, NoLog: true}
-	if edit != nil {
-		edit(opts)
-	}
-	ns, err := server.NewServer(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		ns.Shutdown()
-		t.Fatal("NATS server not ready within 10s")
-	}
-	t.Cleanup(ns.Shutdown)
-	return ns
 }
 
 // connect dials the URLs in order (no randomizing, so a client is pinned to

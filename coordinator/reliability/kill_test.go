@@ -14,10 +14,12 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
@@ -29,7 +31,7 @@ import (
 // not keep its job alive would see it redelivered to an idle worker while it
 // still works on it: each batch must have exactly one result on the wire.
 func TestWorkerKilledMidBatch(t *testing.T) {
-	ns := natsServer(t, nil)
+	ns := queuetest.Server(t, nil)
 	url := ns.ClientURL() // a real TCP port: the workers are other processes
 	nc := connect(t, "test", []string{url})
 	js := jetStream(t, nc)
@@ -125,7 +127,7 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 // fixed oracle outside the policy judges each case after ptxas, so a finding
 // is re-evaluated and must not be counted again.
 func TestCoordinatorKilledAndRestarted(t *testing.T) {
-	ns := natsServer(t, nil)
+	ns := queuetest.Server(t, nil)
 	url := ns.ClientURL()
 	nc := connect(t, "test", []string{url})
 	js := jetStream(t, nc)
@@ -136,7 +138,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 
 	ptxas := testoracle.New(testoracle.Config{Name: "ptxas", Latency: 250 * time.Millisecond, Domains: []string{"kindword"}})
 	late := testoracle.New(testoracle.Config{Name: "fixed-late", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}})
-	orcs, sts := specOracles()
+	orcs, sts := spec.All()
 	orcs, sts = append(orcs, ptxas, late), append(sts, ptxas.Status(), late.Status())
 	startWorker(t, connect(t, "worker", []string{url}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
 
@@ -224,14 +226,8 @@ type storeSnapshot struct {
 // readStore opens the store of a dead process, snapshots it, and closes it.
 func readStore(t *testing.T, path string) storeSnapshot {
 	t.Helper()
-	db, err := store.OpenStore(path, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if err := db.Check(); err != nil {
-		t.Fatalf("store after SIGKILL: %v", err)
-	}
+	db := storetest.Open(t, path)
+	defer storetest.Close(t, db)
 	all, err := db.Campaigns()
 	if err != nil || len(all) != 1 {
 		t.Fatalf("campaigns %+v, %v", all, err)

@@ -2,8 +2,6 @@ package blockscale
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -45,54 +43,34 @@ func TestScaleVecN(t *testing.T) {
 }
 
 func TestParseJSONDefaults(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		want     Value
-	}{
-		{"empty", `{}`, New(MXF8F6F4, E4M3, E4M3, UE8M0)},
-		{"k 64", `{"k":64}`, New(MXF4, E2M1, E2M1, UE8M0)},
-		{"k 64 ue4m3", `{"k":64,"sf_type":"ue4m3"}`, New(MXF4NVF4, E2M1, E2M1, UE4M3)},
-		{"kind mxf4nvf4", `{"kind":"mxf4nvf4"}`, New(MXF4NVF4, E2M1, E2M1, UE8M0)},
-		{"kind with another k", `{"kind":"mxf4","k":32}`,
-			Value{K: 32, AType: E4M3, BType: E4M3, ScaleVecSize: 16, ScaleFragmentBits: 16, Kind: MXF4, Tgt: sm120a}},
-		{"types", `{"a_type":"e2m3","b_type":"e5m2"}`, New(MXF8F6F4, E2M3, E5M2, UE8M0)},
-		{"explicit target", `{"target":"sm_120f","ptx":"9.0"}`,
-			with(New(MXF8F6F4, E4M3, E4M3, UE8M0), func(v *Value) { v.Tgt = target.MustParse("sm_120f", "9.0") })},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v\nwant %+v", got, tc.want)
-			}
-		})
-	}
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{Name: "empty", In: `{}`, Want: New(MXF8F6F4, E4M3, E4M3, UE8M0)},
+		{Name: "k 64", In: `{"k":64}`, Want: New(MXF4, E2M1, E2M1, UE8M0)},
+		{Name: "k 64 ue4m3", In: `{"k":64,"sf_type":"ue4m3"}`, Want: New(MXF4NVF4, E2M1, E2M1, UE4M3)},
+		{Name: "kind mxf4nvf4", In: `{"kind":"mxf4nvf4"}`, Want: New(MXF4NVF4, E2M1, E2M1, UE8M0)},
+		{Name: "kind with another k", In: `{"kind":"mxf4","k":32}`,
+			Want: Value{K: 32, AType: E4M3, BType: E4M3, ScaleVecSize: 16, ScaleFragmentBits: 16, Kind: MXF4, Tgt: sm120a}},
+		{Name: "types", In: `{"a_type":"e2m3","b_type":"e5m2"}`, Want: New(MXF8F6F4, E2M3, E5M2, UE8M0)},
+		{Name: "explicit target", In: `{"target":"sm_120f","ptx":"9.0"}`,
+			Want: with(New(MXF8F6F4, E4M3, E4M3, UE8M0), func(v *Value) { v.Tgt = target.MustParse("sm_120f", "9.0") })},
+	})
 }
 
 func TestParseJSONErrorsNameTheField(t *testing.T) {
-	for _, tc := range []struct{ in, field string }{
-		{`{"bogus":1}`, "bogus"},
-		{`{"k":256}`, "k"},
-		{`{"k":-1}`, "k"},
-		{`{"k":"32"}`, "k"},
-		{`{"a_type":"fp4"}`, "a_type"},
-		{`{"b_type":"s8"}`, "b_type"},
-		{`{"sf_type":"e8m0"}`, "sf_type"},
-		{`{"scale_vector_size":300}`, "scale_vector_size"},
-		{`{"scale_fragment_bits":-8}`, "scale_fragment_bits"},
-		{`{"kind":"mxf6"}`, "kind"},
-		{`{"target":"sm_121a"}`, "target"},
-		{`{"ptx":"8.x"}`, "ptx"},
-	} {
-		t.Run(tc.field+" "+tc.in, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil || !strings.Contains(err.Error(), `"`+tc.field+`"`) {
-				t.Fatalf("error %v, want one naming %q", err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"k":256}`, Field: "k"},
+		{In: `{"k":-1}`, Field: "k"},
+		{In: `{"k":"32"}`, Field: "k"},
+		{In: `{"a_type":"fp4"}`, Field: "a_type"},
+		{In: `{"b_type":"s8"}`, Field: "b_type"},
+		{In: `{"sf_type":"e8m0"}`, Field: "sf_type"},
+		{In: `{"scale_vector_size":300}`, Field: "scale_vector_size"},
+		{In: `{"scale_fragment_bits":-8}`, Field: "scale_fragment_bits"},
+		{In: `{"kind":"mxf6"}`, Field: "kind"},
+		{In: `{"target":"sm_121a"}`, Field: "target"},
+		{In: `{"ptx":"8.x"}`, Field: "ptx"},
+	})
 }
 
 func TestMarshalJSONWritesEveryField(t *testing.T) {

@@ -2,7 +2,6 @@ package blockscale
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
@@ -25,12 +24,10 @@ var DefaultArch = target.Arch{SM: 120, Suffix: "a"}
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s string) *string { return &s }
-	i := func(n int) *int { return &n }
 	return json.Marshal(jsonForm{
-		K: i(int(v.K)), AType: str(v.AType.String()), BType: str(v.BType.String()), SFType: str(v.SFType.String()),
-		ScaleVecSize: i(int(v.ScaleVecSize)), ScaleFragmentBits: i(int(v.ScaleFragmentBits)),
-		Kind: str(v.Kind.String()), JSON: v.Tgt.ToJSON(),
+		K: domain.Ptr(int(v.K)), AType: domain.Ptr(v.AType.String()), BType: domain.Ptr(v.BType.String()), SFType: domain.Ptr(v.SFType.String()),
+		ScaleVecSize: domain.Ptr(int(v.ScaleVecSize)), ScaleFragmentBits: domain.Ptr(int(v.ScaleFragmentBits)),
+		Kind: domain.Ptr(v.Kind.String()), JSON: v.Tgt.ToJSON(),
 	})
 }
 
@@ -41,15 +38,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // usual .scale_vec::NX (1X mxf8f6f4 and f8f6f4, 2X mxf4, 4X mxf4nvf4 with
 // ue4m3, else 2X); target sm_120a at its first PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("blockscale: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("blockscale: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("blockscale", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -65,14 +54,14 @@ func (f jsonForm) value() (Value, error) {
 	if v.K == 64 {
 		v.AType, v.BType = E2M1, E2M1
 	}
-	if err := firstErr(enum(Types, "a_type", f.AType, &v.AType), enum(Types, "b_type", f.BType, &v.BType)); err != nil {
+	if err := domain.FirstErr(domain.OptEnum(Types, "a_type", f.AType, &v.AType), domain.OptEnum(Types, "b_type", f.BType, &v.BType)); err != nil {
 		return Value{}, err
 	}
 	n := usualScaleVecN(v.Kind, v.SFType)
 	v.ScaleVecSize, v.ScaleFragmentBits = uint8(int(v.K)/n), uint8(8*n)
-	err = firstErr(
-		number("scale_vector_size", f.ScaleVecSize, &v.ScaleVecSize),
-		number("scale_fragment_bits", f.ScaleFragmentBits, &v.ScaleFragmentBits),
+	err = domain.FirstErr(
+		domain.OptInt("scale_vector_size", f.ScaleVecSize, 0, 255, &v.ScaleVecSize),
+		domain.OptInt("scale_fragment_bits", f.ScaleFragmentBits, 0, 255, &v.ScaleFragmentBits),
 	)
 	return v, err
 }
@@ -81,13 +70,13 @@ func (f jsonForm) value() (Value, error) {
 // each other.
 func (f jsonForm) kindAndK(v *Value) error {
 	v.K = 32
-	if err := enum(Kinds, "kind", f.Kind, &v.Kind); err != nil {
+	if err := domain.OptEnum(Kinds, "kind", f.Kind, &v.Kind); err != nil {
 		return err
 	}
 	if f.Kind != nil {
 		v.K = uint8(v.Kind.K())
 	}
-	if err := firstErr(number("k", f.K, &v.K), enum(SFs, "sf_type", f.SFType, &v.SFType)); err != nil {
+	if err := domain.FirstErr(domain.OptInt("k", f.K, 0, 255, &v.K), domain.OptEnum(SFs, "sf_type", f.SFType, &v.SFType)); err != nil {
 		return err
 	}
 	if f.Kind == nil {
@@ -111,35 +100,4 @@ func usualScaleVecN(k Kind, sf SF) int {
 		return 2
 	}
 	return 1
-}
-
-// enum parses an optional enum field into dst, keeping dst when absent.
-func enum[T ~uint8](e domain.Enum, field string, s *string, dst *T) error {
-	if s == nil {
-		return nil
-	}
-	i, err := e.Parse(field, *s)
-	*dst = T(i)
-	return err
-}
-
-// number parses an optional byte-sized field (0..255) into dst.
-func number(field string, n *int, dst *uint8) error {
-	if n == nil {
-		return nil
-	}
-	if err := domain.Range(field, int64(*n), 0, 255); err != nil {
-		return err
-	}
-	*dst = uint8(*n)
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

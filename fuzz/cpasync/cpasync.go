@@ -125,7 +125,7 @@ func (v Value) Encode() []byte {
 	w.U8(uint8(v.Elem))
 	w.U8(uint8(v.SrcElem))
 	w.U8(v.DstElements)
-	w.U8(packFlags(v.HasSrcElements, v.CacheHint, v.IgnoreSrc))
+	w.Flags(v.HasSrcElements, v.CacheHint, v.IgnoreSrc)
 	w.U8(v.SrcElements)
 	w.U8(uint8(v.Cache))
 	w.U8(uint8(v.Prefetch))
@@ -137,16 +137,6 @@ func (v Value) Encode() []byte {
 	return w.Bytes
 }
 
-func packFlags(bits ...bool) uint8 {
-	var f uint8
-	for i, b := range bits {
-		if b {
-			f |= 1 << i
-		}
-	}
-	return f
-}
-
 // Decode maps fuzz bytes to a value; every input decodes.
 func Decode(data []byte) (domain.Value, error) {
 	r := domain.NewReader(data)
@@ -155,8 +145,7 @@ func Decode(data []byte) (domain.Value, error) {
 		SrcElem:     ElemType(r.Index(len(ElemTypes))),
 		DstElements: r.U8(),
 	}
-	f := r.U8()
-	v.HasSrcElements, v.CacheHint, v.IgnoreSrc = f&1 != 0, f&2 != 0, f&4 != 0
+	r.Flags(&v.HasSrcElements, &v.CacheHint, &v.IgnoreSrc)
 	v.SrcElements = r.U8()
 	if !v.HasSrcElements {
 		v.SrcElements = 0

@@ -1,8 +1,6 @@
 package cpasync
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
@@ -39,67 +37,41 @@ func TestJSONDefaults(t *testing.T) {
 	sm80 := target.MustParse("sm_80", "")
 	base := Value{Elem: F32, SrcElem: F32, DstElements: 4, DstStride: 1, SrcStride: 1, Tgt: sm80}
 	with := func(f func(*Value)) Value { v := base; f(&v); return v }
-	for _, tc := range []struct {
-		name string
-		in   string
-		want Value
-	}{
-		{"empty", `{}`, base},
-		{"f16 defaults to a 16-byte copy", `{"elem":"f16"}`, with(func(v *Value) { v.Elem, v.SrcElem, v.DstElements = F16, F16, 8 })},
-		{"cp_size alone", `{"elem":"f16","cp_size":4}`, with(func(v *Value) { v.Elem, v.SrcElem, v.DstElements = F16, F16, 2 })},
-		{"bypass_l1 selects cg", `{"bypass_l1":true}`, with(func(v *Value) { v.Cache = CG })},
-		{"src_size alone", `{"src_size":8}`, with(func(v *Value) { v.HasSrcElements, v.SrcElements = true, 2 })},
-		{"explicit", `{"src_elem":"i32","dst_elements":2,"cp_size":8,"cache":"cs","bypass_l1":false,"prefetch":"64B","cache_hint":true,"ignore_src":true,"dst_stride":0,"src_stride":3,"dst_addr":8,"src_addr":16,"target":"sm_90a","ptx":"8.3"}`,
-			Value{Elem: F32, SrcElem: I32, DstElements: 2, Cache: CS, Prefetch: Prefetch64B, CacheHint: true, IgnoreSrc: true,
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{Name: "empty", In: `{}`, Want: base},
+		{Name: "f16 defaults to a 16-byte copy", In: `{"elem":"f16"}`, Want: with(func(v *Value) { v.Elem, v.SrcElem, v.DstElements = F16, F16, 8 })},
+		{Name: "cp_size alone", In: `{"elem":"f16","cp_size":4}`, Want: with(func(v *Value) { v.Elem, v.SrcElem, v.DstElements = F16, F16, 2 })},
+		{Name: "bypass_l1 selects cg", In: `{"bypass_l1":true}`, Want: with(func(v *Value) { v.Cache = CG })},
+		{Name: "src_size alone", In: `{"src_size":8}`, Want: with(func(v *Value) { v.HasSrcElements, v.SrcElements = true, 2 })},
+		{Name: "explicit", In: `{"src_elem":"i32","dst_elements":2,"cp_size":8,"cache":"cs","bypass_l1":false,"prefetch":"64B","cache_hint":true,"ignore_src":true,"dst_stride":0,"src_stride":3,"dst_addr":8,"src_addr":16,"target":"sm_90a","ptx":"8.3"}`,
+			Want: Value{Elem: F32, SrcElem: I32, DstElements: 2, Cache: CS, Prefetch: Prefetch64B, CacheHint: true, IgnoreSrc: true,
 				DstStride: 0, SrcStride: 3, DstAddr: 8, SrcAddr: 16, Tgt: target.MustParse("sm_90a", "8.3")}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v, want %+v", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestJSONStrict(t *testing.T) {
-	for _, tc := range []struct {
-		in, field string
-	}{
-		{`{"bogus":1}`, "bogus"},
-		{`{"elem":"f8"}`, "elem"},
-		{`{"src_elem":"u4"}`, "src_elem"},
-		{`{"dst_elements":256}`, "dst_elements"},
-		{`{"dst_elements":-1}`, "dst_elements"},
-		{`{"cp_size":6}`, "cp_size"},
-		{`{"cp_size":2000}`, "cp_size"},
-		{`{"dst_elements":4,"cp_size":8}`, "cp_size"},
-		{`{"src_elements":300}`, "src_elements"},
-		{`{"src_size":3}`, "src_size"},
-		{`{"src_elements":1,"src_size":8}`, "src_size"},
-		{`{"cache":"cx"}`, "cache"},
-		{`{"cache":"ca","bypass_l1":true}`, "bypass_l1"},
-		{`{"prefetch":"512B"}`, "prefetch"},
-		{`{"dst_stride":256}`, "dst_stride"},
-		{`{"src_stride":-2}`, "src_stride"},
-		{`{"dst_addr":-1}`, "dst_addr"},
-		{`{"dst_addr":4294967296}`, "dst_addr"},
-		{`{"src_addr":"0x10"}`, "src_addr"},
-		{`{"ignore_src":1}`, "ignore_src"},
-		{`{"target":"sm_70"}`, "target"},
-		{`{"ptx":"9.9"}`, "ptx"},
-	} {
-		t.Run(tc.field, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil {
-				t.Fatalf("%s parsed, want an error naming %q", tc.in, tc.field)
-			}
-			if !strings.Contains(err.Error(), `"`+tc.field+`"`) {
-				t.Fatalf("%s: error %q does not name %q", tc.in, err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"elem":"f8"}`, Field: "elem"},
+		{In: `{"src_elem":"u4"}`, Field: "src_elem"},
+		{In: `{"dst_elements":256}`, Field: "dst_elements"},
+		{In: `{"dst_elements":-1}`, Field: "dst_elements"},
+		{In: `{"cp_size":6}`, Field: "cp_size"},
+		{In: `{"cp_size":2000}`, Field: "cp_size"},
+		{In: `{"dst_elements":4,"cp_size":8}`, Field: "cp_size"},
+		{In: `{"src_elements":300}`, Field: "src_elements"},
+		{In: `{"src_size":3}`, Field: "src_size"},
+		{In: `{"src_elements":1,"src_size":8}`, Field: "src_size"},
+		{In: `{"cache":"cx"}`, Field: "cache"},
+		{In: `{"cache":"ca","bypass_l1":true}`, Field: "bypass_l1"},
+		{In: `{"prefetch":"512B"}`, Field: "prefetch"},
+		{In: `{"dst_stride":256}`, Field: "dst_stride"},
+		{In: `{"src_stride":-2}`, Field: "src_stride"},
+		{In: `{"dst_addr":-1}`, Field: "dst_addr"},
+		{In: `{"dst_addr":4294967296}`, Field: "dst_addr"},
+		{In: `{"src_addr":"0x10"}`, Field: "src_addr"},
+		{In: `{"ignore_src":1}`, Field: "ignore_src"},
+		{In: `{"target":"sm_70"}`, Field: "target"},
+		{In: `{"ptx":"9.9"}`, Field: "ptx"},
+	})
 }

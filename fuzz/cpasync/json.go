@@ -37,20 +37,17 @@ var DefaultArch = target.Arch{SM: 80}
 // MarshalJSON writes every field; src_elements and src_size only when the
 // copy has the operand, since their absence is what encodes "no src-size".
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s string) *string { return &s }
-	i := func(n int) *int { return &n }
-	b := func(x bool) *bool { return &x }
 	u32, u64 := v.DstAddr, v.SrcAddr
 	f := jsonForm{
-		Elem: str(v.Elem.String()), SrcElem: str(v.SrcElem.String()),
-		DstElements: i(int(v.DstElements)), CPSize: i(v.CPSize()),
-		Cache: str(v.Cache.String()), BypassL1: b(v.BypassL1()), Prefetch: str(v.Prefetch.String()),
-		CacheHint: b(v.CacheHint), IgnoreSrc: b(v.IgnoreSrc),
-		DstStride: i(int(v.DstStride)), SrcStride: i(int(v.SrcStride)),
+		Elem: domain.Ptr(v.Elem.String()), SrcElem: domain.Ptr(v.SrcElem.String()),
+		DstElements: domain.Ptr(int(v.DstElements)), CPSize: domain.Ptr(v.CPSize()),
+		Cache: domain.Ptr(v.Cache.String()), BypassL1: domain.Ptr(v.BypassL1()), Prefetch: domain.Ptr(v.Prefetch.String()),
+		CacheHint: domain.Ptr(v.CacheHint), IgnoreSrc: domain.Ptr(v.IgnoreSrc),
+		DstStride: domain.Ptr(int(v.DstStride)), SrcStride: domain.Ptr(int(v.SrcStride)),
 		DstAddr: &u32, SrcAddr: &u64, JSON: v.Tgt.ToJSON(),
 	}
 	if v.HasSrcElements {
-		f.SrcElements, f.SrcSize = i(int(v.SrcElements)), i(v.SrcSize())
+		f.SrcElements, f.SrcSize = domain.Ptr(int(v.SrcElements)), domain.Ptr(v.SrcSize())
 	}
 	return json.Marshal(f)
 }
@@ -61,15 +58,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // cache hint, no ignore-src, unit strides, addresses 0, target sm_80 with
 // its first PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("cpasync: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("cpasync: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("cpasync", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -98,37 +87,21 @@ func (f jsonForm) value() (Value, error) {
 	if err := f.strides(&v); err != nil {
 		return Value{}, err
 	}
-	if f.CacheHint != nil {
-		v.CacheHint = *f.CacheHint
-	}
-	if f.IgnoreSrc != nil {
-		v.IgnoreSrc = *f.IgnoreSrc
-	}
-	if f.DstAddr != nil {
-		v.DstAddr = *f.DstAddr
-	}
-	if f.SrcAddr != nil {
-		v.SrcAddr = *f.SrcAddr
-	}
+	domain.Opt(f.CacheHint, &v.CacheHint)
+	domain.Opt(f.IgnoreSrc, &v.IgnoreSrc)
+	domain.Opt(f.DstAddr, &v.DstAddr)
+	domain.Opt(f.SrcAddr, &v.SrcAddr)
 	return v, nil
 }
 
 // types sets the element types; src_elem defaults to elem.
 func (f jsonForm) types(v *Value) error {
-	if f.Elem != nil {
-		e, err := ElemTypes.Parse("elem", *f.Elem)
-		if err != nil {
-			return err
-		}
-		v.Elem = ElemType(e)
+	if err := domain.OptEnum(ElemTypes, "elem", f.Elem, &v.Elem); err != nil {
+		return err
 	}
 	v.SrcElem = v.Elem
-	if f.SrcElem != nil {
-		e, err := ElemTypes.Parse("src_elem", *f.SrcElem)
-		if err != nil {
-			return err
-		}
-		v.SrcElem = ElemType(e)
+	if err := domain.OptEnum(ElemTypes, "src_elem", f.SrcElem, &v.SrcElem); err != nil {
+		return err
 	}
 	return nil
 }
@@ -172,30 +145,16 @@ func (f jsonForm) cache(v *Value) error {
 		}
 		v.Cache = CacheOp(c)
 	}
-	if f.Prefetch != nil {
-		p, err := Prefetches.Parse("prefetch", *f.Prefetch)
-		if err != nil {
-			return err
-		}
-		v.Prefetch = Prefetch(p)
+	if err := domain.OptEnum(Prefetches, "prefetch", f.Prefetch, &v.Prefetch); err != nil {
+		return err
 	}
 	return nil
 }
 
 // strides sets the minor-dimension strides, default 1.
 func (f jsonForm) strides(v *Value) error {
-	for _, s := range []struct {
-		name  string
-		given *int
-		dst   *uint8
-	}{{"dst_stride", f.DstStride, &v.DstStride}, {"src_stride", f.SrcStride, &v.SrcStride}} {
-		if s.given == nil {
-			continue
-		}
-		if err := domain.Range(s.name, int64(*s.given), 0, 255); err != nil {
-			return err
-		}
-		*s.dst = uint8(*s.given)
-	}
-	return nil
+	return domain.FirstErr(
+		domain.OptInt("dst_stride", f.DstStride, 0, 255, &v.DstStride),
+		domain.OptInt("src_stride", f.SrcStride, 0, 255, &v.SrcStride),
+	)
 }

@@ -35,18 +35,15 @@ var DefaultArch = target.Arch{SM: 100, Suffix: "a"}
 
 // MarshalJSON writes every field, the derived raw and collector words included.
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s string) *string { return &s }
-	i := func(n int) *int { return &n }
-	b := func(x bool) *bool { return &x }
 	f := jsonForm{
-		Kind: str(v.Kind.String()), CTAGroup: i(int(v.CTAGroup)), ScaleVec: str(v.ScaleVec.String()),
-		WS: b(v.WS), Sparse: b(v.Sparse), BlockScale: b(v.BlockScale),
-		CollectorA: str(v.CollectorA.String()), AShift: b(v.AShift), ATMem: b(v.ATMem),
-		ArchConditional: b(v.ArchConditional), JSON: v.Tgt.ToJSON(),
-		Raw: i(int(v.Raw())), Collector: i(int(v.Collector())),
+		Kind: domain.Ptr(v.Kind.String()), CTAGroup: domain.Ptr(int(v.CTAGroup)), ScaleVec: domain.Ptr(v.ScaleVec.String()),
+		WS: domain.Ptr(v.WS), Sparse: domain.Ptr(v.Sparse), BlockScale: domain.Ptr(v.BlockScale),
+		CollectorA: domain.Ptr(v.CollectorA.String()), AShift: domain.Ptr(v.AShift), ATMem: domain.Ptr(v.ATMem),
+		ArchConditional: domain.Ptr(v.ArchConditional), JSON: v.Tgt.ToJSON(),
+		Raw: domain.Ptr(int(v.Raw())), Collector: domain.Ptr(int(v.Collector())),
 	}
 	if v.ScaleInputAcc {
-		f.ScaleInputD = i(int(v.ScaleInputD))
+		f.ScaleInputD = domain.Ptr(int(v.ScaleInputD))
 	}
 	return json.Marshal(f)
 }
@@ -55,15 +52,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // collector_a discard, target sm_100a, ptx the target's first PTX ISA
 // version, arch_conditional true exactly when the target is sm_XXa or sm_XXf.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("kindword: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("kindword: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("kindword", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -113,35 +102,18 @@ func (f jsonForm) semanticGiven() bool {
 
 // applySemantic sets the semantic fields given.
 func (f jsonForm) applySemantic(v *Value) error {
-	if f.ATMem != nil {
-		v.ATMem = *f.ATMem
+	domain.Opt(f.ATMem, &v.ATMem)
+	if err := domain.OptEnum(Kinds, "kind", f.Kind, &v.Kind); err != nil {
+		return err
 	}
-	if f.Kind != nil {
-		k, err := Kinds.Parse("kind", *f.Kind)
-		if err != nil {
-			return err
-		}
-		v.Kind = Kind(k)
+	if err := domain.OptInt("cta_group", f.CTAGroup, 0, 3, &v.CTAGroup); err != nil {
+		return err
 	}
-	if f.CTAGroup != nil {
-		if err := domain.Range("cta_group", int64(*f.CTAGroup), 0, 3); err != nil {
-			return err
-		}
-		v.CTAGroup = uint8(*f.CTAGroup)
+	if err := domain.OptEnum(ScaleVecs, "scale_vec", f.ScaleVec, &v.ScaleVec); err != nil {
+		return err
 	}
-	if f.ScaleVec != nil {
-		s, err := ScaleVecs.Parse("scale_vec", *f.ScaleVec)
-		if err != nil {
-			return err
-		}
-		v.ScaleVec = ScaleVec(s)
-	}
-	if f.CollectorA != nil {
-		c, err := Collectors.Parse("collector_a", *f.CollectorA)
-		if err != nil {
-			return err
-		}
-		v.CollectorA = Collector(c)
+	if err := domain.OptEnum(Collectors, "collector_a", f.CollectorA, &v.CollectorA); err != nil {
+		return err
 	}
 	if f.ScaleInputD != nil {
 		if err := domain.Range("scale_input_d", int64(*f.ScaleInputD), 0, 15); err != nil {
@@ -149,13 +121,8 @@ func (f jsonForm) applySemantic(v *Value) error {
 		}
 		v.ScaleInputAcc, v.ScaleInputD = true, uint8(*f.ScaleInputD)
 	}
-	for _, b := range []struct {
-		given *bool
-		dst   *bool
-	}{{f.WS, &v.WS}, {f.Sparse, &v.Sparse}, {f.BlockScale, &v.BlockScale}, {f.AShift, &v.AShift}} {
-		if b.given != nil {
-			*b.dst = *b.given
-		}
+	for _, b := range [][2]*bool{{f.WS, &v.WS}, {f.Sparse, &v.Sparse}, {f.BlockScale, &v.BlockScale}, {f.AShift, &v.AShift}} {
+		domain.Opt(b[0], b[1])
 	}
 	return nil
 }

@@ -173,21 +173,11 @@ func (v Value) Encode() []byte {
 	w.U8(uint8(v.Kind))
 	w.U8(v.CTAGroup)
 	w.U8(uint8(v.ScaleVec))
-	w.U8(packFlags(v.WS, v.Sparse, v.BlockScale, v.ScaleInputAcc, v.AShift, v.ATMem, v.ArchConditional))
+	w.Flags(v.WS, v.Sparse, v.BlockScale, v.ScaleInputAcc, v.AShift, v.ATMem, v.ArchConditional)
 	w.U8(v.ScaleInputD)
 	w.U8(uint8(v.CollectorA))
 	w.Bytes = v.Tgt.Encode(w.Bytes)
 	return w.Bytes
-}
-
-func packFlags(bits ...bool) uint8 {
-	var f uint8
-	for i, b := range bits {
-		if b {
-			f |= 1 << i
-		}
-	}
-	return f
 }
 
 // Decode maps fuzz bytes to a value; every input decodes.
@@ -198,9 +188,7 @@ func Decode(data []byte) (domain.Value, error) {
 		CTAGroup: uint8(r.Index(4)),
 		ScaleVec: ScaleVec(r.Index(len(ScaleVecs))),
 	}
-	f := r.U8()
-	v.WS, v.Sparse, v.BlockScale = f&1 != 0, f&2 != 0, f&4 != 0
-	v.ScaleInputAcc, v.AShift, v.ATMem, v.ArchConditional = f&8 != 0, f&16 != 0, f&32 != 0, f&64 != 0
+	r.Flags(&v.WS, &v.Sparse, &v.BlockScale, &v.ScaleInputAcc, &v.AShift, &v.ATMem, &v.ArchConditional)
 	v.ScaleInputD = r.U8() & 15
 	if !v.ScaleInputAcc {
 		v.ScaleInputD = 0

@@ -31,14 +31,12 @@ var DefaultArch = target.Arch{SM: 90, Suffix: "a"}
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s string) *string { return &s }
-	i := func(n int) *int { return &n }
 	return json.Marshal(jsonForm{
-		Op: str(v.Op.String()), Mode: str(v.Mode.String()), Shape: str(v.Shape.String()),
-		NumMatrices: i(int(v.NumMatrices)), Transpose: &v.Transpose, Size: str(v.Size.String()),
-		ResultRank: i(int(v.ResultRank)), ResultDim0: i(int(v.ResultDim0)),
-		SrcSpace: str(v.Src.String()), DstSpace: str(v.Dst.String()), Alignment: i(int(v.Align)),
-		RegisterCount: i(int(v.RegisterCount)), Cosize: i(int(v.Cosize)), JSON: v.Tgt.ToJSON(),
+		Op: domain.Ptr(v.Op.String()), Mode: domain.Ptr(v.Mode.String()), Shape: domain.Ptr(v.Shape.String()),
+		NumMatrices: domain.Ptr(int(v.NumMatrices)), Transpose: &v.Transpose, Size: domain.Ptr(v.Size.String()),
+		ResultRank: domain.Ptr(int(v.ResultRank)), ResultDim0: domain.Ptr(int(v.ResultDim0)),
+		SrcSpace: domain.Ptr(v.Src.String()), DstSpace: domain.Ptr(v.Dst.String()), Alignment: domain.Ptr(int(v.Align)),
+		RegisterCount: domain.Ptr(int(v.RegisterCount)), Cosize: domain.Ptr(int(v.Cosize)), JSON: v.Tgt.ToJSON(),
 	})
 }
 
@@ -53,15 +51,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // 16; register_count RegistersPerLane and cosize equal to it; target sm_90a
 // at its first PTX ISA version. A known mode with another shape is an error.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("ldsm: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("ldsm: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("ldsm", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -79,42 +69,20 @@ func (f jsonForm) value() (Value, error) {
 	return v, f.operands(&v)
 }
 
-// enum parses an optional enum field into dst, keeping dst when absent.
-func enum[T ~uint8](e domain.Enum, field string, s *string, dst *T) error {
-	if s == nil {
-		return nil
-	}
-	i, err := e.Parse(field, *s)
-	*dst = T(i)
-	return err
-}
-
-// number parses an optional integer field in [lo, hi] into dst.
-func number[T ~uint8 | ~uint16](field string, n *int, lo, hi int64, dst *T) error {
-	if n == nil {
-		return nil
-	}
-	if err := domain.Range(field, int64(*n), lo, hi); err != nil {
-		return err
-	}
-	*dst = T(*n)
-	return nil
-}
-
 // instruction fills op, mode, shape, transpose, num_matrices and size.
 func (f jsonForm) instruction(v *Value) error {
 	v.NumMatrices = 1
-	err := firstErr(
-		enum(Ops, "op", f.Op, &v.Op),
-		enum(Shapes, "shape", f.Shape, &v.Shape),
-		number("num_matrices", f.NumMatrices, 0, MaxNum, &v.NumMatrices),
+	err := domain.FirstErr(
+		domain.OptEnum(Ops, "op", f.Op, &v.Op),
+		domain.OptEnum(Shapes, "shape", f.Shape, &v.Shape),
+		domain.OptInt("num_matrices", f.NumMatrices, 0, MaxNum, &v.NumMatrices),
 	)
 	if err != nil {
 		return err
 	}
 	switch {
 	case f.Mode != nil:
-		if err := enum(Modes, "mode", f.Mode, &v.Mode); err != nil {
+		if err := domain.OptEnum(Modes, "mode", f.Mode, &v.Mode); err != nil {
 			return err
 		}
 		v.Transpose = v.Mode.RequiresTranspose()
@@ -124,14 +92,12 @@ func (f jsonForm) instruction(v *Value) error {
 	default:
 		v.Transpose = v.Shape == M16N16 || v.Shape == M16N8
 	}
-	if f.Transpose != nil {
-		v.Transpose = *f.Transpose
-	}
+	domain.Opt(f.Transpose, &v.Transpose)
 	if f.Mode == nil {
 		v.Mode = ModeOf(v.Shape, v.Transpose)
 	}
 	v.Size = defaultSizes[v.Mode]
-	return enum(Sizes, "size", f.Size, &v.Size)
+	return domain.OptEnum(Sizes, "size", f.Size, &v.Size)
 }
 
 // shapeOfMode ties the shape to a given mode: the table shape for a known
@@ -157,10 +123,10 @@ func (f jsonForm) fragment(v *Value) error {
 	n := int(v.NumMatrices)
 	v.ResultRank, v.ResultDim0 = 1, uint8(ElementsPerLane(v.Shape, n))
 	v.RegisterCount = uint8(RegistersPerLane(v.Shape, n))
-	err := firstErr(
-		number("result_rank", f.ResultRank, 0, MaxRank, &v.ResultRank),
-		number("result_dim0", f.ResultDim0, 0, 255, &v.ResultDim0),
-		number("register_count", f.RegisterCount, 0, MaxRegs, &v.RegisterCount),
+	err := domain.FirstErr(
+		domain.OptInt("result_rank", f.ResultRank, 0, MaxRank, &v.ResultRank),
+		domain.OptInt("result_dim0", f.ResultDim0, 0, 255, &v.ResultDim0),
+		domain.OptInt("register_count", f.RegisterCount, 0, MaxRegs, &v.RegisterCount),
 	)
 	if err != nil {
 		return err
@@ -172,7 +138,7 @@ func (f jsonForm) fragment(v *Value) error {
 		v.ResultDim0 = 0
 	}
 	v.Cosize = v.RegisterCount
-	return number("cosize", f.Cosize, 0, MaxRegs, &v.Cosize)
+	return domain.OptInt("cosize", f.Cosize, 0, MaxRegs, &v.Cosize)
 }
 
 // operands fills the memory spaces and the alignment.
@@ -182,25 +148,16 @@ func (f jsonForm) operands(v *Value) error {
 		v.Src, v.Dst = Register, Shared
 	}
 	v.Align = 16
-	err := firstErr(
-		enum(Spaces, "src_space", f.SrcSpace, &v.Src),
-		enum(Spaces, "dst_space", f.DstSpace, &v.Dst),
-		number("alignment", f.Alignment, 1, MaxAlign, &v.Align),
+	err := domain.FirstErr(
+		domain.OptEnum(Spaces, "src_space", f.SrcSpace, &v.Src),
+		domain.OptEnum(Spaces, "dst_space", f.DstSpace, &v.Dst),
+		domain.OptInt("alignment", f.Alignment, 1, MaxAlign, &v.Align),
 	)
 	if err != nil {
 		return err
 	}
 	if v.Align&(v.Align-1) != 0 {
 		return fmt.Errorf("field \"alignment\": %d is not a power of two", v.Align)
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -2,9 +2,7 @@ package ldsm
 
 import (
 	"encoding/json"
-	"reflect"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -36,69 +34,49 @@ func TestDecodeShortInputs(t *testing.T) {
 
 func TestParseJSONDefaults(t *testing.T) {
 	sm90a := target.MustParse("sm_90a", "")
-	for _, tc := range []struct {
-		name, in string
-		want     Value
-	}{
-		{"empty", `{}`, New(Load, M8N8, 1, false, U16, sm90a)},
-		{"mode MT1616", `{"mode":"MT1616","num_matrices":2}`, New(Load, M16N16, 2, true, U8, sm90a)},
-		{"shape m8n8 with transpose", `{"shape":"m8n8","transpose":true,"num_matrices":4,"size":"b16"}`,
-			New(Load, M8N8, 4, true, B16, sm90a)},
-		{"shape m16n8 is the reserved mode with .trans", `{"op":"stmatrix","shape":"m16n8","target":"sm_100a"}`,
-			New(Store, M16N8, 1, true, B8, target.MustParse("sm_100a", ""))},
-		{"reserved mode defaults to m16n8", `{"mode":"reserved"}`,
-			with(New(Load, M16N8, 1, true, B8, sm90a), func(v *Value) { v.Transpose = false })},
-		{"mode M832", `{"mode":"M832","num_matrices":4}`, New(Load, M8N32, 4, false, U2to4, sm90a)},
-		{"mode M816 defaults to a packed size", `{"mode":"M816"}`, New(Load, M8N16, 1, false, B4P64, sm90a)},
-		{"rank 0 zeroes dim0", `{"result_rank":0}`, with(New(Load, M8N8, 1, false, U16, sm90a), func(v *Value) { v.ResultRank, v.ResultDim0 = 0, 0 })},
-		{"cosize follows register_count", `{"register_count":3}`,
-			with(New(Load, M8N8, 1, false, U16, sm90a), func(v *Value) { v.RegisterCount, v.Cosize = 3, 3 })},
-		{"explicit ptx", `{"target":"sm_100a","ptx":"8.8","shape":"m16n16"}`,
-			New(Load, M16N16, 1, true, U8, target.MustParse("sm_100a", "8.8"))},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v\nwant %+v", got, tc.want)
-			}
-		})
-	}
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{Name: "empty", In: `{}`, Want: New(Load, M8N8, 1, false, U16, sm90a)},
+		{Name: "mode MT1616", In: `{"mode":"MT1616","num_matrices":2}`, Want: New(Load, M16N16, 2, true, U8, sm90a)},
+		{Name: "shape m8n8 with transpose", In: `{"shape":"m8n8","transpose":true,"num_matrices":4,"size":"b16"}`,
+			Want: New(Load, M8N8, 4, true, B16, sm90a)},
+		{Name: "shape m16n8 is the reserved mode with .trans", In: `{"op":"stmatrix","shape":"m16n8","target":"sm_100a"}`,
+			Want: New(Store, M16N8, 1, true, B8, target.MustParse("sm_100a", ""))},
+		{Name: "reserved mode defaults to m16n8", In: `{"mode":"reserved"}`,
+			Want: with(New(Load, M16N8, 1, true, B8, sm90a), func(v *Value) { v.Transpose = false })},
+		{Name: "mode M832", In: `{"mode":"M832","num_matrices":4}`, Want: New(Load, M8N32, 4, false, U2to4, sm90a)},
+		{Name: "mode M816 defaults to a packed size", In: `{"mode":"M816"}`, Want: New(Load, M8N16, 1, false, B4P64, sm90a)},
+		{Name: "rank 0 zeroes dim0", In: `{"result_rank":0}`, Want: with(New(Load, M8N8, 1, false, U16, sm90a), func(v *Value) { v.ResultRank, v.ResultDim0 = 0, 0 })},
+		{Name: "cosize follows register_count", In: `{"register_count":3}`,
+			Want: with(New(Load, M8N8, 1, false, U16, sm90a), func(v *Value) { v.RegisterCount, v.Cosize = 3, 3 })},
+		{Name: "explicit ptx", In: `{"target":"sm_100a","ptx":"8.8","shape":"m16n16"}`,
+			Want: New(Load, M16N16, 1, true, U8, target.MustParse("sm_100a", "8.8"))},
+	})
 }
 
 func TestParseJSONErrorsNameTheField(t *testing.T) {
-	for _, tc := range []struct{ in, field string }{
-		{`{"bogus":1}`, "bogus"},
-		{`{"op":"ldsm"}`, "op"},
-		{`{"mode":"M99"}`, "mode"},
-		{`{"shape":"m8n4"}`, "shape"},
-		{`{"mode":"M88","shape":"m16n16"}`, "shape"},
-		{`{"num_matrices":16}`, "num_matrices"},
-		{`{"num_matrices":-1}`, "num_matrices"},
-		{`{"transpose":1}`, "transpose"},
-		{`{"size":"f16"}`, "size"},
-		{`{"result_rank":4}`, "result_rank"},
-		{`{"result_dim0":256}`, "result_dim0"},
-		{`{"result_rank":0,"result_dim0":2}`, "result_dim0"},
-		{`{"src_space":"tmem"}`, "src_space"},
-		{`{"dst_space":"const"}`, "dst_space"},
-		{`{"alignment":0}`, "alignment"},
-		{`{"alignment":2048}`, "alignment"},
-		{`{"alignment":24}`, "alignment"},
-		{`{"register_count":32}`, "register_count"},
-		{`{"cosize":99}`, "cosize"},
-		{`{"target":"sm_42"}`, "target"},
-		{`{"ptx":"1.0"}`, "ptx"},
-	} {
-		t.Run(tc.field+" "+tc.in, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil || !strings.Contains(err.Error(), `"`+tc.field+`"`) {
-				t.Fatalf("error %v, want one naming %q", err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"op":"ldsm"}`, Field: "op"},
+		{In: `{"mode":"M99"}`, Field: "mode"},
+		{In: `{"shape":"m8n4"}`, Field: "shape"},
+		{In: `{"mode":"M88","shape":"m16n16"}`, Field: "shape"},
+		{In: `{"num_matrices":16}`, Field: "num_matrices"},
+		{In: `{"num_matrices":-1}`, Field: "num_matrices"},
+		{In: `{"transpose":1}`, Field: "transpose"},
+		{In: `{"size":"f16"}`, Field: "size"},
+		{In: `{"result_rank":4}`, Field: "result_rank"},
+		{In: `{"result_dim0":256}`, Field: "result_dim0"},
+		{In: `{"result_rank":0,"result_dim0":2}`, Field: "result_dim0"},
+		{In: `{"src_space":"tmem"}`, Field: "src_space"},
+		{In: `{"dst_space":"const"}`, Field: "dst_space"},
+		{In: `{"alignment":0}`, Field: "alignment"},
+		{In: `{"alignment":2048}`, Field: "alignment"},
+		{In: `{"alignment":24}`, Field: "alignment"},
+		{In: `{"register_count":32}`, Field: "register_count"},
+		{In: `{"cosize":99}`, Field: "cosize"},
+		{In: `{"target":"sm_42"}`, Field: "target"},
+		{In: `{"ptx":"1.0"}`, Field: "ptx"},
+	})
 }
 
 func TestMarshalJSONWritesEveryField(t *testing.T) {

@@ -42,14 +42,11 @@ func DefaultArch(f Format) target.Arch {
 // MarshalJSON writes every field and the packed word.
 func (v Value) MarshalJSON() ([]byte, error) {
 	format := v.Format.String()
-	i := func(n int64) *int64 { return &n }
-	b := func(x bool) *bool { return &x }
-	u := func(n uint64) *uint64 { return &n }
 	return json.Marshal(jsonForm{
-		Format: &format, StartAddr: i(int64(v.StartAddr)), LBO: i(int64(v.LBO)), SBO: i(int64(v.SBO)),
-		BaseOffset: i(int64(v.BaseOffset)), Swizzle: i(int64(v.Swizzle)), LBOMode: b(v.LBOMode),
-		Fixed46: i(int64(v.Fixed46)), Fixed53: i(int64(v.Fixed53)), Reserved: u(v.Reserved),
-		Uniform: b(v.Uniform), JSON: v.Tgt.ToJSON(), Raw: u(v.Raw()),
+		Format: &format, StartAddr: domain.Ptr(int64(v.StartAddr)), LBO: domain.Ptr(int64(v.LBO)), SBO: domain.Ptr(int64(v.SBO)),
+		BaseOffset: domain.Ptr(int64(v.BaseOffset)), Swizzle: domain.Ptr(int64(v.Swizzle)), LBOMode: domain.Ptr(v.LBOMode),
+		Fixed46: domain.Ptr(int64(v.Fixed46)), Fixed53: domain.Ptr(int64(v.Fixed53)), Reserved: domain.Ptr(v.Reserved),
+		Uniform: domain.Ptr(v.Uniform), JSON: v.Tgt.ToJSON(), Raw: domain.Ptr(v.Raw()),
 	})
 }
 
@@ -57,15 +54,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // sm_90a for wgmma and sm_100a for tcgen05, ptx the target's first PTX ISA
 // version, uniform true, fixed_46_48 0b001 for tcgen05, every other field 0.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("matdesc: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("matdesc: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("matdesc", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {

@@ -143,14 +143,7 @@ func (v Value) Encode() []byte {
 	w.U32(v.SBO)
 	w.U8(v.BaseOffset)
 	w.U8(v.Swizzle)
-	var flags uint8
-	if v.LBOMode {
-		flags |= 1
-	}
-	if v.Uniform {
-		flags |= 2
-	}
-	w.U8(flags)
+	w.Flags(v.LBOMode, v.Uniform)
 	w.U8(v.Fixed46)
 	w.U8(v.Fixed53)
 	w.U64(v.Reserved)
@@ -165,8 +158,7 @@ func Decode(data []byte) (domain.Value, error) {
 	v := Value{Format: Format(r.Index(len(Formats))), StartAddr: r.U32(), LBO: r.U32(), SBO: r.U32()}
 	v.BaseOffset = r.U8() & 7
 	v.Swizzle = r.U8() & MaxSwizzle(v.Format)
-	flags := r.U8()
-	v.LBOMode, v.Uniform = flags&1 != 0, flags&2 != 0
+	r.Flags(&v.LBOMode, &v.Uniform)
 	v.Fixed46, v.Fixed53 = r.U8()&7, r.U8()
 	v.Reserved = r.U64() & ReservedMask(v.Format)
 	if v.Format == WGMMA {

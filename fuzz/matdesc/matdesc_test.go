@@ -2,7 +2,6 @@ package matdesc
 
 import (
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -79,58 +78,38 @@ func TestPTXLayouts(t *testing.T) {
 
 func TestJSONDefaults(t *testing.T) {
 	sm90a, sm100a := target.MustParse("sm_90a", ""), target.MustParse("sm_100a", "")
-	for _, tc := range []struct {
-		in   string
-		want Value
-	}{
-		{`{}`, Value{Format: WGMMA, Uniform: true, Tgt: sm90a}},
-		{`{"format":"tcgen05"}`, Value{Format: TCGen05, Fixed46: 1, Uniform: true, Tgt: sm100a}},
-		{`{"format":"tcgen05","raw":0}`, Value{Format: TCGen05, Uniform: true, Tgt: sm100a}},
-		{`{"raw":4611686293305360448,"uniform":false}`,
-			Value{Format: WGMMA, StartAddr: 0x400, LBO: 16, SBO: 1024, Swizzle: 1, Tgt: sm90a}},
-		{`{"start_addr":1024,"lbo":16,"sbo":1024,"swizzle":1,"raw":4611686293305360448}`,
-			Value{Format: WGMMA, StartAddr: 0x400, LBO: 16, SBO: 1024, Swizzle: 1, Uniform: true, Tgt: sm90a}},
-		{`{"reserved":16384,"target":"sm_100a","ptx":"8.8"}`,
-			Value{Format: WGMMA, Reserved: 1 << 14, Uniform: true, Tgt: target.MustParse("sm_100a", "8.8")}},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			v, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(v, tc.want) {
-				t.Fatalf("got %+v, want %+v", v, tc.want)
-			}
-		})
-	}
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{In: `{}`, Want: Value{Format: WGMMA, Uniform: true, Tgt: sm90a}},
+		{In: `{"format":"tcgen05"}`, Want: Value{Format: TCGen05, Fixed46: 1, Uniform: true, Tgt: sm100a}},
+		{In: `{"format":"tcgen05","raw":0}`, Want: Value{Format: TCGen05, Uniform: true, Tgt: sm100a}},
+		{In: `{"raw":4611686293305360448,"uniform":false}`,
+			Want: Value{Format: WGMMA, StartAddr: 0x400, LBO: 16, SBO: 1024, Swizzle: 1, Tgt: sm90a}},
+		{In: `{"start_addr":1024,"lbo":16,"sbo":1024,"swizzle":1,"raw":4611686293305360448}`,
+			Want: Value{Format: WGMMA, StartAddr: 0x400, LBO: 16, SBO: 1024, Swizzle: 1, Uniform: true, Tgt: sm90a}},
+		{In: `{"reserved":16384,"target":"sm_100a","ptx":"8.8"}`,
+			Want: Value{Format: WGMMA, Reserved: 1 << 14, Uniform: true, Tgt: target.MustParse("sm_100a", "8.8")}},
+	})
 }
 
 func TestJSONErrorsNameTheField(t *testing.T) {
-	for _, tc := range []struct{ in, field string }{
-		{`{"bogus":1}`, "bogus"},
-		{`{"format":"hmma"}`, `"format"`},
-		{`{"start_addr":4294967296}`, `"start_addr"`},
-		{`{"lbo":-16}`, `"lbo"`},
-		{`{"sbo":1e20}`, `"sbo"`},
-		{`{"base_offset":8}`, `"base_offset"`},
-		{`{"swizzle":4}`, `"swizzle"`},
-		{`{"format":"tcgen05","swizzle":8}`, `"swizzle"`},
-		{`{"fixed_46_48":1}`, `"fixed_46_48"`},
-		{`{"format":"tcgen05","fixed_46_48":8}`, `"fixed_46_48"`},
-		{`{"format":"tcgen05","fixed_53_60":256}`, `"fixed_53_60"`},
-		{`{"lbo_mode":true}`, `"lbo_mode"`},
-		{`{"reserved":1}`, `"reserved"`},
-		{`{"format":"tcgen05","reserved":70368744177664}`, `"reserved"`},
-		{`{"raw":-1}`, `"raw"`},
-		{`{"swizzle":1,"raw":0}`, `"raw"`},
-		{`{"uniform":1}`, `"uniform"`},
-		{`{"format":"tcgen05","target":"sm_100x"}`, `"target"`},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil || !strings.Contains(err.Error(), tc.field) {
-				t.Fatalf("error %v, want one naming %s", err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"format":"hmma"}`, Field: "format"},
+		{In: `{"start_addr":4294967296}`, Field: "start_addr"},
+		{In: `{"lbo":-16}`, Field: "lbo"},
+		{In: `{"sbo":1e20}`, Field: "sbo"},
+		{In: `{"base_offset":8}`, Field: "base_offset"},
+		{In: `{"swizzle":4}`, Field: "swizzle"},
+		{In: `{"format":"tcgen05","swizzle":8}`, Field: "swizzle"},
+		{In: `{"fixed_46_48":1}`, Field: "fixed_46_48"},
+		{In: `{"format":"tcgen05","fixed_46_48":8}`, Field: "fixed_46_48"},
+		{In: `{"format":"tcgen05","fixed_53_60":256}`, Field: "fixed_53_60"},
+		{In: `{"lbo_mode":true}`, Field: "lbo_mode"},
+		{In: `{"reserved":1}`, Field: "reserved"},
+		{In: `{"format":"tcgen05","reserved":70368744177664}`, Field: "reserved"},
+		{In: `{"raw":-1}`, Field: "raw"},
+		{In: `{"swizzle":1,"raw":0}`, Field: "raw"},
+		{In: `{"uniform":1}`, Field: "uniform"},
+		{In: `{"format":"tcgen05","target":"sm_100x"}`, Field: "target"},
+	})
 }

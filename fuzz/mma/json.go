@@ -31,19 +31,17 @@ var DefaultArch = target.Arch{SM: 80}
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s string) *string { return &s }
-	b := func(x bool) *bool { return &x }
 	shape := make([]int, v.ShapeRank)
 	for i := range shape {
 		shape[i] = int(v.Shape[i])
 	}
 	sel := int(v.Selector)
 	return json.Marshal(jsonForm{
-		Sparsity: str(v.Sparsity.String()), Shape: shape,
-		ALayout: str(v.ALayout.String()), BLayout: str(v.BLayout.String()),
-		AType: str(v.TypeName(v.AType)), BType: str(v.TypeName(v.BType)),
-		CType: str(v.CType.String()), DType: str(v.DType.String()),
-		TF32Enabled: b(v.TF32), Satfinite: b(v.Satfinite), BitOp: str(v.BitOp.String()),
+		Sparsity: domain.Ptr(v.Sparsity.String()), Shape: shape,
+		ALayout: domain.Ptr(v.ALayout.String()), BLayout: domain.Ptr(v.BLayout.String()),
+		AType: domain.Ptr(v.TypeName(v.AType)), BType: domain.Ptr(v.TypeName(v.BType)),
+		CType: domain.Ptr(v.CType.String()), DType: domain.Ptr(v.DType.String()),
+		TF32Enabled: domain.Ptr(v.TF32), Satfinite: domain.Ptr(v.Satfinite), BitOp: domain.Ptr(v.BitOp.String()),
 		Selector: &sel, JSON: v.Tgt.ToJSON(),
 	})
 }
@@ -55,15 +53,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // bit_op "and" for .b1 and "none" otherwise, selector 0, target sm_80 with
 // its first PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("mma: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("mma: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("mma", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -77,30 +67,20 @@ func (f jsonForm) value() (Value, error) {
 			return Value{}, err
 		}
 	}
-	if f.Satfinite != nil {
-		v.Satfinite = *f.Satfinite
-	}
+	domain.Opt(f.Satfinite, &v.Satfinite)
 	if v.AType == B1 {
 		v.BitOp = AndPopc
 	}
-	if f.BitOp != nil {
-		op, err := BitOps.Parse("bit_op", *f.BitOp)
-		if err != nil {
-			return Value{}, err
-		}
-		v.BitOp = BitOp(op)
+	if err := domain.OptEnum(BitOps, "bit_op", f.BitOp, &v.BitOp); err != nil {
+		return Value{}, err
 	}
 	return v, nil
 }
 
 // opcode sets the sparsity and the selector, which only sparse forms carry.
 func (f jsonForm) opcode(v *Value) error {
-	if f.Sparsity != nil {
-		s, err := Sparsities.Parse("sparsity", *f.Sparsity)
-		if err != nil {
-			return err
-		}
-		v.Sparsity = Sparsity(s)
+	if err := domain.OptEnum(Sparsities, "sparsity", f.Sparsity, &v.Sparsity); err != nil {
+		return err
 	}
 	if f.Selector == nil {
 		return nil
@@ -133,21 +113,10 @@ func (f jsonForm) shape(v *Value) error {
 }
 
 func (f jsonForm) layouts(v *Value) error {
-	for _, l := range []struct {
-		name  string
-		given *string
-		dst   *Layout
-	}{{"a_layout", f.ALayout, &v.ALayout}, {"b_layout", f.BLayout, &v.BLayout}} {
-		if l.given == nil {
-			continue
-		}
-		i, err := Layouts.Parse(l.name, *l.given)
-		if err != nil {
-			return err
-		}
-		*l.dst = Layout(i)
-	}
-	return nil
+	return domain.FirstErr(
+		domain.OptEnum(Layouts, "a_layout", f.ALayout, &v.ALayout),
+		domain.OptEnum(Layouts, "b_layout", f.BLayout, &v.BLayout),
+	)
 }
 
 // inputTypes sets A and B (b_type defaults to a_type) and tf32Enabled,
@@ -194,20 +163,12 @@ func (f jsonForm) accumulators(v *Value) error {
 	case !v.AType.Float():
 		v.CType = S32
 	}
-	if f.CType != nil {
-		c, err := Types.Parse("c_type", *f.CType)
-		if err != nil {
-			return err
-		}
-		v.CType = Type(c)
+	if err := domain.OptEnum(Types, "c_type", f.CType, &v.CType); err != nil {
+		return err
 	}
 	v.DType = v.CType
-	if f.DType != nil {
-		d, err := Types.Parse("d_type", *f.DType)
-		if err != nil {
-			return err
-		}
-		v.DType = Type(d)
+	if err := domain.OptEnum(Types, "d_type", f.DType, &v.DType); err != nil {
+		return err
 	}
 	return nil
 }

@@ -165,7 +165,7 @@ func (v Value) Encode() []byte {
 	for _, d := range v.Shape {
 		w.U16(d)
 	}
-	w.U8(packFlags(v.ALayout == Col, v.BLayout == Col, v.TF32, v.Satfinite))
+	w.Flags(v.ALayout == Col, v.BLayout == Col, v.TF32, v.Satfinite)
 	for _, t := range []Type{v.AType, v.BType, v.CType, v.DType} {
 		w.U8(uint8(t))
 	}
@@ -173,16 +173,6 @@ func (v Value) Encode() []byte {
 	w.U8(v.Selector)
 	w.Bytes = v.Tgt.Encode(w.Bytes)
 	return w.Bytes
-}
-
-func packFlags(bits ...bool) uint8 {
-	var f uint8
-	for i, b := range bits {
-		if b {
-			f |= 1 << i
-		}
-	}
-	return f
 }
 
 // Decode maps fuzz bytes to a value; every input decodes.
@@ -194,9 +184,14 @@ func Decode(data []byte) (domain.Value, error) {
 			v.Shape[i] = d
 		}
 	}
-	f := r.U8()
-	v.ALayout, v.BLayout = Layout(f&1), Layout(f>>1&1)
-	v.TF32, v.Satfinite = f&4 != 0, f&8 != 0
+	var aCol, bCol bool
+	r.Flags(&aCol, &bCol, &v.TF32, &v.Satfinite)
+	if aCol {
+		v.ALayout = Col
+	}
+	if bCol {
+		v.BLayout = Col
+	}
 	for _, t := range []*Type{&v.AType, &v.BType, &v.CType, &v.DType} {
 		*t = Type(r.Index(len(Types)))
 	}

@@ -1,8 +1,6 @@
 package mma
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
@@ -38,75 +36,49 @@ func TestJSONDefaults(t *testing.T) {
 	base := Value{ShapeRank: 3, Shape: [MaxShapeRank]uint16{16, 8, 16}, BLayout: Col,
 		AType: F16, BType: F16, CType: F32, DType: F32, Tgt: sm80}
 	with := func(f func(*Value)) Value { v := base; f(&v); return v }
-	for _, tc := range []struct {
-		name string
-		in   string
-		want Value
-	}{
-		{"empty", `{}`, base},
-		{"tf32 spelling", `{"a_type":"tf32","shape":[16,8,8]}`, with(func(v *Value) {
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{Name: "empty", In: `{}`, Want: base},
+		{Name: "tf32 spelling", In: `{"a_type":"tf32","shape":[16,8,8]}`, Want: with(func(v *Value) {
 			v.AType, v.BType, v.TF32, v.Shape[2] = F32, F32, true, 8
 		})},
-		{"integer accumulators", `{"a_type":"s8","b_type":"u8"}`, with(func(v *Value) {
+		{Name: "integer accumulators", In: `{"a_type":"s8","b_type":"u8"}`, Want: with(func(v *Value) {
 			v.AType, v.BType, v.CType, v.DType = S8, U8, S32, S32
 		})},
-		{"f64 accumulators", `{"a_type":"f64"}`, with(func(v *Value) { v.AType, v.BType, v.CType, v.DType = F64, F64, F64, F64 })},
-		{"b1 defaults to and.popc", `{"a_type":"b1"}`, with(func(v *Value) {
+		{Name: "f64 accumulators", In: `{"a_type":"f64"}`, Want: with(func(v *Value) { v.AType, v.BType, v.CType, v.DType = F64, F64, F64, F64 })},
+		{Name: "b1 defaults to and.popc", In: `{"a_type":"b1"}`, Want: with(func(v *Value) {
 			v.AType, v.BType, v.CType, v.DType, v.BitOp = B1, B1, S32, S32, AndPopc
 		})},
-		{"sparse", `{"sparsity":"sp::ordered_metadata","selector":3,"shape":[16,8,32],"d_type":"f16","ptx":"8.5"}`,
-			with(func(v *Value) {
+		{Name: "sparse", In: `{"sparsity":"sp::ordered_metadata","selector":3,"shape":[16,8,32],"d_type":"f16","ptx":"8.5"}`,
+			Want: with(func(v *Value) {
 				v.Sparsity, v.Selector, v.Shape[2], v.DType, v.Tgt = SPOrdered, 3, 32, F16, target.MustParse("sm_80", "8.5")
 			})},
-		{"short shape", `{"shape":[16,8],"a_layout":"col","b_layout":"row","satfinite":true,"tf32_enabled":true}`,
-			with(func(v *Value) {
+		{Name: "short shape", In: `{"shape":[16,8],"a_layout":"col","b_layout":"row","satfinite":true,"tf32_enabled":true}`,
+			Want: with(func(v *Value) {
 				v.ShapeRank, v.Shape, v.ALayout, v.BLayout = 2, [MaxShapeRank]uint16{16, 8}, Col, Row
 				v.Satfinite, v.TF32 = true, true
 			})},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v, want %+v", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestJSONStrict(t *testing.T) {
-	for _, tc := range []struct {
-		in, field string
-	}{
-		{`{"bogus":1}`, "bogus"},
-		{`{"sparsity":"sp2"}`, "sparsity"},
-		{`{"shape":[1,2,3,4,5]}`, "shape"},
-		{`{"shape":[16,8,512]}`, "shape"},
-		{`{"shape":[-1]}`, "shape"},
-		{`{"a_layout":"diag"}`, "a_layout"},
-		{`{"b_layout":"rows"}`, "b_layout"},
-		{`{"a_type":"fp8"}`, "a_type"},
-		{`{"b_type":"i8"}`, "b_type"},
-		{`{"c_type":"tf32"}`, "c_type"},
-		{`{"d_type":"x"}`, "d_type"},
-		{`{"a_type":"tf32","tf32_enabled":false}`, "tf32_enabled"},
-		{`{"satfinite":"yes"}`, "satfinite"},
-		{`{"bit_op":"or"}`, "bit_op"},
-		{`{"sparsity":"sp","selector":4}`, "selector"},
-		{`{"selector":1}`, "selector"},
-		{`{"target":"sm_75"}`, "target"},
-		{`{"ptx":"6.x"}`, "ptx"},
-	} {
-		t.Run(tc.field, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil {
-				t.Fatalf("%s parsed, want an error naming %q", tc.in, tc.field)
-			}
-			if !strings.Contains(err.Error(), `"`+tc.field+`"`) {
-				t.Fatalf("%s: error %q does not name %q", tc.in, err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"sparsity":"sp2"}`, Field: "sparsity"},
+		{In: `{"shape":[1,2,3,4,5]}`, Field: "shape"},
+		{In: `{"shape":[16,8,512]}`, Field: "shape"},
+		{In: `{"shape":[-1]}`, Field: "shape"},
+		{In: `{"a_layout":"diag"}`, Field: "a_layout"},
+		{In: `{"b_layout":"rows"}`, Field: "b_layout"},
+		{In: `{"a_type":"fp8"}`, Field: "a_type"},
+		{In: `{"b_type":"i8"}`, Field: "b_type"},
+		{In: `{"c_type":"tf32"}`, Field: "c_type"},
+		{In: `{"d_type":"x"}`, Field: "d_type"},
+		{In: `{"a_type":"tf32","tf32_enabled":false}`, Field: "tf32_enabled"},
+		{In: `{"satfinite":"yes"}`, Field: "satfinite"},
+		{In: `{"bit_op":"or"}`, Field: "bit_op"},
+		{In: `{"sparsity":"sp","selector":4}`, Field: "selector"},
+		{In: `{"selector":1}`, Field: "selector"},
+		{In: `{"target":"sm_75"}`, Field: "target"},
+		{In: `{"ptx":"6.x"}`, Field: "ptx"},
+	})
 }

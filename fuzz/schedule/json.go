@@ -205,15 +205,7 @@ func opJSON(o Op) jsonOp {
 
 // ParseJSON parses the strict JSON form (see jsonForm for defaults).
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("schedule: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("schedule: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("schedule", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -286,11 +278,8 @@ func (f jsonForm) declarations(v *Value) error {
 		}
 		v.Rings[i] = uint8(s)
 	}
-	if f.TensorMaps != nil {
-		if err := domain.Range("tensormaps", int64(*f.TensorMaps), 0, MaxTensorMaps); err != nil {
-			return err
-		}
-		v.NTensorMaps = uint8(*f.TensorMaps)
+	if err := domain.OptInt("tensormaps", f.TensorMaps, 0, MaxTensorMaps, &v.NTensorMaps); err != nil {
+		return err
 	}
 	return nil
 }

@@ -26,10 +26,9 @@ var DefaultArch = target.Arch{SM: 90, Suffix: "a"}
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) {
 	mode := v.Mode.String()
-	i := func(n int64) *int64 { return &n }
 	return json.Marshal(jsonForm{
-		Mode: &mode, B: i(int64(v.B)), M: i(int64(v.M)), S: i(int64(v.S)),
-		K: i(v.K), X: i(int64(v.X)), JSON: v.Tgt.ToJSON(),
+		Mode: &mode, B: domain.Ptr(int64(v.B)), M: domain.Ptr(int64(v.M)), S: domain.Ptr(int64(v.S)),
+		K: domain.Ptr(v.K), X: domain.Ptr(int64(v.X)), JSON: v.Tgt.ToJSON(),
 	})
 }
 
@@ -38,15 +37,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // 16-byte-granular no-swizzle); k 0; x 0; target sm_90a. A named mode's
 // b, m, s, when given, must be its triple (a reserved mode's is 0,0,0).
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("swizzle: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("swizzle: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("swizzle", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -58,24 +49,15 @@ func (f jsonForm) value() (Value, error) {
 	if f.B != nil || f.M != nil || f.S != nil {
 		v.Mode = CuTe
 	}
-	if f.Mode != nil {
-		m, err := Modes.Parse("mode", *f.Mode)
-		if err != nil {
-			return Value{}, err
-		}
-		v.Mode = Mode(m)
+	if err := domain.OptEnum(Modes, "mode", f.Mode, &v.Mode); err != nil {
+		return Value{}, err
 	}
 	if err := f.applyTriple(&v); err != nil {
 		return Value{}, err
 	}
-	if f.K != nil {
-		v.K = *f.K
-	}
-	if f.X != nil {
-		if err := domain.Range("x", *f.X, 0, math.MaxUint32); err != nil {
-			return Value{}, err
-		}
-		v.X = uint32(*f.X)
+	domain.Opt(f.K, &v.K)
+	if err := domain.OptInt("x", f.X, 0, math.MaxUint32, &v.X); err != nil {
+		return Value{}, err
 	}
 	return v, nil
 }

@@ -1,7 +1,6 @@
 package swizzle
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 
@@ -47,50 +46,30 @@ func TestNamedModesCarryTheirTriple(t *testing.T) {
 
 func TestJSONDefaults(t *testing.T) {
 	sm90a := target.MustParse("sm_90a", "")
-	for _, tc := range []struct {
-		in   string
-		want Value
-	}{
-		{`{}`, Value{Mode: None, B: 0, M: 4, S: 3, Tgt: sm90a}},
-		{`{"mode":"128B","k":1024}`, Value{Mode: B128, B: 3, M: 4, S: 3, K: 1024, Tgt: sm90a}},
-		{`{"b":2}`, Value{Mode: CuTe, B: 2, M: 4, S: 3, Tgt: sm90a}},
-		{`{"mode":"reserved6","x":7,"target":"sm_100a"}`, Value{Mode: Reserved6, X: 7, Tgt: target.MustParse("sm_100a", "")}},
-		{`{"mode":"32B","b":1,"m":4,"s":3,"k":-256}`, Value{Mode: B32, B: 1, M: 4, S: 3, K: -256, Tgt: sm90a}},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			v, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(v, tc.want) {
-				t.Fatalf("got %+v, want %+v", v, tc.want)
-			}
-		})
-	}
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{In: `{}`, Want: Value{Mode: None, B: 0, M: 4, S: 3, Tgt: sm90a}},
+		{In: `{"mode":"128B","k":1024}`, Want: Value{Mode: B128, B: 3, M: 4, S: 3, K: 1024, Tgt: sm90a}},
+		{In: `{"b":2}`, Want: Value{Mode: CuTe, B: 2, M: 4, S: 3, Tgt: sm90a}},
+		{In: `{"mode":"reserved6","x":7,"target":"sm_100a"}`, Want: Value{Mode: Reserved6, X: 7, Tgt: target.MustParse("sm_100a", "")}},
+		{In: `{"mode":"32B","b":1,"m":4,"s":3,"k":-256}`, Want: Value{Mode: B32, B: 1, M: 4, S: 3, K: -256, Tgt: sm90a}},
+	})
 }
 
 func TestJSONErrorsNameTheField(t *testing.T) {
-	for _, tc := range []struct{ in, field string }{
-		{`{"bogus":1}`, "bogus"},
-		{`{"mode":"256B"}`, "mode"},
-		{`{"b":5}`, `"b"`},
-		{`{"m":-1}`, `"m"`},
-		{`{"s":7}`, `"s"`},
-		{`{"x":4294967296}`, `"x"`},
-		{`{"x":-1}`, `"x"`},
-		{`{"k":"1"}`, `"k"`},
-		{`{"mode":"128B","b":2}`, `"b"`},
-		{`{"mode":"reserved7","s":3}`, `"s"`},
-		{`{"target":"sm_99"}`, `"target"`},
-		{`{"ptx":"1.0"}`, `"ptx"`},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil || !strings.Contains(err.Error(), tc.field) {
-				t.Fatalf("error %v, want one naming %s", err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"mode":"256B"}`, Field: "mode"},
+		{In: `{"b":5}`, Field: "b"},
+		{In: `{"m":-1}`, Field: "m"},
+		{In: `{"s":7}`, Field: "s"},
+		{In: `{"x":4294967296}`, Field: "x"},
+		{In: `{"x":-1}`, Field: "x"},
+		{In: `{"k":"1"}`, Field: "k"},
+		{In: `{"mode":"128B","b":2}`, Field: "b"},
+		{In: `{"mode":"reserved7","s":3}`, Field: "s"},
+		{In: `{"target":"sm_99"}`, Field: "target"},
+		{In: `{"ptx":"1.0"}`, Field: "ptx"},
+	})
 }
 
 func TestApplyAndWindow(t *testing.T) {

@@ -51,16 +51,15 @@ var DefaultArch = target.Arch{SM: 90}
 
 // MarshalJSON writes every field the encoding takes, arrays sized by rank.
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s fmt.Stringer) *string { x := s.String(); return &x }
 	rank := int(v.Rank)
 	f := jsonForm{
-		Encoding: str(v.Encoding), DType: str(v.DType), Rank: &rank,
+		Encoding: domain.Ptr(v.Encoding.String()), DType: domain.Ptr(v.DType.String()), Rank: &rank,
 		TensorMap: &v.TensorMap, GlobalAddress: &v.GlobalAddress,
 		GlobalDim:      append([]uint64{}, v.GlobalDim[:v.Dims()]...),
 		GlobalStrides:  append([]uint64{}, v.GlobalStrides[:v.StrideCount()]...),
 		ElementStrides: append([]uint32{}, v.ElementStrides[:v.Dims()]...),
-		Interleave:     str(v.Interleave), Swizzle: str(v.Swizzle),
-		L2Promotion: str(v.L2Promotion), OOBFill: str(v.OOBFill),
+		Interleave:     domain.Ptr(v.Interleave.String()), Swizzle: domain.Ptr(v.Swizzle.String()),
+		L2Promotion: domain.Ptr(v.L2Promotion.String()), OOBFill: domain.Ptr(v.OOBFill.String()),
 		SMemAddress: &v.SMemAddress, JSON: v.Tgt.ToJSON(),
 	}
 	if v.Encoding == Tiled {
@@ -71,7 +70,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 		f.ChannelsPerPixel, f.PixelsPerColumn = &v.ChannelsPerPixel, &v.PixelsPerColumn
 	}
 	if v.Encoding == Im2colWide {
-		f.WideMode = str(v.WideMode)
+		f.WideMode = domain.Ptr(v.WideMode.String())
 	}
 	return json.Marshal(f)
 }
@@ -87,15 +86,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // pixels_per_column 128, wide_mode W, target sm_90, ptx the target's first
 // PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("tmadesc: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("tmadesc: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("tmadesc", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -115,17 +106,9 @@ func (f jsonForm) value() (Value, error) {
 		return Value{}, err
 	}
 	v.Tgt = t
-	for _, a := range []struct {
-		given *uint64
-		dst   *uint64
-	}{{f.TensorMap, &v.TensorMap}, {f.GlobalAddress, &v.GlobalAddress}} {
-		if a.given != nil {
-			*a.dst = *a.given
-		}
-	}
-	if f.SMemAddress != nil {
-		v.SMemAddress = *f.SMemAddress
-	}
+	domain.Opt(f.TensorMap, &v.TensorMap)
+	domain.Opt(f.GlobalAddress, &v.GlobalAddress)
+	domain.Opt(f.SMemAddress, &v.SMemAddress)
 	if err := f.arrays(&v); err != nil {
 		return Value{}, err
 	}
@@ -259,12 +242,8 @@ func (f jsonForm) im2col(v *Value) {
 		return
 	}
 	v.ChannelsPerPixel, v.PixelsPerColumn = DefaultChannels, DefaultPixels
-	if f.ChannelsPerPixel != nil {
-		v.ChannelsPerPixel = *f.ChannelsPerPixel
-	}
-	if f.PixelsPerColumn != nil {
-		v.PixelsPerColumn = *f.PixelsPerColumn
-	}
+	domain.Opt(f.ChannelsPerPixel, &v.ChannelsPerPixel)
+	domain.Opt(f.PixelsPerColumn, &v.PixelsPerColumn)
 }
 
 // denseStrides lays the tensor out without padding beyond the driver's

@@ -2,8 +2,6 @@ package tmadesc
 
 import (
 	"encoding/json"
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
@@ -34,76 +32,53 @@ func TestDecodeNormalizes(t *testing.T) {
 }
 
 func TestJSONDefaults(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		in   string
-		want Value
-	}{
-		{"empty", `{}`, With(BaseTiled, func(v *Value) {
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{Name: "empty", In: `{}`, Want: With(BaseTiled, func(v *Value) {
 			v.Swizzle, v.GlobalStrides[0] = SwizzleNone, 512
 		})},
-		{"rank from global_dim", `{"global_dim":[100,3,2]}`, With(BaseTiled, func(v *Value) {
+		{Name: "rank from global_dim", In: `{"global_dim":[100,3,2]}`, Want: With(BaseTiled, func(v *Value) {
 			v.Rank, v.Swizzle, v.GlobalDim = 3, SwizzleNone, [MaxDims]uint64{100, 3, 2}
 			v.GlobalStrides = [MaxDims - 1]uint64{208, 624}
 			v.BoxDim, v.ElementStrides = [MaxDims]uint32{64, 64, 64}, [MaxDims]uint32{1, 1, 1}
 		})},
-		{"im2col", `{"encode":"im2col","global_dim":[64,32,32,8],"swizzle":"128B","pixel_box_lower":[-1,-1],"pixel_box_upper":[-1,-1]}`, BaseIm2col},
-		{"im2col_wide", `{"encode":"im2col_wide","global_dim":[64,32,8],"pixel_box_lower":[-1],"pixel_box_upper":[-1],"target":"sm_100a"}`, BaseWide},
-		{"interleave 32B strides", `{"rank":3,"interleave":"32B","swizzle":"32B","global_dim":[256,256,4],"box_dim":[16,16,4]}`, BaseInterleaved},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v\nwant %+v", got, tc.want)
-			}
-		})
-	}
+		{Name: "im2col", In: `{"encode":"im2col","global_dim":[64,32,32,8],"swizzle":"128B","pixel_box_lower":[-1,-1],"pixel_box_upper":[-1,-1]}`, Want: BaseIm2col},
+		{Name: "im2col_wide", In: `{"encode":"im2col_wide","global_dim":[64,32,8],"pixel_box_lower":[-1],"pixel_box_upper":[-1],"target":"sm_100a"}`, Want: BaseWide},
+		{Name: "interleave 32B strides", In: `{"rank":3,"interleave":"32B","swizzle":"32B","global_dim":[256,256,4],"box_dim":[16,16,4]}`, Want: BaseInterleaved},
+	})
 }
 
 func TestJSONStrict(t *testing.T) {
-	for _, tc := range []struct {
-		in, field string
-	}{
-		{`{"bogus":1}`, "bogus"},
-		{`{"encode":"tile"}`, "encode"},
-		{`{"dtype":"float8"}`, "dtype"},
-		{`{"rank":9}`, "rank"},
-		{`{"rank":-1}`, "rank"},
-		{`{"tensor_map":-64}`, "tensor_map"},
-		{`{"global_address":1.5}`, "global_address"},
-		{`{"global_dim":[1,2,3,4,5,6]}`, "global_dim"},
-		{`{"global_dim":[-1]}`, "global_dim"},
-		{`{"rank":2,"global_dim":[1,2,3]}`, "global_dim"},
-		{`{"rank":3,"global_strides":[16]}`, "global_strides"},
-		{`{"box_dim":[1,2,3]}`, "box_dim"},
-		{`{"box_dim":[4294967296,1]}`, "box_dim"},
-		{`{"element_strides":[1]}`, "element_strides"},
-		{`{"interleave":"64B"}`, "interleave"},
-		{`{"swizzle":"256B"}`, "swizzle"},
-		{`{"l2_promotion":"512B"}`, "l2_promotion"},
-		{`{"oob_fill":"nan"}`, "oob_fill"},
-		{`{"pixel_box_lower":[0]}`, "pixel_box_lower"},
-		{`{"encode":"im2col","pixel_box_upper":[0]}`, "pixel_box_upper"},
-		{`{"encode":"im2col","pixel_box_lower":[2147483648,0]}`, "pixel_box_lower"},
-		{`{"channels_per_pixel":64}`, "channels_per_pixel"},
-		{`{"encode":"im2col","pixels_per_column":-1}`, "pixels_per_column"},
-		{`{"encode":"im2col","wide_mode":"W"}`, "wide_mode"},
-		{`{"encode":"im2col_wide","wide_mode":"W64"}`, "wide_mode"},
-		{`{"encode":"im2col","box_dim":[1,1,1,1]}`, "box_dim"},
-		{`{"smem_address":4294967296}`, "smem_address"},
-		{`{"target":"sm_91"}`, "target"},
-		{`{"ptx":"8.x"}`, "ptx"},
-	} {
-		t.Run(tc.field+" "+tc.in, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil || !strings.Contains(err.Error(), `"`+tc.field+`"`) {
-				t.Fatalf("error %v, want one naming %q", err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"encode":"tile"}`, Field: "encode"},
+		{In: `{"dtype":"float8"}`, Field: "dtype"},
+		{In: `{"rank":9}`, Field: "rank"},
+		{In: `{"rank":-1}`, Field: "rank"},
+		{In: `{"tensor_map":-64}`, Field: "tensor_map"},
+		{In: `{"global_address":1.5}`, Field: "global_address"},
+		{In: `{"global_dim":[1,2,3,4,5,6]}`, Field: "global_dim"},
+		{In: `{"global_dim":[-1]}`, Field: "global_dim"},
+		{In: `{"rank":2,"global_dim":[1,2,3]}`, Field: "global_dim"},
+		{In: `{"rank":3,"global_strides":[16]}`, Field: "global_strides"},
+		{In: `{"box_dim":[1,2,3]}`, Field: "box_dim"},
+		{In: `{"box_dim":[4294967296,1]}`, Field: "box_dim"},
+		{In: `{"element_strides":[1]}`, Field: "element_strides"},
+		{In: `{"interleave":"64B"}`, Field: "interleave"},
+		{In: `{"swizzle":"256B"}`, Field: "swizzle"},
+		{In: `{"l2_promotion":"512B"}`, Field: "l2_promotion"},
+		{In: `{"oob_fill":"nan"}`, Field: "oob_fill"},
+		{In: `{"pixel_box_lower":[0]}`, Field: "pixel_box_lower"},
+		{In: `{"encode":"im2col","pixel_box_upper":[0]}`, Field: "pixel_box_upper"},
+		{In: `{"encode":"im2col","pixel_box_lower":[2147483648,0]}`, Field: "pixel_box_lower"},
+		{In: `{"channels_per_pixel":64}`, Field: "channels_per_pixel"},
+		{In: `{"encode":"im2col","pixels_per_column":-1}`, Field: "pixels_per_column"},
+		{In: `{"encode":"im2col","wide_mode":"W"}`, Field: "wide_mode"},
+		{In: `{"encode":"im2col_wide","wide_mode":"W64"}`, Field: "wide_mode"},
+		{In: `{"encode":"im2col","box_dim":[1,1,1,1]}`, Field: "box_dim"},
+		{In: `{"smem_address":4294967296}`, Field: "smem_address"},
+		{In: `{"target":"sm_91"}`, Field: "target"},
+		{In: `{"ptx":"8.x"}`, Field: "ptx"},
+	})
 }
 
 func TestJSONArraysSizedByRank(t *testing.T) {

@@ -2,7 +2,6 @@ package tmamode
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
@@ -28,11 +27,10 @@ var DefaultArch = target.Arch{SM: 90, Suffix: "a"}
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s fmt.Stringer) *string { x := s.String(); return &x }
 	rank, cta := int(v.Rank), int(v.CTAGroup)
 	return json.Marshal(jsonForm{
-		Direction: str(v.Direction), Mode: str(v.Mode), Rank: &rank, Dst: str(v.Dst),
-		CTAGroup: &cta, Multicast: &v.Multicast, BoxDim1: &v.BoxDim1, Interleave: str(v.Interleave),
+		Direction: domain.Ptr(v.Direction.String()), Mode: domain.Ptr(v.Mode.String()), Rank: &rank, Dst: domain.Ptr(v.Dst.String()),
+		CTAGroup: &cta, Multicast: &v.Multicast, BoxDim1: &v.BoxDim1, Interleave: domain.Ptr(v.Interleave.String()),
 		WHalo: &v.WHalo, WOffset: &v.WOffset, JSON: v.Tgt.ToJSON(),
 	})
 }
@@ -43,15 +41,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // none, w_halo 0, w_offset 0, target sm_90a, ptx the target's first PTX ISA
 // version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("tmamode: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("tmamode: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("tmamode", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -94,29 +84,15 @@ func (f jsonForm) value() (Value, error) {
 
 // numbers applies the numeric and boolean fields given.
 func (f jsonForm) numbers(v *Value) error {
-	if f.Rank != nil {
-		if err := domain.Range("rank", int64(*f.Rank), 0, 7); err != nil {
-			return err
-		}
-		v.Rank = uint8(*f.Rank)
+	if err := domain.OptInt("rank", f.Rank, 0, 7, &v.Rank); err != nil {
+		return err
 	}
-	if f.CTAGroup != nil {
-		if err := domain.Range("cta_group", int64(*f.CTAGroup), 0, 2); err != nil {
-			return err
-		}
-		v.CTAGroup = uint8(*f.CTAGroup)
+	if err := domain.OptInt("cta_group", f.CTAGroup, 0, 2, &v.CTAGroup); err != nil {
+		return err
 	}
-	if f.Multicast != nil {
-		v.Multicast = *f.Multicast
-	}
-	if f.BoxDim1 != nil {
-		v.BoxDim1 = *f.BoxDim1
-	}
-	if f.WHalo != nil {
-		v.WHalo = *f.WHalo
-	}
-	if f.WOffset != nil {
-		v.WOffset = *f.WOffset
-	}
+	domain.Opt(f.Multicast, &v.Multicast)
+	domain.Opt(f.BoxDim1, &v.BoxDim1)
+	domain.Opt(f.WHalo, &v.WHalo)
+	domain.Opt(f.WOffset, &v.WOffset)
 	return nil
 }

@@ -37,12 +37,11 @@ var defaultModes = []modeJSON{{Shape: []int64{8}, Stride: []int64{8}}, {Shape: [
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) {
-	i := func(n int64) *int64 { return &n }
 	sparse := v.Sparse
 	f := jsonForm{
-		Direction: i(int64(v.Direction)), ElemBits: i(int64(v.ElemBits)), Sparse: &sparse,
+		Direction: domain.Ptr(int64(v.Direction)), ElemBits: domain.Ptr(int64(v.ElemBits)), Sparse: &sparse,
 		Swizzle: []int64{int64(v.Swizzle[0]), int64(v.Swizzle[1]), int64(v.Swizzle[2])},
-		KMode:   i(int64(v.KMode)), MNMode: i(int64(v.MNMode)), JSON: v.Tgt.ToJSON(),
+		KMode:   domain.Ptr(int64(v.KMode)), MNMode: domain.Ptr(int64(v.MNMode)), JSON: v.Tgt.ToJSON(),
 	}
 	for _, m := range v.Modes[:v.Rank] {
 		var mj modeJSON
@@ -59,15 +58,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // elem_bits 16, swizzle [0,4,3], sparse false, modes [{shape [8], stride
 // [8]}, {shape [16], stride [1]}], mn_mode 0, k_mode 1, target sm_100a.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("umma: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("umma: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("umma", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -92,9 +83,7 @@ func (f jsonForm) value() (Value, error) {
 			}
 		}
 	}
-	if f.Sparse != nil {
-		v.Sparse = *f.Sparse
-	}
+	domain.Opt(f.Sparse, &v.Sparse)
 	if err := f.setModes(&v); err != nil {
 		return Value{}, err
 	}

@@ -1,8 +1,6 @@
 package umma
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -59,56 +57,36 @@ func TestJSONDefaults(t *testing.T) {
 	flat := func(shape uint16, stride int32) Mode {
 		return Mode{Subs: 1, Shape: [MaxSubs]uint16{shape}, Stride: [MaxSubs]int32{stride}}
 	}
-	for _, tc := range []struct {
-		in   string
-		want Value
-	}{
-		{`{}`, Value{ElemBits: 16, Swizzle: [3]uint8{0, 4, 3}, Rank: 2,
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{In: `{}`, Want: Value{ElemBits: 16, Swizzle: [3]uint8{0, 4, 3}, Rank: 2,
 			Modes: [MaxModes]Mode{flat(8, 8), flat(16, 1)}, KMode: 1, Tgt: sm100a}},
-		{`{"direction":1,"elem_bits":8,"swizzle":[3,4,3],"sparse":true,"modes":[{"shape":[32],"stride":[1]}],"target":"sm_103a"}`,
-			Value{Direction: 1, ElemBits: 8, Swizzle: [3]uint8{3, 4, 3}, Sparse: true, Rank: 1,
+		{In: `{"direction":1,"elem_bits":8,"swizzle":[3,4,3],"sparse":true,"modes":[{"shape":[32],"stride":[1]}],"target":"sm_103a"}`,
+			Want: Value{Direction: 1, ElemBits: 8, Swizzle: [3]uint8{3, 4, 3}, Sparse: true, Rank: 1,
 				Modes: [MaxModes]Mode{flat(32, 1)}, Tgt: target.MustParse("sm_103a", "")}},
-		{`{"modes":[{"shape":[16],"stride":[1]},{"shape":[8,2],"stride":[8,64]}],"k_mode":0,"mn_mode":1}`,
-			Value{ElemBits: 16, Swizzle: [3]uint8{0, 4, 3}, Rank: 2, MNMode: 1, Tgt: sm100a, Modes: [MaxModes]Mode{
+		{In: `{"modes":[{"shape":[16],"stride":[1]},{"shape":[8,2],"stride":[8,64]}],"k_mode":0,"mn_mode":1}`,
+			Want: Value{ElemBits: 16, Swizzle: [3]uint8{0, 4, 3}, Rank: 2, MNMode: 1, Tgt: sm100a, Modes: [MaxModes]Mode{
 				flat(16, 1), {Subs: 2, Shape: [MaxSubs]uint16{8, 2}, Stride: [MaxSubs]int32{8, 64}}}}},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			v, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(v, tc.want) {
-				t.Fatalf("got %+v, want %+v", v, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestJSONErrorsNameTheField(t *testing.T) {
-	for _, tc := range []struct{ in, field string }{
-		{`{"bogus":1}`, "bogus"},
-		{`{"direction":256}`, `"direction"`},
-		{`{"elem_bits":-1}`, `"elem_bits"`},
-		{`{"swizzle":[1,4]}`, `"swizzle"`},
-		{`{"swizzle":[1,4,16]}`, `"swizzle[2]"`},
-		{`{"sparse":"yes"}`, `"sparse"`},
-		{`{"modes":[]}`, `"modes"`},
-		{`{"modes":[{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]}]}`, `"modes"`},
-		{`{"modes":[{"shape":[],"stride":[]}]}`, `"modes[0].shape"`},
-		{`{"modes":[{"shape":[1,2,3,4],"stride":[1,2,3,4]}]}`, `"modes[0].shape"`},
-		{`{"modes":[{"shape":[8],"stride":[1]},{"shape":[8,2],"stride":[1]}]}`, `"modes[1].stride"`},
-		{`{"modes":[{"shape":[0],"stride":[1]}]}`, `"modes[0].shape[0]"`},
-		{`{"modes":[{"shape":[65536],"stride":[1]}]}`, `"modes[0].shape[0]"`},
-		{`{"modes":[{"shape":[8,2],"stride":[1,2147483648]}]}`, `"modes[0].stride[1]"`},
-		{`{"modes":[{"shape":[8],"stride":[1]}],"k_mode":1}`, `"k_mode"`},
-		{`{"mn_mode":2}`, `"mn_mode"`},
-		{`{"ptx":"8.4.1"}`, `"ptx"`},
-	} {
-		t.Run(tc.in, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil || !strings.Contains(err.Error(), tc.field) {
-				t.Fatalf("error %v, want one naming %s", err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"direction":256}`, Field: "direction"},
+		{In: `{"elem_bits":-1}`, Field: "elem_bits"},
+		{In: `{"swizzle":[1,4]}`, Field: "swizzle"},
+		{In: `{"swizzle":[1,4,16]}`, Field: "swizzle[2]"},
+		{In: `{"sparse":"yes"}`, Field: "sparse"},
+		{In: `{"modes":[]}`, Field: "modes"},
+		{In: `{"modes":[{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]},{"shape":[1],"stride":[1]}]}`, Field: "modes"},
+		{In: `{"modes":[{"shape":[],"stride":[]}]}`, Field: "modes[0].shape"},
+		{In: `{"modes":[{"shape":[1,2,3,4],"stride":[1,2,3,4]}]}`, Field: "modes[0].shape"},
+		{In: `{"modes":[{"shape":[8],"stride":[1]},{"shape":[8,2],"stride":[1]}]}`, Field: "modes[1].stride"},
+		{In: `{"modes":[{"shape":[0],"stride":[1]}]}`, Field: "modes[0].shape[0]"},
+		{In: `{"modes":[{"shape":[65536],"stride":[1]}]}`, Field: "modes[0].shape[0]"},
+		{In: `{"modes":[{"shape":[8,2],"stride":[1,2147483648]}]}`, Field: "modes[0].stride[1]"},
+		{In: `{"modes":[{"shape":[8],"stride":[1]}],"k_mode":1}`, Field: "k_mode"},
+		{In: `{"mn_mode":2}`, Field: "mn_mode"},
+		{In: `{"ptx":"8.4.1"}`, Field: "ptx"},
+	})
 }

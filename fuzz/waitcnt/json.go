@@ -45,25 +45,13 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // twice), an item that is both or neither an operation and a wait, and more
 // than MaxItems items are errors naming the field.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("waitcnt: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("waitcnt: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("waitcnt", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
 	v := Value{GPU: GFX942}
-	if f.GPU != nil {
-		g, err := GPUs.Parse("gpu", *f.GPU)
-		if err != nil {
-			return Value{}, err
-		}
-		v.GPU = GPU(g)
+	if err := domain.OptEnum(GPUs, "gpu", f.GPU, &v.GPU); err != nil {
+		return Value{}, err
 	}
 	if len(f.Program) > MaxItems {
 		return Value{}, fmt.Errorf("field \"program\": %d items, at most %d", len(f.Program), MaxItems)

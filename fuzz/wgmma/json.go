@@ -39,20 +39,17 @@ var DefaultArch = target.Arch{SM: 90, Suffix: "a"}
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) {
-	str := func(s string) *string { return &s }
-	i := func(n int) *int { return &n }
-	b := func(x bool) *bool { return &x }
 	src := 0
 	if v.ARegister {
 		src = 1
 	}
 	return json.Marshal(jsonForm{
-		Rank: i(int(v.Rank)), M: i(int(v.M)), N: i(int(v.N)), K: i(int(v.K)), BK: i(int(v.BK)),
-		AType: str(v.AType.String()), BType: str(v.BType.String()),
-		DType: str(v.DType.String()), ResultType: str(v.ResultType.String()),
-		ASource: str(ASources.Name(src)), TransA: b(v.TransA), TransB: b(v.TransB),
-		ScaleD: b(v.ScaleD), ScaleA: i(int(v.ScaleA)), ScaleB: i(int(v.ScaleB)),
-		Sparse: b(v.Sparse), SpSel: i(int(v.SpSel)), Satfinite: b(v.Satfinite), JSON: v.Tgt.ToJSON(),
+		Rank: domain.Ptr(int(v.Rank)), M: domain.Ptr(int(v.M)), N: domain.Ptr(int(v.N)), K: domain.Ptr(int(v.K)), BK: domain.Ptr(int(v.BK)),
+		AType: domain.Ptr(v.AType.String()), BType: domain.Ptr(v.BType.String()),
+		DType: domain.Ptr(v.DType.String()), ResultType: domain.Ptr(v.ResultType.String()),
+		ASource: domain.Ptr(ASources.Name(src)), TransA: domain.Ptr(v.TransA), TransB: domain.Ptr(v.TransB),
+		ScaleD: domain.Ptr(v.ScaleD), ScaleA: domain.Ptr(int(v.ScaleA)), ScaleB: domain.Ptr(int(v.ScaleB)),
+		Sparse: domain.Ptr(v.Sparse), SpSel: domain.Ptr(int(v.SpSel)), Satfinite: domain.Ptr(v.Satfinite), JSON: v.Tgt.ToJSON(),
 	})
 }
 
@@ -63,15 +60,7 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // scale_b 1, dense, sp_sel 0, no satfinite, target sm_90a with its first PTX
 // ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	var f jsonForm
-	if err := domain.DecodeStrict(data, &f); err != nil {
-		return nil, fmt.Errorf("wgmma: %w", err)
-	}
-	v, err := f.value()
-	if err != nil {
-		return nil, fmt.Errorf("wgmma: %w", err)
-	}
-	return v, nil
+	return domain.ParseForm("wgmma", data, jsonForm.value)
 }
 
 func (f jsonForm) value() (Value, error) {
@@ -80,13 +69,8 @@ func (f jsonForm) value() (Value, error) {
 		return Value{}, err
 	}
 	v := Value{Rank: 2, M: 64, N: 128, ScaleD: true, ScaleA: 1, ScaleB: 1, Tgt: t}
-	for _, b := range []struct {
-		given *bool
-		dst   *bool
-	}{{f.TransA, &v.TransA}, {f.TransB, &v.TransB}, {f.ScaleD, &v.ScaleD}, {f.Sparse, &v.Sparse}, {f.Satfinite, &v.Satfinite}} {
-		if b.given != nil {
-			*b.dst = *b.given
-		}
+	for _, b := range [][2]*bool{{f.TransA, &v.TransA}, {f.TransB, &v.TransB}, {f.ScaleD, &v.ScaleD}, {f.Sparse, &v.Sparse}, {f.Satfinite, &v.Satfinite}} {
+		domain.Opt(b[0], b[1])
 	}
 	for _, step := range []func(*Value) error{f.types, f.shape, f.operands} {
 		if err := step(&v); err != nil {
@@ -98,67 +82,39 @@ func (f jsonForm) value() (Value, error) {
 
 // types sets A, B (default A), D (default from A) and the result (default D).
 func (f jsonForm) types(v *Value) error {
-	a, err := enumField(Types, "a_type", f.AType, int(F16))
-	if err != nil {
+	v.AType = F16
+	if err := domain.OptEnum(Types, "a_type", f.AType, &v.AType); err != nil {
 		return err
 	}
-	b, err := enumField(Types, "b_type", f.BType, a)
-	if err != nil {
+	v.BType = v.AType
+	if err := domain.OptEnum(Types, "b_type", f.BType, &v.BType); err != nil {
 		return err
 	}
-	v.AType, v.BType = Type(a), Type(b)
-	def := AccF32
+	v.DType = AccF32
 	if v.AType.Int8() || v.AType == B1 {
-		def = AccS32
+		v.DType = AccS32
 	}
-	d, err := enumField(AccTypes, "d_type", f.DType, int(def))
-	if err != nil {
+	if err := domain.OptEnum(AccTypes, "d_type", f.DType, &v.DType); err != nil {
 		return err
 	}
-	r, err := enumField(AccTypes, "result_type", f.ResultType, d)
-	v.DType, v.ResultType = AccType(d), AccType(r)
-	return err
-}
-
-// enumField parses an optional enum field, def when absent.
-func enumField(e domain.Enum, field string, given *string, def int) (int, error) {
-	if given == nil {
-		return def, nil
-	}
-	return e.Parse(field, *given)
+	v.ResultType = v.DType
+	return domain.OptEnum(AccTypes, "result_type", f.ResultType, &v.ResultType)
 }
 
 // shape sets rank, m, n, k (default NaturalK) and b_k (default k).
 func (f jsonForm) shape(v *Value) error {
-	if f.Rank != nil {
-		if err := domain.Range("rank", int64(*f.Rank), 0, 4); err != nil {
-			return err
-		}
-		v.Rank = uint8(*f.Rank)
-	}
-	var err error
-	if v.M, err = dimField("m", f.M, v.M); err != nil {
+	if err := domain.OptInt("rank", f.Rank, 0, 4, &v.Rank); err != nil {
 		return err
 	}
-	if v.N, err = dimField("n", f.N, v.N); err != nil {
+	if err := domain.FirstErr(domain.OptInt("m", f.M, 0, MaxDim, &v.M), domain.OptInt("n", f.N, 0, MaxDim, &v.N)); err != nil {
 		return err
 	}
-	if v.K, err = dimField("k", f.K, NaturalK(v.AType, v.Sparse)); err != nil {
+	v.K = NaturalK(v.AType, v.Sparse)
+	if err := domain.OptInt("k", f.K, 0, MaxDim, &v.K); err != nil {
 		return err
 	}
-	v.BK, err = dimField("b_k", f.BK, v.K)
-	return err
-}
-
-// dimField parses an optional dimension in [0, MaxDim], def when absent.
-func dimField(field string, given *int, def uint16) (uint16, error) {
-	if given == nil {
-		return def, nil
-	}
-	if err := domain.Range(field, int64(*given), 0, MaxDim); err != nil {
-		return 0, err
-	}
-	return uint16(*given), nil
+	v.BK = v.K
+	return domain.OptInt("b_k", f.BK, 0, MaxDim, &v.BK)
 }
 
 // operands sets A's source, the scale immediates and the sparsity selector,
@@ -171,18 +127,12 @@ func (f jsonForm) operands(v *Value) error {
 		}
 		v.ARegister = i == 1
 	}
-	for _, s := range []struct {
-		name  string
-		given *int
-		dst   *int8
-	}{{"scale_a", f.ScaleA, &v.ScaleA}, {"scale_b", f.ScaleB, &v.ScaleB}} {
-		if s.given == nil {
-			continue
-		}
-		if err := domain.Range(s.name, int64(*s.given), -2, 2); err != nil {
-			return err
-		}
-		*s.dst = int8(*s.given)
+	err := domain.FirstErr(
+		domain.OptInt("scale_a", f.ScaleA, -2, 2, &v.ScaleA),
+		domain.OptInt("scale_b", f.ScaleB, -2, 2, &v.ScaleB),
+	)
+	if err != nil {
+		return err
 	}
 	if f.SpSel == nil {
 		return nil

@@ -119,22 +119,12 @@ func (v Value) Encode() []byte {
 	w.U8(uint8(v.BType))
 	w.U8(uint8(v.DType))
 	w.U8(uint8(v.ResultType))
-	w.U8(packFlags(v.ARegister, v.TransA, v.TransB, v.ScaleD, v.Sparse, v.Satfinite))
+	w.Flags(v.ARegister, v.TransA, v.TransB, v.ScaleD, v.Sparse, v.Satfinite)
 	w.U8(uint8(v.ScaleA + 2))
 	w.U8(uint8(v.ScaleB + 2))
 	w.U8(v.SpSel)
 	w.Bytes = v.Tgt.Encode(w.Bytes)
 	return w.Bytes
-}
-
-func packFlags(bits ...bool) uint8 {
-	var f uint8
-	for i, b := range bits {
-		if b {
-			f |= 1 << i
-		}
-	}
-	return f
 }
 
 // Decode maps fuzz bytes to a value; every input decodes.
@@ -146,9 +136,7 @@ func Decode(data []byte) (domain.Value, error) {
 	}
 	v.AType, v.BType = Type(r.Index(len(Types))), Type(r.Index(len(Types)))
 	v.DType, v.ResultType = AccType(r.Index(len(AccTypes))), AccType(r.Index(len(AccTypes)))
-	f := r.U8()
-	v.ARegister, v.TransA, v.TransB = f&1 != 0, f&2 != 0, f&4 != 0
-	v.ScaleD, v.Sparse, v.Satfinite = f&8 != 0, f&16 != 0, f&32 != 0
+	r.Flags(&v.ARegister, &v.TransA, &v.TransB, &v.ScaleD, &v.Sparse, &v.Satfinite)
 	v.ScaleA, v.ScaleB = int8(r.Index(5))-2, int8(r.Index(5))-2
 	if v.SpSel = r.U8() & 3; !v.Sparse {
 		v.SpSel = 0

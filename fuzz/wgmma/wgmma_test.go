@@ -1,8 +1,6 @@
 package wgmma
 
 import (
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
@@ -50,68 +48,42 @@ func TestJSONDefaults(t *testing.T) {
 	base := Value{Rank: 2, M: 64, N: 128, K: 16, BK: 16, AType: F16, BType: F16, DType: AccF32, ResultType: AccF32,
 		ScaleD: true, ScaleA: 1, ScaleB: 1, Tgt: sm90a}
 	with := func(f func(*Value)) Value { v := base; f(&v); return v }
-	for _, tc := range []struct {
-		name string
-		in   string
-		want Value
-	}{
-		{"empty", `{}`, base},
-		{"integer", `{"a_type":"s8","b_type":"u8","satfinite":true}`, with(func(v *Value) {
+	domaintest.ParseJSON(t, Domain, []domaintest.Parsed{
+		{Name: "empty", In: `{}`, Want: base},
+		{Name: "integer", In: `{"a_type":"s8","b_type":"u8","satfinite":true}`, Want: with(func(v *Value) {
 			v.AType, v.BType, v.K, v.BK, v.DType, v.ResultType, v.Satfinite = S8, U8, 32, 32, AccS32, AccS32, true
 		})},
-		{"sparse doubles k", `{"a_type":"tf32","sparse":true,"sp_sel":1,"ptx":"8.2"}`, with(func(v *Value) {
+		{Name: "sparse doubles k", In: `{"a_type":"tf32","sparse":true,"sp_sel":1,"ptx":"8.2"}`, Want: with(func(v *Value) {
 			v.AType, v.BType, v.K, v.BK, v.Sparse, v.SpSel, v.Tgt = TF32, TF32, 16, 16, true, 1, target.MustParse("sm_90a", "8.2")
 		})},
-		{"explicit", `{"rank":3,"m":128,"n":8,"k":5,"b_k":6,"d_type":"f16","result_type":"s32","a_source":"register","trans_a":true,"trans_b":true,"scale_d":false,"scale_a":-1,"scale_b":-2,"target":"sm_100a"}`,
-			with(func(v *Value) {
+		{Name: "explicit", In: `{"rank":3,"m":128,"n":8,"k":5,"b_k":6,"d_type":"f16","result_type":"s32","a_source":"register","trans_a":true,"trans_b":true,"scale_d":false,"scale_a":-1,"scale_b":-2,"target":"sm_100a"}`,
+			Want: with(func(v *Value) {
 				v.Rank, v.M, v.N, v.K, v.BK, v.DType, v.ResultType = 3, 128, 8, 5, 6, AccF16, AccS32
 				v.ARegister, v.TransA, v.TransB, v.ScaleD, v.ScaleA, v.ScaleB = true, true, true, false, -1, -2
 				v.Tgt = target.MustParse("sm_100a", "")
 			})},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseJSON([]byte(tc.in))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v, want %+v", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestJSONStrict(t *testing.T) {
-	for _, tc := range []struct {
-		in, field string
-	}{
-		{`{"bogus":1}`, "bogus"},
-		{`{"rank":5}`, "rank"},
-		{`{"m":512}`, "m"},
-		{`{"n":-8}`, "n"},
-		{`{"k":1000}`, "k"},
-		{`{"b_k":600}`, "b_k"},
-		{`{"a_type":"f32"}`, "a_type"},
-		{`{"b_type":"e2m1"}`, "b_type"},
-		{`{"d_type":"bf16"}`, "d_type"},
-		{`{"result_type":"tf32"}`, "result_type"},
-		{`{"a_source":"tmem"}`, "a_source"},
-		{`{"trans_a":0}`, "trans_a"},
-		{`{"scale_a":3}`, "scale_a"},
-		{`{"scale_b":-3}`, "scale_b"},
-		{`{"sparse":true,"sp_sel":4}`, "sp_sel"},
-		{`{"sp_sel":1}`, "sp_sel"},
-		{`{"target":"sm_90b"}`, "target"},
-		{`{"ptx":"8"}`, "ptx"},
-	} {
-		t.Run(tc.field, func(t *testing.T) {
-			_, err := ParseJSON([]byte(tc.in))
-			if err == nil {
-				t.Fatalf("%s parsed, want an error naming %q", tc.in, tc.field)
-			}
-			if !strings.Contains(err.Error(), `"`+tc.field+`"`) {
-				t.Fatalf("%s: error %q does not name %q", tc.in, err, tc.field)
-			}
-		})
-	}
+	domaintest.ParseJSONRefuses(t, Domain, []domaintest.Refused{
+		{In: `{"bogus":1}`, Field: "bogus"},
+		{In: `{"rank":5}`, Field: "rank"},
+		{In: `{"m":512}`, Field: "m"},
+		{In: `{"n":-8}`, Field: "n"},
+		{In: `{"k":1000}`, Field: "k"},
+		{In: `{"b_k":600}`, Field: "b_k"},
+		{In: `{"a_type":"f32"}`, Field: "a_type"},
+		{In: `{"b_type":"e2m1"}`, Field: "b_type"},
+		{In: `{"d_type":"bf16"}`, Field: "d_type"},
+		{In: `{"result_type":"tf32"}`, Field: "result_type"},
+		{In: `{"a_source":"tmem"}`, Field: "a_source"},
+		{In: `{"trans_a":0}`, Field: "trans_a"},
+		{In: `{"scale_a":3}`, Field: "scale_a"},
+		{In: `{"scale_b":-3}`, Field: "scale_b"},
+		{In: `{"sparse":true,"sp_sel":4}`, Field: "sp_sel"},
+		{In: `{"sp_sel":1}`, Field: "sp_sel"},
+		{In: `{"target":"sm_90b"}`, Field: "target"},
+		{In: `{"ptx":"8"}`, Field: "ptx"},
+	})
 }

@@ -38,3 +38,35 @@ func runLadderCases[V any](t *testing.T, l *Ladder[V], cases []ladderCase[V]) {
 		}
 	}
 }
+
+// disagreement is a value on which the seed's ladder and the PTX ISA's ladder
+// part: the rule each fires, "" for an accept.
+type disagreement[V any] struct {
+	name       string
+	v          V
+	seedRule   string
+	ptxisaRule string
+}
+
+// runDisagreements judges each case with both ladders and checks the rule
+// each fires, one subtest per case.
+func runDisagreements[V any](t *testing.T, seed, ptxisa *Ladder[V], cases []disagreement[V]) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, side := range []struct {
+				l    *Ladder[V]
+				want string
+			}{{seed, tc.seedRule}, {ptxisa, tc.ptxisaRule}} {
+				j := side.l.Judge(tc.v)
+				got := ""
+				if !j.Accept {
+					got = j.Rule.ID
+				}
+				if got != side.want {
+					t.Errorf("%s: got %q, want %q", side.l.ID(), got, side.want)
+				}
+			}
+		})
+	}
+}

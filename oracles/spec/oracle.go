@@ -85,3 +85,17 @@ func fromJudgment(v oracles.Verdict, set Set, domainName string, j Judgment) ora
 	v.Diagnostic = j.Diagnostic
 	return v
 }
+
+// All returns the oracle of every set with its status, in Sets order: the
+// reference oracles a worker runs when no external tool is wanted (tests,
+// benchmarks).
+func All() ([]oracles.Oracle, []oracles.Status) {
+	var orcs []oracles.Oracle
+	var statuses []oracles.Status
+	for _, set := range Sets {
+		o := New(set)
+		orcs = append(orcs, o)
+		statuses = append(statuses, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: Domains(set)})
+	}
+	return orcs, statuses
+}

@@ -189,34 +189,13 @@ func TestTMADescPTXISARules(t *testing.T) {
 // TestTMADescDisagreements pins the cases where the two sets part: each is a
 // claim of seed 000 that the campaign's real tools must settle.
 func TestTMADescDisagreements(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		v          td.Value
-		seedRule   string
-		ptxisaRule string // "" for accept
-	}{
+	runDisagreements(t, tmadescSeed, tmadescPTXISA, []disagreement[td.Value]{
 		{"elementStrides[0] ignored with interleave NONE", tdT(func(v *td.Value) { v.ElementStrides[0] = 0 }), "seed.tmadesc.6-element-strides-nonzero", ""},
 		{"interleaved box wider than the swizzle", tdIL(func(v *td.Value) { v.BoxDim[0] = 32 }), "seed.tmadesc.7-swizzle-inner", ""},
 		{"im2col corners beyond rank 4's range", tdI2(func(v *td.Value) { v.PixelBoxUpper[0] = 200 }), "", "ptxisa.tmadesc.im2col-corners"},
 		{"16U4_ALIGN16B at 16B", tdA16(td.U4Align16B, func(v *td.Value) { v.Swizzle, v.GlobalAddress = td.SwizzleNone, 0x100010 }), "", "ptxisa.tmadesc.global-align-32"},
 		{"im2col_wide on sm_90", tdW(func(v *td.Value) { v.Tgt = target.MustParse("sm_90", "") }), "", "ptxisa.tmadesc.im2col-wide-cc"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, side := range []struct {
-				l    *Ladder[td.Value]
-				want string
-			}{{tmadescSeed, tc.seedRule}, {tmadescPTXISA, tc.ptxisaRule}} {
-				j := side.l.Judge(tc.v)
-				got := ""
-				if !j.Accept {
-					got = j.Rule.ID
-				}
-				if got != side.want {
-					t.Errorf("%s: got %q, want %q", side.l.ID(), got, side.want)
-				}
-			}
-		})
-	}
+	})
 }
 
 // TestTMADescAccepted pins accepted descriptors and their tile byte sizes.

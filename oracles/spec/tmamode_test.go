@@ -90,35 +90,14 @@ func TestTMAModePTXISARules(t *testing.T) {
 // TestTMAModeDisagreements pins where the seed's gate is looser or tighter
 // than the PTX ISA.
 func TestTMAModeDisagreements(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		v          tm.Value
-		seedRule   string
-		ptxisaRule string // "" for accept
-	}{
+	runDisagreements(t, tmamodeSeed, tmamodePTXISA, []disagreement[tm.Value]{
 		{"gather4 3d: the seed does not gate gather4", tmLoad(tm.Gather4, 3, "sm_100a", ""), "", "ptxisa.tmamode.gather-scatter-dims"},
 		{"im2col_no_offs 2d: not in the seed's im2col list", tmStore(tm.Im2colNoOffs, 2, "sm_90a", ""), "", "ptxisa.tmamode.im2col-dims"},
 		{"im2col::w::128 on sm_120a: SM >= 100 but not sm_100a-class", tmLoad(tm.Im2colW128, 3, "sm_120a", ""), "", "ptxisa.tmamode.scatter4-w128-target"},
 		{"im2col::w into shared::cluster on sm_100", tmLoad(tm.Im2colW, 3, "sm_100", ""), "", "ptxisa.tmamode.gather4-w-target"},
 		{"scatter4 on sm_90a: no target gate in the seed", tmStore(tm.Scatter4, 2, "sm_90a", "8.6"), "", "ptxisa.tmamode.scatter4-w128-target"},
 		{"im2col::w into shared::cta on sm_100: both accept", tmWith(tmLoad(tm.Im2colW, 3, "sm_100", ""), func(v *tm.Value) { v.Dst = tm.SharedCTA }), "", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			for _, side := range []struct {
-				l    *Ladder[tm.Value]
-				want string
-			}{{tmamodeSeed, tc.seedRule}, {tmamodePTXISA, tc.ptxisaRule}} {
-				j := side.l.Judge(tc.v)
-				got := ""
-				if !j.Accept {
-					got = j.Rule.ID
-				}
-				if got != side.want {
-					t.Errorf("%s: got %q, want %q", side.l.ID(), got, side.want)
-				}
-			}
-		})
-	}
+	})
 }
 
 // TestTMAModeAccepted pins accepted instructions and their spellings.

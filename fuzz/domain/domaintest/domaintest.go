@@ -11,6 +11,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -125,5 +126,58 @@ func ShortInputs(t testing.TB, d domain.Domain, full []byte, check func(n int, v
 		if check != nil {
 			check(n, v)
 		}
+	}
+}
+
+// Parsed is a hand-written JSON input and the value it must parse to.
+type Parsed struct {
+	Name string       // the subtest's name; the input when empty
+	In   string       // the JSON input
+	Want domain.Value // the value ParseJSON must return
+}
+
+// ParseJSON checks that d parses each input to its value, one subtest per
+// case: the documented defaults are part of the JSON form.
+func ParseJSON(t *testing.T, d domain.Domain, cases []Parsed) {
+	t.Helper()
+	for _, tc := range cases {
+		name := tc.Name
+		if name == "" {
+			name = tc.In
+		}
+		t.Run(name, func(t *testing.T) {
+			got, err := d.ParseJSON([]byte(tc.In))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.Want) {
+				t.Fatalf("%s: got %+v\nwant %+v", tc.In, got, tc.Want)
+			}
+		})
+	}
+}
+
+// Refused is a JSON input that must not parse, and the field its error must
+// name.
+type Refused struct {
+	In    string // the JSON input
+	Field string // the field the error names, in double quotes
+}
+
+// ParseJSONRefuses checks that d refuses each input with an error naming the
+// field in double quotes, one subtest per case: a hand-written case with a
+// mistake must say where the mistake is.
+func ParseJSONRefuses(t *testing.T, d domain.Domain, cases []Refused) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Field+" "+tc.In, func(t *testing.T) {
+			_, err := d.ParseJSON([]byte(tc.In))
+			if err == nil {
+				t.Fatalf("%s parsed, want an error naming %q", tc.In, tc.Field)
+			}
+			if !strings.Contains(err.Error(), `"`+tc.Field+`"`) {
+				t.Fatalf("%s: error %q does not name %q", tc.In, err, tc.Field)
+			}
+		})
 	}
 }

@@ -1,0 +1,73 @@
+package domain
+
+import "fmt"
+
+// The JSON forms of the domains mark an absent field by a nil pointer, so
+// that a hand-written case names only what it cares about. The helpers below
+// are the one place that turns such optional fields into value fields, so
+// every domain refuses bad input with the same messages.
+
+// ParseForm decodes data strictly into a form F and builds the value with
+// build. Every error is prefixed with the domain's name, so a message read in
+// a log says which domain refused the input.
+func ParseForm[F any, V Value](domainName string, data []byte, build func(F) (V, error)) (Value, error) {
+	var f F
+	if err := DecodeStrict(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", domainName, err)
+	}
+	v, err := build(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", domainName, err)
+	}
+	return v, nil
+}
+
+// Ptr returns a pointer to a copy of v, for writing a present field of a
+// JSON form.
+func Ptr[T any](v T) *T { return &v }
+
+// Opt copies *given into dst when the field is present and keeps the
+// default in dst otherwise.
+func Opt[T any](given, dst *T) {
+	if given != nil {
+		*dst = *given
+	}
+}
+
+// OptEnum parses an optional enum field into dst, keeping dst when absent.
+func OptEnum[T ~uint8](e Enum, field string, given *string, dst *T) error {
+	if given == nil {
+		return nil
+	}
+	i, err := e.Parse(field, *given)
+	if err != nil {
+		return err
+	}
+	*dst = T(i)
+	return nil
+}
+
+// OptInt parses an optional integer field in [lo, hi] into dst, keeping dst
+// when absent; the range is checked before the conversion, so dst never
+// holds a truncated value.
+func OptInt[T ~int8 | ~uint8 | ~uint16 | ~uint32, N ~int | ~int64](field string, given *N, lo, hi int64, dst *T) error {
+	if given == nil {
+		return nil
+	}
+	if err := Range(field, int64(*given), lo, hi); err != nil {
+		return err
+	}
+	*dst = T(*given)
+	return nil
+}
+
+// FirstErr returns the first non-nil error: the domains check several
+// fields in one expression and report the first one, in field order.
+func FirstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
