@@ -9,9 +9,11 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
 
@@ -21,7 +23,7 @@ import (
 // ptxas13 reject makes buckets, and the remote panel minimizes them on the
 // worker that has ptxas13, where the local panel cannot.
 func TestMinimizeOnRemoteWorker(t *testing.T) {
-	ns := natsServer(t, nil)
+	ns := queuetest.Server(t, nil)
 	url := ns.ClientURL()
 	nc := connect(t, "test", []string{url})
 	qcfg := queue.Config{AckWait: 5 * time.Second}
@@ -35,7 +37,7 @@ func TestMinimizeOnRemoteWorker(t *testing.T) {
 		}
 		return nil
 	})
-	so, ss := specOracles()
+	so, ss := spec.All()
 	startWorker(t, connect(t, "local", []string{url}), worker.Config{Name: "local", Oracles: so, Statuses: ss, Queue: qcfg})
 
 	db := storetest.Open(t, "")
