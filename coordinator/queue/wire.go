@@ -175,3 +175,19 @@ func InputsSubject(campaign string) string { return SubjectInputs + "." + token(
 
 // ControlSubject carries a campaign's control messages (stop fuzzing).
 func ControlSubject(campaign string) string { return SubjectControl + "." + token(campaign) }
+
+// SplitResult encodes a result as one message, or as several results for
+// parts of its verdicts when one would exceed maxPayload bytes. The case
+// errors and the elapsed time go with the first part; a part is split until
+// it fits or holds one verdict.
+func SplitResult(res Result, maxPayload int64) [][]byte {
+	data := Encode(res)
+	if int64(len(data)) <= maxPayload || len(res.Verdicts) <= 1 {
+		return [][]byte{data}
+	}
+	half := len(res.Verdicts) / 2
+	first, second := res, res
+	first.Verdicts, second.Verdicts = res.Verdicts[:half], res.Verdicts[half:]
+	second.Bad, second.Elapsed = nil, 0
+	return append(SplitResult(first, maxPayload), SplitResult(second, maxPayload)...)
+}

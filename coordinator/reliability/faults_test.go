@@ -269,3 +269,32 @@ func TestRunEndsAfterItsLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedResultsStored: an oracle whose every verdict carries 100 KB of
+// diagnostics (a flooding verifier) makes batches of 64 far larger than the
+// server's 1 MiB payload limit. Nothing may be lost: every verdict is
+// stored, no job is dead, and each diagnostic is cut with a marker.
+func TestOversizedResultsStored(t *testing.T) {
+	ns := queuetest.Server(t, nil)
+	nc := connect(t, "test", []string{ns.ClientURL()})
+	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 2}
+	const campaign = "flood"
+	cases := mustCases(t, "kindword", 128, 11)
+	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	flood := testoracle.New(testoracle.Config{Name: "flood", Domains: []string{"kindword"}, Kind: oracles.Error,
+		Diagnostic: strings.Repeat("internal compiler error, stack frame\n", 100_000/37)})
+	orcs, sts := statuses(flood)
+	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+
+	db := storetest.Open(t, "")
+	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 64}}, 2*time.Minute)
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"flood"}}); err != nil {
+		t.Fatal(err)
+	}
+	vs, err := db.Verdicts(cases[0].ID)
+	if err != nil || len(vs) != 1 || len(vs[0].Diagnostic) > worker.MaxDiagnostic || !strings.Contains(vs[0].Diagnostic, "[legalfuzz: cut ") {
+		t.Fatalf("verdicts %d, %v; want one with a diagnostic cut to %d bytes with a marker", len(vs), err, worker.MaxDiagnostic)
+	}
+}

@@ -36,6 +36,9 @@ type Config struct {
 	Domains []string
 	// Kind is the verdict given to every case; empty means accept.
 	Kind oracles.Kind
+	// Diagnostic is the text of every verdict; empty means "fixed test
+	// verdict". A long one floods results, as a verbose tool would.
+	Diagnostic string
 	// Hang, when it matches a case of a batch, makes Judge block without
 	// watching its context (a hung tool that ignores cancellation) until
 	// Release is called; nil never hangs.
@@ -68,6 +71,9 @@ func New(cfg Config) *FixedLatency {
 	}
 	if cfg.Kind == "" {
 		cfg.Kind = oracles.Accept
+	}
+	if cfg.Diagnostic == "" {
+		cfg.Diagnostic = "fixed test verdict"
 	}
 	return &FixedLatency{cfg: cfg, release: make(chan struct{})}
 }
@@ -135,7 +141,7 @@ func (o *FixedLatency) Judge(ctx context.Context, cases []domain.Case) ([]oracle
 			}
 		}
 		v := oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain, Kind: o.cfg.Kind,
-			Rule: "testoracle." + string(o.cfg.Kind), Diagnostic: "fixed test verdict"}
+			Rule: "testoracle." + string(o.cfg.Kind), Diagnostic: o.cfg.Diagnostic}
 		switch {
 		case !o.Judges(c.Domain):
 			v.Kind, v.Rule, v.Diagnostic = oracles.Unsupported, "", "testoracle: domain "+c.Domain+" not configured"
