@@ -69,6 +69,6 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),
 		newCampaignCmd(), newCoordinatorCmd(), newWorkerCmd(), newTriageCmd(),
 		newMinimizeCmd(), newReportCmd(), newBenchCmd())
-	root.AddCommand(newCorpusCmd())
+	root.AddCommand(newCorpusCmd(), newStoreCmd())
 	return root
 }

@@ -243,3 +243,46 @@ func TestCampaignAndTriage(t *testing.T) {
 		t.Fatalf("show: exit %d\n%s", code, show)
 	}
 }
+
+// TestDamagedOrForeignStores: a truncated store, an empty file and a
+// misspelled path are one-line errors (exit 2) for every reader; nothing is
+// created; store check finds the damage and salvage recovers a sound store.
+func TestDamagedOrForeignStores(t *testing.T) {
+	dir := t.TempDir()
+	good := reportStore(t, true)
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := filepath.Join(dir, "half.db")
+	empty := filepath.Join(dir, "empty.db")
+	missing := filepath.Join(dir, "typo.db")
+	if err := os.WriteFile(half, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []string{half, empty, missing} {
+		for _, args := range [][]string{{"triage"}, {"report", "--out", filepath.Join(dir, "r")}, {"minimize"},
+			{"corpus", "export", "--out", filepath.Join(dir, "x")}} {
+			_, errOut, code := runCLI(t, "", append(args, "--db", db)...)
+			if code != exitError || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+				t.Errorf("%v on %s: exit %d, stderr %q; want exit 2 and one line", args, filepath.Base(db), code, errOut)
+			}
+		}
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Fatalf("a reader created %s", missing)
+	}
+	if out, _, code := runCLI(t, "", "store", "check", "--db", good); code != exitOK || !strings.Contains(out, "no damage") {
+		t.Fatalf("store check of a sound store: exit %d\n%s", code, out)
+	}
+	salvaged := filepath.Join(dir, "salvaged.db")
+	if out, errOut, code := runCLI(t, "", "store", "salvage", "--db", half, "--out", salvaged); code != exitOK || !strings.Contains(out, "salvaged into") {
+		t.Fatalf("salvage: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, code := runCLI(t, "", "store", "check", "--db", salvaged); code != exitOK {
+		t.Fatalf("store check of the salvaged store: exit %d\n%s", code, out)
+	}
+}

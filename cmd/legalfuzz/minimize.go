@@ -32,7 +32,7 @@ bucket's two oracles: in this process, or with --nats on the live workers that h
 oracles included). It re-checks the result three times (reliability) and stores it on the bucket. Without
 IDs it minimizes every bucket not minimized yet. Campaigns run it for their new buckets.`,
 		RunE: func(cmd *cobra.Command, ids []string) error {
-			db, err := store.OpenStore(o.db, 5*time.Second)
+			db, err := store.OpenExisting(o.db, 5*time.Second)
 			if err != nil {
 				return err
 			}

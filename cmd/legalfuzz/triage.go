@@ -44,15 +44,19 @@ in the latest campaign), known, or suppressed. Suppressions come from the store 
 }
 
 func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
-	db, err := store.OpenStore(o.db, 5*time.Second)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
 	verb := "list"
 	if len(args) > 0 {
 		verb = args[0]
 	}
+	open := store.OpenStoreReadOnly // a read never creates or changes a store
+	if verb == "suppress" || verb == "unsuppress" {
+		open = store.OpenExisting
+	}
+	db, err := open(o.db, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
 	need := func() (string, error) {
 		if len(args) != 2 {
 			return "", fmt.Errorf("triage %s needs a bucket ID", verb)

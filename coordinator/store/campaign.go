@@ -102,7 +102,7 @@ func (c *Campaign) Domain(name string) *DomainStats {
 
 // PutCampaign stores a campaign record.
 func (s *Store) PutCampaign(c Campaign) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketCampaigns), []byte(c.ID), c) })
+	return s.update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketCampaigns), []byte(c.ID), c) })
 }
 
 // GetCampaign loads a campaign.
@@ -111,7 +111,7 @@ func (s *Store) GetCampaign(id string) (Campaign, bool, error) {
 		c  Campaign
 		ok bool
 	)
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx *bolt.Tx) (err error) {
 		c, ok, err = get[Campaign](tx.Bucket(bucketCampaigns), []byte(id))
 		return err
 	})
@@ -121,7 +121,7 @@ func (s *Store) GetCampaign(id string) (Campaign, bool, error) {
 // Campaigns lists every stored campaign.
 func (s *Store) Campaigns() ([]Campaign, error) {
 	var out []Campaign
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketCampaigns).ForEach(func(k, data []byte) error {
 			var c Campaign
 			if err := json.Unmarshal(data, &c); err != nil {
@@ -138,7 +138,7 @@ func (s *Store) Campaigns() ([]Campaign, error) {
 // never loses a concurrent update of the campaign's counters.
 func (s *Store) UpdateCampaign(id string, f func(*Campaign)) (Campaign, error) {
 	var out Campaign
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		return updateCampaign(tx, id, func(c *Campaign) { f(c); out = *c })
 	})
 	return out, err

@@ -21,7 +21,7 @@ const ImportSource = "import:"
 // again by the next one. The campaign counts adopted cases as its own.
 func (s *Store) AdoptImported(campaign string, domains []string) ([]CaseRecord, error) {
 	var adopted []CaseRecord
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		adopted = adopted[:0]
 		b := tx.Bucket(bucketCases)
 		var recs []CaseRecord
@@ -61,7 +61,7 @@ func (s *Store) AdoptImported(campaign string, domains []string) ([]CaseRecord, 
 // judged by the pair alone, outside any campaign); read Bucket.Minimized.
 func (s *Store) Members() (map[string][]string, error) {
 	out := map[string][]string{}
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketMembers).ForEach(func(k, _ []byte) error {
 			key, caseID, ok := strings.Cut(string(k), "\x00")
 			if !ok {

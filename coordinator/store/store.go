@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -23,48 +22,6 @@ var (
 	bucketDeadLetters = []byte("deadletters") // sequence -> DeadLetter
 	allBuckets        = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
 )
-
-// Store is the campaign database: cases, verdicts, finding buckets,
-// campaigns and dead letters, in one bbolt file.
-type Store struct {
-	db *bolt.DB
-}
-
-// OpenStore opens (creating if needed) the store at path. A second process
-// opening the same file waits up to timeout for the lock, then fails.
-func OpenStore(path string, timeout time.Duration) (*Store, error) {
-	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout})
-	if err != nil {
-		return nil, fmt.Errorf("open store %s: %w", path, err)
-	}
-	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("init store %s: %w", path, err)
-	}
-	return &Store{db: db}, nil
-}
-
-// Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
-
-// Check runs bbolt's consistency check over the whole file.
-func (s *Store) Check() error {
-	return s.db.View(func(tx *bolt.Tx) error {
-		var errs []error
-		for err := range tx.Check() {
-			errs = append(errs, err)
-		}
-		return errors.Join(errs...)
-	})
-}
 
 // CaseRecord is a stored case.
 type CaseRecord struct {
@@ -133,7 +90,7 @@ func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 // returns those, in order.
 func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, error) {
 	var added []CaseRecord
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		added = added[:0]
 		b := tx.Bucket(bucketCases)
 		for _, r := range recs {
@@ -159,7 +116,7 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 // listed oracles. Call it after the jobs are on the queue: a crash in between
 // enqueues them again, and duplicate verdicts are skipped on commit.
 func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCases)
 		n := 0
 		for id, orcs := range oraclesByCase {
@@ -183,7 +140,7 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 // Unenqueued returns a campaign's cases whose jobs were never created.
 func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
 	var out []CaseRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketCases).ForEach(func(k, data []byte) error {
 			var r CaseRecord
 			if err := json.Unmarshal(data, &r); err != nil {
@@ -204,7 +161,7 @@ func (s *Store) Case(id string) (CaseRecord, bool, error) {
 		r  CaseRecord
 		ok bool
 	)
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx *bolt.Tx) (err error) {
 		r, ok, err = get[CaseRecord](tx.Bucket(bucketCases), []byte(id))
 		return err
 	})
@@ -256,7 +213,7 @@ func (s *Store) CommitVerdicts(c Commit) (CommitResult, error) {
 // commits none of them.
 func (s *Store) CommitMany(commits []Commit) ([]CommitResult, error) {
 	out := make([]CommitResult, len(commits))
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		for i, c := range commits {
 			res, err := commitOne(tx, c)
 			if err != nil {
@@ -308,7 +265,7 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 // KnownCases reports which of the IDs are stored cases, in one read.
 func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
 	known := make(map[string]bool, len(ids))
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCases)
 		for _, id := range ids {
 			if b.Get([]byte(id)) != nil {
@@ -388,13 +345,13 @@ func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time
 
 // PutBucket overwrites a bucket record (the minimizer's results).
 func (s *Store) PutBucket(b Bucket) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketBuckets), []byte(b.Key), b) })
+	return s.update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketBuckets), []byte(b.Key), b) })
 }
 
 // Verdicts returns a case's stored verdicts.
 func (s *Store) Verdicts(caseID string) ([]oracles.Verdict, error) {
 	var out []oracles.Verdict
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx *bolt.Tx) (err error) {
 		out, err = caseVerdicts(tx, caseID)
 		return err
 	})
@@ -404,7 +361,7 @@ func (s *Store) Verdicts(caseID string) ([]oracles.Verdict, error) {
 // Buckets returns every finding bucket.
 func (s *Store) Buckets() ([]Bucket, error) {
 	var out []Bucket
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketBuckets).ForEach(func(k, data []byte) error {
 			var b Bucket
 			if err := json.Unmarshal(data, &b); err != nil {
@@ -420,7 +377,7 @@ func (s *Store) Buckets() ([]Bucket, error) {
 // AddDeadLetter records an unprocessable message; deadCases is how many
 // (case, oracle) jobs it takes out of the campaign's outstanding work.
 func (s *Store) AddDeadLetter(d DeadLetter, deadCases int) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketDeadLetters)
 		seq, err := b.NextSequence()
 		if err != nil {
@@ -443,7 +400,7 @@ func (s *Store) AddDeadLetter(d DeadLetter, deadCases int) error {
 // DeadLetters returns every dead letter, oldest first.
 func (s *Store) DeadLetters() ([]DeadLetter, error) {
 	var out []DeadLetter
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketDeadLetters).ForEach(func(k, data []byte) error {
 			var d DeadLetter
 			if err := json.Unmarshal(data, &d); err != nil {
@@ -458,7 +415,7 @@ func (s *Store) DeadLetters() ([]DeadLetter, error) {
 
 // Counts returns how many cases and verdicts the store holds.
 func (s *Store) Counts() (cases, verdicts int, err error) {
-	err = s.db.View(func(tx *bolt.Tx) error {
+	err = s.view(func(tx *bolt.Tx) error {
 		cases = tx.Bucket(bucketCases).Stats().KeyN
 		verdicts = tx.Bucket(bucketVerdicts).Stats().KeyN
 		return nil

@@ -68,7 +68,7 @@ func (s *Store) Suppress(bucket, reason string, now time.Time) error {
 	if reason == "" {
 		return fmt.Errorf("a suppression needs a reason")
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketBuckets).Get([]byte(bucket)) == nil {
 			return fmt.Errorf("no bucket %q", bucket)
 		}
@@ -82,7 +82,7 @@ func (s *Store) Suppress(bucket, reason string, now time.Time) error {
 
 // Unsuppress removes the store's suppression of a bucket.
 func (s *Store) Unsuppress(bucket string) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSuppressions)
 		if b == nil || b.Get([]byte(bucket)) == nil {
 			return fmt.Errorf("bucket %q is not suppressed in the store", bucket)
@@ -94,7 +94,7 @@ func (s *Store) Unsuppress(bucket string) error {
 // Suppressions lists the store's suppressions.
 func (s *Store) Suppressions() ([]Suppression, error) {
 	var out []Suppression
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketSuppressions)
 		if b == nil {
 			return nil

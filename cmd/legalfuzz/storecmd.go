@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/spf13/cobra"
+)
+
+func newStoreCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "store check | salvage --out NEW",
+		Short: "Check a store for damage, or copy what can still be read into a new one",
+	}
+	cmd.AddCommand(newStoreCheckCmd(), newStoreSalvageCmd())
+	return cmd
+}
+
+func newStoreCheckCmd() *cobra.Command {
+	var f storeReadFlags
+	cmd := &cobra.Command{
+		Use:   "check [--db PATH]",
+		Short: "Run bbolt's consistency check and decode every record; exit 2 on damage",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := store.OpenDamaged(f.db, f.lockWait)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			damage := db.Inspect()
+			for _, d := range damage {
+				fmt.Fprintln(cmd.OutOrStdout(), d)
+			}
+			if len(damage) > 0 {
+				return fmt.Errorf("store %s is damaged: %d problems (legalfuzz store salvage --db %s --out NEW copies what reads)", f.db, len(damage), f.db)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "store %s: no damage found\n", f.db)
+			return nil
+		},
+	}
+	f.add(cmd)
+	return cmd
+}
+
+func newStoreSalvageCmd() *cobra.Command {
+	var f storeReadFlags
+	var out string
+	cmd := &cobra.Command{
+		Use:   "salvage [--db PATH] --out NEW",
+		Short: "Copy every campaign, case, verdict, bucket and suppression that still reads into a new store",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("--out %s: want a path where no file is", out)
+			}
+			db, err := store.OpenDamaged(f.db, f.lockWait)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			res, err := db.Salvage(out)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			names := make([]string, 0, len(res.Copied))
+			for name := range res.Copied {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				fmt.Fprintf(w, "copied %d %s\n", res.Copied[name], name)
+			}
+			for _, l := range res.Lost {
+				fmt.Fprintf(w, "lost: %s\n", l)
+			}
+			fmt.Fprintf(w, "salvaged into %s (%d losses)\n", out, len(res.Lost))
+			return nil
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().StringVar(&out, "out", "", "the new store to write (must not exist)")
+	_ = cmd.MarkFlagRequired("out")
+	return cmd
+}

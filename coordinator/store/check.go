@@ -1,0 +1,132 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Check runs bbolt's consistency check over the whole file.
+func (s *Store) Check() error {
+	return s.view(func(tx *bolt.Tx) error {
+		var errs []error
+		for err := range tx.Check() {
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// records says how each bucket's values decode; members hold no value.
+var records = map[string]func([]byte) error{
+	string(bucketCampaigns):    decodes[Campaign],
+	string(bucketCases):        decodes[CaseRecord],
+	string(bucketVerdicts):     decodes[oracles.Verdict],
+	string(bucketBuckets):      decodes[Bucket],
+	string(bucketMembers):      func([]byte) error { return nil },
+	string(bucketDeadLetters):  decodes[DeadLetter],
+	string(bucketSuppressions): decodes[Suppression],
+	string(bucketMeta):         func([]byte) error { return nil },
+}
+
+func decodes[T any](data []byte) error {
+	var v T
+	return json.Unmarshal(data, &v)
+}
+
+// Inspect reports every damage it finds: bbolt's consistency check, then
+// every record that does not decode. No damage is an empty list.
+func (s *Store) Inspect() []string {
+	var damage []string
+	if err := s.view(s.checkSize); err != nil {
+		damage = append(damage, err.Error()) // bbolt's check would fault on the missing pages
+	} else if err := s.Check(); err != nil {
+		damage = append(damage, "bbolt: "+err.Error())
+	}
+	for name, decode := range records {
+		err := s.view(func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte(name))
+			if b == nil {
+				return nil
+			}
+			return b.ForEach(func(k, v []byte) error {
+				if err := decode(v); err != nil {
+					damage = append(damage, fmt.Sprintf("%s %q: %v", name, k, err))
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			damage = append(damage, fmt.Sprintf("%s: %v", name, err))
+		}
+	}
+	return damage
+}
+
+// Salvaged says what a salvage copied and what it lost, per bucket.
+type Salvaged struct {
+	Copied map[string]int `json:"copied"`
+	Lost   []string       `json:"lost,omitempty"`
+}
+
+// Salvage copies every record of s that still reads and decodes into a new
+// store at dst, bucket by bucket, and says what was lost. A bucket whose
+// pages are damaged keeps what was read before the damage.
+func (s *Store) Salvage(dst string) (Salvaged, error) {
+	out, err := OpenStore(dst, time.Second)
+	if err != nil {
+		return Salvaged{}, err
+	}
+	defer out.Close()
+	res := Salvaged{Copied: map[string]int{}}
+	for name, decode := range records {
+		if name == string(bucketMeta) {
+			continue
+		}
+		var keys, vals [][]byte
+		err := s.view(func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte(name))
+			if b == nil {
+				return nil
+			}
+			return b.ForEach(func(k, v []byte) error {
+				if err := decode(v); err != nil {
+					res.Lost = append(res.Lost, fmt.Sprintf("%s %q: %v", name, k, err))
+					return nil
+				}
+				keys, vals = append(keys, append([]byte(nil), k...)), append(vals, append([]byte(nil), v...))
+				return nil
+			})
+		})
+		if err != nil {
+			res.Lost = append(res.Lost, fmt.Sprintf("%s after %d records: %v", name, len(keys), err))
+		}
+		if err := out.update(func(tx *bolt.Tx) error { return putAll(tx, name, keys, vals) }); err != nil {
+			return res, fmt.Errorf("salvage into %s: %w", dst, err)
+		}
+		res.Copied[name] = len(keys)
+	}
+	return res, nil
+}
+
+func putAll(tx *bolt.Tx, name string, keys, vals [][]byte) error {
+	b, err := tx.CreateBucketIfNotExists([]byte(name))
+	if err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if err := b.Put(k, vals[i]); err != nil {
+			return err
+		}
+	}
+	if name == string(bucketDeadLetters) && len(keys) > 0 { // keys are sequence numbers: go on after the last
+		return b.SetSequence(binary.BigEndian.Uint64(keys[len(keys)-1]))
+	}
+	return nil
+}
