@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -55,6 +56,9 @@ type Coordinator struct {
 
 // New prepares a coordinator, loading or creating its campaign.
 func New(opts Options) (*Coordinator, error) {
+	if err := Validate(opts.Config); err != nil {
+		return nil, err
+	}
 	js, err := jetstream.New(opts.Conn)
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
@@ -66,6 +70,27 @@ func New(opts Options) (*Coordinator, error) {
 	c := &Coordinator{opts: opts, js: js, campaign: camp, log: slog.With("campaign", camp.ID),
 		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
 	return c, nil
+}
+
+// Validate checks a campaign config before anything is started or saved, so
+// a typo never becomes a stored campaign that every resume trips on. Zero
+// fields mean their defaults; negative ones are errors.
+func Validate(cfg store.CampaignConfig) error {
+	var errs []error
+	for _, d := range cfg.Domains {
+		if _, ok := fuzz.Lookup(d); !ok {
+			errs = append(errs, fmt.Errorf("unknown domain %q (see legalfuzz domains)", d))
+		}
+	}
+	for _, o := range cfg.Oracles {
+		if _, ok := oracles.Lookup(o); !ok {
+			errs = append(errs, fmt.Errorf("unknown oracle %q (see legalfuzz oracles)", o))
+		}
+	}
+	if cfg.Duration < 0 || cfg.FuzzSlice < 0 || cfg.BatchSize < 0 {
+		errs = append(errs, fmt.Errorf("negative duration %s, fuzz slice %s or batch size %d", cfg.Duration, cfg.FuzzSlice, cfg.BatchSize))
+	}
+	return errors.Join(errs...)
 }
 
 // loadOrCreate resumes the named campaign, or the store's unfinished one, or

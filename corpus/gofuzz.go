@@ -67,7 +67,7 @@ func ReadGoDir(dir string) ([]Input, error) {
 		}
 		path := filepath.Join(dir, e.Name())
 		in := Input{Path: path}
-		raw, err := os.ReadFile(path)
+		raw, err := ReadFile(path)
 		if err == nil {
 			in.Data, err = DecodeGo(raw)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -15,7 +14,7 @@ import (
 // corpus file ("go test fuzz v1"), a JSON case (.json), or a go-fuzz raw
 // input (anything else, decoded as fuzz bytes).
 func LoadFile(d domain.Domain, path string) (domain.Case, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := ReadFile(path)
 	if err != nil {
 		return domain.Case{}, err
 	}

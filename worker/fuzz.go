@@ -13,6 +13,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/corpus"
+	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -36,6 +37,9 @@ type Fuzzer struct {
 // handleFuzz runs one fuzz slice and acks it.
 func (w *Worker) handleFuzz(ctx context.Context, m jetstream.Msg) {
 	job, err := queue.Decode[queue.FuzzJob](m.Data())
+	if err == nil {
+		err = validFuzzJob(job)
+	}
 	if err != nil {
 		w.deadLetter(context.Background(), m, queue.UnknownCampaign, err.Error())
 		return
@@ -51,6 +55,26 @@ func (w *Worker) handleFuzz(ctx context.Context, m jetstream.Msg) {
 		w.log.Warn("fuzz slice", "domain", job.Domain, "err", err)
 	}
 	_ = m.DoubleAck(context.Background())
+}
+
+// MaxSlice bounds one fuzz slice a job may ask for.
+const MaxSlice = time.Hour
+
+// validFuzzJob checks what a fuzz job would make the worker run: its target
+// must be its domain's own fuzz target (it becomes a path and a -test.fuzz
+// pattern), its slice positive and bounded.
+func validFuzzJob(job queue.FuzzJob) error {
+	d, ok := fuzz.Lookup(job.Domain)
+	if !ok {
+		return fmt.Errorf("fuzz job: unknown domain %q", job.Domain)
+	}
+	if job.Target != d.FuzzTarget {
+		return fmt.Errorf("fuzz job: target %q is not domain %s's fuzz target %s", job.Target, d.Name, d.FuzzTarget)
+	}
+	if job.Slice <= 0 || job.Slice > MaxSlice {
+		return fmt.Errorf("fuzz job: slice %s outside (0, %s]", job.Slice, MaxSlice)
+	}
+	return nil
 }
 
 // run fuzzes one slice and publishes what it finds, in chunks.

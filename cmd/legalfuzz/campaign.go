@@ -92,6 +92,9 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 
 func (o *campaignOptions) run(cmd *cobra.Command) error {
 	ctx := cmd.Context()
+	if err := o.validate(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
@@ -118,7 +121,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	}
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID, Policies: pols,
 		Seeds: !o.noSeeds, WaitWorkers: 15 * time.Second, DrainTimeout: o.drain,
-		Config: store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration}})
+		Config: o.config()})
 	if err != nil {
 		return err
 	}
@@ -137,6 +140,19 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions)
+}
+
+// validate checks the flags before anything starts or is saved.
+func (o *campaignOptions) validate() error {
+	if o.duration <= 0 || o.drain <= 0 {
+		return fmt.Errorf("--duration %s and --drain-timeout %s must be positive", o.duration, o.drain)
+	}
+	return coordinator.Validate(o.config())
+}
+
+// config is the campaign config the flags ask for.
+func (o *campaignOptions) config() store.CampaignConfig {
+	return store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration}
 }
 
 // connect dials --nats, or starts the embedded server with its store in OUT.

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -61,16 +61,13 @@ func (o *checkOptions) run(cmd *cobra.Command, path string) error {
 	return writeVerdicts(cmd.OutOrStdout(), byCase[c.ID], o.asJSON)
 }
 
-// readInput reads a file, or standard input for "-".
+// readInput reads a file, or standard input for "-", bounded and refusing
+// devices and FIFOs.
 func readInput(stdin io.Reader, path string) ([]byte, error) {
 	if path == "-" {
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("read standard input: %w", err)
-		}
-		return data, nil
+		return corpus.ReadAll(stdin, "standard input")
 	}
-	data, err := os.ReadFile(path)
+	data, err := corpus.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read case: %w", err)
 	}

@@ -64,6 +64,8 @@ func newRootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringArrayVar(&userOracles, "oracle", nil,
 		"add a user oracle, exec:NAME=COMMAND (a verifier speaking legalfuzz-exec/1; repeatable)")
+	root.PersistentFlags().BoolVar(&strictOracles, "strict-oracles", false,
+		"exit 2 when a user oracle (--oracle) is unavailable, instead of going on without it")
 	root.PersistentFlags().StringVar(&userPolicy, "policy", "",
 		"policy file adding judges, pairs and expectations to the built-in policies (docs/policy.md)")
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),

@@ -286,3 +286,32 @@ func TestDamagedOrForeignStores(t *testing.T) {
 		t.Fatalf("store check of the salvaged store: exit %d\n%s", code, out)
 	}
 }
+
+// TestCampaignArgumentsCheckedFirst: bad names and durations are refused
+// before anything is created or saved, so they cannot poison a later run.
+func TestCampaignArgumentsCheckedFirst(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	for _, args := range [][]string{{"--domains", "nope"}, {"--oracles", "nope"}, {"--duration", "0s"}, {"--duration=-5s"}} {
+		_, errOut, code := runCLI(t, "", append([]string{"campaign", "--out", out, "--quiet"}, args...)...)
+		if code != exitError || errOut == "" {
+			t.Errorf("campaign %v: exit %d, stderr %q; want 2 and a reason", args, code, errOut)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a refused campaign created %s", out)
+	}
+}
+
+// TestUnavailableUserOracleIsSaid: a user verifier that never says hello is
+// one warning (and with --strict-oracles an error), never silently absent.
+func TestUnavailableUserOracleIsSaid(t *testing.T) {
+	args := []string{"--oracle", "exec:dead=/bin/true", "check", "--domain", "kindword", "-"}
+	_, errOut, code := runCLI(t, "{}", args...)
+	if code != exitOK || !strings.Contains(errOut, "exec:dead") || !strings.Contains(errOut, "hello") {
+		t.Fatalf("exit %d, stderr %q: want a warning naming exec:dead and why", code, errOut)
+	}
+	_, errOut, code = runCLI(t, "{}", append([]string{"--strict-oracles"}, args...)...)
+	if code != exitError || !strings.Contains(errOut, "exec:dead is unavailable") {
+		t.Fatalf("--strict-oracles: exit %d, stderr %q", code, errOut)
+	}
+}

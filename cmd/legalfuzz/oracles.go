@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -67,5 +68,22 @@ func discover(ctx context.Context) (*registry.Found, error) {
 		}
 		execs = append(execs, spec)
 	}
-	return registry.Discover(ctx, registry.Options{Exec: execs})
+	found, err := registry.Discover(ctx, registry.Options{Exec: execs})
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range found.Statuses {
+		if !strings.HasPrefix(st.Name, "exec:") || st.Available {
+			continue
+		}
+		if strictOracles {
+			found.Close()
+			return nil, fmt.Errorf("oracle %s is unavailable: %s", st.Name, st.Reason)
+		}
+		slog.Warn("oracle unavailable; going on without it (--strict-oracles makes this an error)", "oracle", st.Name, "reason", st.Reason)
+	}
+	return found, nil
 }
+
+// strictOracles makes an unavailable user oracle an error.
+var strictOracles bool
