@@ -280,7 +280,7 @@ func campaign(dom string, cases []domain.Case, batch, workers int, oraclesFor fu
 		return result{}, err
 	}
 	defer os.RemoveAll(dir)
-	ns, err := queue.Embedded(filepath.Join(dir, "nats"), -1)
+	ns, err := queue.Embedded(filepath.Join(dir, "nats"))
 	if err != nil {
 		return result{}, err
 	}

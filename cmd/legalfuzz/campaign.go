@@ -164,7 +164,7 @@ func (o *campaignOptions) connect() (*nats.Conn, func(), error) {
 		}
 		return nc, nc.Close, nil
 	}
-	ns, err := queue.Embedded(filepath.Join(o.out, "nats"), -1)
+	ns, err := queue.Embedded(filepath.Join(o.out, "nats"))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,12 +9,14 @@ import (
 )
 
 // Embedded starts a NATS server with JetStream inside this process, storing
-// its streams under storeDir. port -1 picks a free port.
-func Embedded(storeDir string, port int) (*server.Server, error) {
+// its streams under storeDir. It opens no network port: only in-process
+// connections (ConnectInProcess) reach it, so nobody else on the machine can
+// publish results or read cases. Remote workers need a real NATS server
+// (legalfuzz campaign --nats URL).
+func Embedded(storeDir string) (*server.Server, error) {
 	ns, err := server.NewServer(&server.Options{
 		ServerName: "legalfuzz-embedded",
-		Host:       "127.0.0.1",
-		Port:       port,
+		DontListen: true,
 		JetStream:  true,
 		StoreDir:   storeDir,
 		NoSigs:     true,
