@@ -11,7 +11,7 @@ FUZZCACHE := $(shell $(GO) env GOCACHE)/fuzz/$(PKG)/fuzz
 all: build
 
 build:
-	CGO_ENABLED=0 $(GO) build -o bin/legalfuzz ./cmd/legalfuzz
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o bin/legalfuzz ./cmd/legalfuzz
 
 # The native fuzz targets as one coverage-instrumented test binary, run by
 # workers without a Go toolchain.

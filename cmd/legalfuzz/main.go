@@ -61,6 +61,7 @@ func newRootCmd() *cobra.Command {
 		Short:         "Fuzz and differential-test GPU legality rules",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       buildVersion(),
 	}
 	root.PersistentFlags().StringArrayVar(&userOracles, "oracle", nil,
 		"add a user oracle, exec:NAME=COMMAND (a verifier speaking legalfuzz-exec/1; repeatable)")
@@ -71,6 +72,6 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),
 		newCampaignCmd(), newCoordinatorCmd(), newWorkerCmd(), newTriageCmd(),
 		newMinimizeCmd(), newReportCmd(), newBenchCmd())
-	root.AddCommand(newCorpusCmd(), newStoreCmd())
+	root.AddCommand(newCorpusCmd(), newStoreCmd(), newVersionCmd())
 	return root
 }

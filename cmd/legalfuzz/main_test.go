@@ -315,3 +315,14 @@ func TestUnavailableUserOracleIsSaid(t *testing.T) {
 		t.Fatalf("--strict-oracles: exit %d, stderr %q", code, errOut)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	out, _, code := runCLI(t, "", "version", "--json")
+	var v versionInfo
+	if code != exitOK || json.Unmarshal([]byte(out), &v) != nil || v.Legalfuzz == "" || v.Oracles["spec/ptxisa"] == "" {
+		t.Fatalf("version --json: exit %d\n%s", code, out)
+	}
+	if out, _, code := runCLI(t, "", "--version"); code != exitOK || !strings.HasPrefix(out, "legalfuzz version ") {
+		t.Fatalf("--version: exit %d, %q", code, out)
+	}
+}
