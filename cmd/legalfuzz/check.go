@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -58,7 +60,36 @@ func (o *checkOptions) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	return writeVerdicts(cmd.OutOrStdout(), byCase[c.ID], o.asJSON)
+	if err := writeVerdicts(cmd.OutOrStdout(), byCase[c.ID], o.asJSON); err != nil || o.asJSON {
+		return err
+	}
+	pols, err := policies()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(cmd.OutOrStdout(), verdictLine(pols.For(d.Name).Evaluate(c.ID, byCase[c.ID])))
+	return nil
+}
+
+// verdictLine says in one line whether the case is a finding under the
+// domain's policy, and why.
+func verdictLine(ds []policy.Disagreement) string {
+	var findings, expected []string
+	for _, d := range ds {
+		say := fmt.Sprintf("%s %s vs %s %s", d.A.Oracle, d.A.Kind, d.B.Oracle, d.B.Kind)
+		if d.Finding() {
+			findings = append(findings, say)
+		} else {
+			expected = append(expected, say+" (expected: "+d.Expected+")")
+		}
+	}
+	switch {
+	case len(findings) > 0:
+		return "finding: " + strings.Join(findings, "; ")
+	case len(expected) > 0:
+		return "no finding: the judges that disagree are expected to: " + strings.Join(expected, "; ")
+	}
+	return "no finding: every judge the policy compares agrees (or could not judge the case)"
 }
 
 // readInput reads a file, or standard input for "-", bounded and refusing

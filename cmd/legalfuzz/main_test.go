@@ -326,3 +326,26 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("--version: exit %d, %q", code, out)
 	}
 }
+
+// TestCheckSaysWhetherAFinding: check's table ends with the policy's
+// answer; a policy file making the toy verifier a judge turns its
+// disagreement with spec/ptxisa into a finding.
+func TestCheckSaysWhetherAFinding(t *testing.T) {
+	out, _, code := runCLI(t, `{"raw": 66, "arch_conditional": true, "target": "sm_100a"}`, "check", "--domain", "kindword", "-")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || !strings.HasPrefix(lines[len(lines)-1], "no finding") && !strings.HasPrefix(lines[len(lines)-1], "finding") {
+		t.Fatalf("exit %d, last line %q", code, lines[len(lines)-1])
+	}
+	bin := buildVerifier(t)
+	pol := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(pol, []byte(`{"policies": [{"domain": "kindword", "judges": ["exec:toy"]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// sm_80 cannot run tcgen05.mma: spec/ptxisa rejects, the toy accepts.
+	out, errOut, code := runCLI(t, `{"raw": 66, "arch_conditional": true, "target": "sm_80"}`,
+		"--oracle", "exec:toy="+bin, "--policy", pol, "check", "--domain", "kindword", "-")
+	lines = strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || !strings.HasPrefix(lines[len(lines)-1], "finding: spec/ptxisa reject vs exec:toy accept") {
+		t.Fatalf("exit %d (%s), last line %q", code, errOut, lines[len(lines)-1])
+	}
+}
