@@ -349,3 +349,77 @@ func TestCheckSaysWhetherAFinding(t *testing.T) {
 		t.Fatalf("exit %d (%s), last line %q", code, errOut, lines[len(lines)-1])
 	}
 }
+
+// TestNightlyRecipe runs deploy/nightly.sh, the recipe of docs/nightly.md, for
+// two nights on one store: the first finds new buckets (exit 1); a
+// suppression file is added; the second sees them known and suppressed
+// (exit 0), and its report counts them so.
+func TestNightlyRecipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two campaigns take seconds; skipped in -short")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "legalfuzz")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	toy := buildVerifier(t)
+	pol := filepath.Join(dir, "policy.json")
+	if err := os.WriteFile(pol, []byte(`{"policies": [{"domain": "kindword", "judges": ["exec:toy"]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	night := func(date string, env ...string) (int, reportTotals) {
+		cmd := exec.Command("bash", "../../deploy/nightly.sh")
+		cmd.Env = append(os.Environ(), append([]string{"STORE=" + filepath.Join(dir, "nightly.db"), "OUT=" + filepath.Join(dir, "out"),
+			"PUBLISH=" + filepath.Join(dir, date), "DURATION=1s", "BIN=" + bin,
+			"FLAGS=--oracle exec:toy=" + toy + " --policy " + pol,
+			"CAMPAIGN_FLAGS=--domains kindword --oracles spec/ptxisa,spec/seed,exec:toy --no-minimize --fuzz-binary none"},
+			env...)...)
+		out, err := cmd.CombinedOutput()
+		code := cmd.ProcessState.ExitCode()
+		if err != nil && code != exitFindings {
+			t.Fatalf("night %s: %v\n%s", date, err, out)
+		}
+		return code, readTotals(t, filepath.Join(dir, date))
+	}
+	code, first := night("1")
+	if code != exitFindings || first.New == 0 || first.Known != 0 {
+		t.Fatalf("first night: exit %d, totals %+v; want new buckets and exit 1", code, first)
+	}
+	sup := filepath.Join(dir, "suppressions.json")
+	if err := os.WriteFile(sup, []byte(`[{"oracle": "exec:toy", "reason": "the toy verifier knows no targets"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, second := night("2", "SUPPRESSIONS="+sup)
+	if code != exitOK || second.New != 0 || second.Suppressed < first.New || second.Buckets < first.Buckets {
+		t.Fatalf("second night: exit %d, totals %+v (first %+v); want every bucket suppressed and exit 0", code, second, first)
+	}
+}
+
+// reportTotals are the bucket counts of a report.json.
+type reportTotals struct {
+	Buckets    int `json:"buckets"`
+	New        int `json:"new_buckets"`
+	Known      int `json:"known_buckets"`
+	Suppressed int `json:"suppressed_buckets"`
+}
+
+// readTotals reads the one report a night wrote under dir/<date>/.
+func readTotals(t *testing.T, dir string) reportTotals {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(dir, "*", "report.json"))
+	if len(paths) != 1 {
+		t.Fatalf("%d report.json under %s, want 1", len(paths), dir)
+	}
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Totals reportTotals `json:"totals"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.Totals
+}
