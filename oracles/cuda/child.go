@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // ChildEnv is the environment variable that turns a legalfuzz process (or
@@ -135,7 +137,7 @@ func (c *ChildExecutor) start(ctx context.Context) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", ChildEnv, c.Ordinal))
 	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = tool.ChildAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err

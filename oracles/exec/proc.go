@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // maxLine bounds one protocol line, so a verifier printing without newlines
@@ -62,7 +64,7 @@ type lineMsg struct {
 // is never lost to Wait closing the pipe.
 func startProc(argv []string, tailBytes int) (*proc, error) {
 	cmd := osexec.Command(argv[0], argv[1:]...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = tool.ChildAttr()
 	cmd.WaitDelay = exitGrace // a child holding stderr open cannot block Wait
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -221,7 +221,7 @@ func run(ctx context.Context, timeout time.Duration, cmd *exec.Cmd) (Result, err
 	path := cmd.Path
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = ChildAttr()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return Result{}, fmt.Errorf("%w: %s: %v", ErrStart, path, err)
