@@ -29,16 +29,18 @@ func TestMinimizeOnRemoteWorker(t *testing.T) {
 	qcfg := queue.Config{AckWait: 5 * time.Second}
 	startProc(t, procConfig{Role: "worker", Name: "gpu-box", NATS: url, Queue: qcfg,
 		Fixed: []fixedSpec{{Name: "ptxas13", Kind: oracles.Reject, Domains: []string{"kindword"}}}})
+	so, ss := spec.All()
+	startWorker(t, connect(t, "local", []string{url}), worker.Config{Name: "local", Oracles: so, Statuses: ss, Queue: qcfg})
 	js := jetStream(t, nc)
 	checkFor(t, 30*time.Second, 100*time.Millisecond, func() error { // the coordinator enqueues for live workers only
 		ws, err := queue.Workers(context.Background(), js)
-		if err != nil || !slices.ContainsFunc(ws, func(c queue.Capability) bool { return c.Worker == "gpu-box" }) {
-			return fmt.Errorf("worker gpu-box not registered (%v)", err)
+		for _, name := range []string{"gpu-box", "local"} {
+			if err != nil || !slices.ContainsFunc(ws, func(c queue.Capability) bool { return c.Worker == name }) {
+				return fmt.Errorf("worker %s not registered (%v)", name, err)
+			}
 		}
 		return nil
 	})
-	so, ss := spec.All()
-	startWorker(t, connect(t, "local", []string{url}), worker.Config{Name: "local", Oracles: so, Statuses: ss, Queue: qcfg})
 
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, Seeds: true,
