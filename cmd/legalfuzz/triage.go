@@ -27,8 +27,8 @@ func newTriageCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "triage [--db PATH] [list | show ID | suppress ID --reason R | unsuppress ID | bundle ID --out DIR]",
 		Short: "List finding buckets with their status, show one, or suppress one",
-		Long: `Triage lists buckets (one per signature: domain, oracle pair, verdict kinds, rule, normalized
-diagnostics) with their case counts, first/last seen, the rule that fired and a status: new (first seen
+		Long: `Triage lists buckets (one per root cause: domain, the tool that deviates, its verdict and stage,
+spec/ptxisa's rule, the title of the tool's diagnostic) with their case counts, first/last seen, the rule that fired and a status: new (first seen
 in the latest campaign), known, or suppressed. Suppressions come from the store (triage suppress) and from
 --suppressions FILE, a JSON array you keep in your repository; suppressed buckets are still listed.`,
 		Args: cobra.MaximumNArgs(2),

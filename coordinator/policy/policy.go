@@ -205,6 +205,11 @@ type Disagreement struct {
 	Pair   Pair            `json:"pair"`
 	A      oracles.Verdict `json:"a"`
 	B      oracles.Verdict `json:"b"`
+	// SpecKind and SpecRule are spec/ptxisa's verdict on the case, whichever
+	// pair disagreed: they say which side of a pair of tools deviates, and
+	// the rule a finding is about.
+	SpecKind oracles.Kind `json:"spec_kind,omitempty"`
+	SpecRule string       `json:"spec_rule,omitempty"`
 	// Expected, when set, says why this disagreement is not a finding.
 	Expected string `json:"expected,omitempty"`
 }
@@ -230,8 +235,9 @@ func (p Policy) Evaluate(caseID string, verdicts []oracles.Verdict) []Disagreeme
 		if agree(a, b, pr.On) {
 			continue
 		}
-		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b}
-		d.Expected = p.expected(a, b, byOracle[oracles.SpecPTXISA].Rule)
+		ref := byOracle[oracles.SpecPTXISA]
+		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b, SpecKind: ref.Kind, SpecRule: ref.Rule}
+		d.Expected = p.expected(a, b, ref.Rule)
 		out = append(out, d)
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -84,11 +85,14 @@ type Bucket struct {
 	Key       string           `json:"key"`
 	Signature policy.Signature `json:"signature"`
 	Title     string           `json:"title"`
-	Cases     int              `json:"cases"`
-	Example   string           `json:"example"` // first case seen
-	Campaign  string           `json:"campaign"`
-	FirstSeen time.Time        `json:"first_seen"`
-	LastSeen  time.Time        `json:"last_seen"`
+	// AltTitles are the other diagnostic titles findings of this bucket
+	// came with (a tool version's rewording, see diag.AltTitles).
+	AltTitles []string  `json:"alt_titles,omitempty"`
+	Cases     int       `json:"cases"`
+	Example   string    `json:"example"` // first case seen
+	Campaign  string    `json:"campaign"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
 	// Minimized is the minimized case's ID once minimization ran; empty before.
 	Minimized string `json:"minimized,omitempty"`
 	// Reliability is how many of the re-checks of the minimized case showed
@@ -360,18 +364,38 @@ func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	return out, nil
 }
 
+// bucketAliases maps the keys a signature has under its alternative titles
+// (Signature.AltKeys) to the bucket that holds it. Created on first use.
+var bucketAliases = []byte("bucket-aliases")
+
 // recordFinding adds one disagreement to its bucket; a case counts once per
-// bucket. It reports whether the bucket and the (bucket, case) member are new.
+// bucket. A signature whose key has no bucket joins the bucket one of its
+// alternative keys leads to, if any. It reports whether the bucket and the
+// (bucket, case) member are new.
 func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time.Time) (b Bucket, isNew, newMember bool, err error) {
 	sig := policy.SignatureOf(d)
-	key := sig.Key()
 	bb := tx.Bucket(bucketBuckets)
-	b, exists, err := get[Bucket](bb, []byte(key))
+	aliases, err := tx.CreateBucketIfNotExists(bucketAliases)
 	if err != nil {
 		return b, false, false, err
 	}
-	if !exists {
+	key, exists := resolveBucket(bb, aliases, sig)
+	if exists {
+		if b, _, err = get[Bucket](bb, []byte(key)); err != nil {
+			return b, false, false, err
+		}
+		if sig.Diag != b.Signature.Diag && !slices.Contains(b.AltTitles, sig.Diag) {
+			b.AltTitles = append(b.AltTitles, sig.Diag)
+		}
+	} else {
 		b = Bucket{Key: key, Signature: sig, Title: sig.Title(), Example: d.Case, Campaign: campaign, FirstSeen: now}
+	}
+	for _, k := range append(sig.AltKeys(), sig.Key()) {
+		if k != key && aliases.Get([]byte(k)) == nil {
+			if err := aliases.Put([]byte(k), []byte(key)); err != nil {
+				return b, false, false, err
+			}
+		}
 	}
 	member := []byte(key + "\x00" + d.Case)
 	mb := tx.Bucket(bucketMembers)
@@ -384,6 +408,21 @@ func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time
 	}
 	b.LastSeen = now
 	return b, !exists, newMember, put(bb, []byte(key), b)
+}
+
+// resolveBucket finds the bucket key of a signature: its own key, or the
+// bucket an alias of its key or of one of its alternative keys names. When
+// none exists it returns the signature's own key and false.
+func resolveBucket(bb, aliases *bolt.Bucket, sig policy.Signature) (string, bool) {
+	for _, k := range append([]string{sig.Key()}, sig.AltKeys()...) {
+		if bb.Get([]byte(k)) != nil {
+			return k, true
+		}
+		if to := aliases.Get([]byte(k)); to != nil && bb.Get(to) != nil {
+			return string(to), true
+		}
+	}
+	return sig.Key(), false
 }
 
 // PutBucket overwrites a bucket record (the minimizer's results).

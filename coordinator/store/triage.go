@@ -19,9 +19,10 @@ type Suppression struct {
 	// Bucket is a signature key; when set the predicate fields are ignored.
 	Bucket string `json:"bucket,omitempty"`
 	Domain string `json:"domain,omitempty"`
-	Oracle string `json:"oracle,omitempty"` // either side of the pair
-	Rule   string `json:"rule,omitempty"`   // either side's rule
-	// DiagContains matches a substring of either side's normalized diagnostic.
+	Oracle string `json:"oracle,omitempty"` // the deviating tool, or either side of the pair
+	Rule   string `json:"rule,omitempty"`   // spec/ptxisa's rule, or either side's
+	// DiagContains matches a substring of the deviating tool's diagnostic
+	// title, or of either side's.
 	DiagContains string    `json:"diag_contains,omitempty"`
 	Reason       string    `json:"reason"`
 	Created      time.Time `json:"created,omitzero"`
@@ -37,9 +38,10 @@ func (s Suppression) Matches(b Bucket) bool {
 		return false // an empty predicate would silence everything
 	}
 	return (s.Domain == "" || s.Domain == sig.Domain) &&
-		(s.Oracle == "" || s.Oracle == sig.Pair.A || s.Oracle == sig.Pair.B) &&
-		(s.Rule == "" || s.Rule == sig.RuleA || s.Rule == sig.RuleB) &&
-		(s.DiagContains == "" || strings.Contains(sig.DiagA, s.DiagContains) || strings.Contains(sig.DiagB, s.DiagContains))
+		(s.Oracle == "" || s.Oracle == sig.Tool || s.Oracle == sig.Pair.A || s.Oracle == sig.Pair.B) &&
+		(s.Rule == "" || s.Rule == sig.Rule || s.Rule == sig.RuleA || s.Rule == sig.RuleB) &&
+		(s.DiagContains == "" || strings.Contains(sig.Diag, s.DiagContains) ||
+			strings.Contains(sig.DiagA, s.DiagContains) || strings.Contains(sig.DiagB, s.DiagContains))
 }
 
 // ReadSuppressions reads a suppression file users keep in their repository:

@@ -165,3 +165,37 @@ func TestTitleOfEmptyText(t *testing.T) {
 		t.Errorf("Title of blank text = %q, want empty", got)
 	}
 }
+
+// TestAltTitles shows on real output that a message a newer tool version
+// rewords by adding a clause answers to the older title, and that different
+// checks do not.
+func TestAltTitles(t *testing.T) {
+	matches := func(a, b string) bool {
+		all := func(t string) []string { return append([]string{t}, AltTitles(t)...) }
+		for _, x := range all(a) {
+			for _, y := range all(b) {
+				if x == y {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		name string
+		a, b string
+		same bool
+	}{
+		{"nvvm ldmatrix message reworded in 22", "mlir-opt-19-nvvm-ldmatrix-num", "mlir-opt-22-nvvm-ldmatrix-num", true},
+		{"nvgpu and nvvm ldmatrix checks", "mlir-opt-19-ldmatrix-numtiles", "mlir-opt-22-nvvm-ldmatrix-num", false},
+		{"two intrinsics llc cannot select", "llc-19-cannot-select-cp-async", "llc-22-cannot-select-wgmma-fence", false},
+		{"unknown modifier and arguments mismatch", "ptxas-12.4-unknown-modifier", "ptxas-12.4-arguments-mismatch", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := Title(readRaw(t, tc.a)), Title(readRaw(t, tc.b))
+			if got := matches(a, b); got != tc.same {
+				t.Errorf("titles %q (alt %q) and %q (alt %q): match = %v, want %v", a, AltTitles(a), b, AltTitles(b), got, tc.same)
+			}
+		})
+	}
+}

@@ -51,3 +51,21 @@ func headline(text string) string {
 	}
 	return ""
 }
+
+// trailingQualifier is a last clause a tool version may add to or drop from
+// a message without changing the check it reports: mlir-opt 22 says
+// "expected num attribute to be N, N or N for NxN matrix" where 19 stops
+// after the list (testdata/mlir-opt-*-nvvm-ldmatrix-num).
+var trailingQualifier = regexp.MustCompile(`(?: (?:for|in|on|at|with) [^,;:'"]*|\s*\([^()]*\))$`)
+
+// AltTitles are the other titles a title's bucket answers to (syzkaller's
+// alternative titles): the title without a trailing qualifying clause. Two
+// titles name one check when one equals the other or one of its
+// alternatives.
+func AltTitles(title string) []string {
+	alt := strings.TrimSpace(trailingQualifier.ReplaceAllString(title, ""))
+	if alt == title || alt == "" || !strings.Contains(alt, " ") {
+		return nil
+	}
+	return []string{alt}
+}
