@@ -107,7 +107,7 @@ func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c d
 		return nil, false, err
 	}
 	vs := byCase[c.ID]
-	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c.ID, vs) {
+	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c, vs) {
 		sig := policy.SignatureOf(d)
 		if d.Pair == b.Signature.Pair && (sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key)) {
 			return vs, true, nil

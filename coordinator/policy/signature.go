@@ -144,8 +144,8 @@ func (s Signature) Title() string {
 	if s.Stage != "" {
 		t += " at " + s.Stage
 	}
-	if s.Diag != "" {
-		t += ": " + s.Diag
+	if d := strings.TrimPrefix(s.Diag, s.Stage+": "); d != "" {
+		t += ": " + d // the mlir oracle's diagnostics start with their stage
 	}
 	if s.Rule != "" {
 		t += " [" + oracles.SpecPTXISA + ": " + s.Rule + "]"

@@ -11,6 +11,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -221,9 +223,10 @@ func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + 
 // result is either wholly recorded or not at all.
 type Commit struct {
 	Verdicts []oracles.Verdict
-	// Judged receives, for every verdict newly stored, its case's verdicts so
-	// far; it returns the disagreements to record (may be nil).
-	Judged func(caseID string, verdicts []oracles.Verdict) []policy.Disagreement
+	// Judged receives, for every verdict newly stored, its case (decoded
+	// from the store when it holds it, else only its ID and domain) and its
+	// verdicts so far; it returns the disagreements to record (may be nil).
+	Judged func(c domain.Case, verdicts []oracles.Verdict) []policy.Disagreement
 	// Campaign and Now stamp new buckets; the campaign's stats are updated.
 	Campaign string
 	Now      time.Time
@@ -331,7 +334,7 @@ func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitR
 		if err != nil {
 			return err
 		}
-		for _, d := range c.Judged(caseID, vs) {
+		for _, d := range c.Judged(storedCase(tx, caseID, vs), vs) {
 			if !d.Finding() {
 				continue
 			}
@@ -348,6 +351,26 @@ func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitR
 		}
 	}
 	return nil
+}
+
+// storedCase is the case with its decoded value when the store holds it
+// (a condition of an expectation reads it), else its ID and the verdicts'
+// domain.
+func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
+	c := domain.Case{ID: caseID}
+	if len(vs) > 0 {
+		c.Domain = vs[0].Domain
+	}
+	rec, ok, err := get[CaseRecord](tx.Bucket(bucketCases), []byte(caseID))
+	if err != nil || !ok {
+		return c
+	}
+	if d, found := fuzz.Lookup(rec.Domain); found {
+		if v, err := d.Decode(rec.Data); err == nil {
+			c.Domain, c.Value = rec.Domain, v
+		}
+	}
+	return c
 }
 
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {

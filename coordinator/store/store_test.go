@@ -8,6 +8,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -35,7 +36,7 @@ func TestCommitVerdictsIdempotent(t *testing.T) {
 			{Oracle: oracles.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
 			{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept},
 		},
-		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) },
+		Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) },
 		Now:    time.Unix(100, 0),
 	}
 	res, err := s.CommitVerdicts(commit)
@@ -99,7 +100,7 @@ func TestRewordedDiagnosticJoinsItsBucket(t *testing.T) {
 					{Oracle: oracles.SpecPTXISA, Case: id, Domain: "ldsm", Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
 					{Oracle: oracles.MLIR, Case: id, Domain: "ldsm", Kind: oracles.Reject, Rule: "lowering", Diagnostic: text},
 				},
-				Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
+				Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }})
 			if err != nil {
 				t.Fatal(err)
 			}
