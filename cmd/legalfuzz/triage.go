@@ -128,14 +128,14 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 		return writeJSON(w, entries)
 	}
 	counts := map[string]int{}
-	tw := newTable(w, "BUCKET\tSTATUS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
+	tw := newTable(w, "BUCKET\tSTATUS\tCLASS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
 	for _, e := range entries {
 		counts[e.Status]++
 		title := e.Title
 		if e.Suppressed != "" {
 			title += "  [suppressed: " + e.Suppressed + "]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, e.Cases,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, e.Class, e.Cases,
 			e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime), title)
 	}
 	if err := tw.Flush(); err != nil {
@@ -181,7 +181,7 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if o.asJSON {
 		return writeJSON(w, map[string]any{"bucket": e, "case": json.RawMessage(caseJSON), "verdicts": verdicts})
 	}
-	fmt.Fprintf(w, "bucket %s (%s): %s\n%d cases, first seen %s in %s, last seen %s\n", e.Key, e.Status, e.Title,
+	fmt.Fprintf(w, "bucket %s (%s, %s): %s\n%d cases, first seen %s in %s, last seen %s\n", e.Key, e.Status, e.Class, e.Title,
 		e.Cases, e.FirstSeen.Format(time.DateTime), e.Campaign, e.LastSeen.Format(time.DateTime))
 	if e.Suppressed != "" {
 		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 )
 
 // Suppression hides nothing: a suppressed bucket is still stored, counted and
@@ -123,17 +125,21 @@ const (
 // TriageEntry is one bucket as triage shows it.
 type TriageEntry struct {
 	Bucket
-	Status     string `json:"status"`
-	Suppressed string `json:"suppressed_because,omitempty"`
+	Status string `json:"status"`
+	// Class is the bucket's class (policy.ClassOf): a tool bug, a tool's
+	// stated limitation, or seed evidence.
+	Class      policy.Class `json:"class"`
+	Suppressed string       `json:"suppressed_because,omitempty"`
 }
 
 // Triage classifies every bucket: suppressed when a suppression (from the
 // store or the given file's list) matches, new when first seen in latest,
-// known otherwise. Entries are sorted new first, then by case count.
+// known otherwise. Entries are sorted new first, then by class (crashes and
+// miscompiles first), then by case count.
 func Triage(buckets []Bucket, latest string, sups []Suppression) []TriageEntry {
 	out := make([]TriageEntry, 0, len(buckets))
 	for _, b := range buckets {
-		e := TriageEntry{Bucket: b, Status: StatusKnown}
+		e := TriageEntry{Bucket: b, Status: StatusKnown, Class: policy.ClassOf(b.Signature)}
 		if b.Campaign == latest {
 			e.Status = StatusNew
 		}
@@ -149,6 +155,9 @@ func Triage(buckets []Bucket, latest string, sups []Suppression) []TriageEntry {
 	slices.SortStableFunc(out, func(a, b TriageEntry) int {
 		if rank[a.Status] != rank[b.Status] {
 			return rank[a.Status] - rank[b.Status]
+		}
+		if a.Class != b.Class {
+			return a.Class.Rank() - b.Class.Rank()
 		}
 		if a.Cases != b.Cases {
 			return b.Cases - a.Cases
