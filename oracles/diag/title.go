@@ -35,8 +35,9 @@ var titleRules = []rule{
 
 // opVariants names operations whose verifier messages are one message: MLIR
 // verifies nvgpu.mma.sp.sync with the same code as nvgpu.mma.sync and says
-// the same thing for the same fault (see testdata/mlir-opt-*-mma-sp-*).
-var opVariants = rule{regexp.MustCompile(`'nvgpu\.mma\.sp\.sync'`), "'nvgpu.mma.sync'"}
+// the same thing for the same fault, quoted as the op or named in the text
+// (see testdata/mlir-opt-*-mma-sp-* and mlir-opt-19-mma-*e4m3).
+var opVariants = rule{regexp.MustCompile(`\bnvgpu\.mma\.sp\.sync\b`), "nvgpu.mma.sync"}
 
 // headline is the first line of text that is not blank. Every tool we
 // judge puts its error first (checked on the real output in testdata/):
