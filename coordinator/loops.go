@@ -11,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -84,11 +85,11 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 // commitOf is the store commit of one result, findings judged by the policy.
 func (c *Coordinator) commitOf(res queue.Result) store.Commit {
 	return store.Commit{Verdicts: res.Verdicts, Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
-		Judged: func(caseID string, vs []oracles.Verdict) []policy.Disagreement {
+		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
 			if len(vs) == 0 {
 				return nil
 			}
-			return c.opts.Policies.For(vs[0].Domain).Evaluate(caseID, vs)
+			return c.opts.Policies.For(vs[0].Domain).Evaluate(cs, vs)
 		}}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/minimize"
@@ -92,17 +93,23 @@ func storeMinimized(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	return b, s.PutBucket(b)
 }
 
-// sameSignature judges c with the pair's oracles and reports whether the
-// pair still disagrees with the bucket's signature.
+// sameSignature judges c with the pair's oracles and spec/ptxisa (whose
+// verdict says which side deviates, and its rule is part of the signature)
+// and reports whether the pair still disagrees with the bucket's signature.
 func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
 	pair := b.Signature.Pair
-	byCase, err := panel.Judge(ctx, []domain.Case{c}, []string{pair.A, pair.B})
+	names := []string{pair.A, pair.B}
+	if pair.A != oracles.SpecPTXISA && pair.B != oracles.SpecPTXISA {
+		names = append(names, oracles.SpecPTXISA)
+	}
+	byCase, err := panel.Judge(ctx, []domain.Case{c}, names)
 	if err != nil {
 		return nil, false, err
 	}
 	vs := byCase[c.ID]
-	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c.ID, vs) {
-		if d.Pair == b.Signature.Pair && policy.SignatureOf(d).Key() == b.Key {
+	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c, vs) {
+		sig := policy.SignatureOf(d)
+		if d.Pair == b.Signature.Pair && (sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key)) {
 			return vs, true, nil
 		}
 	}

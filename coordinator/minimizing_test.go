@@ -35,8 +35,8 @@ func plant(t *testing.T, s *store.Store, orcs []oracles.Oracle, c domain.Case) (
 		vs = append(vs, v...)
 	}
 	res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement {
-			return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{specPair}}.Evaluate(id, vs)
+		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
+			return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{specPair}}.Evaluate(cs, vs)
 		}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -172,7 +173,7 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 	}
 	pol := policy.PolicyFor(domainName)
 	blind := map[string]string{}
-	for _, d := range pol.Evaluate(caseID, vs) {
+	for _, d := range pol.Evaluate(domain.Case{ID: caseID, Domain: domainName}, vs) {
 		if d.Pair.A == oracles.SpecPTXISA && !d.Finding() {
 			blind[d.Pair.B] = d.Expected
 		}

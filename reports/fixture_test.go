@@ -125,7 +125,7 @@ func (f fixture) judge(t *testing.T, s *store.Store, camp string, at time.Time, 
 	pol := policy.PolicyFor("ldsm")
 	commit := func(oracle string, vs []oracles.Verdict, elapsed time.Duration) []store.Bucket {
 		res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Campaign: camp, Now: at.Add(time.Minute),
-			Oracle: oracle, Elapsed: elapsed, Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
+			Oracle: oracle, Elapsed: elapsed, Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }})
 		if err != nil {
 			t.Fatal(err)
 		}

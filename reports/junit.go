@@ -44,21 +44,22 @@ type junitMessage struct {
 }
 
 // WriteJUnit writes one test case per bucket (classname legalfuzz.DOMAIN,
-// name "KEY TITLE"): a new bucket fails with its reproducer as the failure
-// text, a suppressed one is skipped with its reason, a known one passes.
+// name "KEY TITLE"): a new bucket of a tool bug fails with its reproducer
+// as the failure text, a suppressed one is skipped with its reason, a known
+// one, a limitation or seed evidence passes.
 func WriteJUnit(w io.Writer, r *Report) error {
 	suite := junitSuite{Name: "legalfuzz " + r.Campaign, Timestamp: r.Generated.Format("2006-01-02T15:04:05"), Cases: []junitCase{}}
 	for _, b := range r.Buckets {
 		c := junitCase{Name: b.Key + " " + b.Title, ClassName: "legalfuzz." + b.Domain}
-		switch b.Status {
-		case store.StatusNew:
+		switch {
+		case b.Status == store.StatusNew && b.Class.Bug():
 			c.Failure = &junitMessage{Message: "new bucket: " + b.Title, Type: "finding", Text: xmlSafe(reproducerText(b))}
 			suite.Fails++
-		case store.StatusSuppressed:
+		case b.Status == store.StatusSuppressed:
 			c.Skipped = &junitMessage{Message: "suppressed: " + b.SuppressionReason}
 			suite.Skipped++
 		default:
-			c.SystemOut = fmt.Sprintf("known bucket, first seen %s in campaign %s", b.FirstSeen.UTC().Format("2006-01-02 15:04:05Z"), b.Campaign)
+			c.SystemOut = fmt.Sprintf("%s bucket (%s), first seen %s in campaign %s", b.Status, b.Class, b.FirstSeen.UTC().Format("2006-01-02 15:04:05Z"), b.Campaign)
 		}
 		suite.Cases = append(suite.Cases, c)
 	}

@@ -72,10 +72,13 @@ type Totals struct {
 // store.StatusNew (first seen in the reported campaign), StatusKnown or
 // StatusSuppressed (with the suppression's reason).
 type BucketReport struct {
-	Key               string           `json:"key"`
-	Title             string           `json:"title"`
-	Domain            string           `json:"domain"`
-	Status            string           `json:"status"`
+	Key    string `json:"key"`
+	Title  string `json:"title"`
+	Domain string `json:"domain"`
+	Status string `json:"status"`
+	// Class is the bucket's class: a tool bug (crash, miscompile,
+	// too-permissive, too-strict, disputed), a limitation, or seed evidence.
+	Class             policy.Class     `json:"class"`
 	SuppressionReason string           `json:"suppression_reason,omitempty"`
 	Cases             int              `json:"cases"`
 	Campaign          string           `json:"campaign"` // where it was first seen
@@ -308,7 +311,7 @@ func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport 
 	out := make([]BucketReport, 0, len(entries))
 	for _, e := range entries {
 		b := e.Bucket
-		br := BucketReport{Key: b.Key, Title: b.Title, Domain: b.Signature.Domain, Status: e.Status, SuppressionReason: e.Suppressed,
+		br := BucketReport{Key: b.Key, Title: b.Title, Domain: b.Signature.Domain, Status: e.Status, Class: e.Class, SuppressionReason: e.Suppressed,
 			Cases: b.Cases, Campaign: b.Campaign, FirstSeen: b.FirstSeen, LastSeen: b.LastSeen, Signature: b.Signature}
 		pa, pb := b.Signature.Pair.A, b.Signature.Pair.B
 		rep := a.examples[b.Example]

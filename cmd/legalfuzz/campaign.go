@@ -34,6 +34,7 @@ type campaignOptions struct {
 	noSeeds      bool
 	drain        time.Duration
 	suppressions string
+	failOnAll    bool
 	noMinimize   bool
 	coordOnly    bool // `legalfuzz coordinator`
 }
@@ -46,7 +47,8 @@ func newCampaignCmd() *cobra.Command {
 		Long: `Campaign fuzzes the domains for --duration, judges every new case with every oracle, and
 records findings in the store. With no --nats it starts an embedded NATS server (store under
 --out) and runs local workers in this process. A campaign left unfinished in --db resumes.
-Exit 1 when the campaign found new buckets.`,
+Exit 1 when the campaign found new buckets of tool bugs (crash, miscompile, too permissive, too
+strict, disputed); new limitations and seed evidence are listed but fail it only with --fail-on-all.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
@@ -88,6 +90,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "how long to wait for queued jobs after generation")
 	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize the new buckets after the campaign")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
+	f.BoolVar(&o.failOnAll, "fail-on-all", false, "exit 1 on new limitation and seed-evidence buckets too, not only on new tool bugs")
 }
 
 func (o *campaignOptions) run(cmd *cobra.Command) error {
@@ -139,7 +142,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if err := o.minimizeNew(cmd, db, nc); err != nil {
 		return err
 	}
-	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions)
+	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions, o.failOnAll)
 }
 
 // validate checks the flags before anything starts or is saved.

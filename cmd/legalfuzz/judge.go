@@ -85,7 +85,7 @@ func (o *judgeOptions) run(cmd *cobra.Command, paths []string) error {
 		rep.Problems = append(rep.Problems, p.Error())
 	}
 	for _, c := range cases {
-		rep.Disagreements = append(rep.Disagreements, pols.For(c.Domain).Evaluate(c.ID, byCase[c.ID])...)
+		rep.Disagreements = append(rep.Disagreements, pols.For(c.Domain).Evaluate(c, byCase[c.ID])...)
 	}
 	if err := writeJudgeReport(cmd.OutOrStdout(), rep, o.asJSON); err != nil {
 		return err

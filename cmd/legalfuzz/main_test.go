@@ -182,7 +182,7 @@ func TestExecVerifierMakesFindings(t *testing.T) {
 		return list, code
 	}
 	list, code := campaign("--policy", pol)
-	if code != exitFindings || !strings.Contains(list, "exec:toy accept") || !strings.Contains(list, "spec/ptxisa reject (ptxisa.kindword.target") {
+	if code != exitFindings || !strings.Contains(list, "exec:toy accept") || !strings.Contains(list, "[spec/ptxisa: ptxisa.kindword.target") {
 		t.Fatalf("with the policy file: exit %d, buckets:\n%s", code, list)
 	}
 	if list, code := campaign(); code != exitOK || strings.Contains(list, "exec:toy") {

@@ -82,8 +82,9 @@ func isTerminal(w io.Writer) bool {
 }
 
 // summarize prints where the results are and returns errFindings when the
-// campaign found new buckets that no suppression covers.
-func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppressions string) error {
+// campaign found new buckets that no suppression covers and that are tool
+// bugs; new limitations and seed evidence fail it only with failOnAll.
+func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppressions string, failOnAll bool) error {
 	st := camp.Stats
 	o := triageOptions{suppressions: suppressions}
 	entries, err := o.entries(db)
@@ -97,10 +98,10 @@ func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppre
 		if e.Campaign != camp.ID {
 			continue
 		}
-		if e.Status == store.StatusNew {
+		if e.Status == store.StatusNew && (failOnAll || e.Class.Bug()) {
 			fresh++
 		}
-		fmt.Fprintf(w, "  %-10s %s  %d cases  %s\n", e.Status, e.Key, e.Cases, e.Title)
+		fmt.Fprintf(w, "  %-10s %-14s %s  %d cases  %s\n", e.Status, e.Class, e.Key, e.Cases, e.Title)
 	}
 	fmt.Fprintf(w, "results: %s (legalfuzz triage --db %s)\n", dbPath, dbPath)
 	if fresh > 0 {

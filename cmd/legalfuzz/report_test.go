@@ -42,7 +42,7 @@ func reportStore(t *testing.T, finding bool) string {
 			{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: d.Name, Kind: oracles.Accept, Rule: "ptxisa.kindword"},
 			{Oracle: "ptxas", Case: c.ID, Domain: d.Name, Kind: tool, Diagnostic: "error : no"},
 		},
-		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
+		Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }})
 	if err != nil {
 		t.Fatal(err)
 	}

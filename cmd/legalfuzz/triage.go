@@ -27,8 +27,8 @@ func newTriageCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "triage [--db PATH] [list | show ID | suppress ID --reason R | unsuppress ID | bundle ID --out DIR]",
 		Short: "List finding buckets with their status, show one, or suppress one",
-		Long: `Triage lists buckets (one per signature: domain, oracle pair, verdict kinds, rule, normalized
-diagnostics) with their case counts, first/last seen, the rule that fired and a status: new (first seen
+		Long: `Triage lists buckets (one per root cause: domain, the tool that deviates, its verdict and stage,
+spec/ptxisa's rule, the title of the tool's diagnostic) with their case counts, first/last seen, the rule that fired and a status: new (first seen
 in the latest campaign), known, or suppressed. Suppressions come from the store (triage suppress) and from
 --suppressions FILE, a JSON array you keep in your repository; suppressed buckets are still listed.`,
 		Args: cobra.MaximumNArgs(2),
@@ -132,14 +132,14 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 		return writeJSON(w, entries)
 	}
 	counts := map[string]int{}
-	tw := newTable(w, "BUCKET\tSTATUS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
+	tw := newTable(w, "BUCKET\tSTATUS\tCLASS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
 	for _, e := range entries {
 		counts[e.Status]++
 		title := e.Title
 		if e.Suppressed != "" {
 			title += "  [suppressed: " + e.Suppressed + "]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, e.Cases,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, e.Class, e.Cases,
 			e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime), title)
 	}
 	if err := tw.Flush(); err != nil {
@@ -185,7 +185,7 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if o.asJSON {
 		return writeJSON(w, map[string]any{"bucket": e, "case": json.RawMessage(caseJSON), "verdicts": verdicts})
 	}
-	fmt.Fprintf(w, "bucket %s (%s): %s\n%d cases, first seen %s in %s, last seen %s\n", e.Key, e.Status, e.Title,
+	fmt.Fprintf(w, "bucket %s (%s, %s): %s\n%d cases, first seen %s in %s, last seen %s\n", e.Key, e.Status, e.Class, e.Title,
 		e.Cases, e.FirstSeen.Format(time.DateTime), e.Campaign, e.LastSeen.Format(time.DateTime))
 	if e.Suppressed != "" {
 		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)

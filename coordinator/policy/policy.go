@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -37,9 +39,16 @@ type Expectation struct {
 	// any. They select cases even when neither side is spec/ptxisa.
 	Rules []string `json:"rules,omitempty"`
 	Why   string   `json:"why"`
+	// Condition says in words when the expectation holds, and When decides
+	// it on the case's value; a nil When holds always. A case whose value is
+	// not known (only its verdicts are) never meets a condition: what the
+	// condition excludes is a finding, so in doubt it is one.
+	Condition string                  `json:"condition,omitempty"`
+	When      func(domain.Value) bool `json:"-"`
 }
 
-func (e Expectation) against() string {
+// Side is the side the expectation's oracles may disagree with.
+func (e Expectation) Side() string {
 	if e.Against == "" {
 		return oracles.SpecPTXISA
 	}
@@ -47,16 +56,24 @@ func (e Expectation) against() string {
 }
 
 // covers reports whether e explains a disagreement between a and b on a case
-// spec/ptxisa decided with specRule.
-func (e Expectation) covers(a, b oracles.Verdict, specRule string) bool {
+// spec/ptxisa decided with specRule, whose value is v (nil if unknown).
+func (e Expectation) covers(a, b oracles.Verdict, specRule string, v domain.Value) bool {
 	for _, v := range []oracles.Verdict{a, b} {
 		if v.Kind == oracles.Error || v.Kind == oracles.Timeout {
 			return false // a crash is never expected
 		}
 	}
-	pairOK := (a.Oracle == e.against() && slices.Contains(e.Oracles, b.Oracle)) ||
-		(b.Oracle == e.against() && slices.Contains(e.Oracles, a.Oracle))
-	return pairOK && (len(e.Rules) == 0 || slices.Contains(e.Rules, specRule))
+	pairOK := (a.Oracle == e.Side() && slices.Contains(e.Oracles, b.Oracle)) ||
+		(b.Oracle == e.Side() && slices.Contains(e.Oracles, a.Oracle))
+	return pairOK && (len(e.Rules) == 0 || slices.Contains(e.Rules, specRule)) && e.holds(v)
+}
+
+// holds reports whether the expectation's condition holds for v.
+func (e Expectation) holds(v domain.Value) bool {
+	if e.When == nil {
+		return true
+	}
+	return v != nil && e.When(v)
 }
 
 // Policy is a domain's agreement policy.
@@ -67,6 +84,10 @@ type Policy struct {
 	// Pairs are further oracle pairs that must agree with each other.
 	Pairs    []Pair        `json:"pairs,omitempty"`
 	Expected []Expectation `json:"expected,omitempty"`
+	// UnderTest names the seed algorithm whose output the domain's tools
+	// judge; empty when the tools judge the case itself. Its findings are
+	// seed evidence (ClassOf), not tool bugs.
+	UnderTest string `json:"under_test,omitempty"`
 }
 
 // seedNote says why spec/seed never makes a finding on its own.
@@ -77,7 +98,8 @@ var policies = []Policy{
 	{Domain: "kindword", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT},
 		Pairs: []Pair{{oracles.PTXAS13, oracles.LLC22, OnVerdict}}},
 	{Domain: "tmadesc", Judges: []string{oracles.MLIR, oracles.CUDADriver, oracles.GPU},
-		Expected: []Expectation{{Oracles: []string{oracles.MLIR}, Why: "MLIR's tensormap type checks the descriptor's static shape, not the driver's runtime constraints"}}},
+		Expected: []Expectation{{Oracles: []string{oracles.MLIR}, Rules: tmaRuntimeRules,
+			Why: "nvgpu.tma.create.descriptor passes the global address, dimensions and strides, and the kernel the tensor map's and the shared box's addresses, as run-time values: MLIR's !nvgpu.tensormap.descriptor type holds only the box shape, element type and enums"}}},
 	{Domain: "tmamode", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC22, oracles.CUDAJIT},
 		Pairs: []Pair{{oracles.MLIR, oracles.PTXAS, OnVerdict}},
 		Expected: []Expectation{{Oracles: []string{oracles.LLC22},
@@ -92,20 +114,21 @@ var policies = []Policy{
 	{Domain: "swizzle"},
 	{Domain: "ldsm", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT, oracles.GPU},
 		Pairs: []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
-		Expected: []Expectation{llc19RaisesVersion("ldsm"), {Oracles: toolsPTX,
+		Expected: append(llc19RaisesVersion("ldsm"), Expectation{Oracles: toolsPTX,
 			Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.fragment-cosize", "ptxisa.ldsm.register-count", "ptxisa.ldsm.result-shape"},
 			Why:   "the shared address is a runtime value and the register fragment's layout a compiler-IR property; neither is in the instruction text"},
-			{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling"},
+			Expectation{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling"},
 				Why: "nvgpu.ldmatrix spells neither the shared address (a runtime value), the register count (derived from numTiles) nor an element type (always .b16)"},
-			{Oracles: []string{oracles.MLIR}, Against: oracles.PTXAS, Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
-				Why: "the PTX rendering spells the register count and element type the case names where MLIR derives them; MLIR checks the result vector, which ptxas never sees"}}},
+			Expectation{Oracles: []string{oracles.MLIR}, Against: oracles.PTXAS, Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
+				Why: "the PTX rendering spells the register count and element type the case names where MLIR derives them; MLIR checks the result vector, which ptxas never sees"})},
 	{Domain: "blockscale", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT}},
 	{Domain: "wgmma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.CUDAJIT},
 		Expected: []Expectation{{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.wgmma.m", "ptxisa.wgmma.k"},
-			Why: "nvgpu.warpgroup.mma is a tile-level op that MLIR splits into m64nNkK instructions, so other M and K are its to accept"}}},
+			Condition: "M is a multiple of 64 and K of the instruction's K", When: wgmmaTileSplits,
+			Why: "nvgpu.warpgroup.mma is a tile-level op that MLIR splits into m64nNkK instructions, so other M and K are its to accept when they split evenly; a K or M that does not is work the lowering drops"}}},
 	{Domain: "mma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
 		Pairs:    []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
-		Expected: []Expectation{llc19RaisesVersion("mma")}},
+		Expected: llc19RaisesVersion("mma")},
 	{Domain: "schedule", Judges: []string{oracles.FenceProxy, oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
 		Expected: []Expectation{{Oracles: []string{oracles.FenceProxy}, Rules: []string{"ptxisa.schedule.proxy-hazard"},
 			Why: "InjectFenceProxy inserts the fences the schedule lacked: that is its job"},
@@ -114,26 +137,48 @@ var policies = []Policy{
 	// waitcnt: spec/ptxisa judges the lowering under test; when it finds the
 	// lowered thresholds unsound while llvm-mc happily assembles them, that
 	// disagreement is the finding (an unsound lowering that encodes fine).
-	{Domain: "waitcnt", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}}},
+	{Domain: "waitcnt", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}},
+		UnderTest: "the seed's waitcnt lowering (fuzz/waitcnt/lower); llvm-mc only encodes the thresholds it chose"},
 	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
 		Pairs: []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
-		Expected: []Expectation{llc19RaisesVersion("cpasync"),
-			{Oracles: toolsPTX, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.unit-stride"},
+		Expected: append(llc19RaisesVersion("cpasync"),
+			Expectation{Oracles: toolsPTX, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.unit-stride"},
 				Why: "addresses and memref strides are runtime values, not part of the instruction text"},
-			{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.src-size"},
+			Expectation{Oracles: []string{oracles.MLIR}, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.src-size"},
 				Why: "addresses and srcElements are runtime values in MLIR too"},
-			{Oracles: []string{oracles.MLIR}, Against: oracles.PTXAS, Rules: []string{"ptxisa.cpasync.unit-stride", "ptxisa.cpasync.src-size"},
+			Expectation{Oracles: []string{oracles.MLIR}, Against: oracles.PTXAS, Rules: []string{"ptxisa.cpasync.unit-stride", "ptxisa.cpasync.src-size"},
 				Why: "MLIR's verifier sees memref strides that PTX never spells, and passes srcElements at run time where the PTX rendering spells an immediate"},
-			{Oracles: []string{oracles.LLC19, oracles.LLC22}, Rules: []string{"ptxisa.cpasync.src-size"},
-				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"}}},
+			Expectation{Oracles: []string{oracles.LLC19, oracles.LLC22}, Rules: []string{"ptxisa.cpasync.src-size"},
+				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"})},
 }
 
 // llc19RaisesVersion expects llc 19 to accept a PTX version too old for the
-// target: it raises .version instead of refusing. The llc19~llc22 pair still
-// reports it, as the version disagreement it is.
-func llc19RaisesVersion(domainName string) Expectation {
-	return Expectation{Oracles: []string{oracles.LLC19}, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
-		Why: "llc 19 raises a .version too old for the target instead of refusing it (llc 22 refuses)"}
+// target, against spec/ptxisa and against llc 22: it raises .version
+// instead of refusing ("llc-19 -mcpu=sm_86 -mattr=+ptx60" writes ".version
+// 7.1"), which LLVM 20 turned into an error ("LLVM ERROR: PTX version 6.0
+// does not support target 'sm_86'"). Intended in 19, changed on purpose.
+func llc19RaisesVersion(domainName string) []Expectation {
+	e := Expectation{Oracles: []string{oracles.LLC19}, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
+		Why: "llc 19 raises a .version too old for the target instead of refusing it; llc 22 refuses"}
+	vs22 := e
+	vs22.Against = oracles.LLC22
+	return []Expectation{e, vs22}
+}
+
+// tmaRuntimeRules are the tensor-map rules about values MLIR receives at
+// run time: the global tensor's address, dimensions and strides (operands
+// of nvgpu.tma.create.descriptor, a call into the runtime), the tensor
+// map's address and the shared destination's address (kernel operands).
+var tmaRuntimeRules = []string{"ptxisa.tmadesc.global-align", "ptxisa.tmadesc.global-align-32", "ptxisa.tmadesc.global-dim",
+	"ptxisa.tmadesc.global-dim-packed", "ptxisa.tmadesc.strides", "ptxisa.tmadesc.strides-32", "ptxisa.tmadesc.swizzle-global-align",
+	"ptxisa.tmadesc.tensormap-align", "ptxisa.tmadesc.smem-align"}
+
+// wgmmaTileSplits reports whether a wgmma value's M and K split evenly into
+// wgmma.mma_async instructions (M 64, K one 32-byte row of A).
+func wgmmaTileSplits(dv domain.Value) bool {
+	v, ok := dv.(wg.Value)
+	k := wg.NaturalK(v.AType, v.Sparse)
+	return ok && v.M > 0 && v.M%64 == 0 && k > 0 && v.K > 0 && v.K%k == 0
 }
 
 // scheduleSemantics are the schedule model's rules about what runs, not
@@ -145,6 +190,9 @@ var scheduleSemantics = []string{"ptxisa.schedule.deadlock", "ptxisa.schedule.ra
 
 // toolsPTX are the tools that judge PTX text or NVVM IR, not runtime values.
 var toolsPTX = []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT}
+
+// Builtin returns the built-in policies, one per domain that has one.
+func Builtin() []Policy { return slices.Clone(policies) }
 
 // PolicyFor returns the domain's built-in policy; a domain without one has
 // no judges.
@@ -178,12 +226,18 @@ func (p Policy) Describe() []string {
 	for _, pr := range p.Pairs {
 		lines = append(lines, fmt.Sprintf("%s = %s on %s", pr.A, pr.B, pr.On))
 	}
+	if p.UnderTest != "" {
+		lines = append(lines, "under test: "+p.UnderTest+" (its findings are seed evidence)")
+	}
 	for _, e := range p.Expected {
 		rules := strings.Join(e.Rules, ", ")
 		if rules == "" {
 			rules = "any rule"
 		}
-		lines = append(lines, fmt.Sprintf("expected: %s vs %s on %s: %s", strings.Join(e.Oracles, "/"), e.against(), rules, e.Why))
+		if e.Condition != "" {
+			rules += " when " + e.Condition
+		}
+		lines = append(lines, fmt.Sprintf("expected: %s vs %s on %s: %s", strings.Join(e.Oracles, "/"), e.Side(), rules, e.Why))
 	}
 	return append(lines, seedNote)
 }
@@ -205,6 +259,11 @@ type Disagreement struct {
 	Pair   Pair            `json:"pair"`
 	A      oracles.Verdict `json:"a"`
 	B      oracles.Verdict `json:"b"`
+	// SpecKind and SpecRule are spec/ptxisa's verdict on the case, whichever
+	// pair disagreed: they say which side of a pair of tools deviates, and
+	// the rule a finding is about.
+	SpecKind oracles.Kind `json:"spec_kind,omitempty"`
+	SpecRule string       `json:"spec_rule,omitempty"`
 	// Expected, when set, says why this disagreement is not a finding.
 	Expected string `json:"expected,omitempty"`
 }
@@ -214,8 +273,11 @@ func (d Disagreement) Finding() bool { return d.Expected == "" }
 
 // Evaluate applies the domain's policy to one case's verdicts. An oracle that
 // failed (error or timeout) is a disagreement with the reference on its own;
-// unsupported verdicts and oracles that did not judge are skipped.
-func (p Policy) Evaluate(caseID string, verdicts []oracles.Verdict) []Disagreement {
+// unsupported verdicts and oracles that did not judge are skipped. The
+// case's Value decides the expectations' conditions; a case without one
+// (only its ID is known) meets none.
+func (p Policy) Evaluate(c domain.Case, verdicts []oracles.Verdict) []Disagreement {
+	caseID := c.ID
 	byOracle := map[string]oracles.Verdict{}
 	for _, v := range verdicts {
 		byOracle[v.Oracle] = v
@@ -230,8 +292,9 @@ func (p Policy) Evaluate(caseID string, verdicts []oracles.Verdict) []Disagreeme
 		if agree(a, b, pr.On) {
 			continue
 		}
-		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b}
-		d.Expected = p.expected(a, b, byOracle[oracles.SpecPTXISA].Rule)
+		ref := byOracle[oracles.SpecPTXISA]
+		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b, SpecKind: ref.Kind, SpecRule: ref.Rule}
+		d.Expected = p.expected(a, b, ref.Rule, c.Value)
 		out = append(out, d)
 	}
 	return out
@@ -257,9 +320,9 @@ func agree(a, b oracles.Verdict, on Aspect) bool {
 
 // expected finds the expectation covering a disagreement, given the rule
 // spec/ptxisa decided the case with.
-func (p Policy) expected(a, b oracles.Verdict, specRule string) string {
+func (p Policy) expected(a, b oracles.Verdict, specRule string, v domain.Value) string {
 	for _, e := range p.Expected {
-		if e.covers(a, b, specRule) {
+		if e.covers(a, b, specRule, v) {
 			return e.Why
 		}
 	}
@@ -284,7 +347,7 @@ func (p Policy) oracles() []string {
 		names = append(names, pr.A, pr.B)
 	}
 	for _, e := range p.Expected {
-		names = append(names, append(e.Oracles, e.against())...)
+		names = append(names, append(e.Oracles, e.Side())...)
 	}
 	return names
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -34,7 +36,7 @@ func TestEvaluate(t *testing.T) {
 		{"absent oracle skipped", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.d", "")}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := p.Evaluate("c", tc.verdicts)
+			ds := p.Evaluate(domain.Case{ID: "c", Domain: "d"}, tc.verdicts)
 			findings := 0
 			for _, d := range ds {
 				if d.Finding() {
@@ -78,5 +80,48 @@ func TestExpectationsNameRealRules(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestBuiltinExpectationsNameRulesAndWhy: an expectation without rules
+// silences a tool's every disagreement on the domain, the bugs with them.
+func TestBuiltinExpectationsNameRulesAndWhy(t *testing.T) {
+	for _, p := range Builtin() {
+		for _, e := range p.Expected {
+			if len(e.Rules) == 0 || e.Why == "" {
+				t.Errorf("%s: expectation for %v vs %s has no rules or no why: %+v", p.Domain, e.Oracles, e.Side(), e)
+			}
+			if (e.Condition == "") != (e.When == nil) {
+				t.Errorf("%s: expectation for %v: a condition needs both its words and its predicate", p.Domain, e.Oracles)
+			}
+		}
+	}
+}
+
+// TestConditionalExpectation: the wgmma expectation holds for an M and K
+// that split into instructions, not for a K that does not, nor for a case
+// whose value is unknown.
+func TestConditionalExpectation(t *testing.T) {
+	p := PolicyFor("wgmma")
+	base := wgmma.Seeds()[0].(wgmma.Value)
+	splits, ragged := base, base
+	splits.K, ragged.K = 2*base.K, base.K+base.K/2
+	spec := verdict(oracles.SpecPTXISA, oracles.Reject, "ptxisa.wgmma.k", "")
+	mlir := verdict(oracles.MLIR, oracles.Accept, "ptxas", "")
+	for _, tc := range []struct {
+		name    string
+		c       domain.Case
+		finding bool
+	}{
+		{"K twice the instruction's", domain.NewCase("wgmma", splits), false},
+		{"K one and a half times the instruction's", domain.NewCase("wgmma", ragged), true},
+		{"value unknown", domain.Case{ID: "c", Domain: "wgmma"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := p.Evaluate(tc.c, []oracles.Verdict{spec, mlir})
+			if len(ds) != 1 || ds[0].Finding() != tc.finding {
+				t.Fatalf("disagreements %+v, want one with finding = %v", ds, tc.finding)
+			}
+		})
 	}
 }

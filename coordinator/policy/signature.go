@@ -9,18 +9,42 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
-// Signature is a finding's dedup key: one bug, one bucket, however many
-// cases hit it. It names the domain, the disagreeing oracle pair, their
-// verdict kinds, the spec rule involved and the normalized tool diagnostics.
+// Signature is a finding's dedup key: one root cause, one bucket, however
+// many cases and oracle pairs show it. It names the tool that deviates (not
+// the pair that noticed), what that tool said and at which stage, the rule
+// spec/ptxisa decided the case with, and the title of the tool's
+// diagnostic. So "spec/ptxisa accepts, mlir rejects" and "mlir rejects,
+// ptxas accepts" on the same case are one bucket: mlir's.
 type Signature struct {
-	Domain string       `json:"domain"`
-	Pair   Pair         `json:"pair"`
-	KindA  oracles.Kind `json:"kind_a"`
-	KindB  oracles.Kind `json:"kind_b"`
-	RuleA  string       `json:"rule_a,omitempty"`
-	RuleB  string       `json:"rule_b,omitempty"`
-	DiagA  string       `json:"diag_a,omitempty"`
-	DiagB  string       `json:"diag_b,omitempty"`
+	Domain string `json:"domain"`
+	// Tool is the oracle that deviates: in a pair with spec/ptxisa the
+	// other side; in a pair of tools the side whose verdict differs from
+	// spec/ptxisa's on the case; "A~B" when neither or both do.
+	Tool string `json:"tool"`
+	// Kind is Tool's verdict.
+	Kind oracles.Kind `json:"kind"`
+	// Stage is where Tool decided, when it says (mlir's verify, lowering,
+	// translate, llc or ptxas; llc's and llvm-mc's classification); empty
+	// for an accept, which passed every stage.
+	Stage string `json:"stage,omitempty"`
+	// Rule is spec/ptxisa's rule on the case (its rule set when it accepts).
+	Rule string `json:"rule,omitempty"`
+	// Diag is diag.Title of Tool's diagnostic ("A: ... | B: ..." for a pair).
+	Diag string `json:"diag,omitempty"`
+	// On is the aspect the pair disagreed on: a value differing is not a
+	// verdict differing.
+	On Aspect `json:"on"`
+
+	// Pair and the fields below say how the bucket was first seen: the
+	// pair that disagreed and what each side said. They are not part of
+	// the key.
+	Pair  Pair         `json:"pair"`
+	KindA oracles.Kind `json:"kind_a"`
+	KindB oracles.Kind `json:"kind_b"`
+	RuleA string       `json:"rule_a,omitempty"`
+	RuleB string       `json:"rule_b,omitempty"`
+	DiagA string       `json:"diag_a,omitempty"`
+	DiagB string       `json:"diag_b,omitempty"`
 }
 
 // signatureDiag reduces a diagnostic to what identifies the bug: spec
@@ -35,29 +59,96 @@ func signatureDiag(v oracles.Verdict) string {
 
 // SignatureOf computes a disagreement's signature.
 func SignatureOf(d Disagreement) Signature {
-	return Signature{
-		Domain: d.Domain, Pair: d.Pair, KindA: d.A.Kind, KindB: d.B.Kind,
+	d = d.withSpec()
+	s := Signature{
+		Domain: d.Domain, On: d.Pair.On, Rule: d.SpecRule,
+		Pair: d.Pair, KindA: d.A.Kind, KindB: d.B.Kind,
 		RuleA: d.A.Rule, RuleB: d.B.Rule, DiagA: signatureDiag(d.A), DiagB: signatureDiag(d.B),
 	}
+	dev, ok := d.Deviating()
+	if !ok {
+		s.Tool = d.A.Oracle + "~" + d.B.Oracle
+		s.Kind = d.B.Kind
+		s.Diag = strings.TrimSpace(d.A.Oracle + ": " + s.DiagA + " | " + d.B.Oracle + ": " + s.DiagB)
+		return s
+	}
+	s.Tool, s.Kind, s.Diag = dev.Oracle, dev.Kind, signatureDiag(dev)
+	if dev.Kind != oracles.Accept {
+		s.Stage = dev.Rule
+	}
+	return s
 }
 
-// Key is the signature's stable 16-hex-digit hash.
-func (s Signature) Key() string {
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, s.Pair.String(), string(s.KindA), string(s.KindB), s.RuleA, s.RuleB, s.DiagA, s.DiagB}, "\x00")))
+// withSpec fills SpecKind and SpecRule from the pair's spec/ptxisa side
+// when the disagreement was built without them.
+func (d Disagreement) withSpec() Disagreement {
+	for _, v := range []oracles.Verdict{d.A, d.B} {
+		if v.Oracle == oracles.SpecPTXISA && d.SpecKind == "" {
+			d.SpecKind, d.SpecRule = v.Kind, v.Rule
+		}
+	}
+	return d
+}
+
+// Deviating returns the side of the disagreement that deviates from
+// spec/ptxisa: the tool when spec/ptxisa is one side; else the one side
+// whose verdict kind differs from spec/ptxisa's on the case. ok is false
+// when that cannot be told (neither or both differ, or the case has no
+// spec/ptxisa verdict).
+func (d Disagreement) Deviating() (oracles.Verdict, bool) {
+	switch {
+	case d.A.Oracle == oracles.SpecPTXISA:
+		return d.B, true
+	case d.B.Oracle == oracles.SpecPTXISA:
+		return d.A, true
+	case d.SpecKind == "" || d.SpecKind == oracles.Unsupported:
+		return oracles.Verdict{}, false
+	}
+	offA, offB := d.A.Kind != d.SpecKind, d.B.Kind != d.SpecKind
+	switch {
+	case offA && !offB:
+		return d.A, true
+	case offB && !offA:
+		return d.B, true
+	}
+	return oracles.Verdict{}, false
+}
+
+// Key is the signature's stable 16-hex-digit hash over the fields that say
+// what went wrong (Domain through On), not over the pair that noticed.
+func (s Signature) Key() string { return s.keyWith(s.Diag) }
+
+// AltKeys are the keys of the signature under the alternative titles of
+// its diagnostic (diag.AltTitles): a bucket found under one of them is
+// this signature's bucket, though a tool version reworded its message.
+func (s Signature) AltKeys() []string {
+	var keys []string
+	for _, t := range diag.AltTitles(s.Diag) {
+		keys = append(keys, s.keyWith(t))
+	}
+	return keys
+}
+
+func (s Signature) keyWith(title string) string {
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, s.Tool, string(s.Kind), s.Stage, s.Rule, title, string(s.On)}, "\x00")))
 	return hex.EncodeToString(h[:8])
 }
 
-// Title is a one-line human name for the bucket.
+// Title is a one-line human name for the bucket: the tool, what it did and
+// where, its diagnostic, and what spec/ptxisa said.
 func (s Signature) Title() string {
-	t := s.Domain + ": " + s.Pair.A + " " + string(s.KindA)
-	if s.RuleA != "" {
-		t += " (" + s.RuleA + ")"
+	t := s.Domain + ": " + s.Tool + " " + string(s.Kind)
+	if s.On == OnValue && s.Kind == oracles.Accept {
+		t += " with another value"
 	}
-	t += ", " + s.Pair.B + " " + string(s.KindB)
-	if s.DiagB != "" {
-		t += ": " + s.DiagB
-	} else if s.RuleB != "" {
-		t += " (" + s.RuleB + ")"
+	if s.Stage != "" {
+		t += " at " + s.Stage
+	}
+	if d := strings.TrimPrefix(s.Diag, s.Stage+": "); d != "" {
+		t += ": " + d // the mlir oracle's diagnostics start with their stage
+	}
+	if s.Rule != "" {
+		t += " [" + oracles.SpecPTXISA + ": " + s.Rule + "]"
 	}
 	return t
 }

@@ -203,8 +203,8 @@ func TestFindingCountedOncePerCase(t *testing.T) {
 	if _, err := db.AddCases(camp.ID, []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: camp.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	judged := func(caseID string, vs []oracles.Verdict) []policy.Disagreement {
-		return policy.PolicyFor("kindword").Evaluate(caseID, vs)
+	judged := func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
+		return policy.PolicyFor("kindword").Evaluate(c, vs)
 	}
 	for _, v := range []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.kindword.1"},

@@ -18,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
@@ -250,7 +251,7 @@ func wantFinding(db *store.Store, caseID string) error {
 		return v.Oracle == oracles.SpecPTXISA && v.Kind == oracles.Reject
 	})
 	findings := 0
-	for _, d := range policy.PolicyFor("kindword").Evaluate(caseID, vs) {
+	for _, d := range policy.PolicyFor("kindword").Evaluate(domain.Case{ID: caseID, Domain: "kindword"}, vs) {
 		if d.Finding() {
 			findings++
 		}

@@ -4,11 +4,14 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -41,11 +44,14 @@ type Bucket struct {
 	Key       string           `json:"key"`
 	Signature policy.Signature `json:"signature"`
 	Title     string           `json:"title"`
-	Cases     int              `json:"cases"`
-	Example   string           `json:"example"` // first case seen
-	Campaign  string           `json:"campaign"`
-	FirstSeen time.Time        `json:"first_seen"`
-	LastSeen  time.Time        `json:"last_seen"`
+	// AltTitles are the other diagnostic titles findings of this bucket
+	// came with (a tool version's rewording, see diag.AltTitles).
+	AltTitles []string  `json:"alt_titles,omitempty"`
+	Cases     int       `json:"cases"`
+	Example   string    `json:"example"` // first case seen
+	Campaign  string    `json:"campaign"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
 	// Minimized is the minimized case's ID once minimization ran; empty before.
 	Minimized string `json:"minimized,omitempty"`
 	// Reliability is how many of the re-checks of the minimized case showed
@@ -174,9 +180,10 @@ func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + 
 // result is either wholly recorded or not at all.
 type Commit struct {
 	Verdicts []oracles.Verdict
-	// Judged receives, for every verdict newly stored, its case's verdicts so
-	// far; it returns the disagreements to record (may be nil).
-	Judged func(caseID string, verdicts []oracles.Verdict) []policy.Disagreement
+	// Judged receives, for every verdict newly stored, its case (decoded
+	// from the store when it holds it, else only its ID and domain) and its
+	// verdicts so far; it returns the disagreements to record (may be nil).
+	Judged func(c domain.Case, verdicts []oracles.Verdict) []policy.Disagreement
 	// Campaign and Now stamp new buckets; the campaign's stats are updated.
 	Campaign string
 	Now      time.Time
@@ -284,7 +291,7 @@ func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitR
 		if err != nil {
 			return err
 		}
-		for _, d := range c.Judged(caseID, vs) {
+		for _, d := range c.Judged(storedCase(tx, caseID, vs), vs) {
 			if !d.Finding() {
 				continue
 			}
@@ -303,6 +310,26 @@ func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitR
 	return nil
 }
 
+// storedCase is the case with its decoded value when the store holds it
+// (a condition of an expectation reads it), else its ID and the verdicts'
+// domain.
+func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
+	c := domain.Case{ID: caseID}
+	if len(vs) > 0 {
+		c.Domain = vs[0].Domain
+	}
+	rec, ok, err := get[CaseRecord](tx.Bucket(bucketCases), []byte(caseID))
+	if err != nil || !ok {
+		return c
+	}
+	if d, found := fuzz.Lookup(rec.Domain); found {
+		if v, err := d.Decode(rec.Data); err == nil {
+			c.Domain, c.Value = rec.Domain, v
+		}
+	}
+	return c
+}
+
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	var out []oracles.Verdict
 	prefix := []byte(caseID + "\x00")
@@ -317,18 +344,38 @@ func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	return out, nil
 }
 
+// bucketAliases maps the keys a signature has under its alternative titles
+// (Signature.AltKeys) to the bucket that holds it. Created on first use.
+var bucketAliases = []byte("bucket-aliases")
+
 // recordFinding adds one disagreement to its bucket; a case counts once per
-// bucket. It reports whether the bucket and the (bucket, case) member are new.
+// bucket. A signature whose key has no bucket joins the bucket one of its
+// alternative keys leads to, if any. It reports whether the bucket and the
+// (bucket, case) member are new.
 func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time.Time) (b Bucket, isNew, newMember bool, err error) {
 	sig := policy.SignatureOf(d)
-	key := sig.Key()
 	bb := tx.Bucket(bucketBuckets)
-	b, exists, err := get[Bucket](bb, []byte(key))
+	aliases, err := tx.CreateBucketIfNotExists(bucketAliases)
 	if err != nil {
 		return b, false, false, err
 	}
-	if !exists {
+	key, exists := resolveBucket(bb, aliases, sig)
+	if exists {
+		if b, _, err = get[Bucket](bb, []byte(key)); err != nil {
+			return b, false, false, err
+		}
+		if sig.Diag != b.Signature.Diag && !slices.Contains(b.AltTitles, sig.Diag) {
+			b.AltTitles = append(b.AltTitles, sig.Diag)
+		}
+	} else {
 		b = Bucket{Key: key, Signature: sig, Title: sig.Title(), Example: d.Case, Campaign: campaign, FirstSeen: now}
+	}
+	for _, k := range append(sig.AltKeys(), sig.Key()) {
+		if k != key && aliases.Get([]byte(k)) == nil {
+			if err := aliases.Put([]byte(k), []byte(key)); err != nil {
+				return b, false, false, err
+			}
+		}
 	}
 	member := []byte(key + "\x00" + d.Case)
 	mb := tx.Bucket(bucketMembers)
@@ -341,6 +388,21 @@ func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time
 	}
 	b.LastSeen = now
 	return b, !exists, newMember, put(bb, []byte(key), b)
+}
+
+// resolveBucket finds the bucket key of a signature: its own key, or the
+// bucket an alias of its key or of one of its alternative keys names. When
+// none exists it returns the signature's own key and false.
+func resolveBucket(bb, aliases *bolt.Bucket, sig policy.Signature) (string, bool) {
+	for _, k := range append([]string{sig.Key()}, sig.AltKeys()...) {
+		if bb.Get([]byte(k)) != nil {
+			return k, true
+		}
+		if to := aliases.Get([]byte(k)); to != nil && bb.Get(to) != nil {
+			return string(to), true
+		}
+	}
+	return sig.Key(), false
 }
 
 // PutBucket overwrites a bucket record (the minimizer's results).

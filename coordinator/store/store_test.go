@@ -8,6 +8,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -35,7 +36,7 @@ func TestCommitVerdictsIdempotent(t *testing.T) {
 			{Oracle: oracles.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
 			{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept},
 		},
-		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) },
+		Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) },
 		Now:    time.Unix(100, 0),
 	}
 	res, err := s.CommitVerdicts(commit)
@@ -79,35 +80,39 @@ func TestDeadLetters(t *testing.T) {
 	}
 }
 
-func TestSignatureStable(t *testing.T) {
-	mk := func(caseID, diag string) policy.Disagreement {
-		return policy.Disagreement{Case: caseID, Domain: "ldsm", Pair: policy.Pair{A: oracles.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
-			A: oracles.Verdict{Oracle: oracles.SpecPTXISA, Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
-			B: oracles.Verdict{Oracle: "ptxas", Kind: oracles.Reject, Diagnostic: diag}}
-	}
-	a := policy.SignatureOf(mk("c1", "ptxas /tmp/a/x.ptx, line 12; error   : Arguments mismatch for instruction 'ldmatrix' at %r7"))
-	b := policy.SignatureOf(mk("c2", "ptxas /tmp/b/y.ptx, line 940; error   : Arguments mismatch for instruction 'ldmatrix' at %r19"))
-	c := policy.SignatureOf(mk("c3", "ptxas /tmp/b/y.ptx, line 9; error   : Unknown modifier '.m8n32'"))
-	if a.Key() != b.Key() {
-		t.Errorf("same bug, different keys:\n%+v\n%+v", a, b)
-	}
-	if a.Key() == c.Key() {
-		t.Errorf("different bugs, same key: %+v", c)
-	}
-	// ptxas 12.4's words for one check on two targets (see oracles/diag/testdata).
-	d := policy.SignatureOf(mk("c4", "ptxas /tmp/a/x.ptx, line 2; error   : PTX .version 7.0 does not support .target sm_90a"))
-	e := policy.SignatureOf(mk("c5", "ptxas /tmp/b/y.ptx, line 2; error   : PTX .version 6.0 does not support .target sm_86"))
-	if d.Key() != e.Key() {
-		t.Errorf("one check on two targets, different keys:\n%+v\n%+v", d, e)
-	}
-}
-
-func TestSignatureTitle(t *testing.T) {
-	d := policy.Disagreement{Domain: "mma", Pair: policy.Pair{A: oracles.SpecPTXISA, B: "ptxas", On: policy.OnVerdict},
-		A: oracles.Verdict{Oracle: oracles.SpecPTXISA, Kind: oracles.Reject, Rule: "ptxisa.mma.selector"},
-		B: oracles.Verdict{Oracle: "ptxas", Kind: oracles.Accept}}
-	want := "mma: spec/ptxisa reject (ptxisa.mma.selector), ptxas accept"
-	if got := policy.SignatureOf(d).Title(); got != want {
-		t.Fatalf("title %q, want %q", got, want)
+// TestRewordedDiagnosticJoinsItsBucket: mlir-opt 22 words one nvvm check
+// with a clause mlir-opt 19 lacks (oracles/diag/testdata); the two findings
+// are one bucket, which keeps the other title, in either order. Another
+// check's message makes its own bucket.
+func TestRewordedDiagnosticJoinsItsBucket(t *testing.T) {
+	const (
+		v19   = "error: 'nvvm.ldmatrix' op expected num attribute to be 1, 2 or 4"
+		v22   = "error: 'nvvm.ldmatrix' op expected num attribute to be 1, 2 or 4 for 8x8 matrix"
+		other = "error: 'nvvm.ldmatrix' op expected destination type is a structure of 4 elements of type i32"
+	)
+	pol := policy.Policy{Domain: "ldsm", Judges: []string{oracles.MLIR}}
+	for _, order := range [][]string{{v19, v22, other}, {v22, v19, other}} {
+		s := storetest.Open(t, "")
+		for i, text := range order {
+			id := string(rune('a' + i))
+			_, err := s.CommitVerdicts(store.Commit{Now: time.Unix(100, 0),
+				Verdicts: []oracles.Verdict{
+					{Oracle: oracles.SpecPTXISA, Case: id, Domain: "ldsm", Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
+					{Oracle: oracles.MLIR, Case: id, Domain: "ldsm", Kind: oracles.Reject, Rule: "lowering", Diagnostic: text},
+				},
+				Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		buckets, err := s.Buckets()
+		if err != nil || len(buckets) != 2 {
+			t.Fatalf("order %q: buckets = %+v, %v; want the reworded pair in one and the other check in another", order, buckets, err)
+		}
+		for _, b := range buckets {
+			if b.Cases == 2 && len(b.AltTitles) != 1 {
+				t.Errorf("order %q: the joined bucket keeps %q as alternative titles, want the other version's", order, b.AltTitles)
+			}
+		}
 	}
 }

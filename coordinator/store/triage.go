@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 )
 
 // Suppression hides nothing: a suppressed bucket is still stored, counted and
@@ -19,9 +21,10 @@ type Suppression struct {
 	// Bucket is a signature key; when set the predicate fields are ignored.
 	Bucket string `json:"bucket,omitempty"`
 	Domain string `json:"domain,omitempty"`
-	Oracle string `json:"oracle,omitempty"` // either side of the pair
-	Rule   string `json:"rule,omitempty"`   // either side's rule
-	// DiagContains matches a substring of either side's normalized diagnostic.
+	Oracle string `json:"oracle,omitempty"` // the deviating tool, or either side of the pair
+	Rule   string `json:"rule,omitempty"`   // spec/ptxisa's rule, or either side's
+	// DiagContains matches a substring of the deviating tool's diagnostic
+	// title, or of either side's.
 	DiagContains string    `json:"diag_contains,omitempty"`
 	Reason       string    `json:"reason"`
 	Created      time.Time `json:"created,omitzero"`
@@ -37,9 +40,10 @@ func (s Suppression) Matches(b Bucket) bool {
 		return false // an empty predicate would silence everything
 	}
 	return (s.Domain == "" || s.Domain == sig.Domain) &&
-		(s.Oracle == "" || s.Oracle == sig.Pair.A || s.Oracle == sig.Pair.B) &&
-		(s.Rule == "" || s.Rule == sig.RuleA || s.Rule == sig.RuleB) &&
-		(s.DiagContains == "" || strings.Contains(sig.DiagA, s.DiagContains) || strings.Contains(sig.DiagB, s.DiagContains))
+		(s.Oracle == "" || s.Oracle == sig.Tool || s.Oracle == sig.Pair.A || s.Oracle == sig.Pair.B) &&
+		(s.Rule == "" || s.Rule == sig.Rule || s.Rule == sig.RuleA || s.Rule == sig.RuleB) &&
+		(s.DiagContains == "" || strings.Contains(sig.Diag, s.DiagContains) ||
+			strings.Contains(sig.DiagA, s.DiagContains) || strings.Contains(sig.DiagB, s.DiagContains))
 }
 
 // ReadSuppressions reads a suppression file users keep in their repository:
@@ -121,17 +125,21 @@ const (
 // TriageEntry is one bucket as triage shows it.
 type TriageEntry struct {
 	Bucket
-	Status     string `json:"status"`
-	Suppressed string `json:"suppressed_because,omitempty"`
+	Status string `json:"status"`
+	// Class is the bucket's class (policy.ClassOf): a tool bug, a tool's
+	// stated limitation, or seed evidence.
+	Class      policy.Class `json:"class"`
+	Suppressed string       `json:"suppressed_because,omitempty"`
 }
 
 // Triage classifies every bucket: suppressed when a suppression (from the
 // store or the given file's list) matches, new when first seen in latest,
-// known otherwise. Entries are sorted new first, then by case count.
+// known otherwise. Entries are sorted new first, then by class (crashes and
+// miscompiles first), then by case count.
 func Triage(buckets []Bucket, latest string, sups []Suppression) []TriageEntry {
 	out := make([]TriageEntry, 0, len(buckets))
 	for _, b := range buckets {
-		e := TriageEntry{Bucket: b, Status: StatusKnown}
+		e := TriageEntry{Bucket: b, Status: StatusKnown, Class: policy.ClassOf(b.Signature)}
 		if b.Campaign == latest {
 			e.Status = StatusNew
 		}
@@ -147,6 +155,9 @@ func Triage(buckets []Bucket, latest string, sups []Suppression) []TriageEntry {
 	slices.SortStableFunc(out, func(a, b TriageEntry) int {
 		if rank[a.Status] != rank[b.Status] {
 			return rank[a.Status] - rank[b.Status]
+		}
+		if a.Class != b.Class {
+			return a.Class.Rank() - b.Class.Rank()
 		}
 		if a.Cases != b.Cases {
 			return b.Cases - a.Cases

@@ -9,6 +9,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -54,7 +55,7 @@ func TestSuppressInStore(t *testing.T) {
 	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
 		{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept}},
-		Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(id, vs) }})
+		Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }})
 	if err != nil || len(res.NewBuckets) != 1 {
 		t.Fatal(res, err)
 	}

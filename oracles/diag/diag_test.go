@@ -104,6 +104,7 @@ func TestTitleDedup(t *testing.T) {
 	}{
 		{"two mma shapes", "mlir-opt-19-mma-bad-shape", "mlir-opt-19-mma-split", true},
 		{"mma and its sparse variant", "mlir-opt-22-mma-bad-shape", "mlir-opt-22-mma-sp-bad-shape", true},
+		{"mma and its sparse variant named in the text", "mlir-opt-19-mma-e4m3", "mlir-opt-19-mma-sp-e4m3", true},
 		{"split prefix of mlir-opt 19 and location of 22", "mlir-opt-19-mma-split", "mlir-opt-22-mma-split", true},
 		{"ptxas version for sm_90a and sm_86", "ptxas-12.4-version-too-old-sm90a", "ptxas-12.4-version-too-old-sm86", true},
 		{"llc version for sm_90a and sm_86", "llc-22-ptx-version-sm90a", "llc-22-ptx-version-sm86", true},
@@ -163,5 +164,39 @@ func TestNormalizeRules(t *testing.T) {
 func TestTitleOfEmptyText(t *testing.T) {
 	if got := Title("\n  \n"); got != "" {
 		t.Errorf("Title of blank text = %q, want empty", got)
+	}
+}
+
+// TestAltTitles shows on real output that a message a newer tool version
+// rewords by adding a clause answers to the older title, and that different
+// checks do not.
+func TestAltTitles(t *testing.T) {
+	matches := func(a, b string) bool {
+		all := func(t string) []string { return append([]string{t}, AltTitles(t)...) }
+		for _, x := range all(a) {
+			for _, y := range all(b) {
+				if x == y {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		name string
+		a, b string
+		same bool
+	}{
+		{"nvvm ldmatrix message reworded in 22", "mlir-opt-19-nvvm-ldmatrix-num", "mlir-opt-22-nvvm-ldmatrix-num", true},
+		{"nvgpu and nvvm ldmatrix checks", "mlir-opt-19-ldmatrix-numtiles", "mlir-opt-22-nvvm-ldmatrix-num", false},
+		{"two intrinsics llc cannot select", "llc-19-cannot-select-cp-async", "llc-22-cannot-select-wgmma-fence", false},
+		{"unknown modifier and arguments mismatch", "ptxas-12.4-unknown-modifier", "ptxas-12.4-arguments-mismatch", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := Title(readRaw(t, tc.a)), Title(readRaw(t, tc.b))
+			if got := matches(a, b); got != tc.same {
+				t.Errorf("titles %q (alt %q) and %q (alt %q): match = %v, want %v", a, AltTitles(a), b, AltTitles(b), got, tc.same)
+			}
+		})
 	}
 }

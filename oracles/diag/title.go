@@ -35,8 +35,9 @@ var titleRules = []rule{
 
 // opVariants names operations whose verifier messages are one message: MLIR
 // verifies nvgpu.mma.sp.sync with the same code as nvgpu.mma.sync and says
-// the same thing for the same fault (see testdata/mlir-opt-*-mma-sp-*).
-var opVariants = rule{regexp.MustCompile(`'nvgpu\.mma\.sp\.sync'`), "'nvgpu.mma.sync'"}
+// the same thing for the same fault, quoted as the op or named in the text
+// (see testdata/mlir-opt-*-mma-sp-* and mlir-opt-19-mma-*e4m3).
+var opVariants = rule{regexp.MustCompile(`\bnvgpu\.mma\.sp\.sync\b`), "nvgpu.mma.sync"}
 
 // headline is the first line of text that is not blank. Every tool we
 // judge puts its error first (checked on the real output in testdata/):
@@ -50,4 +51,22 @@ func headline(text string) string {
 		}
 	}
 	return ""
+}
+
+// trailingQualifier is a last clause a tool version may add to or drop from
+// a message without changing the check it reports: mlir-opt 22 says
+// "expected num attribute to be N, N or N for NxN matrix" where 19 stops
+// after the list (testdata/mlir-opt-*-nvvm-ldmatrix-num).
+var trailingQualifier = regexp.MustCompile(`(?: (?:for|in|on|at|with) [^,;:'"]*|\s*\([^()]*\))$`)
+
+// AltTitles are the other titles a title's bucket answers to (syzkaller's
+// alternative titles): the title without a trailing qualifying clause. Two
+// titles name one check when one equals the other or one of its
+// alternatives.
+func AltTitles(title string) []string {
+	alt := strings.TrimSpace(trailingQualifier.ReplaceAllString(title, ""))
+	if alt == title || alt == "" || !strings.Contains(alt, " ") {
+		return nil
+	}
+	return []string{alt}
 }

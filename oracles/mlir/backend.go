@@ -29,7 +29,7 @@ func (o *Oracle) backend(ctx context.Context, ps []piece) error {
 		return fmt.Errorf("mlir backend: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	t := ps[0].j.c.Value.Target()
+	t := ps[0].j.target
 	ptx, failedStep, r, err := o.compile(ctx, dir, t, ps)
 	if err != nil {
 		return err

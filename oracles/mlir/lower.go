@@ -198,7 +198,7 @@ func byTarget(ps []piece) [][]piece {
 	idx := map[target.Target]int{}
 	var groups [][]piece
 	for _, p := range ps {
-		t := p.j.c.Value.Target()
+		t := p.j.target
 		i, ok := idx[t]
 		if !ok {
 			i = len(groups)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -110,6 +111,8 @@ type job struct {
 	v    *oracles.Verdict
 	// value says the kernel stores a computed value (see kernel.Value).
 	value bool
+	// target is what the kernel was rendered for (kernel.Target).
+	target target.Target
 }
 
 // Judge renders every case, runs the verifier over batches of them, and
@@ -132,7 +135,7 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 		if err != nil {
 			return nil, fmt.Errorf("mlir: render case %s: %w", c.ID, err)
 		}
-		jobs = append(jobs, &job{c: c, text: text, v: &out[i], value: k.Value})
+		jobs = append(jobs, &job{c: c, text: text, v: &out[i], value: k.Value, target: k.Target})
 	}
 	if err := o.verify(ctx, jobs); err != nil {
 		return nil, err

@@ -27,6 +27,14 @@ type kernel struct {
 	// Value says the kernel stores a computed i64 through its first
 	// parameter (a !llvm.ptr<1>); the lowering reads it into the verdict.
 	Value bool
+	// MinPTX is the PTX ISA version the kernel's own ops need where the
+	// value does not name the instruction they lower to (a tensor map is
+	// the driver's; the TMA load that uses it is ours): the kernel is
+	// rendered at the case's version or this one, whichever is newer, so
+	// no case fails on a version it never asked for. Zero: the case's.
+	MinPTX target.PTX
+	// Target is what the kernel is rendered for, llc'd and assembled on.
+	Target target.Target
 }
 
 // unsupportedError says why a value or target cannot be judged by MLIR 19.
@@ -85,6 +93,11 @@ func render(c domain.Case) (string, kernel, error) {
 	if err != nil {
 		return "", kernel{}, err
 	}
+	t.PTX = max(t.PTX, k.MinPTX)
+	if t.PTX > MaxPTX {
+		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond LLVM 19's %s", t.PTX, MaxPTX)
+	}
+	k.Target = t
 	var b strings.Builder
 	b.WriteString("module attributes {gpu.container_module} {\n")
 	b.WriteString(k.Host)

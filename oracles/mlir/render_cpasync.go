@@ -38,6 +38,11 @@ func renderCPAsync(dv domain.Value) (kernel, error) {
 	if dstElem == "" || srcElem == "" {
 		return kernel{}, unsupported("no MLIR element type for %s or %s", v.Elem, v.SrcElem)
 	}
+	if v.Elem != v.SrcElem {
+		// cp.async copies bytes: PTX has no element types to disagree, so
+		// MLIR's "same element type" contract has no PTX question to answer.
+		return kernel{}, unsupported("nvgpu.device_async_copy copies between memrefs of one element type, not %s to %s (PTX's cp.async has no element types)", v.SrcElem, v.Elem)
+	}
 	b := newBody("      ")
 	shape := []int64{16, 128}
 	src, srcType := b.stridedAt(v.SrcAddr, shape, []int64{4096, int64(v.SrcStride)}, srcElem, 0)

@@ -43,6 +43,11 @@ func renderMMA(dv domain.Value) (kernel, error) {
 		// entries whatever the array holds, so a shorter one gives
 		// diagnostics with whatever lies past it.
 		return kernel{}, unsupported("nvgpu.mma.sync reads mmaShape[0..2] unchecked; a %d-entry array is read past its end (undefined in MLIR 19)", v.ShapeRank)
+	case v.M() == 8 && v.N() == 8 && v.K() == 4 && v.AType == mma.F16:
+		// PTX's m8n8k4 .f16 is the sm_70 quad-pair form, eight threads per
+		// matrix; nvgpu.mma.sync's fragments are warp-wide, so it has no
+		// spelling for it (its m8n8k4 is the f64 form).
+		return kernel{}, unsupported("nvgpu.mma.sync has no m8n8k4 .f16 (the quad-pair form); its m8n8k4 is .f64")
 	case v.Satfinite != intA:
 		return kernel{}, unsupported("nvgpu.mma.sync emits .satfinite exactly for integer A types (satfinite=%t with %s)", v.Satfinite, v.AType)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	td "github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 )
 
@@ -95,8 +96,12 @@ func renderTMADesc(dv domain.Value) (kernel, error) {
 	c0 := b.index(0)
 	b.op("nvgpu.tma.async.load %s[%s], %s[%s] to %s : %s, %s -> %s",
 		desc, repeat("%i", len(box)), mb, c0, dst, tm, mbarrierType, dstType)
-	return kernel{Host: host, Params: "%i: index", Body: b.String()}, nil
+	return kernel{Host: host, Params: "%i: index", Body: b.String(), MinPTX: tmaLoadPTX}, nil
 }
+
+// tmaLoadPTX is the PTX ISA version of cp.async.bulk.tensor, which the
+// kernel's nvgpu.tma.async.load lowers to (PTX ISA 9.7.9.27.1.2).
+const tmaLoadPTX target.PTX = 80
 
 // mbarrierType is the barrier group TMA loads complete on.
 const mbarrierType = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>"

@@ -85,8 +85,8 @@ func Judge(t testing.TB, s *store.Store, orcs []oracles.Oracle, cases []domain.C
 	}
 	for _, c := range cases {
 		_, err := s.CommitVerdicts(store.Commit{Verdicts: verdicts[c.ID], Now: time.Unix(2, 0).UTC(),
-			Judged: func(id string, vs []oracles.Verdict) []policy.Disagreement {
-				return Policy(c.Domain).Evaluate(id, vs)
+			Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
+				return Policy(c.Domain).Evaluate(cs, vs)
 			}})
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,76 @@
+package policy
+
+import (
+	"regexp"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// Class says what kind of root cause a bucket is: a bug of the tool that
+// deviates, a limitation the tool states itself, or evidence about a seed
+// algorithm under test. Triage, reports and the exit status read it.
+type Class string
+
+// The classes, most severe first.
+const (
+	// Crash: the tool failed (an internal error, a crash, a hang).
+	Crash Class = "crash"
+	// Miscompile: the tool accepted and produced the wrong thing (another
+	// value than the reference's).
+	Miscompile Class = "miscompile"
+	// TooPermissive: the tool accepts what spec/ptxisa rejects.
+	TooPermissive Class = "too-permissive"
+	// TooStrict: the tool rejects what spec/ptxisa accepts.
+	TooStrict Class = "too-strict"
+	// Disputed: two tools disagree and spec/ptxisa does not say which is
+	// wrong.
+	Disputed Class = "disputed"
+	// Limitation: the tool rejects with its own "not supported (yet)" or
+	// "hit a limitation": documented, not a bug.
+	Limitation Class = "limitation"
+	// SeedEvidence: the deviating "tool" is a seed's algorithm under test
+	// (the fence inserter, the waitcnt lowering): evidence about the seed.
+	SeedEvidence Class = "seed-evidence"
+)
+
+// classOrder ranks the classes for listing: crashes and miscompiles first.
+var classOrder = []Class{Crash, Miscompile, TooPermissive, TooStrict, Disputed, Limitation, SeedEvidence}
+
+// Rank is the class's place in listings, most severe first.
+func (c Class) Rank() int {
+	for i, k := range classOrder {
+		if k == c {
+			return i
+		}
+	}
+	return len(classOrder)
+}
+
+// Bug reports whether the class is a tool bug: what a nightly run fails
+// on. Limitations and seed evidence are listed and counted, not failed on.
+func (c Class) Bug() bool { return c != Limitation && c != SeedEvidence }
+
+// limitationWords are how tools say they do not do something on purpose:
+// MLIR's "Interleave options are not supported yet.", "hit a limitation",
+// "(or not supported yet)".
+var limitationWords = regexp.MustCompile(`(?i)not supported yet|not supported \(yet\)|or not supported yet|hit a limitation|not yet supported|unimplemented`)
+
+// ClassOf classifies a bucket's signature.
+func ClassOf(s Signature) Class {
+	in, _ := oracles.Lookup(s.Tool)
+	switch {
+	case in.Family == "algo" || PolicyFor(s.Domain).UnderTest != "":
+		return SeedEvidence
+	case s.Kind == oracles.Error || s.Kind == oracles.Timeout:
+		return Crash
+	case s.Kind == oracles.Result || (s.On == OnValue && s.Kind == oracles.Accept):
+		return Miscompile
+	case limitationWords.MatchString(s.Diag):
+		return Limitation
+	case s.Tool != "" && in.Name == "":
+		return Disputed
+	case s.Kind == oracles.Accept:
+		return TooPermissive
+	}
+	return TooStrict
+}
