@@ -33,8 +33,11 @@ const (
 
 // OracleStats counts one oracle's work in a campaign.
 type OracleStats struct {
-	Judged  int           `json:"judged"`
-	Elapsed time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
+	// Enqueued counts the (case, oracle) jobs created for it: with Judged, it
+	// gives the oracle's own queue depth, which generation is paced by.
+	Enqueued int           `json:"enqueued"`
+	Judged   int           `json:"judged"`
+	Elapsed  time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
 }
 
 // Stats are a campaign's counters, updated in the same transactions as the
@@ -47,6 +50,8 @@ type Stats struct {
 	DeadLetters int                     `json:"dead_letters"`
 	Findings    int                     `json:"findings"`
 	NewBuckets  int                     `json:"new_buckets"`
+	Features    int                     `json:"features"` // distinct features the judges showed (package signal)
+	Corpus      int                     `json:"corpus"`   // cases that brought a new feature or bucket
 	Oracles     map[string]*OracleStats `json:"oracles"`
 	Domains     map[string]*DomainStats `json:"domains"`
 }
@@ -57,6 +62,10 @@ type DomainStats struct {
 	Cases      int           `json:"cases"`
 	NewBuckets int           `json:"new_buckets"`
 	FuzzTime   time.Duration `json:"fuzz_time"`
+	// Features counts the new features its cases brought; Generated counts
+	// the cases the structured generator made for it (its cost).
+	Features  int `json:"features"`
+	Generated int `json:"generated"`
 }
 
 // Outstanding is how many (case, oracle) jobs are still unjudged.

@@ -21,7 +21,8 @@ var (
 	bucketBuckets     = []byte("buckets")     // signature key -> Bucket
 	bucketMembers     = []byte("members")     // signature key \x00 case -> {}
 	bucketDeadLetters = []byte("deadletters") // sequence -> DeadLetter
-	allBuckets        = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
+	allBuckets        = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters,
+		bucketFeatures, bucketCorpus}
 )
 
 // Store is the campaign database: cases, verdicts, finding buckets,
@@ -162,6 +163,7 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 	return s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCases)
 		n := 0
+		perOracle := map[string]int{}
 		for id, orcs := range oraclesByCase {
 			r, ok, err := get[CaseRecord](b, []byte(id))
 			if err != nil || !ok || r.Enqueued != nil {
@@ -172,11 +174,19 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 			}
 			r.Enqueued = append([]string{}, orcs...)
 			n += len(orcs)
+			for _, o := range orcs {
+				perOracle[o]++
+			}
 			if err := put(b, []byte(id), r); err != nil {
 				return err
 			}
 		}
-		return updateCampaign(tx, campaign, func(c *Campaign) { c.Stats.Enqueued += n })
+		return updateCampaign(tx, campaign, func(c *Campaign) {
+			c.Stats.Enqueued += n
+			for o, k := range perOracle {
+				c.Oracle(o).Enqueued += k
+			}
+		})
 	})
 }
 
@@ -238,6 +248,12 @@ type CommitResult struct {
 	// known buckets; a finding re-evaluated after a later verdict of its case
 	// is not counted again.
 	Findings int
+	// NewFeatures counts the features the campaign saw first in this
+	// commit; NewCorpus lists the cases that joined its corpus.
+	NewFeatures int
+	NewCorpus   []CorpusEntry
+	// featuresByDomain counts NewFeatures by the domain of their case.
+	featuresByDomain map[string]int
 }
 
 // CommitVerdicts stores a result's verdicts, idempotently, and the findings
@@ -274,6 +290,8 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 	var res CommitResult
 	vb := tx.Bucket(bucketVerdicts)
 	touched := map[string]bool{}
+	var stored []oracles.Verdict
+	disagreeing := map[string]bool{}
 	for _, v := range c.Verdicts {
 		key := verdictKey(v.Case, v.Oracle)
 		if vb.Get(key) != nil {
@@ -284,16 +302,25 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 		}
 		res.Stored++
 		touched[v.Case] = true
+		stored = append(stored, v)
 	}
 	if c.Judged != nil {
-		if err := commitFindings(tx, c, touched, &res); err != nil {
+		if err := commitFindings(tx, c, touched, disagreeing, &res); err != nil {
 			return res, err
 		}
+	}
+	if err := commitSignal(tx, c, stored, disagreeing, &res); err != nil {
+		return res, err
 	}
 	return res, updateCampaign(tx, c.Campaign, func(camp *Campaign) {
 		camp.Stats.Judged += res.Stored
 		camp.Stats.Findings += res.Findings
 		camp.Stats.NewBuckets += len(res.NewBuckets)
+		camp.Stats.Features += res.NewFeatures
+		camp.Stats.Corpus += len(res.NewCorpus)
+		for d, n := range res.featuresByDomain {
+			camp.Domain(d).Features += n
+		}
 		if c.Oracle != "" {
 			o := camp.Oracle(c.Oracle)
 			o.Judged += res.Stored
@@ -320,8 +347,9 @@ func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
 	return known, err
 }
 
-// commitFindings records the findings completed by the touched cases.
-func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitResult) error {
+// commitFindings records the findings completed by the touched cases, and
+// marks in disagreeing the cases found in a finding.
+func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool, res *CommitResult) error {
 	for caseID := range touched {
 		vs, err := caseVerdicts(tx, caseID)
 		if err != nil {
@@ -331,6 +359,7 @@ func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitR
 			if !d.Finding() {
 				continue
 			}
+			disagreeing[caseID] = true
 			b, isNew, newMember, err := recordFinding(tx, d, c.Campaign, c.Now)
 			if err != nil {
 				return err
