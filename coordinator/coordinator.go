@@ -51,6 +51,8 @@ type Coordinator struct {
 	campaign store.Campaign
 	workers  []queue.Capability
 	rng      *rand.Rand
+	// gen is the structured generator; nil when the campaign does not run it.
+	gen *generator
 }
 
 // New prepares a coordinator, loading or creating its campaign.
@@ -65,6 +67,12 @@ func New(opts Options) (*Coordinator, error) {
 	}
 	c := &Coordinator{opts: opts, js: js, campaign: camp, log: slog.With("campaign", camp.ID),
 		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
+	if structuredOn(camp.Config) {
+		c.gen = newGenerator(camp.Config.Domains, camp.Config.Seed)
+		for d, why := range c.gen.disabled {
+			c.log.Warn("no structured generation for a domain", "domain", d, "reason", why)
+		}
+	}
 	return c, nil
 }
 
@@ -111,6 +119,9 @@ func withDefaults(cfg store.CampaignConfig) store.CampaignConfig {
 	if cfg.FuzzSlice == 0 {
 		cfg.FuzzSlice = 15 * time.Second
 	}
+	if cfg.Generator == "" {
+		cfg.Generator = GenAll
+	}
 	if cfg.Seed == 0 {
 		cfg.Seed = time.Now().UnixNano()
 	}
@@ -151,7 +162,8 @@ func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 	var wg sync.WaitGroup
 	stop := func() { stopLoops(); wg.Wait() } // the loops write the store: Run ends after them
 	defer stop()
-	loops := []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.unknownDeadLoop, c.refreshWorkers}
+	loops := []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.unknownDeadLoop, c.refreshWorkers,
+		c.generateLoop}
 	errs := make(chan error, len(loops))
 	for _, loop := range loops {
 		wg.Add(1)
@@ -268,11 +280,15 @@ func (c *Coordinator) drainTimeout() time.Duration {
 	return 5 * time.Minute
 }
 
-// saveElapsed adds generation time and persists the campaign record.
+// saveElapsed adds generation or drain time and persists the campaign
+// record.
 func (c *Coordinator) saveElapsed(d time.Duration) error {
 	return c.update(func(camp *store.Campaign) {
-		if camp.State == store.StateRunning {
+		switch camp.State {
+		case store.StateRunning:
 			camp.Elapsed += d
+		case store.StateDraining:
+			camp.Draining += d
 		}
 	})
 }

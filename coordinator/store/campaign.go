@@ -20,6 +20,10 @@ type CampaignConfig struct {
 	BatchSize int `json:"batch_size"`
 	// FuzzSlice is how long one fuzz job runs one domain's target.
 	FuzzSlice time.Duration `json:"fuzz_slice"`
+	// Generator selects the generators: native (the instrumented fuzz
+	// engine), random (random bytes), structured (the coordinator's
+	// generator) or all; empty means all.
+	Generator string `json:"generator,omitempty"`
 	// Seed makes the schedule reproducible.
 	Seed int64 `json:"seed"`
 }
@@ -80,7 +84,21 @@ type Campaign struct {
 	// Elapsed is generation time spent so far, so a resumed campaign runs only
 	// what is left of its duration.
 	Elapsed time.Duration `json:"elapsed"`
-	Stats   Stats         `json:"stats"`
+	// Draining is the time spent judging what was queued after generation.
+	Draining time.Duration `json:"draining,omitempty"`
+	Stats    Stats         `json:"stats"`
+}
+
+// Utilization is an oracle's busy time (its batches' time, summed over the
+// workers running it) over the campaign's wall time so far, generation and
+// drain: 1 is one instance busy all the time. Zero before any time passed.
+func (c *Campaign) Utilization(oracle string) float64 {
+	o := c.Stats.Oracles[oracle]
+	wall := c.Elapsed + c.Draining
+	if o == nil || wall <= 0 {
+		return 0
+	}
+	return o.Elapsed.Seconds() / wall.Seconds()
 }
 
 // Oracle returns the named oracle's counters, creating them.

@@ -64,7 +64,7 @@ func commitSignal(tx *bolt.Tx, c Commit, stored []oracles.Verdict, disagreeing m
 			return err
 		}
 		for _, feat := range f {
-			isNew, err := countFeature(tx, c, v, feat, res)
+			isNew, err := countFeature(tx, c.Campaign, c.Now, v, feat, res)
 			if err != nil {
 				return err
 			}
@@ -110,15 +110,15 @@ func caseFeatures(tx *bolt.Tx, v oracles.Verdict) ([]string, error) {
 
 // countFeature counts one case showing feat, and reports whether the
 // campaign had not seen feat before (counted in res).
-func countFeature(tx *bolt.Tx, c Commit, v oracles.Verdict, feat string, res *CommitResult) (bool, error) {
+func countFeature(tx *bolt.Tx, campaign string, now time.Time, v oracles.Verdict, feat string, res *CommitResult) (bool, error) {
 	b := tx.Bucket(bucketFeatures)
-	key := campaignKey(c.Campaign, feat)
+	key := campaignKey(campaign, feat)
 	f, ok, err := get[Feature](b, key)
 	if err != nil {
 		return false, err
 	}
 	if !ok {
-		f = Feature{First: v.Case, Domain: v.Domain, Seen: c.Now}
+		f = Feature{First: v.Case, Domain: v.Domain, Seen: now}
 		if res.featuresByDomain == nil {
 			res.featuresByDomain = map[string]int{}
 		}
@@ -159,6 +159,36 @@ func updateCorpus(tx *bolt.Tx, c Commit, id string, feats []string, disagree boo
 	}
 	res.NewCorpus = append(res.NewCorpus, e)
 	return nil
+}
+
+// lateVector counts the verdict vector of a case whose verdicts all came
+// before its jobs were marked enqueued (a fast oracle, or an enqueue retried
+// after a failure): no verdict commit will complete it any more. Call it in
+// the transaction that sets rec.Enqueued.
+func lateVector(tx *bolt.Tx, campaign string, now time.Time, rec CaseRecord, res *CommitResult) error {
+	if campaign == "" {
+		return nil
+	}
+	vs, err := caseVerdicts(tx, rec.ID)
+	if err != nil || !signal.Complete(vs, rec.Enqueued) {
+		return err
+	}
+	isNew, err := countFeature(tx, campaign, now, vs[0], signal.VectorFeature(vs), res)
+	if err != nil || !isNew {
+		return err
+	}
+	c := Commit{Campaign: campaign, Now: now}
+	return updateCorpus(tx, c, rec.ID, []string{signal.VectorFeature(vs)}, false, res)
+}
+
+// countSignal adds the features and corpus entries of res to the
+// campaign's counters.
+func (res *CommitResult) countSignal(c *Campaign) {
+	c.Stats.Features += res.NewFeatures
+	c.Stats.Corpus += len(res.NewCorpus)
+	for d, n := range res.featuresByDomain {
+		c.Domain(d).Features += n
+	}
 }
 
 func isNewBucketExample(res *CommitResult, id string) bool {

@@ -158,12 +158,15 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 
 // MarkEnqueued records that jobs were created for each case (by ID) for the
 // listed oracles. Call it after the jobs are on the queue: a crash in between
-// enqueues them again, and duplicate verdicts are skipped on commit.
+// enqueues them again, and duplicate verdicts are skipped on commit. A case
+// all of whose verdicts came first gets its verdict vector counted here.
 func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string) error {
+	now := time.Now().UTC()
 	return s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCases)
 		n := 0
 		perOracle := map[string]int{}
+		var res CommitResult
 		for id, orcs := range oraclesByCase {
 			r, ok, err := get[CaseRecord](b, []byte(id))
 			if err != nil || !ok || r.Enqueued != nil {
@@ -180,12 +183,16 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 			if err := put(b, []byte(id), r); err != nil {
 				return err
 			}
+			if err := lateVector(tx, campaign, now, r, &res); err != nil {
+				return err
+			}
 		}
 		return updateCampaign(tx, campaign, func(c *Campaign) {
 			c.Stats.Enqueued += n
 			for o, k := range perOracle {
 				c.Oracle(o).Enqueued += k
 			}
+			res.countSignal(c)
 		})
 	})
 }
@@ -316,11 +323,7 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 		camp.Stats.Judged += res.Stored
 		camp.Stats.Findings += res.Findings
 		camp.Stats.NewBuckets += len(res.NewBuckets)
-		camp.Stats.Features += res.NewFeatures
-		camp.Stats.Corpus += len(res.NewCorpus)
-		for d, n := range res.featuresByDomain {
-			camp.Domain(d).Features += n
-		}
+		res.countSignal(camp)
 		if c.Oracle != "" {
 			o := camp.Oracle(c.Oracle)
 			o.Judged += res.Stored
