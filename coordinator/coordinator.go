@@ -52,6 +52,8 @@ type Coordinator struct {
 	campaign store.Campaign
 	workers  []queue.Capability
 	rng      *rand.Rand
+	// gen is the structured generator; nil when the campaign does not run it.
+	gen *generator
 }
 
 // New prepares a coordinator, loading or creating its campaign.
@@ -69,22 +71,24 @@ func New(opts Options) (*Coordinator, error) {
 	}
 	c := &Coordinator{opts: opts, js: js, campaign: camp, log: slog.With("campaign", camp.ID),
 		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
+	if structuredOn(camp.Config) {
+		c.gen = newGenerator(camp.Config.Domains, camp.Config.Seed)
+		for d, why := range c.gen.disabled {
+			c.log.Warn("no structured generation for a domain", "domain", d, "reason", why)
+		}
+	}
 	return c, nil
 }
 
 // Validate checks a campaign config before anything is started or saved, so
 // a typo never becomes a stored campaign that every resume trips on. Zero
-// fields mean their defaults; negative ones are errors.
+// fields mean their defaults; negative ones are errors. Oracle names are the
+// caller's to check: a program may bring oracles of its own.
 func Validate(cfg store.CampaignConfig) error {
 	var errs []error
 	for _, d := range cfg.Domains {
 		if _, ok := fuzz.Lookup(d); !ok {
 			errs = append(errs, fmt.Errorf("unknown domain %q (see legalfuzz domains)", d))
-		}
-	}
-	for _, o := range cfg.Oracles {
-		if _, ok := oracles.Lookup(o); !ok {
-			errs = append(errs, fmt.Errorf("unknown oracle %q (see legalfuzz oracles)", o))
 		}
 	}
 	if cfg.Duration < 0 || cfg.FuzzSlice < 0 || cfg.BatchSize < 0 {
@@ -136,6 +140,9 @@ func withDefaults(cfg store.CampaignConfig) store.CampaignConfig {
 	if cfg.FuzzSlice == 0 {
 		cfg.FuzzSlice = 15 * time.Second
 	}
+	if cfg.Generator == "" {
+		cfg.Generator = GenAll
+	}
 	if cfg.Seed == 0 {
 		cfg.Seed = time.Now().UnixNano()
 	}
@@ -176,7 +183,8 @@ func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 	var wg sync.WaitGroup
 	stop := func() { stopLoops(); wg.Wait() } // the loops write the store: Run ends after them
 	defer stop()
-	loops := []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.unknownDeadLoop, c.refreshWorkers}
+	loops := []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.unknownDeadLoop, c.refreshWorkers,
+		c.generateLoop}
 	errs := make(chan error, len(loops))
 	for _, loop := range loops {
 		wg.Add(1)
@@ -293,11 +301,15 @@ func (c *Coordinator) drainTimeout() time.Duration {
 	return 5 * time.Minute
 }
 
-// saveElapsed adds generation time and persists the campaign record.
+// saveElapsed adds generation or drain time and persists the campaign
+// record.
 func (c *Coordinator) saveElapsed(d time.Duration) error {
 	return c.update(func(camp *store.Campaign) {
-		if camp.State == store.StateRunning {
+		switch camp.State {
+		case store.StateRunning:
 			camp.Elapsed += d
+		case store.StateDraining:
+			camp.Draining += d
 		}
 	})
 }

@@ -32,7 +32,7 @@ func TestCampaignJudgesImportedCases(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	camp := runCampaign(t, ctx, nc, nil, coordinator.Options{Store: db, WaitWorkers: 10 * time.Second,
-		Config: store.CampaignConfig{Domains: []string{mma.Name}, Duration: time.Second}})
+		Config: store.CampaignConfig{Domains: []string{mma.Name}, Duration: time.Second, Generator: coordinator.GenNative}})
 	if camp.Stats.Cases != len(recs) || camp.Stats.Outstanding() != 0 {
 		t.Fatalf("campaign stats %+v: want %d adopted cases, nothing outstanding", camp.Stats, len(recs))
 	}

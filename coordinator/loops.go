@@ -107,6 +107,9 @@ func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
 	}
 	c.reload()
 	for _, out := range outs {
+		if c.gen != nil {
+			c.gen.add(out.NewCorpus)
+		}
 		for _, b := range out.NewBuckets {
 			c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
 		}
@@ -202,7 +205,13 @@ func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.opts.Store.AddCases(in.Campaign, recs); err != nil {
+	return c.addRecords(ctx, in.Campaign, recs)
+}
+
+// addRecords is addInputs for case records already made: the path every
+// generator's cases take.
+func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []store.CaseRecord) error {
+	if _, err := c.opts.Store.AddCases(campaign, recs); err != nil {
 		return err
 	}
 	c.reload()
@@ -213,7 +222,7 @@ func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
 		if err != nil {
 			return err
 		}
-		if ok && !seen[r.ID] && stored.Campaign == in.Campaign && stored.Enqueued == nil {
+		if ok && !seen[r.ID] && stored.Campaign == campaign && stored.Enqueued == nil {
 			left = append(left, stored)
 		}
 		seen[r.ID] = true
@@ -272,11 +281,12 @@ func (c *Coordinator) publishJobs(ctx context.Context, camp store.Campaign, orac
 }
 
 // scheduleFuzz keeps one fuzz slice queued per fuzz worker. The domain is
-// drawn with weight 1 + cases found + 10 × new buckets found per minute of
-// fuzzing so far, so domains still producing get more time.
+// drawn by Weight, so domains still producing get more time. A domain's
+// first slice is short (a minute shared by the domains, at least
+// minFirstSlice), so every domain is explored early in any campaign.
 func (c *Coordinator) scheduleFuzz(ctx context.Context) error {
 	workers := c.fuzzWorkers()
-	if workers == 0 {
+	if workers == 0 || !fuzzOn(c.Campaign().Config) {
 		return nil
 	}
 	cons, err := queue.FuzzConsumer(ctx, c.js, c.opts.Queue)
@@ -297,6 +307,9 @@ func (c *Coordinator) scheduleFuzz(ctx context.Context) error {
 		return fmt.Errorf("unknown domain %q", dom)
 	}
 	slice := min(camp.Config.FuzzSlice, camp.Config.Duration-camp.Elapsed)
+	if p := camp.Stats.Domains[dom]; p == nil || p.FuzzTime == 0 {
+		slice = min(slice, max(minFirstSlice, time.Minute/time.Duration(len(camp.Config.Domains))))
+	}
 	if slice < time.Second {
 		return nil
 	}
@@ -307,15 +320,19 @@ func (c *Coordinator) scheduleFuzz(ctx context.Context) error {
 	return c.update(func(camp *store.Campaign) { camp.Domain(dom).FuzzTime += slice })
 }
 
-// Weight is a domain's share of fuzz time; see scheduleFuzz.
+// minFirstSlice is the shortest first slice: the engine spends about a
+// second loading its corpus before it fuzzes.
+const minFirstSlice = 3 * time.Second
+
+// Weight is a domain's share of fuzz time: 1 + cases found + 10 × (new
+// features + new buckets) per minute of fuzzing so far.
 func Weight(s store.DomainStats) float64 {
 	minutes := max(s.FuzzTime.Minutes(), 0.25)
-	return 1 + (float64(s.Cases)+10*float64(s.NewBuckets))/minutes
+	return 1 + (float64(s.Cases)+10*float64(s.Features+s.NewBuckets))/minutes
 }
 
 func (c *Coordinator) pickDomain(camp store.Campaign) string {
 	weights := make([]float64, len(camp.Config.Domains))
-	total := 0.0
 	for i, d := range camp.Config.Domains {
 		s := store.DomainStats{}
 		if p := camp.Stats.Domains[d]; p != nil {
@@ -326,16 +343,6 @@ func (c *Coordinator) pickDomain(camp store.Campaign) string {
 		} else {
 			weights[i] = Weight(s)
 		}
-		total += weights[i]
 	}
-	c.mu.Lock()
-	r := c.rng.Float64() * total
-	c.mu.Unlock()
-	for i, w := range weights {
-		if r < w {
-			return camp.Config.Domains[i]
-		}
-		r -= w
-	}
-	return camp.Config.Domains[len(camp.Config.Domains)-1]
+	return c.draw(camp.Config.Domains, weights)
 }

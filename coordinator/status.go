@@ -18,6 +18,9 @@ type Status struct {
 	QueueDepth  uint64             `json:"queue_depth"`
 	TimeLeft    time.Duration      `json:"time_left"`
 	Workers     []queue.Capability `json:"workers"`
+	// Utilization is each oracle's busy time over the campaign's wall time
+	// (see store.Campaign.Utilization).
+	Utilization map[string]float64 `json:"utilization"`
 }
 
 // Status snapshots the campaign and the queue.
@@ -27,8 +30,12 @@ func (c *Coordinator) Status() Status {
 	workers := append([]queue.Capability(nil), c.workers...)
 	c.mu.Unlock()
 	depth, _ := queue.Pending(c.ctxOrBackground(), c.js)
+	util := map[string]float64{}
+	for name := range camp.Stats.Oracles {
+		util[name] = camp.Utilization(name)
+	}
 	return Status{Campaign: camp, Outstanding: camp.Stats.Outstanding(), QueueDepth: depth,
-		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers}
+		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers, Utilization: util}
 }
 
 // Handler serves /status (JSON) and /metrics (Prometheus text format).
@@ -61,13 +68,22 @@ func writeMetrics(w http.ResponseWriter, s Status) {
 	metric("buckets_new", "Buckets first seen in this campaign.", st.NewBuckets)
 	metric("dead_letters", "Messages that could not be processed.", st.DeadLetters)
 	metric("time_left_seconds", "Generation time left.", s.TimeLeft.Seconds())
-	fmt.Fprintf(w, "# HELP legalfuzz_oracle_verdicts Verdicts stored per oracle.\n# TYPE legalfuzz_oracle_verdicts gauge\n")
+	metric("features", "Distinct features the judges showed.", st.Features)
+	metric("corpus", "Cases in the campaign corpus (they brought a new feature or bucket).", st.Corpus)
 	names := make([]string, 0, len(st.Oracles))
 	for n := range st.Oracles {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "legalfuzz_oracle_verdicts{oracle=%q} %d\n", n, st.Oracles[n].Judged)
+	perOracle := func(name, help string, value func(n string) any) {
+		fmt.Fprintf(w, "# HELP legalfuzz_%s %s\n# TYPE legalfuzz_%s gauge\n", name, help, name)
+		for _, n := range names {
+			fmt.Fprintf(w, "legalfuzz_%s{oracle=%q} %v\n", name, n, value(n))
+		}
 	}
+	perOracle("oracle_verdicts", "Verdicts stored per oracle.", func(n string) any { return st.Oracles[n].Judged })
+	perOracle("oracle_queued", "Cases enqueued for the oracle and not yet judged.",
+		func(n string) any { return st.Oracles[n].Enqueued - st.Oracles[n].Judged })
+	perOracle("oracle_utilization", "Busy time over wall time (1: one instance always busy).",
+		func(n string) any { return s.Utilization[n] })
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -18,6 +19,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/worker"
 )
 
 type campaignOptions struct {
@@ -36,6 +39,7 @@ type campaignOptions struct {
 	suppressions string
 	failOnAll    bool
 	noMinimize   bool
+	generator    string
 	coordOnly    bool // `legalfuzz coordinator`
 }
 
@@ -91,58 +95,105 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize the new buckets after the campaign")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 	f.BoolVar(&o.failOnAll, "fail-on-all", false, "exit 1 on new limitation and seed-evidence buckets too, not only on new tool bugs")
+	f.StringVar(&o.generator, "generator", coordinator.GenAll, "generators to run: "+strings.Join(coordinator.Generators, "|")+
+		" (native: the instrumented fuzz binary; random: random bytes; structured: mutation steered by the judges)")
 }
 
 func (o *campaignOptions) run(cmd *cobra.Command) error {
-	ctx := cmd.Context()
 	if err := o.validate(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	db, camp, err := o.execute(cmd, func(db *store.Store, nc *nats.Conn) error { return o.minimizeNew(cmd, db, nc) })
+	if err != nil {
 		return err
+	}
+	defer db.Close()
+	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions, o.failOnAll)
+}
+
+// execute runs the campaign, then after (while NATS and the workers are
+// still up), and returns the store, still open, and the campaign.
+func (o *campaignOptions) execute(cmd *cobra.Command, after func(*store.Store, *nats.Conn) error) (*store.Store, store.Campaign, error) {
+	newFuzzer, err := o.fuzzers()
+	if err != nil {
+		return nil, store.Campaign{}, err
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return nil, store.Campaign{}, err
 	}
 	if o.db == "" {
 		o.db = filepath.Join(o.out, "legalfuzz.db")
 	}
 	db, err := store.OpenStore(o.db, 5*time.Second)
 	if err != nil {
-		return err
+		return nil, store.Campaign{}, err
 	}
-	defer db.Close()
+	camp, err := o.runOn(cmd, db, newFuzzer, after)
+	if err != nil {
+		db.Close()
+		return nil, camp, err
+	}
+	return db, camp, nil
+}
+
+// runOn runs the campaign on an open store: NATS, local workers, the
+// coordinator, the status server and the progress line.
+func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer func(string) *worker.Fuzzer,
+	after func(*store.Store, *nats.Conn) error) (store.Campaign, error) {
+	ctx := cmd.Context()
 	nc, stopNATS, err := o.connect()
 	if err != nil {
-		return err
+		return store.Campaign{}, err
 	}
 	defer stopNATS()
 	wctx, stopWorkers := context.WithCancel(ctx)
-	workersDone := startLocalWorkers(wctx, nc, o.localWorkers, o.oracles, o.fuzzBinary, o.out)
+	workersDone := startLocalWorkers(wctx, nc, o.localWorkers, o.oracles, newFuzzer, o.out)
 	defer func() { stopWorkers(); <-workersDone }()
 
 	pols, err := policies()
 	if err != nil {
-		return err
+		return store.Campaign{}, err
 	}
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID, Policies: pols,
 		Seeds: !o.noSeeds, WaitWorkers: 15 * time.Second, DrainTimeout: o.drain,
 		Config: o.config()})
 	if err != nil {
-		return err
+		return store.Campaign{}, err
 	}
 	addr, stopHTTP, err := serveStatus(o.statusAddr, coord.Handler())
 	if err != nil {
-		return err
+		return store.Campaign{}, err
 	}
 	defer stopHTTP()
 	stopProgress := startProgress(cmd.ErrOrStderr(), coord, o.quiet, addr)
 	camp, err := coord.Run(ctx)
 	stopProgress()
 	if err != nil {
-		return err
+		return camp, err
 	}
-	if err := o.minimizeNew(cmd, db, nc); err != nil {
-		return err
+	return camp, after(db, nc)
+}
+
+// fuzzers returns what makes a local worker's fuzz engine for --generator:
+// the instrumented binary (native; an error when it is missing, since a
+// silent fallback would measure the wrong generator), random bytes, both
+// (all: the binary when present), or none (structured, none: the
+// coordinator generates, or nothing does).
+func (o *campaignOptions) fuzzers() (func(workDir string) *worker.Fuzzer, error) {
+	switch o.generator {
+	case coordinator.GenNative:
+		if _, err := os.Stat(o.fuzzBinary); err != nil && o.localWorkers > 0 {
+			return nil, fmt.Errorf("--generator native needs the fuzz binary (make fuzzbin): %w", err)
+		}
+		return func(dir string) *worker.Fuzzer { return newFuzzer(o.fuzzBinary, dir) }, nil
+	case coordinator.GenRandom:
+		return func(dir string) *worker.Fuzzer { return &worker.Fuzzer{WorkDir: dir, Parallel: 1} }, nil
+	case coordinator.GenAll:
+		return func(dir string) *worker.Fuzzer { return newFuzzer(o.fuzzBinary, dir) }, nil
+	case coordinator.GenStructured, coordinator.GenNone:
+		return func(string) *worker.Fuzzer { return nil }, nil
 	}
-	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions, o.failOnAll)
+	return nil, fmt.Errorf("unknown --generator %q (want one of %s)", o.generator, strings.Join(coordinator.Generators, ", "))
 }
 
 // validate checks the flags before anything starts or is saved.
@@ -150,12 +201,17 @@ func (o *campaignOptions) validate() error {
 	if o.duration <= 0 || o.drain <= 0 {
 		return fmt.Errorf("--duration %s and --drain-timeout %s must be positive", o.duration, o.drain)
 	}
+	for _, name := range o.oracles {
+		if _, ok := oracles.Lookup(name); !ok {
+			return fmt.Errorf("unknown oracle %q (see legalfuzz oracles)", name)
+		}
+	}
 	return coordinator.Validate(o.config())
 }
 
 // config is the campaign config the flags ask for.
 func (o *campaignOptions) config() store.CampaignConfig {
-	return store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration}
+	return store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration, Generator: o.generator}
 }
 
 // connect dials --nats, or starts the embedded server with its store in OUT.

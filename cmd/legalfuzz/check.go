@@ -67,7 +67,7 @@ func (o *checkOptions) run(cmd *cobra.Command, path string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(cmd.OutOrStdout(), verdictLine(pols.For(d.Name).Evaluate(c.ID, byCase[c.ID])))
+	fmt.Fprintln(cmd.OutOrStdout(), verdictLine(pols.For(d.Name).Evaluate(c, byCase[c.ID])))
 	return nil
 }
 

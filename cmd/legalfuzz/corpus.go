@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,15 +35,17 @@ type corpusExportOptions struct {
 	formats []string
 	all     bool
 	buckets bool
+	corpora bool
 }
 
 func newCorpusExportCmd() *cobra.Command {
 	o := &corpusExportOptions{}
 	cmd := &cobra.Command{
-		Use:   "export --db PATH --out DIR [--format go,gofuzz,ptx,mlir] [--buckets | --all]",
+		Use:   "export --db PATH --out DIR [--format go,gofuzz,ptx,mlir] [--buckets | --all | --corpus]",
 		Short: "Write the store's findings as regression corpora: Go native, go-fuzz, PTX, MLIR lit",
-		Long: `Export writes one case per bucket (its minimized case, else its example), or with --all every stored
-case, into --out:
+		Long: `Export writes one case per bucket (its minimized case, else its example), with --all every stored
+case, or with --corpus the campaigns' corpora (every case that showed the judges a new feature or bucket:
+--format go gives go test -fuzz a start from them), into --out:
   go/testdata/fuzz/<FuzzTarget>/<case>  Go native corpus files: copy go/testdata into package fuzz and
                                         go test ./fuzz replays them
   gofuzz/<domain>/<case>                go-fuzz raw inputs, one file each
@@ -60,7 +63,8 @@ Cases a format cannot express are listed with the reason. mlir needs mlir-opt-19
 	f.StringSliceVar(&o.formats, "format", []string{"go", "gofuzz", "ptx", "mlir"}, "formats: go, gofuzz, ptx, mlir")
 	f.BoolVar(&o.buckets, "buckets", false, "one case per bucket (the default)")
 	f.BoolVar(&o.all, "all", false, "every stored case")
-	cmd.MarkFlagsMutuallyExclusive("buckets", "all")
+	f.BoolVar(&o.corpora, "corpus", false, "the campaigns' corpora")
+	cmd.MarkFlagsMutuallyExclusive("buckets", "all", "corpus")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -75,12 +79,7 @@ func (o *corpusExportOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	defer db.Close()
-	var es []corpus.Entry
-	if o.all {
-		es, err = regress.All(db)
-	} else {
-		es, err = regress.ByBucket(db)
-	}
+	es, what, err := o.entries(db)
 	if err != nil {
 		return err
 	}
@@ -95,12 +94,41 @@ func (o *corpusExportOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%d cases selected (%s)\n", len(es), map[bool]string{true: "every stored case", false: "one per bucket"}[o.all])
+	fmt.Fprintf(w, "%d cases selected (%s)\n", len(es), what)
 	missing := writeExported(w, written)
 	if missing != "" && cmd.Flags().Changed("format") {
 		return errors.New(missing)
 	}
 	return nil
+}
+
+// entries selects the cases to export and says which they are.
+func (o *corpusExportOptions) entries(db *store.Store) ([]corpus.Entry, string, error) {
+	switch {
+	case o.all:
+		es, err := regress.All(db)
+		return es, "every stored case", err
+	case o.corpora:
+		camps, err := db.Campaigns()
+		if err != nil {
+			return nil, "", err
+		}
+		var ids []string
+		for _, c := range camps {
+			entries, err := db.Corpus(c.ID)
+			if err != nil {
+				return nil, "", err
+			}
+			for _, e := range entries {
+				ids = append(ids, e.Case)
+			}
+		}
+		slices.Sort(ids)
+		es, err := regress.ByIDs(db, slices.Compact(ids))
+		return es, "the campaigns' corpora", err
+	}
+	es, err := regress.ByBucket(db)
+	return es, "one per bucket", err
 }
 
 // maxListed is how many left-out cases a format lists; the mlir files list

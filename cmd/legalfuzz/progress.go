@@ -53,7 +53,9 @@ func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAd
 	return func() { close(done); <-finished }
 }
 
-// progressLine renders cases/s per oracle, queue depth, findings and time left.
+// progressLine renders cases, features and corpus size, queue depth,
+// findings, time left, and per oracle its cases/s and utilization (busy
+// time over wall time).
 func progressLine(s coordinator.Status, last map[string]int, period time.Duration) string {
 	st := s.Campaign.Stats
 	names := make([]string, 0, len(st.Oracles))
@@ -64,11 +66,11 @@ func progressLine(s coordinator.Status, last map[string]int, period time.Duratio
 	var rates []string
 	for _, n := range names {
 		j := st.Oracles[n].Judged
-		rates = append(rates, fmt.Sprintf("%s %.1f/s", n, float64(j-last[n])/period.Seconds()))
+		rates = append(rates, fmt.Sprintf("%s %.1f/s %.0f%%", n, float64(j-last[n])/period.Seconds(), 100*s.Utilization[n]))
 		last[n] = j
 	}
-	return fmt.Sprintf("%s %s | cases %d | queue %d (%d jobs) | findings %d, new buckets %d | left %s | %s",
-		s.Campaign.ID, s.Campaign.State, st.Cases, s.Outstanding, s.QueueDepth, st.Findings, st.NewBuckets,
+	return fmt.Sprintf("%s %s | cases %d | features %d, corpus %d | queue %d (%d jobs) | findings %d, new buckets %d | left %s | %s",
+		s.Campaign.ID, s.Campaign.State, st.Cases, st.Features, st.Corpus, s.Outstanding, s.QueueDepth, st.Findings, st.NewBuckets,
 		s.TimeLeft.Round(time.Second), strings.Join(rates, ", "))
 }
 

@@ -99,14 +99,14 @@ func runWorker(ctx context.Context, nc *nats.Conn, name string, want []string, f
 
 // startLocalWorkers runs n workers in this process; the channel closes when
 // they have all drained.
-func startLocalWorkers(ctx context.Context, nc *nats.Conn, n int, want []string, binary, out string) <-chan struct{} {
+func startLocalWorkers(ctx context.Context, nc *nats.Conn, n int, want []string, newFuzzer func(workDir string) *worker.Fuzzer, out string) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		errs := make(chan error, n)
 		for i := range n {
 			name := fmt.Sprintf("local-%d", i)
-			fz := newFuzzer(binary, filepath.Join(out, "fuzz", name))
+			fz := newFuzzer(filepath.Join(out, "fuzz", name))
 			go func() { errs <- runWorker(ctx, nc, name, want, fz) }()
 		}
 		for range n {

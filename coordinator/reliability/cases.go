@@ -110,6 +110,9 @@ func CheckCampaign(db *store.Store, camp store.Campaign, want Expect) error {
 	if err := CheckFindings(db, camp); err != nil {
 		errs = append(errs, err)
 	}
+	if err := CheckSignal(db, camp, want.Cases); err != nil {
+		errs = append(errs, err)
+	}
 	if err := db.Check(); err != nil {
 		fail("bbolt check: %w", err)
 	}

@@ -53,7 +53,7 @@ func TestHungAndCrashingOracles(t *testing.T) {
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Domains: kw, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: kw, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
 
 	dead := map[string][]string{}
@@ -128,7 +128,7 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 	db := storetest.Open(t, "")
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 3 * time.Second, BatchSize: 4}})
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 3 * time.Second, BatchSize: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestRunEndsAfterItsLoops(t *testing.T) {
 	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 500 * time.Millisecond}}, time.Minute)
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 500 * time.Millisecond}}, time.Minute)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for _, subject := range []string{queue.ResultSubject(campaign), queue.InputsSubject(campaign), queue.DeadSubject(campaign)} {
@@ -289,7 +289,7 @@ func TestOversizedResultsStored(t *testing.T) {
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 64}}, 2*time.Minute)
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 64}}, 2*time.Minute)
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"flood"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func TestGarbageMessages(t *testing.T) {
 	db := storetest.Open(t, "")
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: 2 * time.Second, BatchSize: 4}})
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 2 * time.Second, BatchSize: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 	db := storetest.Open(t, "")
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 8}})
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	dir := t.TempDir()
 	ccfg := procConfig{Role: "coordinator", Name: "c1", NATS: url, Queue: qcfg, DB: filepath.Join(dir, "lf.db"),
 		Campaign: campaign, StatusFile: filepath.Join(dir, "status1"),
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}}
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}}
 	c1 := startProc(t, ccfg)
 	var addr []byte
 	checkFor(t, 30*time.Second, 20*time.Millisecond, func() (err error) {
@@ -209,6 +209,18 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 			t.Errorf("bucket %s changed its past: before %+v, after %+v", b.Key, b, a)
 		}
 	}
+	corpus, err := db.Corpus(camp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before.corpus) == 0 {
+		t.Errorf("no corpus committed before the kill")
+	}
+	for _, e := range before.corpus {
+		if !slices.ContainsFunc(corpus, func(a store.CorpusEntry) bool { return a.Case == e.Case }) {
+			t.Errorf("corpus case %s committed before the kill is gone", e.Case)
+		}
+	}
 	if len(after) <= len(before.buckets) && camp.Stats.Findings <= before.camp.Stats.Findings {
 		t.Errorf("no finding after the restart: %d buckets before, %d after", len(before.buckets), len(after))
 	}
@@ -222,6 +234,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 type storeSnapshot struct {
 	camp    store.Campaign
 	buckets []store.Bucket
+	corpus  []store.CorpusEntry
 }
 
 // readStore opens the store of a dead process, snapshots it, and closes it.
@@ -237,7 +250,11 @@ func readStore(t *testing.T, path string) storeSnapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return storeSnapshot{camp: all[0], buckets: bs}
+	corpus, err := db.Corpus(all[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return storeSnapshot{camp: all[0], buckets: bs, corpus: corpus}
 }
 
 // wantFinding checks the policy's verdict on one case: spec/ptxisa

@@ -45,7 +45,7 @@ func TestMinimizeOnRemoteWorker(t *testing.T) {
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, Seeds: true,
 		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Domains: []string{"kindword"}, Oracles: []string{"spec/ptxisa", "spec/seed", "ptxas13"},
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Oracles: []string{"spec/ptxisa", "spec/seed", "ptxas13"},
 			Duration: time.Second}}, 2*time.Minute)
 	buckets, err := db.Buckets()
 	if err != nil {

@@ -20,6 +20,10 @@ type CampaignConfig struct {
 	BatchSize int `json:"batch_size"`
 	// FuzzSlice is how long one fuzz job runs one domain's target.
 	FuzzSlice time.Duration `json:"fuzz_slice"`
+	// Generator selects the generators: native (the instrumented fuzz
+	// engine), random (random bytes), structured (the coordinator's
+	// generator) or all; empty means all.
+	Generator string `json:"generator,omitempty"`
 	// Seed makes the schedule reproducible.
 	Seed int64 `json:"seed"`
 }
@@ -33,8 +37,11 @@ const (
 
 // OracleStats counts one oracle's work in a campaign.
 type OracleStats struct {
-	Judged  int           `json:"judged"`
-	Elapsed time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
+	// Enqueued counts the (case, oracle) jobs created for it: with Judged, it
+	// gives the oracle's own queue depth, which generation is paced by.
+	Enqueued int           `json:"enqueued"`
+	Judged   int           `json:"judged"`
+	Elapsed  time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
 }
 
 // Stats are a campaign's counters, updated in the same transactions as the
@@ -47,6 +54,8 @@ type Stats struct {
 	DeadLetters int                     `json:"dead_letters"`
 	Findings    int                     `json:"findings"`
 	NewBuckets  int                     `json:"new_buckets"`
+	Features    int                     `json:"features"` // distinct features the judges showed (package signal)
+	Corpus      int                     `json:"corpus"`   // cases that brought a new feature or bucket
 	Oracles     map[string]*OracleStats `json:"oracles"`
 	Domains     map[string]*DomainStats `json:"domains"`
 }
@@ -57,6 +66,10 @@ type DomainStats struct {
 	Cases      int           `json:"cases"`
 	NewBuckets int           `json:"new_buckets"`
 	FuzzTime   time.Duration `json:"fuzz_time"`
+	// Features counts the new features its cases brought; Generated counts
+	// the cases the structured generator made for it (its cost).
+	Features  int `json:"features"`
+	Generated int `json:"generated"`
 }
 
 // Outstanding is how many (case, oracle) jobs are still unjudged.
@@ -71,7 +84,21 @@ type Campaign struct {
 	// Elapsed is generation time spent so far, so a resumed campaign runs only
 	// what is left of its duration.
 	Elapsed time.Duration `json:"elapsed"`
-	Stats   Stats         `json:"stats"`
+	// Draining is the time spent judging what was queued after generation.
+	Draining time.Duration `json:"draining,omitempty"`
+	Stats    Stats         `json:"stats"`
+}
+
+// Utilization is an oracle's busy time (its batches' time, summed over the
+// workers running it) over the campaign's wall time so far, generation and
+// drain: 1 is one instance busy all the time. Zero before any time passed.
+func (c *Campaign) Utilization(oracle string) float64 {
+	o := c.Stats.Oracles[oracle]
+	wall := c.Elapsed + c.Draining
+	if o == nil || wall <= 0 {
+		return 0
+	}
+	return o.Elapsed.Seconds() / wall.Seconds()
 }
 
 // Oracle returns the named oracle's counters, creating them.

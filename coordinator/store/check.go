@@ -33,6 +33,9 @@ var records = map[string]func([]byte) error{
 	string(bucketDeadLetters):  decodes[DeadLetter],
 	string(bucketSuppressions): decodes[Suppression],
 	string(bucketMeta):         func([]byte) error { return nil },
+	string(bucketAliases):      func([]byte) error { return nil },
+	string(bucketFeatures):     decodes[Feature],
+	string(bucketCorpus):       decodes[CorpusEntry],
 }
 
 func decodes[T any](data []byte) error {

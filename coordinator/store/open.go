@@ -194,9 +194,10 @@ func initSchema(tx *bolt.Tx, fresh bool) error {
 	return tx.Bucket(bucketMeta).Put(keySchema, fmt.Appendf(nil, "%d", Schema))
 }
 
-// checkSchema accepts a legalfuzz store of this schema or an older one.
+// checkSchema accepts a legalfuzz store of this schema or an older one; the
+// buckets an older one lacks are created when it is opened for writing.
 func checkSchema(tx *bolt.Tx) error {
-	for _, b := range allBuckets {
+	for _, b := range coreBuckets {
 		if tx.Bucket(b) == nil {
 			return fmt.Errorf("%w: no %q bucket", ErrNotStore, b)
 		}

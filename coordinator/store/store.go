@@ -23,7 +23,10 @@ var (
 	bucketBuckets     = []byte("buckets")     // signature key -> Bucket
 	bucketMembers     = []byte("members")     // signature key \x00 case -> {}
 	bucketDeadLetters = []byte("deadletters") // sequence -> DeadLetter
-	allBuckets        = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
+	// coreBuckets make a file a legalfuzz store (schema 1 had just these);
+	// allBuckets are what a store of this schema has.
+	coreBuckets = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
+	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus)
 )
 
 // CaseRecord is a stored case.
@@ -120,11 +123,15 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 
 // MarkEnqueued records that jobs were created for each case (by ID) for the
 // listed oracles. Call it after the jobs are on the queue: a crash in between
-// enqueues them again, and duplicate verdicts are skipped on commit.
+// enqueues them again, and duplicate verdicts are skipped on commit. A case
+// all of whose verdicts came first gets its verdict vector counted here.
 func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string) error {
+	now := time.Now().UTC()
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCases)
 		n := 0
+		perOracle := map[string]int{}
+		var res CommitResult
 		for id, orcs := range oraclesByCase {
 			r, ok, err := get[CaseRecord](b, []byte(id))
 			if err != nil || !ok || r.Enqueued != nil {
@@ -135,11 +142,23 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 			}
 			r.Enqueued = append([]string{}, orcs...)
 			n += len(orcs)
+			for _, o := range orcs {
+				perOracle[o]++
+			}
 			if err := put(b, []byte(id), r); err != nil {
 				return err
 			}
+			if err := lateVector(tx, campaign, now, r, &res); err != nil {
+				return err
+			}
 		}
-		return updateCampaign(tx, campaign, func(c *Campaign) { c.Stats.Enqueued += n })
+		return updateCampaign(tx, campaign, func(c *Campaign) {
+			c.Stats.Enqueued += n
+			for o, k := range perOracle {
+				c.Oracle(o).Enqueued += k
+			}
+			res.countSignal(c)
+		})
 	})
 }
 
@@ -202,6 +221,12 @@ type CommitResult struct {
 	// known buckets; a finding re-evaluated after a later verdict of its case
 	// is not counted again.
 	Findings int
+	// NewFeatures counts the features the campaign saw first in this
+	// commit; NewCorpus lists the cases that joined its corpus.
+	NewFeatures int
+	NewCorpus   []CorpusEntry
+	// featuresByDomain counts NewFeatures by the domain of their case.
+	featuresByDomain map[string]int
 }
 
 // CommitVerdicts stores a result's verdicts, idempotently, and the findings
@@ -238,6 +263,8 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 	var res CommitResult
 	vb := tx.Bucket(bucketVerdicts)
 	touched := map[string]bool{}
+	var stored []oracles.Verdict
+	disagreeing := map[string]bool{}
 	for _, v := range c.Verdicts {
 		key := verdictKey(v.Case, v.Oracle)
 		if vb.Get(key) != nil {
@@ -248,16 +275,21 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 		}
 		res.Stored++
 		touched[v.Case] = true
+		stored = append(stored, v)
 	}
 	if c.Judged != nil {
-		if err := commitFindings(tx, c, touched, &res); err != nil {
+		if err := commitFindings(tx, c, touched, disagreeing, &res); err != nil {
 			return res, err
 		}
+	}
+	if err := commitSignal(tx, c, stored, disagreeing, &res); err != nil {
+		return res, err
 	}
 	return res, updateCampaign(tx, c.Campaign, func(camp *Campaign) {
 		camp.Stats.Judged += res.Stored
 		camp.Stats.Findings += res.Findings
 		camp.Stats.NewBuckets += len(res.NewBuckets)
+		res.countSignal(camp)
 		if c.Oracle != "" {
 			o := camp.Oracle(c.Oracle)
 			o.Judged += res.Stored
@@ -284,8 +316,9 @@ func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
 	return known, err
 }
 
-// commitFindings records the findings completed by the touched cases.
-func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitResult) error {
+// commitFindings records the findings completed by the touched cases, and
+// marks in disagreeing the cases found in a finding.
+func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool, res *CommitResult) error {
 	for caseID := range touched {
 		vs, err := caseVerdicts(tx, caseID)
 		if err != nil {
@@ -295,6 +328,7 @@ func commitFindings(tx *bolt.Tx, c Commit, touched map[string]bool, res *CommitR
 			if !d.Finding() {
 				continue
 			}
+			disagreeing[caseID] = true
 			b, isNew, newMember, err := recordFinding(tx, d, c.Campaign, c.Now)
 			if err != nil {
 				return err

@@ -87,6 +87,37 @@ func ByBucket(s Store) ([]corpus.Entry, error) {
 	return out, nil
 }
 
+// ByIDs selects the stored cases with the given IDs, in that order, with
+// the buckets each is a finding (or the minimized case) of: a campaign's
+// corpus, for `go test -fuzz` to start from what the judges found new.
+// Entries are named by case ID; an ID not stored is an error.
+func ByIDs(s Store, ids []string) ([]corpus.Entry, error) {
+	refs, err := bucketRefs(s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]corpus.Entry, 0, len(ids))
+	for _, id := range ids {
+		rec, ok, err := s.Case(id)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("case %s is not stored", id)
+		}
+		c, d, err := decode(rec)
+		if err != nil {
+			return nil, err
+		}
+		vs, err := s.Verdicts(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, corpus.Entry{Name: id, Case: c, FuzzTarget: d.FuzzTarget, Verdicts: vs, Buckets: refs[id]})
+	}
+	return out, nil
+}
+
 // All selects every stored case, in case ID order, with the buckets it is a
 // finding (or the minimized case) of. Entries are named by case ID.
 func All(s Store) ([]corpus.Entry, error) {

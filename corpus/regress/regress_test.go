@@ -328,3 +328,21 @@ func TestDistillKeepsCoverage(t *testing.T) {
 	}
 	t.Logf("distilled %d cases to %d (%d features, %d buckets)", d.Cases, len(d.Entries), d.Features, d.Buckets)
 }
+
+// TestByIDs selects cases by ID, as the export of a campaign corpus does:
+// in the order given, with their buckets, and an unknown ID is an error.
+func TestByIDs(t *testing.T) {
+	path, buckets := regresstest.NewStore(t, seedsPerDomain)
+	s := openRO(t, path)
+	ids := []string{buckets[1].Example, buckets[0].Example}
+	es, err := regress.ByIDs(s, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 || es[0].Name != ids[0] || es[1].Name != ids[1] || len(es[0].Buckets) == 0 || len(es[0].Verdicts) == 0 {
+		t.Fatalf("ByIDs(%v) = %+v; want both cases in order, with buckets and verdicts", ids, es)
+	}
+	if _, err := regress.ByIDs(s, []string{"no-such-case"}); err == nil {
+		t.Fatal("ByIDs of an unknown case: no error")
+	}
+}

@@ -1,0 +1,346 @@
+package coordinator
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/mutate"
+)
+
+// Generators a campaign can run (CampaignConfig.Generator).
+const (
+	GenNative     = "native"     // the native fuzz engine only (instrumented binary)
+	GenRandom     = "random"     // random bytes only (the fuzz workers' fallback)
+	GenStructured = "structured" // the coordinator's structured generator only
+	GenAll        = "all"        // every generator the workers offer
+	GenNone       = "none"       // none: judge the seed values and imports only
+)
+
+// Generators lists the accepted values of CampaignConfig.Generator.
+var Generators = []string{GenNative, GenRandom, GenStructured, GenAll, GenNone}
+
+// Pacing bounds, in batches of the campaign's batch size, of each wanted
+// oracle's own queue (its enqueued cases not yet judged): generation tops a
+// queue up below lowBatches and never adds to a domain one of whose oracles
+// holds highBatches, so no oracle waits and no queue grows without bound.
+const (
+	lowBatches  = 2
+	highBatches = 6
+)
+
+// structuredOn reports whether the campaign runs the structured generator.
+func structuredOn(cfg store.CampaignConfig) bool {
+	return cfg.Generator == "" || cfg.Generator == GenAll || cfg.Generator == GenStructured
+}
+
+// fuzzOn reports whether the campaign schedules fuzz slices.
+func fuzzOn(cfg store.CampaignConfig) bool {
+	return cfg.Generator != GenStructured && cfg.Generator != GenNone
+}
+
+// generator is the structured generator's state: the field description of
+// each domain and the campaign corpus it mutates, indexed by domain.
+type generator struct {
+	mu       sync.Mutex
+	fields   map[string]*mutate.Fields
+	corpus   map[string][]parent
+	counts   map[string]int // feature -> cases that showed it
+	counted  time.Time      // when counts were last read from the store
+	rng      *rand.Rand
+	disabled map[string]string // domain -> why it cannot be generated
+}
+
+// parent is one corpus value with what makes it worth mutating.
+type parent struct {
+	value        domain.Value
+	features     []string
+	disagreement bool
+}
+
+// newGenerator describes the campaign's domains; a domain that cannot be
+// described is left to the other generators, with the reason logged once.
+func newGenerator(domains []string, seed int64) *generator {
+	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, counts: map[string]int{},
+		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}}
+	for _, name := range domains {
+		d, ok := fuzz.Lookup(name)
+		if !ok {
+			g.disabled[name] = "unknown domain"
+			continue
+		}
+		f, err := mutate.Describe(d)
+		if err != nil {
+			g.disabled[name] = err.Error()
+			continue
+		}
+		g.fields[name] = f
+	}
+	return g
+}
+
+// add indexes corpus entries; entries that no longer decode are skipped.
+func (g *generator) add(entries []store.CorpusEntry) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, e := range entries {
+		f := g.fields[e.Domain]
+		if f == nil {
+			continue
+		}
+		v, err := f.Domain().Decode(e.Data)
+		if err != nil {
+			continue
+		}
+		g.corpus[e.Domain] = append(g.corpus[e.Domain], parent{value: v, features: e.Features, disagreement: e.Disagreement})
+	}
+}
+
+// setCounts replaces the feature counts that rarity is judged by.
+func (g *generator) setCounts(feats map[string]store.Feature, now time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	clear(g.counts)
+	for name, f := range feats {
+		g.counts[name] = f.Cases
+	}
+	g.counted = now
+}
+
+// stale reports whether the feature counts are older than ten seconds:
+// rarity shifts slowly, and reading every count per batch would cost more
+// than it steers.
+func (g *generator) stale(now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return now.Sub(g.counted) > 10*time.Second
+}
+
+// batch makes n new values of one domain as case records: one in five from
+// the seeds' description afresh, the rest mutated from a corpus parent.
+func (g *generator) batch(dom, campaign string, n int, now time.Time) []store.CaseRecord {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f := g.fields[dom]
+	if f == nil {
+		return nil
+	}
+	recs := make([]store.CaseRecord, 0, n)
+	for range n {
+		v, ops, err := g.one(f, dom)
+		if err != nil {
+			continue
+		}
+		canon := v.Encode()
+		recs = append(recs, store.CaseRecord{ID: domain.ID(dom, canon), Domain: dom, Data: canon,
+			Campaign: campaign, Source: "gen:" + joinOps(ops), Seen: now})
+	}
+	return recs
+}
+
+// one makes one value: mutated from a parent, or generated afresh when the
+// domain has no corpus yet (and one time in five, so the seeds' own
+// neighbourhoods keep being explored).
+func (g *generator) one(f *mutate.Fields, dom string) (domain.Value, []mutate.Op, error) {
+	pool := g.corpus[dom]
+	if len(pool) == 0 || g.rng.IntN(5) == 0 {
+		return f.Generate(g.rng)
+	}
+	p := g.pick(pool)
+	donors := f.Domain().Seeds()
+	for range 2 {
+		donors = append(donors, pool[g.rng.IntN(len(pool))].value)
+	}
+	return f.Mutate(p.value, donors, g.rng)
+}
+
+// pick draws a parent by a tournament of four: the one whose features are
+// rarest wins, and a case in a disagreement counts four times, so mutation
+// favours rare behaviour and the neighbourhood of findings.
+func (g *generator) pick(pool []parent) parent {
+	best, bestW := pool[0], -1.0
+	for range 4 {
+		p := pool[g.rng.IntN(len(pool))]
+		if w := g.worth(p); w > bestW {
+			best, bestW = p, w
+		}
+	}
+	return best
+}
+
+func (g *generator) worth(p parent) float64 {
+	w := 0.01
+	for _, f := range p.features {
+		w += 1 / float64(max(g.counts[f], 1))
+	}
+	if p.disagreement {
+		w *= 4
+	}
+	return w
+}
+
+func joinOps(ops []mutate.Op) string {
+	s := make([]string, len(ops))
+	for i, o := range ops {
+		s[i] = string(o)
+	}
+	return strings.Join(s, "+")
+}
+
+// GenWeight is a domain's share of structured generation: 1 plus its new
+// features and ten times its new buckets per thousand cases generated, so
+// domains whose cases still show the judges something new get more.
+func GenWeight(s store.DomainStats) float64 {
+	cost := max(float64(s.Generated), 1000) / 1000
+	return 1 + (float64(s.Features)+10*float64(s.NewBuckets))/cost
+}
+
+// generateLoop keeps each wanted oracle's queue topped up while the
+// campaign generates: see generate.
+func (c *Coordinator) generateLoop(ctx context.Context) error {
+	if c.gen == nil {
+		return nil
+	}
+	if err := c.loadCorpus(); err != nil {
+		return err
+	}
+	for {
+		if c.Campaign().State == store.StateRunning {
+			made, err := c.generate(ctx)
+			if err != nil {
+				c.log.Warn("generate", "err", err)
+			}
+			if made {
+				continue // topped up one batch: look again at once
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// loadCorpus indexes the corpus a resumed campaign already has.
+func (c *Coordinator) loadCorpus() error {
+	camp := c.Campaign()
+	entries, err := c.opts.Store.Corpus(camp.ID)
+	if err != nil {
+		return err
+	}
+	c.gen.add(entries)
+	return c.refreshCounts()
+}
+
+func (c *Coordinator) refreshCounts() error {
+	feats, err := c.opts.Store.Features(c.Campaign().ID)
+	if err != nil {
+		return err
+	}
+	c.gen.setCounts(feats, time.Now())
+	return nil
+}
+
+// generate adds one batch of generated cases for a domain that a hungry
+// oracle judges, and reports whether it did.
+func (c *Coordinator) generate(ctx context.Context) (bool, error) {
+	camp := c.Campaign()
+	dom := c.pickGenDomain(camp)
+	if dom == "" {
+		return false, nil
+	}
+	if c.gen.stale(time.Now()) {
+		if err := c.refreshCounts(); err != nil {
+			return false, err
+		}
+	}
+	recs := c.gen.batch(dom, camp.ID, camp.Config.BatchSize, time.Now().UTC())
+	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
+		return false, err
+	}
+	return true, c.addRecords(ctx, camp.ID, recs)
+}
+
+// pickGenDomain picks the domain to generate for: among those the most
+// starved hungry oracle judges and whose oracles all have room, a domain
+// never generated yet first, else by GenWeight. Empty: nothing to do.
+func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
+	size := camp.Config.BatchSize
+	depth := func(o string) int {
+		s := camp.Stats.Oracles[o]
+		if s == nil {
+			return 0
+		}
+		return s.Enqueued - s.Judged
+	}
+	hungry, least := "", lowBatches*size
+	byDomain := map[string][]string{}
+	for _, d := range camp.Config.Domains {
+		if c.gen.fields[d] == nil {
+			continue
+		}
+		byDomain[d] = c.oraclesFor(d)
+		for _, o := range byDomain[d] {
+			if n := depth(o); n < least {
+				hungry, least = o, n
+			}
+		}
+	}
+	if hungry == "" {
+		return ""
+	}
+	var eligible []string
+	for _, d := range camp.Config.Domains {
+		orcs := byDomain[d]
+		full := slices.ContainsFunc(orcs, func(o string) bool { return depth(o) >= highBatches*size })
+		if slices.Contains(orcs, hungry) && !full {
+			eligible = append(eligible, d)
+		}
+	}
+	return c.drawDomain(camp, eligible)
+}
+
+// drawDomain draws from domains: one never generated first, else by
+// GenWeight.
+func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
+	weights := make([]float64, len(domains))
+	for i, d := range domains {
+		s := store.DomainStats{}
+		if p := camp.Stats.Domains[d]; p != nil {
+			s = *p
+		}
+		weights[i] = GenWeight(s)
+		if s.Generated == 0 {
+			weights[i] = 1e9 // every domain is generated for at once
+		}
+	}
+	return c.draw(domains, weights)
+}
+
+// draw picks one of names with the given weights; empty for no names.
+func (c *Coordinator) draw(names []string, weights []float64) string {
+	if len(names) == 0 {
+		return ""
+	}
+	total := 0.0
+	for _, w := range weights {
+		total += w
+	}
+	c.mu.Lock()
+	r := c.rng.Float64() * total
+	c.mu.Unlock()
+	for i, w := range weights {
+		if r < w {
+			return names[i]
+		}
+		r -= w
+	}
+	return names[len(names)-1]
+}

@@ -1,0 +1,92 @@
+package coordinator_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
+	"github.com/legalfuzz/legalfuzz/worker"
+)
+
+// TestGenerationPacedByOracle runs the structured generator against one
+// oracle of fixed latency and samples its queue: the depth never passes the
+// pacing bound, the queue is never empty once generation started, and the
+// oracle is busy nearly all the time.
+func TestGenerationPacedByOracle(t *testing.T) {
+	_, nc := queuetest.Embedded(t)
+	db := storetest.Open(t, "")
+	const (
+		name     = "fixed-slow"
+		batch    = 8
+		latency  = 100 * time.Millisecond
+		duration = 4 * time.Second
+	)
+	orc := testoracle.New(testoracle.Config{Name: name, Latency: latency, Domains: []string{"kindword", "tmamode"}})
+	w, err := worker.New(nc, worker.Config{Name: "w1", Oracles: []oracles.Oracle{orc}, Statuses: []oracles.Status{orc.Status()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	go func() { _ = w.Run(wctx) }()
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{"kindword", "tmamode"}, Oracles: []string{name},
+			Duration: duration, BatchSize: batch, Generator: coordinator.GenStructured}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := make(chan []int, 1)
+	go func() { samples <- sampleDepth(coord, name) }()
+	camp, err := coord.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	depths := <-samples
+	t.Logf("campaign %+v; %d batches judged; depth samples %v", camp.Stats, orc.Batches(), depths)
+	bound := (coordinator.HighBatches + 1) * batch
+	for i, d := range depths {
+		if d > bound {
+			t.Errorf("sample %d: %d cases queued for %s, bound %d", i, d, name, bound)
+		}
+		if d == 0 {
+			t.Errorf("sample %d: %s starved (nothing queued) during generation", i, name)
+		}
+	}
+	if busy := time.Duration(orc.Batches()) * latency; busy < duration*7/10 {
+		t.Errorf("%s busy %s of %s of generation, want at least 70%%", name, busy, duration)
+	}
+	if camp.Stats.Domains["tmamode"] == nil || camp.Stats.Domains["tmamode"].Generated == 0 ||
+		camp.Stats.Domains["kindword"] == nil || camp.Stats.Domains["kindword"].Generated == 0 {
+		t.Errorf("domains %v: want cases generated for both", camp.Stats.Domains)
+	}
+}
+
+// sampleDepth samples the oracle's queue depth (its enqueued cases not yet
+// judged) every 100 ms while the campaign generates, from the first batch
+// on (before it, the coordinator waits for the worker to advertise).
+func sampleDepth(c *coordinator.Coordinator, oracle string) []int {
+	var out []int
+	for {
+		time.Sleep(100 * time.Millisecond)
+		camp := c.Campaign()
+		if camp.State == store.StateDraining || camp.State == store.StateDone {
+			return out
+		}
+		if camp.State != store.StateRunning {
+			continue
+		}
+		o := camp.Stats.Oracles[oracle]
+		if o == nil || o.Enqueued == 0 {
+			continue
+		}
+		out = append(out, o.Enqueued-o.Judged)
+	}
+}
