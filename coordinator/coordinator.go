@@ -462,16 +462,24 @@ func (c *Coordinator) consumeBatches(ctx context.Context, cons jetstream.Consume
 	}
 }
 
-// verdictsOK checks that a result's verdicts are for its oracle and for cases
-// the store knows (known, from one read of the store); anything else is
-// garbage.
-func verdictsOK(res queue.Result, known map[string]bool) error {
+// verdictsOK checks that a result's verdicts are answers to this campaign's
+// jobs (known, from one read of the store): each for a case of the campaign
+// and an oracle its job was enqueued for, or, before the enqueue is marked, an
+// oracle a live worker offers for the case's domain. Anything else is garbage
+// or forged (an oracle nobody runs, another campaign's case), and kept out of
+// the findings.
+func (c *Coordinator) verdictsOK(res queue.Result, known map[string]store.CaseRecord) error {
+	camp := c.Campaign().ID
 	for _, v := range res.Verdicts {
 		if v.Oracle != res.Oracle {
 			return fmt.Errorf("verdict from %q in a result of %q", v.Oracle, res.Oracle)
 		}
-		if !known[v.Case] {
-			return fmt.Errorf("verdict for unknown case %q", v.Case)
+		r, ok := known[v.Case]
+		if !ok || r.Campaign != camp {
+			return fmt.Errorf("verdict for case %q, which is not this campaign's", v.Case)
+		}
+		if !c.enqueuedFor(r, res.Oracle) {
+			return fmt.Errorf("verdict of %s for case %q, which no job of this campaign asked %s for", res.Oracle, v.Case, res.Oracle)
 		}
 		switch v.Kind {
 		case oracles.Accept, oracles.Reject, oracles.Unsupported, oracles.Error, oracles.Timeout, oracles.Result:
@@ -480,11 +488,19 @@ func verdictsOK(res queue.Result, known map[string]bool) error {
 		}
 	}
 	for _, b := range res.Bad { // counted as dead cases: only cases of ours
-		if !known[b.ID] {
-			return fmt.Errorf("undecodable report for unknown case %q", b.ID)
+		if r, ok := known[b.ID]; !ok || r.Campaign != camp {
+			return fmt.Errorf("undecodable report for case %q, which is not this campaign's", b.ID)
 		}
 	}
 	return nil
+}
+
+// enqueuedFor reports whether the case's jobs went, or are going, to oracle.
+func (c *Coordinator) enqueuedFor(r store.CaseRecord, oracle string) bool {
+	if r.Enqueued != nil {
+		return slices.Contains(r.Enqueued, oracle)
+	}
+	return slices.Contains(c.oraclesFor(r.Domain), oracle) // published, not yet marked
 }
 
 // caseRecords decodes raw fuzz inputs into case records of one domain.

@@ -41,7 +41,7 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 			ids = append(ids, b.ID)
 		}
 	}
-	known, err := c.opts.Store.KnownCases(ids)
+	known, err := c.opts.Store.Cases(ids)
 	if err != nil {
 		c.log.Error("read store; results will be redelivered", "err", err)
 		nakAll(ms)
@@ -51,10 +51,10 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 	var commits []store.Commit
 	for i, m := range ms {
 		if errs[i] == nil {
-			errs[i] = verdictsOK(results[i], known)
+			errs[i] = c.verdictsOK(results[i], known)
 		}
 		if errs[i] != nil {
-			c.recordDead(m, fmt.Sprintf("result: %v", errs[i]), 0)
+			c.recordDead(m, fmt.Sprintf("result: %v", errs[i]), nil)
 			continue
 		}
 		if !c.recordBad(m, results[i]) {
@@ -74,7 +74,11 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 	}
 	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(),
 		Reason: fmt.Sprintf("%d cases of batch %s could not be decoded by worker %s: %s", len(res.Bad), res.Batch, res.Worker, res.Bad[0].Error)}
-	if err := c.opts.Store.AddDeadLetter(dl, len(res.Bad)); err != nil {
+	var pairs []store.Pair
+	for _, bad := range res.Bad {
+		pairs = append(pairs, store.Pair{Case: bad.ID, Oracle: res.Oracle})
+	}
+	if err := c.opts.Store.AddDeadLetter(dl, pairs); err != nil {
 		c.log.Error("store dead letter", "err", err)
 		_ = m.NakWithDelay(time.Second)
 		return false
@@ -126,10 +130,10 @@ func nakAll(ms []jetstream.Msg) {
 }
 
 // recordDead stores an unprocessable message and terminates it.
-func (c *Coordinator) recordDead(m jetstream.Msg, reason string, deadCases int) {
+func (c *Coordinator) recordDead(m jetstream.Msg, reason string, pairs []store.Pair) {
 	c.log.Warn("dead letter", "subject", m.Subject(), "reason", reason)
 	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(), Time: time.Now().UTC()}
-	if err := c.opts.Store.AddDeadLetter(dl, deadCases); err != nil {
+	if err := c.opts.Store.AddDeadLetter(dl, pairs); err != nil {
 		c.log.Error("store dead letter", "err", err)
 		_ = m.NakWithDelay(time.Second)
 		return
@@ -158,12 +162,14 @@ func (c *Coordinator) consumeDead(ctx context.Context, campaign string) error {
 	return c.consumeLoop(ctx, cons, func(m jetstream.Msg) {
 		dl, err := queue.Decode[queue.DeadLetter](m.Data())
 		if err != nil {
-			c.recordDead(m, fmt.Sprintf("dead letter: %v", err), 0)
+			c.recordDead(m, fmt.Sprintf("dead letter: %v", err), nil)
 			return
 		}
-		dead := 0
+		var dead []store.Pair // the store counts those the campaign enqueued and never judged
 		if job, err := queue.Decode[queue.Job](dl.Data); err == nil {
-			dead = len(job.Cases)
+			for _, wc := range job.Cases {
+				dead = append(dead, store.Pair{Case: wc.ID, Oracle: job.Oracle})
+			}
 		}
 		c.recordDead(m, fmt.Sprintf("worker %s: %s (on %s)", dl.Worker, dl.Reason, dl.Subject), dead)
 	})
@@ -184,7 +190,7 @@ func (c *Coordinator) inputsLoop(ctx context.Context) error {
 			err = fmt.Errorf("unknown domain %q", in.Domain)
 		}
 		if err != nil {
-			c.recordDead(m, fmt.Sprintf("inputs: %v", err), 0)
+			c.recordDead(m, fmt.Sprintf("inputs: %v", err), nil)
 			return
 		}
 		if err := c.addInputs(ctx, in); err != nil {

@@ -144,10 +144,12 @@ func garbageMessages(campaign, known string) []garbage {
 		{"job: unknown field", jobs, []byte(`{"v":1,"campaign":"garbage","evil":true}`), `unknown field "evil" (on jobs.fixed-a.kindword)`},
 		{"job: forged, unknown domain and case", jobs,
 			queue.Encode(queue.Job{V: queue.Version, Campaign: campaign, Batch: "forged", Oracle: "fixed-a", Domain: "nosuch",
-				Cases: []queue.WireCase{{ID: "0123456789abcdef", Data: []byte{1}}}}), `result: undecodable report for unknown case "0123456789abcdef"`},
+				Cases: []queue.WireCase{{ID: "0123456789abcdef", Data: []byte{1}}}}), `result: undecodable report for case "0123456789abcdef", which is not this campaign's`},
 		{"result: not JSON", results, []byte("garbage"), "result: garbage message"},
 		{"result: truncated", results, res[:len(res)-3], "result: garbage message"},
-		{"result: unknown case", results, []byte(strings.Replace(string(res), known, "fedcba9876543210", 1)), "verdict for unknown case"},
+		{"result: unknown case", results, []byte(strings.Replace(string(res), known, "fedcba9876543210", 1)), `verdict for case "fedcba9876543210", which is not this campaign's`},
+		{"result: forged, an oracle nobody runs", results, []byte(strings.ReplaceAll(string(res), `"fixed-a"`, `"gpu"`)),
+			`verdict of gpu for case "` + known + `", which no job of this campaign asked gpu for`},
 		{"result: unknown verdict kind", results, []byte(strings.Replace(string(res), `"verdict":"accept"`, `"verdict":"maybe"`, 1)), `unknown verdict kind "maybe"`},
 		{"inputs: not JSON", inputs, []byte("{"), "inputs: garbage message"},
 		{"inputs: truncated", inputs, in[:len(in)-1], "inputs: garbage message"},
@@ -155,7 +157,19 @@ func garbageMessages(campaign, known string) []garbage {
 		{"inputs: unknown domain", inputs, []byte(strings.Replace(string(in), "kindword", "nosuch", 1)), `inputs: unknown domain "nosuch"`},
 		{"dead letter: not JSON", dead, []byte("]]"), "dead letter: garbage message"},
 		{"dead letter: truncated", dead, dl[:10], "dead letter: garbage message"},
+		{"dead letter: forged, 5000 cases", dead, forgedDead(campaign), "worker w: forged (on jobs.fixed-a.kindword)"},
 	}
+}
+
+// forgedDead is a dead letter claiming a job of 5,000 cases the campaign
+// never had: it must count as one dead letter and no dead case.
+func forgedDead(campaign string) []byte {
+	job := queue.Job{V: queue.Version, Campaign: campaign, Batch: "forged", Oracle: "fixed-a", Domain: "kindword"}
+	for i := range 5000 {
+		job.Cases = append(job.Cases, queue.WireCase{ID: fmt.Sprintf("%016x", i), Data: []byte{1}})
+	}
+	return queue.Encode(queue.DeadLetter{V: queue.Version, Campaign: campaign, Worker: "w", Subject: "jobs.fixed-a.kindword",
+		Reason: "forged", Data: queue.Encode(job)})
 }
 
 // TestWorkerWithoutCredentialsRefused starts a server that requires a user

@@ -34,6 +34,7 @@ var records = map[string]func([]byte) error{
 	string(bucketSuppressions): decodes[Suppression],
 	string(bucketMeta):         func([]byte) error { return nil },
 	string(bucketAliases):      func([]byte) error { return nil },
+	string(bucketDead):         func([]byte) error { return nil },
 	string(bucketFeatures):     decodes[Feature],
 	string(bucketCorpus):       decodes[CorpusEntry],
 }

@@ -221,6 +221,8 @@ type CommitResult struct {
 	// known buckets; a finding re-evaluated after a later verdict of its case
 	// is not counted again.
 	Findings int
+	// Revived counts verdicts for pairs marked dead before they came.
+	Revived int
 	// NewFeatures counts the features the campaign saw first in this
 	// commit; NewCorpus lists the cases that joined its corpus.
 	NewFeatures int
@@ -274,6 +276,11 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 			return res, err
 		}
 		res.Stored++
+		if was, err := revive(tx, key); err != nil {
+			return res, err
+		} else if was {
+			res.Revived++
+		}
 		touched[v.Case] = true
 		stored = append(stored, v)
 	}
@@ -287,6 +294,7 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 	}
 	return res, updateCampaign(tx, c.Campaign, func(camp *Campaign) {
 		camp.Stats.Judged += res.Stored
+		camp.Stats.DeadCases -= res.Revived
 		camp.Stats.Findings += res.Findings
 		camp.Stats.NewBuckets += len(res.NewBuckets)
 		res.countSignal(camp)
@@ -470,10 +478,16 @@ func (s *Store) Buckets() ([]Bucket, error) {
 	return out, err
 }
 
-// AddDeadLetter records an unprocessable message; deadCases is how many
-// (case, oracle) jobs it takes out of the campaign's outstanding work.
-func (s *Store) AddDeadLetter(d DeadLetter, deadCases int) error {
+// AddDeadLetter records an unprocessable message, and as dead those of its
+// (case, oracle) pairs that its campaign enqueued and has not judged: the
+// jobs it takes out of the outstanding work. A dead letter's claim about
+// itself counts for nothing.
+func (s *Store) AddDeadLetter(d DeadLetter, pairs []Pair) error {
 	return s.update(func(tx *bolt.Tx) error {
+		deadCases, err := markDead(tx, d.Campaign, pairs)
+		if err != nil {
+			return err
+		}
 		b := tx.Bucket(bucketDeadLetters)
 		seq, err := b.NextSequence()
 		if err != nil {

@@ -70,7 +70,7 @@ func TestCommitVerdictsIdempotent(t *testing.T) {
 func TestDeadLetters(t *testing.T) {
 	s := storetest.Open(t, "")
 	for _, reason := range []string{"garbage", "poison"} {
-		if err := s.AddDeadLetter(store.DeadLetter{Subject: "jobs.x", Reason: reason}, 0); err != nil {
+		if err := s.AddDeadLetter(store.DeadLetter{Subject: "jobs.x", Reason: reason}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,0 +1,77 @@
+package store
+
+import (
+	"slices"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// bucketDead marks the (case, oracle) pairs a campaign gave up on: a job of
+// theirs became a dead letter. The marks make the dead count the store's
+// own, so a dead letter counts only pairs the campaign enqueued and never
+// judged, once, whatever the dead letter claims.
+var bucketDead = []byte("dead") // case \x00 oracle -> {}
+
+// Pair names one (case, oracle) job.
+type Pair struct{ Case, Oracle string }
+
+// markDead marks the pairs of campaign that are enqueued (or in flight),
+// unjudged and not yet dead, and returns how many it marked.
+func markDead(tx *bolt.Tx, campaign string, pairs []Pair) (int, error) {
+	db, err := tx.CreateBucketIfNotExists(bucketDead)
+	if err != nil {
+		return 0, err
+	}
+	cases, verdicts := tx.Bucket(bucketCases), tx.Bucket(bucketVerdicts)
+	n := 0
+	for _, p := range pairs {
+		key := verdictKey(p.Case, p.Oracle)
+		if db.Get(key) != nil || verdicts.Get(key) != nil {
+			continue
+		}
+		r, ok, err := get[CaseRecord](cases, []byte(p.Case))
+		if err != nil {
+			return n, err
+		}
+		// A case not yet marked enqueued has jobs in flight (results can
+		// overtake the mark); its pairs count, and a verdict that comes
+		// after all revives them.
+		if !ok || r.Campaign != campaign || r.Enqueued != nil && !slices.Contains(r.Enqueued, p.Oracle) {
+			continue // not a job of this campaign: nothing to count
+		}
+		if err := db.Put(key, nil); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// revive removes the dead mark of a pair whose verdict came after all (a job
+// redelivered before it was given up), and reports whether there was one.
+func revive(tx *bolt.Tx, key []byte) (bool, error) {
+	db := tx.Bucket(bucketDead)
+	if db == nil || db.Get(key) == nil {
+		return false, nil
+	}
+	return true, db.Delete(key)
+}
+
+// Cases returns the stored records of the IDs that are stored, in one read.
+func (s *Store) Cases(ids []string) (map[string]CaseRecord, error) {
+	out := make(map[string]CaseRecord, len(ids))
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketCases)
+		for _, id := range ids {
+			r, ok, err := get[CaseRecord](b, []byte(id))
+			if err != nil {
+				return err
+			}
+			if ok {
+				out[id] = r
+			}
+		}
+		return nil
+	})
+	return out, err
+}
