@@ -222,11 +222,86 @@ func (c *Coordinator) start(ctx context.Context) error {
 		return err
 	}
 	c.reload()
+	if err := c.republish(ctx); err != nil {
+		return err
+	}
 	left, err := c.opts.Store.Unenqueued(camp.ID)
 	if err != nil {
 		return err
 	}
 	return c.enqueue(ctx, left)
+}
+
+// republish sends again the jobs of a resumed campaign whose verdicts never
+// came, to the oracles live workers offer: after a crash, or with the NATS
+// data lost, they may be nowhere else. A job still on the stream is judged
+// twice and stored once.
+func (c *Coordinator) republish(ctx context.Context) error {
+	camp := c.Campaign()
+	if camp.Stats.Outstanding() <= 0 {
+		return nil
+	}
+	owed, err := c.opts.Store.Unjudged(camp.ID)
+	if err != nil {
+		return err
+	}
+	for oracle, recs := range owed {
+		byDomain := map[string][]store.CaseRecord{}
+		for _, r := range recs {
+			if slices.Contains(c.oraclesFor(r.Domain), oracle) {
+				byDomain[r.Domain] = append(byDomain[r.Domain], r)
+			}
+		}
+		for dom, rs := range byDomain {
+			if err := c.publishJobs(ctx, camp, oracle, dom, rs); err != nil {
+				return err
+			}
+			c.log.Info("republished jobs a crash left unjudged", "oracle", oracle, "domain", dom, "cases", len(rs))
+		}
+	}
+	return nil
+}
+
+// ErrIncomplete is Run's error when the drain timeout passed with jobs that
+// live workers could still judge: the campaign stays draining, and a run on
+// the same store resumes it.
+var ErrIncomplete = errors.New("campaign incomplete")
+
+// finishDrain ends a drain that timed out: jobs for oracles no live worker
+// offers become dead letters (nobody will judge them), and the campaign is
+// done only if nothing else is owed.
+func (c *Coordinator) finishDrain() error {
+	camp := c.Campaign()
+	owed, err := c.opts.Store.Unjudged(camp.ID)
+	if err != nil {
+		return err
+	}
+	left := 0
+	for oracle, recs := range owed {
+		var orphans []store.Pair
+		for _, r := range recs {
+			if slices.Contains(c.oraclesFor(r.Domain), oracle) {
+				left++
+			} else {
+				orphans = append(orphans, store.Pair{Case: r.ID, Oracle: oracle})
+			}
+		}
+		if len(orphans) == 0 {
+			continue
+		}
+		dl := store.DeadLetter{Campaign: camp.ID, Subject: "drain", Time: time.Now().UTC(),
+			Reason: fmt.Sprintf("no live worker offers %s: %d jobs given up at the drain timeout", oracle, len(orphans))}
+		if err := c.opts.Store.AddDeadLetter(dl, orphans); err != nil {
+			return err
+		}
+	}
+	c.reload()
+	if left > 0 {
+		return fmt.Errorf("%w: the drain timeout (%s) passed with %d jobs unjudged; run again on the same store to resume",
+			ErrIncomplete, c.drainTimeout(), left)
+	}
+	c.setState(store.StateDone)
+	return nil
 }
 
 // drive schedules fuzz slices until the duration is spent, then drains.
@@ -268,7 +343,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error) error {
 					continue
 				}
 				if camp.Stats.Outstanding() > 0 {
-					c.log.Warn("drain timeout: jobs still queued stay in the store for a resume", "outstanding", camp.Stats.Outstanding())
+					return c.finishDrain()
 				}
 				c.setState(store.StateDone)
 				return nil

@@ -2,6 +2,7 @@ package reliability_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -296,5 +297,79 @@ func TestOversizedResultsStored(t *testing.T) {
 	vs, err := db.Verdicts(cases[0].ID)
 	if err != nil || len(vs) != 1 || len(vs[0].Diagnostic) > worker.MaxDiagnostic || !strings.Contains(vs[0].Diagnostic, "[legalfuzz: cut ") {
 		t.Fatalf("verdicts %d, %v; want one with a diagnostic cut to %d bytes with a marker", len(vs), err, worker.MaxDiagnostic)
+	}
+}
+
+// TestDrainTimeoutLeavesResumable: a drain that times out with jobs a live
+// worker is still judging does not mark the campaign done (it was, with
+// hundreds of verdicts missing); a second run on the same store resumes it
+// and ends with every verdict.
+func TestDrainTimeoutLeavesResumable(t *testing.T) {
+	ns := queuetest.Server(t, nil)
+	nc := connect(t, "test", []string{ns.ClientURL()})
+	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 5}
+	const campaign = "slow-drain"
+	cases := mustCases(t, "kindword", 16, 13)
+	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 700 * time.Millisecond, Domains: []string{"kindword"}})
+	orcs, sts := statuses(slow)
+	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+
+	db := storetest.Open(t, "")
+	opts := coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
+		DrainTimeout: 200 * time.Millisecond,
+		Config:       store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 300 * time.Millisecond, BatchSize: 2}}
+	coord, err := coordinator.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	camp, err := coord.Run(ctx)
+	if !errors.Is(err, coordinator.ErrIncomplete) || camp.State == store.StateDone || camp.Stats.Outstanding() == 0 {
+		t.Fatalf("first run: %v, state %s, outstanding %d; want ErrIncomplete, not done, work owed", err, camp.State, camp.Stats.Outstanding())
+	}
+	opts.DrainTimeout = time.Minute
+	camp = runCoordinator(t, opts, 2*time.Minute)
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"slow"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResumeWithNATSDataLost: the first run's jobs die with its NATS server;
+// a resume on a fresh server republishes every job the store says is owed.
+func TestResumeWithNATSDataLost(t *testing.T) {
+	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 5}
+	const campaign = "lost-nats"
+	cases := mustCases(t, "kindword", 12, 17)
+	db := storetest.Open(t, "")
+	run := func(latency, drain time.Duration) (store.Campaign, error) {
+		ns := queuetest.Server(t, nil)
+		nc := connect(t, "test", []string{ns.ClientURL()})
+		publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+		o := testoracle.New(testoracle.Config{Name: "slow", Latency: latency, Domains: []string{"kindword"}})
+		orcs, sts := statuses(o)
+		startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg})
+		coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
+			WaitWorkers: 20 * time.Second, DrainTimeout: drain,
+			Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 300 * time.Millisecond, BatchSize: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		camp, err := coord.Run(ctx)
+		ns.Shutdown() // its jobs are gone
+		return camp, err
+	}
+	if camp, err := run(time.Second, 200*time.Millisecond); !errors.Is(err, coordinator.ErrIncomplete) {
+		t.Fatalf("first run: %v (outstanding %d); want ErrIncomplete", err, camp.Stats.Outstanding())
+	}
+	camp, err := run(0, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"slow"}}); err != nil {
+		t.Fatal(err)
 	}
 }

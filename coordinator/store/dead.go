@@ -1,6 +1,8 @@
 package store
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -72,6 +74,33 @@ func (s *Store) Cases(ids []string) (map[string]CaseRecord, error) {
 			}
 		}
 		return nil
+	})
+	return out, err
+}
+
+// Unjudged returns, by oracle, the campaign's cases enqueued for that oracle
+// with neither a verdict nor a dead mark: the work a resumed or draining
+// campaign still owes.
+func (s *Store) Unjudged(campaign string) (map[string][]CaseRecord, error) {
+	out := map[string][]CaseRecord{}
+	err := s.view(func(tx *bolt.Tx) error {
+		verdicts, dead := tx.Bucket(bucketVerdicts), tx.Bucket(bucketDead)
+		return tx.Bucket(bucketCases).ForEach(func(k, data []byte) error {
+			var r CaseRecord
+			if err := json.Unmarshal(data, &r); err != nil {
+				return fmt.Errorf("corrupt case %q: %w", k, err)
+			}
+			if r.Campaign != campaign {
+				return nil
+			}
+			for _, o := range r.Enqueued {
+				key := verdictKey(r.ID, o)
+				if verdicts.Get(key) == nil && (dead == nil || dead.Get(key) == nil) {
+					out[o] = append(out[o], r)
+				}
+			}
+			return nil
+		})
 	})
 	return out, err
 }
