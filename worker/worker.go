@@ -68,7 +68,7 @@ func New(nc *nats.Conn, cfg Config) (*Worker, error) {
 // Run advertises the worker and consumes jobs until ctx is done; then it
 // finishes the jobs in hand (graceful drain) and returns.
 func (w *Worker) Run(ctx context.Context) error {
-	if err := queue.Setup(ctx, w.js, w.cfg.Queue); err != nil {
+	if err := queue.WaitStreams(ctx, w.js); err != nil {
 		return err
 	}
 	var wg sync.WaitGroup

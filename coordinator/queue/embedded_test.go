@@ -1,6 +1,8 @@
 package queue
 
 import (
+	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,5 +26,19 @@ func TestEmbeddedOpensNoPort(t *testing.T) {
 	defer nc.Close()
 	if err := nc.FlushTimeout(5 * time.Second); err != nil {
 		t.Fatalf("in-process connection: %v", err)
+	}
+}
+
+// TestWorkerPermissionsDocumented keeps docs/gpu-worker.md's nats-server
+// configuration in step with WorkerPublish and WorkerSubscribe.
+func TestWorkerPermissionsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/gpu-worker.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, subject := range append(WorkerPublish, WorkerSubscribe...) {
+		if !strings.Contains(string(doc), `"`+subject+`"`) {
+			t.Errorf("docs/gpu-worker.md does not list %q", subject)
+		}
 	}
 }

@@ -55,6 +55,28 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	return nil
 }
 
+// WaitStreams waits until the coordinator has set the streams up: workers
+// never create or change streams, so a worker user needs no permission to.
+func WaitStreams(ctx context.Context, js jetstream.JetStream) error {
+	for {
+		_, err := js.Stream(ctx, streamJobs)
+		if err == nil {
+			_, err = js.KeyValue(ctx, kvWorkers)
+		}
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrBucketNotFound) {
+			return fmt.Errorf("wait for the coordinator's streams: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("no coordinator set the streams up: %w", ctx.Err())
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
 // consumer creates or binds a durable pull consumer on stream for subject.
 func consumer(ctx context.Context, js jetstream.JetStream, cfg Config, stream, name, subject string) (jetstream.Consumer, error) {
 	cfg = cfg.withDefaults()

@@ -200,9 +200,10 @@ func TestWorkerWithoutCredentialsRefused(t *testing.T) {
 	}
 
 	nc := connect(t, "test", []string{url}, nats.UserInfo(user, password))
+	js := jetStream(t, nc)
+	setupStreams(t, js, queue.Config{}) // the coordinator's job; workers wait for it
 	wcfg.Password, wcfg.Name = password, "member"
 	startProc(t, wcfg)
-	js := jetStream(t, nc)
 	checkFor(t, 30*time.Second, 50*time.Millisecond, func() error {
 		ws, err := queue.Workers(context.Background(), js)
 		if err != nil {
@@ -217,4 +218,45 @@ func TestWorkerWithoutCredentialsRefused(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestWorkerLeastPrivilege runs a campaign whose worker holds only
+// queue.WorkerPublish and queue.WorkerSubscribe: the campaign completes, and
+// the worker's user can neither reconfigure a stream nor read results.
+func TestWorkerLeastPrivilege(t *testing.T) {
+	ns := queuetest.Server(t, func(o *server.Options) {
+		o.Users = []*server.User{
+			{Username: "coordinator", Password: "c-secret"},
+			{Username: "worker", Password: "w-secret", Permissions: &server.Permissions{
+				Publish:   &server.SubjectPermission{Allow: queue.WorkerPublish},
+				Subscribe: &server.SubjectPermission{Allow: queue.WorkerSubscribe}}},
+		}
+	})
+	url := ns.ClientURL()
+	nc := connect(t, "coordinator", []string{url}, nats.UserInfo("coordinator", "c-secret"))
+	qcfg := queue.Config{AckWait: 5 * time.Second}
+	const campaign = "least-privilege"
+	cases := mustCases(t, "kindword", 8, 21)
+	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	wc := connect(t, "worker", []string{url}, nats.UserInfo("worker", "w-secret"))
+	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
+	orcs, sts := statuses(fixed)
+	startWorker(t, wc, worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg})
+
+	db := storetest.Open(t, "")
+	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed"}}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a refused request times out
+	defer cancel()
+	wjs := jetStream(t, wc)
+	if err := queue.Setup(ctx, wjs, qcfg); err == nil {
+		t.Error("the worker user reconfigured the streams")
+	}
+	if _, err := queue.ResultConsumer(ctx, wjs, qcfg, campaign); err == nil {
+		t.Error("the worker user made a consumer of the results")
+	}
 }

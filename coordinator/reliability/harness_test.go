@@ -371,15 +371,23 @@ func mustCases(t *testing.T, domainName string, n int, seed uint64) []domain.Cas
 	return cs
 }
 
-// publishInputs sets the streams up and puts the cases on a campaign's
-// inputs subject, where its coordinator will find them.
-func publishInputs(t *testing.T, js jetstream.JetStream, qcfg queue.Config, campaign, domainName string, cases []domain.Case) {
+// setupStreams creates the streams as a coordinator does at start.
+func setupStreams(t *testing.T, js jetstream.JetStream, qcfg queue.Config) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := queue.Setup(ctx, js, qcfg); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// publishInputs sets the streams up and puts the cases on a campaign's
+// inputs subject, where its coordinator will find them.
+func publishInputs(t *testing.T, js jetstream.JetStream, qcfg queue.Config, campaign, domainName string, cases []domain.Case) {
+	t.Helper()
+	setupStreams(t, js, qcfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	for _, in := range reliability.Inputs(campaign, domainName, cases, 0) {
 		if _, err := js.Publish(ctx, queue.InputsSubject(campaign), queue.Encode(in)); err != nil {
 			t.Fatal(err)

@@ -27,6 +27,7 @@ func TestMinimizeOnRemoteWorker(t *testing.T) {
 	url := ns.ClientURL()
 	nc := connect(t, "test", []string{url})
 	qcfg := queue.Config{AckWait: 5 * time.Second}
+	setupStreams(t, jetStream(t, nc), qcfg)
 	startProc(t, procConfig{Role: "worker", Name: "gpu-box", NATS: url, Queue: qcfg,
 		Fixed: []fixedSpec{{Name: "ptxas13", Kind: oracles.Reject, Domains: []string{"kindword"}}}})
 	so, ss := spec.All()
