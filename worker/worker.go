@@ -265,7 +265,7 @@ func (w *Worker) judge(o oracles.Oracle, cases []domain.Case) ([]oracles.Verdict
 func (w *Worker) keepAlivePeriod() time.Duration {
 	ackWait := w.cfg.Queue.AckWait
 	if ackWait <= 0 {
-		ackWait = 2 * time.Minute // queue.Config's default
+		ackWait = queue.DefaultAckWait
 	}
 	return min(5*time.Second, ackWait/3)
 }

@@ -14,7 +14,10 @@ type Config struct {
 	// Replicas is the stream replication factor (1 on a single server, 3 on a
 	// 3-node cluster).
 	Replicas int
-	// AckWait is how long a worker may hold a job before it is redelivered.
+	// AckWait is how long a job may go without word from its worker before
+	// it is redelivered: workers report progress every AckWait/3 (at most
+	// every 5 s), so it bounds how long a dead worker's jobs wait, not how
+	// long a batch may take. Zero means DefaultAckWait.
 	AckWait time.Duration
 	// MaxDeliver bounds redeliveries of a poison message.
 	MaxDeliver int
@@ -25,13 +28,17 @@ func (c Config) withDefaults() Config {
 		c.Replicas = 1
 	}
 	if c.AckWait == 0 {
-		c.AckWait = 2 * time.Minute
+		c.AckWait = DefaultAckWait
 	}
 	if c.MaxDeliver == 0 {
 		c.MaxDeliver = 5
 	}
 	return c
 }
+
+// DefaultAckWait is Config.AckWait's default: a SIGKILLed worker's jobs (and
+// its fuzz slice, which blocks new ones) are redelivered within 15 s.
+const DefaultAckWait = 15 * time.Second
 
 // Setup creates or updates the streams and the worker registry. Jobs are a
 // work queue (a job leaves the stream once a worker acks it); results and
