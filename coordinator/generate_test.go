@@ -71,13 +71,16 @@ func TestGenerationPacedByOracle(t *testing.T) {
 
 // sampleDepth samples the oracle's queue depth (its enqueued cases not yet
 // judged) every 100 ms while the campaign generates, from the first batch
-// on (before it, the coordinator waits for the worker to advertise).
+// on (before it, the coordinator waits for the worker to advertise) to half
+// a second before the end of generation.
 func sampleDepth(c *coordinator.Coordinator, oracle string) []int {
 	var out []int
 	for {
 		time.Sleep(100 * time.Millisecond)
 		camp := c.Campaign()
-		if camp.State == store.StateDraining || camp.State == store.StateDone {
+		// Generation stops at the duration; the state turns draining up to
+		// a tick later, so the last half second is not generation's to pace.
+		if camp.State == store.StateDraining || camp.State == store.StateDone || camp.Elapsed >= camp.Config.Duration-500*time.Millisecond {
 			return out
 		}
 		if camp.State != store.StateRunning {
