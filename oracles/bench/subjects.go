@@ -85,11 +85,15 @@ func discoverPTXAS(ctx context.Context) (*subject, error) {
 			}
 			cmds := make([]command, len(batches))
 			for i, b := range batches {
-				path := filepath.Join(dir, fmt.Sprintf("batch%d.ptx", i))
-				if err := os.WriteFile(path, []byte(b.Text), 0o644); err != nil {
+				sub := filepath.Join(dir, fmt.Sprintf("batch%d", i))
+				if err := os.Mkdir(sub, 0o755); err != nil {
 					return nil, fmt.Errorf("bench: %w", err)
 				}
-				cmds[i] = command{path: t.Path, args: p.CommandArgs(b.Target.Arch, path)}
+				paths, err := b.Write(sub)
+				if err != nil {
+					return nil, err
+				}
+				cmds[i] = command{path: t.Path, args: p.CommandArgs(b.Arch, paths...)}
 			}
 			return cmds, nil
 		},
@@ -128,7 +132,7 @@ func discoverLLC(ctx context.Context, v llvm.Variant) (*subject, error) {
 			if err != nil {
 				return nil, err
 			}
-			batches, err := l.Render(cases)
+			batches, err := l.Batches(cases)
 			if err != nil {
 				return nil, err
 			}

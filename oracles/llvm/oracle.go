@@ -13,11 +13,11 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -73,9 +73,12 @@ type Oracle struct {
 	tool    tool.Tool
 	caps    caps
 	mu      sync.Mutex
-	refused map[target.Target]*outcome // per target: nil, or why llc refuses it outright
 	// intrinsics are the names llc has compiled as intrinsics.
 	intrinsics map[string]bool
+	// nextID numbers the kernels, so that a module's names never clash.
+	nextID     atomic.Int64
+	probeOnce  sync.Once
+	probeCache *batch.Probes
 	// Timeout bounds one llc process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize is the most cases per module; zero means DefaultBatchSize,
@@ -111,11 +114,14 @@ func Discover22(ctx context.Context) (*Oracle, oracles.Status) { return Discover
 
 // New wraps an already located llc (a fake one in tests), probing what it knows.
 func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {
-	c, err := probeCaps(ctx, t)
+	probes := batch.OpenProbes(v.Name, t.Version, t.Path)
+	c, err := probeCaps(ctx, t, probes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", v.Name, err)
 	}
-	return &Oracle{variant: v, tool: t, caps: c}, nil
+	o := &Oracle{variant: v, tool: t, caps: c}
+	o.probeOnce.Do(func() { o.probeCache = probes })
+	return o, nil
 }
 
 // Name is "llc19" or "llc22".
@@ -153,9 +159,4 @@ func (o *Oracle) batchSize() int {
 		return o.BatchSize
 	}
 	return DefaultBatchSize
-}
-
-// verdict starts a verdict of this oracle about c.
-func (o *Oracle) verdict(c domain.Case, k oracles.Kind, rule, diag string) oracles.Verdict {
-	return oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain, Kind: k, Rule: rule, Diagnostic: diag}
 }
