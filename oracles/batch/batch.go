@@ -34,6 +34,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 	"slices"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -144,6 +145,7 @@ func runOnce[I, In, Out any](ctx context.Context, t Tool[I, In, Out], items []I,
 	for i, j := range idx {
 		batch[i] = items[j]
 	}
+	t0 := time.Now()
 	in, err := t.Render(batch)
 	if err != nil {
 		return nil, err
@@ -153,6 +155,7 @@ func runOnce[I, In, Out any](ctx context.Context, t Tool[I, In, Out], items []I,
 		return nil, err
 	}
 	rep := t.Parse(in, res)
+	slog.Debug("batch: run", "items", len(idx), "decided", len(rep.Decided), "suspects", len(rep.Suspects), "took", time.Since(t0))
 	var rest []int
 	suspect := map[int]bool{}
 	for _, p := range rep.Suspects {
@@ -286,10 +289,12 @@ type job[I any] struct {
 // cases is judged once. Its error is for harness failures only.
 func (e *Engine[I, In, Out]) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
 	out := make([]oracles.Verdict, len(cases))
+	t0 := time.Now()
 	groups, order, err := e.prepare(cases, out)
 	if err != nil {
 		return nil, err
 	}
+	slog.Debug("batch: prepared", "oracle", e.Oracle, "cases", len(cases), "groups", len(order), "took", time.Since(t0))
 	for _, g := range order {
 		if err := e.judgeGroup(ctx, groups[g], cases, out); err != nil {
 			return nil, err

@@ -40,7 +40,7 @@ type subject struct {
 
 // command is one bare tool invocation.
 type command struct {
-	path  string
+	tool  tool.Tool
 	args  []string
 	stdin []byte
 }
@@ -93,7 +93,7 @@ func discoverPTXAS(ctx context.Context) (*subject, error) {
 				if err != nil {
 					return nil, err
 				}
-				cmds[i] = command{path: t.Path, args: p.CommandArgs(b.Arch, paths...)}
+				cmds[i] = command{tool: t, args: p.CommandArgs(b.Arch, paths...)}
 			}
 			return cmds, nil
 		},
@@ -138,7 +138,7 @@ func discoverLLC(ctx context.Context, v llvm.Variant) (*subject, error) {
 			}
 			cmds := make([]command, len(batches))
 			for i, b := range batches {
-				cmds[i] = command{path: t.Path, args: b.Args, stdin: b.Module}
+				cmds[i] = command{tool: l.Tool(), args: b.Args, stdin: b.Module}
 			}
 			return cmds, nil
 		},
@@ -179,7 +179,7 @@ func discoverMLIR(ctx context.Context) (*subject, error) {
 				if err := os.WriteFile(path, file, 0o644); err != nil {
 					return nil, fmt.Errorf("bench: %w", err)
 				}
-				cmds = append(cmds, command{path: opt.Path, args: args})
+				cmds = append(cmds, command{tool: opt, args: args})
 			}
 			return cmds, nil
 		},

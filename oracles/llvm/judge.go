@@ -43,8 +43,28 @@ func (o *Oracle) engine() *batch.Engine[*job, *module, llcRun] {
 	return &batch.Engine[*job, *module, llcRun]{
 		Oracle: o.Name(), Version: o.Version(), Tool: o,
 		Options: batch.Options{MaxBatch: o.batchSize(), Mode: batch.StopsAtFirst},
+		Gate:    o.gate,
 	}
 }
+
+// gate decides, without a run, the jobs of a target the probe cache already
+// knows llc refuses outright; a target not known is probed only once a run
+// for it fails (see refusesTarget).
+func (o *Oracle) gate(_ context.Context, jobs []*job) ([]*batch.Outcome, error) {
+	out := make([]*batch.Outcome, len(jobs))
+	var known refusal
+	if !o.probes().Get(refusalKey(jobs[0].c.Value.Target()), &known) || !known.Refused {
+		return out, nil
+	}
+	oc := known.outcome()
+	for i := range out {
+		out[i] = &batch.Outcome{Kind: oc.kind, Rule: oc.rule, Diagnostic: oc.diag}
+	}
+	return out, nil
+}
+
+// refusalKey is a target's key in the probe cache.
+func refusalKey(t target.Target) string { return "refused " + t.String() }
 
 // Prepare renders a case into a kernel, or says why this llc cannot judge it.
 func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[*job], error) {
@@ -169,7 +189,7 @@ func (o *Oracle) Parse(m *module, r llcRun) batch.Report {
 func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	key := "refused " + t.String()
+	key := refusalKey(t)
 	var known refusal
 	if o.probes().Get(key, &known) {
 		return known.outcome(), nil

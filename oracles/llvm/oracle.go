@@ -58,6 +58,9 @@ func llcSpec(name string, major int, env string, files ...string) tool.Spec {
 	}
 }
 
+// NoSymbolize keeps LLVM tools from symbolizing the stack dump of a crash.
+const NoSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
+
 // DefaultTimeout bounds one llc process.
 const DefaultTimeout = 60 * time.Second
 
@@ -119,6 +122,9 @@ func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", v.Name, err)
 	}
+	// A failing llc aborts with a stack dump; symbolizing it (llc 19 finds
+	// llvm-symbolizer) doubles the run's time, and no verdict reads it.
+	t.Env = append(slices.Clip(t.Env), NoSymbolize)
 	o := &Oracle{variant: v, tool: t, caps: c}
 	o.probeOnce.Do(func() { o.probeCache = probes })
 	return o, nil
@@ -126,6 +132,9 @@ func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {
 
 // Name is "llc19" or "llc22".
 func (o *Oracle) Name() string { return o.variant.Name }
+
+// Tool is the llc the oracle runs, with the environment it runs it in.
+func (o *Oracle) Tool() tool.Tool { return o.tool }
 
 // Version is the tool's LLVM version, e.g. "22.1.8".
 func (o *Oracle) Version() string { return o.tool.Version }
