@@ -8,6 +8,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -150,17 +151,20 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 	return out, nil
 }
 
-// verify runs the verifier over the jobs, BatchSize at a time.
+// verify runs the verifier over the jobs, BatchSize at a time, the cases
+// spec/ptxisa expects it to accept apart from the others.
 func (o *Oracle) verify(ctx context.Context, jobs []*job) error {
 	st := stage{name: "verify", tool: o.Opt, args: []string{timingFlag}}
-	for batch := range slices.Chunk(jobs, o.batchSize()) {
-		res, err := o.runSplit(ctx, st, texts(batch))
-		if err != nil {
-			return err
-		}
-		for i, j := range batch {
-			setVerdict(j.v, "verify", res[i])
-		}
+	expect := make([]oracles.Kind, len(jobs))
+	for i, j := range jobs {
+		expect[i] = batch.Predict(j.c)
+	}
+	res, err := o.decideSplit(ctx, st, texts(jobs), expect)
+	if err != nil {
+		return err
+	}
+	for i, j := range jobs {
+		setVerdict(j.v, "verify", res[i])
 	}
 	return nil
 }
