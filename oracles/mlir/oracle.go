@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -32,6 +33,9 @@ type Oracle struct {
 	// BatchSize is the most cases per tool invocation; zero means
 	// DefaultBatchSize, and 1 judges every case in its own process.
 	BatchSize int
+	// frames maps a crash site (see crashSite) to its symbolized crashing
+	// function.
+	frames sync.Map
 }
 
 // New returns a verifier-only oracle over mlir-opt.

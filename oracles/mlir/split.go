@@ -126,7 +126,7 @@ func (t splitTool) Parse(_ splitInput, ru run) batch.Report {
 		return rep
 	}
 	if ru.n == 1 {
-		rep.Decide(0, toOutcome(toolFailure(t.st.tool.Name, t.st.prefix(), ru.r, t.o.timeout())))
+		rep.Decide(0, toOutcome(toolFailureIn(t.st.tool.Name, t.st.prefix(), ru.r, t.o.timeout(), ru.frame)))
 		return rep
 	}
 	if k, ok := ru.completed(t.st); ok {
@@ -178,6 +178,9 @@ type run struct {
 	r      tool.Result
 	starts map[int]int
 	n      int
+	// frame is the crashing function of a case alone, from a symbolized
+	// run of it or of another case that crashed at the same site.
+	frame string
 }
 
 // splitOnce runs the stage once over a split file.
@@ -192,26 +195,54 @@ func (o *Oracle) splitOnce(ctx context.Context, st stage, in splitInput) (run, e
 		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
 	}
 	args := splitArgs(st, path)
-	var r tool.Result
-	if in.n > 1 {
-		// A crash in a batch is only a cue to split it: skip the stack
-		// symbolization (a third of a crashed run's time). A case alone
-		// keeps it, so its report names the crashing function.
-		r, err = tool.Run(ctx, o.timeout(), nil, envPath, append([]string{noSymbolize, st.tool.Path}, args...)...)
-	} else {
-		r, err = st.tool.Run(ctx, o.timeout(), nil, args...)
-	}
+	plain := st.tool
+	plain.Env = append(slices.Clip(plain.Env), noSymbolize)
+	// A crash in a batch is only a cue to split it, and a case alone needs
+	// only the crashing function from the symbolized stack: runs skip the
+	// symbolization (two thirds of a crashed run's time), and a crash
+	// alone is symbolized once per crash site (see frames).
+	r, err := plain.Run(ctx, o.timeout(), nil, args...)
 	if err != nil {
 		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
 	}
-	return run{r: r, starts: in.starts, n: in.n}, nil
+	ru := run{r: r, starts: in.starts, n: in.n}
+	if in.n > 1 || !r.Crashed() {
+		return ru, nil
+	}
+	site := crashSite(r.Output())
+	if f, ok := o.frames.Load(site); ok && site != "" {
+		ru.frame = f.(string)
+		return ru, nil
+	}
+	sym, err := st.tool.Run(ctx, o.timeout(), nil, args...)
+	if err != nil {
+		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
+	}
+	ru.r, ru.frame = sym, crashFrame(sym.Output())
+	if site != "" && sym.Crashed() {
+		o.frames.Store(site, ru.frame)
+	}
+	return ru, nil
 }
 
-// envPath and noSymbolize run a tool without LLVM's crash symbolization.
-const (
-	envPath     = "/usr/bin/env"
-	noSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
-)
+// unsymbolizedFrame matches a frame of a stack dump printed without
+// symbolization that names its function (an exported symbol):
+// "4  mlir-opt-19  0x000055fe9f3c6ab4 mlir::...::verify() + 84".
+var unsymbolizedFrame = regexp.MustCompile(`(?m)^\s*\d+\s+(\S+)\s+0x[0-9a-f]+ (.+ \+ \d+)$`)
+
+// crashSite keys a crash by the named frames of its unsymbolized stack
+// dump (module, function and offset, which address randomization leaves
+// alone); "" when the dump names none.
+func crashSite(out string) string {
+	var b strings.Builder
+	for _, m := range unsymbolizedFrame.FindAllStringSubmatch(out, -1) {
+		b.WriteString(m[1] + " " + m[2] + "\n")
+	}
+	return b.String()
+}
+
+// noSymbolize runs a tool without LLVM's crash symbolization.
+const noSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
 
 // splitArgs is the stage's command line for the file at path.
 func splitArgs(st stage, path string) []string {
@@ -349,6 +380,11 @@ func splitOutput(out, marker string) []string {
 // toolFailure describes a run that crashed, hung, or printed what could not
 // be attributed, for the one case it held.
 func toolFailure(name, prefix string, r tool.Result, timeout fmt.Stringer) chunkResult {
+	return toolFailureIn(name, prefix, r, timeout, crashFrame(r.Output()))
+}
+
+// toolFailureIn is toolFailure with the crashing function already known.
+func toolFailureIn(name, prefix string, r tool.Result, timeout fmt.Stringer, frame string) chunkResult {
 	if r.TimedOut {
 		return chunkResult{outcome: timedOut, diag: fmt.Sprintf("%s%s timed out after %s", prefix, name, timeout)}
 	}
@@ -359,8 +395,8 @@ func toolFailure(name, prefix string, r tool.Result, timeout fmt.Stringer) chunk
 	if r.Signal != "" {
 		what += " (" + r.Signal + ")"
 	}
-	if f := crashFrame(r.Output()); f != "" {
-		what += " in " + f
+	if frame != "" {
+		what += " in " + frame
 	}
 	diag := prefix + name + " " + what
 	if text := crashText(r.Output()); text != "" {
