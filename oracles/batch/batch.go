@@ -34,8 +34,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 	"slices"
+	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
