@@ -39,7 +39,7 @@ type File struct {
 // Batch is one ptxas run exactly as ptxas gets it, what a benchmark times:
 // one module file per PTX version, all for one architecture. ptxas reads
 // every file of its command line and reports each error with its file and
-// line, so one run judges a whole architecture.
+// line, so one clean run judges a whole architecture.
 type Batch struct {
 	Arch  target.Arch
 	Files []File
@@ -80,7 +80,20 @@ func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[item], error) {
 	if err != nil {
 		return batch.Prepared[item]{}, fmt.Errorf("ptxas: %w", err)
 	}
-	return batch.Prepared[item]{Item: item{c, e}, Group: e.Target.Arch.String(), Expect: batch.Predict(c)}, nil
+	expect := batch.Predict(c)
+	return batch.Prepared[item]{Item: item{c, e}, Group: group(e.Target, expect), Expect: expect}, nil
+}
+
+// group keys the runs a case may join. ptxas reads every module of its
+// command line when they assemble, so the cases expected to be accepted
+// share one run per architecture (a module per PTX version); but it stops
+// after the first module with errors, so the others share one run per
+// target, where one run reports the errors of every entry.
+func group(t target.Target, expect oracles.Kind) string {
+	if expect == oracles.Accept {
+		return t.Arch.String()
+	}
+	return t.String()
 }
 
 // Render lays out items (one architecture) as one module per PTX version,
