@@ -1,7 +1,6 @@
 package amdgpu
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -23,18 +22,8 @@ func TestConformance(t *testing.T) {
 	for _, v := range d.Seeds() {
 		all = append(all, domain.NewCase(waitcnt.Name, v))
 	}
-	vs, err := discover(t).Judge(context.Background(), all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []domain.Case
-	for i, v := range vs {
-		if v.Kind == oracles.Accept || v.Kind == oracles.Reject {
-			cases = append(cases, all[i])
-		}
-	}
 	batchtest.Run(t, batchtest.Subject{
-		Cases: cases,
+		Cases: batchtest.Decided(t, discover(t), all),
 		Real: func(t *testing.T, n int) oracles.Oracle {
 			o := discover(t)
 			o.BatchSize = n

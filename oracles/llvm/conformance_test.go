@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch/batchtest"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -22,16 +21,8 @@ esac`
 
 // TestConformance runs the batch engine's conformance suite on llc 22.
 func TestConformance(t *testing.T) {
-	o := shared(t, LLC22)
-	all := randomCases(t, 60)
-	var cases []domain.Case
-	for i, v := range judge(t, o, all) {
-		if v.Kind == oracles.Accept || v.Kind == oracles.Reject {
-			cases = append(cases, all[i])
-		}
-	}
 	batchtest.Run(t, batchtest.Subject{
-		Cases: cases,
+		Cases: batchtest.Decided(t, shared(t, LLC22), randomCases(t, 60)),
 		Real: func(t *testing.T, n int) oracles.Oracle {
 			o := discover(t, LLC22)
 			o.BatchSize = n

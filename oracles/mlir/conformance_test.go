@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch/batchtest"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -25,19 +24,8 @@ func verifier(t *testing.T) *Oracle {
 // TestConformance runs the batch engine's conformance suite on the
 // verifier.
 func TestConformance(t *testing.T) {
-	all := randomCases(t, 60, false)
-	var cases []domain.Case
-	vs, err := verifier(t).Judge(context.Background(), all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, v := range vs {
-		if v.Kind == oracles.Accept || v.Kind == oracles.Reject {
-			cases = append(cases, all[i])
-		}
-	}
 	batchtest.Run(t, batchtest.Subject{
-		Cases: cases,
+		Cases: batchtest.Decided(t, verifier(t), randomCases(t, 60, false)),
 		Real: func(t *testing.T, n int) oracles.Oracle {
 			o := verifier(t)
 			o.BatchSize = n

@@ -62,8 +62,9 @@ func Run(t *testing.T, s Subject) {
 	}
 }
 
-// judge judges cases and checks one verdict per case, in order.
-func judge(t *testing.T, o oracles.Oracle, cases []domain.Case) []oracles.Verdict {
+// Judge judges cases and checks that o returns one verdict per case, in
+// order: the contract every oracle keeps.
+func Judge(t *testing.T, o oracles.Oracle, cases []domain.Case) []oracles.Verdict {
 	t.Helper()
 	vs, err := o.Judge(context.Background(), cases)
 	if err != nil {
@@ -81,8 +82,8 @@ func judge(t *testing.T, o oracles.Oracle, cases []domain.Case) []oracles.Verdic
 }
 
 func batchedEqualsOneByOne(t *testing.T, s Subject) {
-	batched := judge(t, s.Real(t, 0), s.Cases)
-	single := judge(t, s.Real(t, 1), s.Cases)
+	batched := Judge(t, s.Real(t, 0), s.Cases)
+	single := Judge(t, s.Real(t, 1), s.Cases)
 	kinds := map[oracles.Kind]int{}
 	for i := range s.Cases {
 		kinds[batched[i].Kind]++
@@ -100,7 +101,7 @@ func batchedEqualsOneByOne(t *testing.T, s Subject) {
 // position gets its case's verdict, the same as in order.
 func orderAndDuplicates(t *testing.T, s Subject) {
 	o := s.Real(t, 0)
-	want := judge(t, o, s.Cases)
+	want := Judge(t, o, s.Cases)
 	byID := map[string]oracles.Verdict{}
 	for _, v := range want {
 		byID[v.Case] = v
@@ -108,7 +109,7 @@ func orderAndDuplicates(t *testing.T, s Subject) {
 	mixed := slices.Clone(s.Cases)
 	slices.Reverse(mixed)
 	mixed = append(mixed, s.Cases...)
-	for i, v := range judge(t, o, mixed) {
+	for i, v := range Judge(t, o, mixed) {
 		if !reflect.DeepEqual(v, byID[v.Case]) {
 			t.Errorf("position %d: %+v, judged alone in order %+v", i, v, byID[v.Case])
 		}
@@ -127,7 +128,7 @@ func misbehaves(t *testing.T, s Subject, name string) {
 	o := s.Fake(t, path)
 	start := time.Now()
 	cases := s.Cases[:min(2, len(s.Cases))] // a hang costs a timeout per run while bisecting
-	for i, v := range judge(t, o, cases) {
+	for i, v := range Judge(t, o, cases) {
 		if v.Kind != oracles.Error && v.Kind != oracles.Timeout {
 			t.Errorf("case %d: %s %q from a tool that does %q", i, v.Kind, v.Diagnostic, Behaviours[name])
 		}
@@ -135,4 +136,17 @@ func misbehaves(t *testing.T, s Subject, name string) {
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("judging took %v", d)
 	}
+}
+
+// Decided keeps the cases the oracle accepts or rejects (its tool ran on
+// them and answered), in order: a subject's Cases.
+func Decided(t *testing.T, o oracles.Oracle, cases []domain.Case) []domain.Case {
+	t.Helper()
+	var out []domain.Case
+	for i, v := range Judge(t, o, cases) {
+		if v.Kind == oracles.Accept || v.Kind == oracles.Reject {
+			out = append(out, cases[i])
+		}
+	}
+	return out
 }
