@@ -164,7 +164,7 @@ func renderLLC(ctx context.Context, w *writer, c domain.Case, name string, twoLL
 	if o == nil {
 		return []string{"# " + file + " not written: " + name + " is not available on this machine (legalfuzz oracles says why)"}
 	}
-	bs, err := o.Render([]domain.Case{c})
+	bs, err := o.Batches([]domain.Case{c})
 	if err == nil && len(bs) == 0 {
 		err = errors.New(name + " cannot judge this case (see its verdict)")
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -37,82 +38,82 @@ var ErrLine = errors.New("an assembly line must not contain a line break")
 // Assemble assembles each line for gfx942, many lines per llvm-mc process,
 // and returns one result per line, in order. Each line is preceded by its
 // own label in the source, so llvm-mc's output is split by label and its
-// errors ("<stdin>:N:C: error: ...") are mapped back by line number. A line
-// counts as accepted only when its label came back with no error; a chunk
-// whose output cannot be attributed is halved until each line is alone.
+// errors ("<stdin>:N:C: error: ...") are mapped back by line number:
+// llvm-mc reports every bad line and goes on. A line counts as accepted
+// only when its label came back with no error; the batch engine runs again
+// what a run leaves undecided and cuts a run it cannot read.
 func (o *Oracle) Assemble(ctx context.Context, lines []string) ([]Result, error) {
 	for i, l := range lines {
 		if strings.ContainsAny(l, "\r\n") {
 			return nil, fmt.Errorf("line %d %q: %w", i, l, ErrLine)
 		}
 	}
-	out := make([]Result, len(lines))
-	pending := make([]int, len(lines))
-	for i := range pending {
-		pending[i] = i
+	outs, err := batch.Decide(ctx, o, lines, nil, batch.Options{MaxBatch: o.batchSize(), Mode: batch.ReportsAll})
+	if err != nil {
+		return nil, err
 	}
-	size := o.batchSize()
-	for len(pending) > 0 {
-		n := min(size, len(pending))
-		decided, err := o.assembleChunk(ctx, lines, pending[:n])
-		if err != nil {
-			return nil, err
-		}
-		var rest []int
-		for _, i := range pending[:n] {
-			if r, ok := decided[i]; ok {
-				out[i] = r
-			} else {
-				rest = append(rest, i)
-			}
-		}
-		pending = append(rest, pending[n:]...)
-		if len(decided) == 0 {
-			size = max(n/2, 1)
-		}
+	res := make([]Result, len(lines))
+	for i, oc := range outs {
+		res[i] = Result{Line: lines[i], Kind: oc.Kind, Diagnostic: oc.Diagnostic, Text: oc.Output, Value: oc.Value,
+			Encoding: wordBytes(oc.Value)}
 	}
-	return out, nil
+	return res, nil
 }
 
 // label names the label placed before line i of a chunk.
 func label(i int) string { return fmt.Sprintf("__legalfuzz_line_%d", i) }
 
-// assembleChunk assembles the lines idx and returns the results it can
-// attribute; a single line always gets one.
-func (o *Oracle) assembleChunk(ctx context.Context, lines []string, idx []int) (map[int]Result, error) {
+// source is one llvm-mc input: the lines, each after its label.
+type source struct {
+	text  string
+	lines []string
+}
+
+// Render lays the lines out, each after its own label.
+func (o *Oracle) Render(lines []string) (source, error) {
 	var src strings.Builder
-	for pos, i := range idx {
-		fmt.Fprintf(&src, "%s:\n%s\n", label(pos), lines[i])
+	for pos, l := range lines {
+		fmt.Fprintf(&src, "%s:\n%s\n", label(pos), l)
 	}
-	res, err := o.tool.Run(ctx, o.timeout(), []byte(src.String()), Args(o.cpu)...)
+	return source{text: src.String(), lines: lines}, nil
+}
+
+// Run assembles the source in one llvm-mc process.
+func (o *Oracle) Run(ctx context.Context, src source) (tool.Result, error) {
+	res, err := o.tool.Run(ctx, o.timeout(), []byte(src.text), Args(o.cpu)...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+		return tool.Result{}, fmt.Errorf("%s: %w", Name, err)
 	}
-	got := map[int]Result{}
+	return res, nil
+}
+
+// Parse reads the results it can attribute; a single line always gets one.
+func (o *Oracle) Parse(src source, res tool.Result) batch.Report {
+	var rep batch.Report
+	n := len(src.lines)
 	if failed, r := died(res, o.timeout().String()); failed {
-		if len(idx) == 1 {
-			r.Line = lines[idx[0]]
-			got[idx[0]] = r
+		if n == 1 {
+			rep.Decide(0, batch.Outcome{Kind: r.Kind, Diagnostic: r.Diagnostic})
 		}
-		return got, nil
+		return rep
 	}
-	errs, stray := attributeErrors(string(res.Stderr), len(idx))
-	if stray != "" && len(idx) > 1 {
-		return got, nil
+	errs, stray := attributeErrors(string(res.Stderr), n)
+	if stray != "" && n > 1 {
+		return rep
 	}
 	insts := splitByLabel(string(res.Stdout))
-	for pos, i := range idx {
-		r, ok := lineResult(lines[i], errs[pos], insts, pos)
-		if !ok && len(idx) == 1 {
-			r = Result{Line: lines[i], Kind: oracles.Error,
+	for pos, line := range src.lines {
+		r, ok := lineResult(line, errs[pos], insts, pos)
+		if !ok && n == 1 {
+			r = Result{Kind: oracles.Error,
 				Diagnostic: fmt.Sprintf("llvm-mc exited %d without an answer: %s", res.ExitCode, diag.Normalize(firstLine(res.Output())))}
 			ok = true
 		}
 		if ok {
-			got[i] = r
+			rep.Decide(pos, batch.Outcome{Kind: r.Kind, Diagnostic: r.Diagnostic, Value: r.Value, Output: r.Text})
 		}
 	}
-	return got, nil
+	return rep
 }
 
 // lineResult reads one line's answer, if llvm-mc gave one.
@@ -212,6 +213,23 @@ func parseBytes(list string) []byte {
 		}
 	}
 	return bs
+}
+
+// wordBytes reads hexWords' text back into little-endian bytes.
+func wordBytes(words string) []byte {
+	var b []byte
+	for _, w := range strings.Fields(words) {
+		v, err := strconv.ParseUint(w, 0, 32)
+		if err != nil {
+			return nil
+		}
+		if len(w) == len("0x00") {
+			b = append(b, byte(v))
+			continue
+		}
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	return b
 }
 
 // hexWords writes little-endian bytes as 32-bit words: 0x70,0x0f,0x8c,0xbf

@@ -16,15 +16,20 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
@@ -51,6 +56,11 @@ type Options struct {
 	Timeout time.Duration
 	// Progress, when non-nil, gets one line per step.
 	Progress io.Writer
+	// Baseline, when set, is another legalfuzz binary (the parent commit's
+	// build, say) whose own `bench batching` is run on each oracle just
+	// before this one, same cases and seed, so that old and new are
+	// measured side by side in one run under the same machine load.
+	Baseline string
 }
 
 // Report is the benchmark's JSON output. Its field names are stable.
@@ -119,6 +129,12 @@ type OracleReport struct {
 	Mismatches      int        `json:"mismatches"`
 	MismatchDetails []Mismatch `json:"mismatch_details"`
 	Notes           string     `json:"notes"`
+
+	// Baseline is the Options.Baseline binary's report on the same oracle,
+	// measured just before; nil without one. BaselineSpeedup is batched
+	// cases/s over the baseline's, on the mixed cases.
+	Baseline        *OracleReport `json:"baseline,omitempty"`
+	BaselineSpeedup float64       `json:"baseline_speedup,omitempty"`
 }
 
 // Mismatch is one case judged differently batched and one per process.
@@ -159,9 +175,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Skipped = append(rep.Skipped, Skipped{Oracle: name, Reason: err.Error()})
 			continue
 		}
+		var base *OracleReport
+		if opts.Baseline != "" {
+			if base, err = runBaseline(ctx, opts, name); err != nil {
+				return nil, err
+			}
+		}
 		or, err := benchOne(ctx, s, opts)
 		if err != nil {
 			return nil, err
+		}
+		if base != nil {
+			or.Baseline = base
+			if base.Batched.CasesPerS > 0 {
+				or.BaselineSpeedup = round(or.Batched.CasesPerS/base.Batched.CasesPerS, 2)
+			}
 		}
 		rep.Oracles = append(rep.Oracles, *or)
 	}
@@ -218,16 +246,19 @@ func caseSets(ctx context.Context, s *subject, opts Options) (mixed, acc []domai
 // benchOne times every mode of one oracle, once each, in the order listed.
 func benchOne(ctx context.Context, s *subject, opts Options) (*OracleReport, error) {
 	n := opts.Cases
-	opts.logf("%s %s: drawing %d mixed and %d accepted-only cases (seed %d)", s.name, s.version, n, n, opts.Seed)
-	mixed, acc, warm, err := caseSets(ctx, s, opts)
-	if err != nil {
-		return nil, err
-	}
 	dir, err := os.MkdirTemp("", "legalfuzz-bench-")
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	defer os.RemoveAll(dir)
+	// The probe cache starts empty for each oracle; drawing the cases fills
+	// it, as a worker's first campaign does for the next.
+	defer useCacheDir(filepath.Join(dir, "probes"))()
+	opts.logf("%s %s: drawing %d mixed and %d accepted-only cases (seed %d)", s.name, s.version, n, n, opts.Seed)
+	mixed, acc, warm, err := caseSets(ctx, s, opts)
+	if err != nil {
+		return nil, err
+	}
 	r := &OracleReport{Oracle: s.name, Version: s.version, Path: s.path, Cases: n, Seed: opts.Seed,
 		BatchSize: s.batchSize, Domains: map[string]int{}, Verdicts: map[oracles.Kind]int{}, LoadAverage: loadAverage()}
 	var batched, single, accBatched []oracles.Verdict
@@ -251,7 +282,10 @@ func benchOne(ctx context.Context, s *subject, opts Options) (*OracleReport, err
 		{"batched", mixed, judgeRun(mixed, 0), &r.Batched, &batched},
 		{"one per process", mixed, judgeRun(mixed, 1), &r.OnePerProcess, &single},
 		{"bare, accepted only", acc, bareRun(acc), &r.BareAcceptedOnly, nil},
-		{"batched, accepted only", acc, judgeRun(acc, 0), &r.BatchedAcceptedOnly, &accBatched},
+		{"batched, accepted only, cold", acc, func() (Timing, []oracles.Verdict, error) {
+			defer useCacheDir(filepath.Join(dir, "probes-cold"))()
+			return judged(ctx, s, acc, 0)
+		}, &r.BatchedAcceptedOnly, &accBatched},
 		{"batched, accepted only, warm", acc, func() (Timing, []oracles.Verdict, error) {
 			return timeJudge(ctx, warm, acc)
 		}, &r.BatchedAcceptedOnlyWarm, nil},
@@ -353,4 +387,53 @@ func overhead(batched, bare float64) float64 {
 		return 0
 	}
 	return round(100*(batched-bare)/bare, 1)
+}
+
+// useCacheDir points the oracles' probe cache at dir (created empty when
+// missing) until the returned function restores the previous setting. The
+// benchmark runs one oracle at a time, so the process-wide setting is
+// its own.
+func useCacheDir(dir string) func() {
+	old, had := os.LookupEnv(batch.CacheDirEnv)
+	os.Setenv(batch.CacheDirEnv, dir)
+	return func() {
+		if had {
+			os.Setenv(batch.CacheDirEnv, old)
+		} else {
+			os.Unsetenv(batch.CacheDirEnv)
+		}
+	}
+}
+
+// runBaseline runs the baseline binary's benchmark on one oracle with the
+// same cases and seed and returns its report on it.
+func runBaseline(ctx context.Context, opts Options, name string) (*OracleReport, error) {
+	out, err := os.CreateTemp("", "legalfuzz-baseline-*.json")
+	if err != nil {
+		return nil, fmt.Errorf("bench: baseline: %w", err)
+	}
+	out.Close()
+	defer os.Remove(out.Name())
+	opts.logf("%s: baseline %s", name, opts.Baseline)
+	cmd := exec.CommandContext(ctx, opts.Baseline, "bench", "batching", "--oracles", name,
+		"--cases", strconv.Itoa(opts.Cases), "--seed", strconv.FormatUint(opts.Seed, 10), "--out", out.Name())
+	cmd.Stderr = opts.Progress
+	if cmd.Stderr == nil {
+		cmd.Stderr = io.Discard
+	}
+	// The baseline exits 1 when its verdicts differ batched and one per
+	// process; its report is written anyway and says so.
+	runErr := cmd.Run()
+	data, err := os.ReadFile(out.Name())
+	if err != nil || len(data) == 0 {
+		return nil, fmt.Errorf("bench: baseline %s: no report (%v, %v)", opts.Baseline, runErr, err)
+	}
+	var rep Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, fmt.Errorf("bench: baseline report: %w", err)
+	}
+	if len(rep.Oracles) != 1 {
+		return nil, fmt.Errorf("bench: baseline %s measured %d oracles for %s (skipped: %v)", opts.Baseline, len(rep.Oracles), name, rep.Skipped)
+	}
+	return &rep.Oracles[0], nil
 }

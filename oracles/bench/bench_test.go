@@ -80,8 +80,11 @@ func TestBatchingPTXAS(t *testing.T) {
 	if r.Cases != n || r.Oracle != "ptxas" {
 		t.Errorf("oracle %q cases %d, want ptxas %d", r.Oracle, r.Cases, n)
 	}
-	if r.OnePerProcess.Invocations < n {
-		t.Errorf("one per process made %d invocations for %d cases", r.OnePerProcess.Invocations, n)
+	// Cases whose module header ptxas refuses are decided from the cached
+	// header probe without a run, so one per process may run fewer
+	// processes than cases, but more than batched.
+	if r.OnePerProcess.Invocations <= r.Batched.Invocations {
+		t.Errorf("one per process made %d invocations for %d cases, batched %d", r.OnePerProcess.Invocations, n, r.Batched.Invocations)
 	}
 	if r.Mismatches != 0 {
 		t.Errorf("%d verdicts differ batched and one per process: %+v", r.Mismatches, r.MismatchDetails)

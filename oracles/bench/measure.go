@@ -87,7 +87,7 @@ func timeJudge(ctx context.Context, o oracles.Oracle, cases []domain.Case) (Timi
 func timeBare(ctx context.Context, cmds []command, cases int, timeout time.Duration) (Timing, error) {
 	sw := start()
 	for _, c := range cmds {
-		if _, err := tool.Run(ctx, timeout, c.stdin, c.path, c.args...); err != nil {
+		if _, err := c.tool.Run(ctx, timeout, c.stdin, c.args...); err != nil {
 			return Timing{}, fmt.Errorf("bench: bare run: %w", err)
 		}
 	}

@@ -40,7 +40,7 @@ type subject struct {
 
 // command is one bare tool invocation.
 type command struct {
-	path  string
+	tool  tool.Tool
 	args  []string
 	stdin []byte
 }
@@ -85,24 +85,25 @@ func discoverPTXAS(ctx context.Context) (*subject, error) {
 			}
 			cmds := make([]command, len(batches))
 			for i, b := range batches {
-				path := filepath.Join(dir, fmt.Sprintf("batch%d.ptx", i))
-				if err := os.WriteFile(path, []byte(b.Text), 0o644); err != nil {
+				sub := filepath.Join(dir, fmt.Sprintf("batch%d", i))
+				if err := os.Mkdir(sub, 0o755); err != nil {
 					return nil, fmt.Errorf("bench: %w", err)
 				}
-				cmds[i] = command{path: t.Path, args: p.CommandArgs(b.Target.Arch, path)}
+				paths, err := b.Write(sub)
+				if err != nil {
+					return nil, err
+				}
+				cmds[i] = command{tool: t, args: p.CommandArgs(b.Arch, paths...)}
 			}
 			return cmds, nil
 		},
-		notes: "ptxas: one module per (target, PTX version) group, no cap. Beyond the bare run the harness " +
-			"assembles an empty kernel once per target to check the module header, renders and writes each " +
-			"module, parses the output, and re-assembles the cases still undecided after a run that rejected " +
-			"some (ptxas may stop before later entries), so rejections cost extra passes; a crash or " +
-			"unattributable output bisects. On mixed cases the bare first pass is cheap because ptxas " +
-			"aborts a module with errors before generating code for any of it; the accepted cases are " +
-			"assembled in full only by the harness's later passes, so the mixed overhead is mostly work the " +
-			"bare run skips, not harness cost. A group whose header ptxas refuses is run in full by the bare " +
-			"pass but only probed by the harness. Batches cannot span targets, so the number of distinct " +
-			"targets bounds the speedup.",
+		notes: "ptxas: cases spec/ptxisa expects to be accepted share one run per architecture (a module " +
+			"file per PTX version: ptxas reads them all when they assemble); the others one run per target " +
+			"(ptxas stops after the first module with errors). Beyond the bare run the harness probes each " +
+			"target's header once per ptxas version (cached on disk), renders, writes and parses, and " +
+			"re-assembles the entries a failed run left undecided; a crash or unattributable output cuts the run. " +
+			"On mixed cases the bare first pass is cheap because ptxas aborts a module with errors before " +
+			"generating code for any of it; the accepted cases are assembled in full only by the harness.",
 	}, nil
 }
 
@@ -128,24 +129,23 @@ func discoverLLC(ctx context.Context, v llvm.Variant) (*subject, error) {
 			if err != nil {
 				return nil, err
 			}
-			batches, err := l.Render(cases)
+			batches, err := l.Batches(cases)
 			if err != nil {
 				return nil, err
 			}
 			cmds := make([]command, len(batches))
 			for i, b := range batches {
-				cmds[i] = command{path: t.Path, args: b.Args, stdin: b.Module}
+				cmds[i] = command{tool: l.Tool(), args: b.Args, stdin: b.Module}
 			}
 			return cmds, nil
 		},
-		notes: fmt.Sprintf("%s: at most %d kernels per module, one module per target, IR on stdin. Beyond the "+
-			"bare run the harness compiles an empty module once per target (refused targets), checks the "+
-			"PTX for every entry, and after a failing kernel (llc stops at the first) attributes it (stack "+
-			"dump, else a rerun with -debug-pass=Executions) and compiles the undecided kernels again, "+
-			"with a chunk size that shrinks near failures. On mixed cases the bare first pass stops at the "+
-			"first failing kernel of each module, so it skips the compilation of the kernels after it, which "+
-			"the harness must do; the mixed overhead is mostly that work. Batches cannot span targets, so "+
-			"the number of distinct targets bounds the speedup.", v.Name, llvm.DefaultBatchSize),
+		notes: fmt.Sprintf("%s: at most %d kernels per module, one module per target, IR on stdin, the "+
+			"kernels spec/ptxisa expects to compile first. Beyond the bare run the harness checks the PTX for "+
+			"every entry and, after a failing kernel (llc stops at the first), attributes it (stack dump, else "+
+			"a rerun with -debug-pass=Executions), asks the target's probe (cached on disk) whether llc refuses "+
+			"the target outright, and compiles the undecided kernels again. A target the cache knows refused "+
+			"needs no run. On mixed cases the bare first pass stops at the first failing kernel of each module, "+
+			"so it skips the kernels after it, which the harness must compile.", v.Name, llvm.DefaultBatchSize),
 	}, nil
 }
 
@@ -175,7 +175,7 @@ func discoverMLIR(ctx context.Context) (*subject, error) {
 				if err := os.WriteFile(path, file, 0o644); err != nil {
 					return nil, fmt.Errorf("bench: %w", err)
 				}
-				cmds = append(cmds, command{path: opt.Path, args: args})
+				cmds = append(cmds, command{tool: opt, args: args})
 			}
 			return cmds, nil
 		},

@@ -12,6 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -163,108 +164,58 @@ type jitItem struct {
 }
 
 // Judge compiles the cases in one module per target and returns one
-// verdict per case, in order.
+// verdict per case, in order: the batch engine runs the modules, the log's
+// line numbers attribute the errors.
 func (o *JITOracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	out := make([]oracles.Verdict, len(cases))
-	index := map[string][]int{}
-	groups := map[target.Target][]jitItem{}
-	var order []target.Target
-	for i, c := range cases {
-		if seen := index[c.ID]; len(seen) > 0 {
-			index[c.ID] = append(seen, i)
-			continue
-		}
-		index[c.ID] = []int{i}
-		it, reason, err := o.prepare(c)
-		if err != nil {
-			return nil, err
-		}
-		if reason != "" {
-			out[i] = o.verdict(c, oracles.Unsupported, reason)
-			continue
-		}
-		if _, ok := groups[it.e.Target]; !ok {
-			order = append(order, it.e.Target)
-		}
-		groups[it.e.Target] = append(groups[it.e.Target], it)
+	e := &batch.Engine[jitItem, jitModule, JITResult]{
+		Oracle: JITName, Version: o.version, Tool: o,
+		Options: batch.Options{MaxBatch: o.BatchSize, Mode: batch.ReportsAll},
+		Gate:    o.gate,
 	}
-	for _, t := range order {
-		vs, err := o.judgeGroup(ctx, groups[t])
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range vs {
-			out[index[v.Case][0]] = v
-		}
-	}
-	for _, is := range index { // a repeated case has its first verdict
-		for _, i := range is[1:] {
-			out[i] = out[is[0]]
-		}
-	}
-	return out, nil
+	return e.Judge(ctx, cases)
 }
 
-// prepare renders a case, or says why this device's JIT cannot judge it.
-func (o *JITOracle) prepare(c domain.Case) (jitItem, string, error) {
+// Prepare renders a case, or says why this device's JIT cannot judge it.
+func (o *JITOracle) Prepare(c domain.Case) (batch.Prepared[jitItem], error) {
 	if !ptx.Renders(c.Domain) {
-		return jitItem{}, "no PTX renderer for domain " + c.Domain, nil
-	}
-	if c.Value == nil {
-		return jitItem{}, "", fmt.Errorf("cuda-jit: case %s has no value", c.ID)
+		return batch.Prepared[jitItem]{}, batch.Unsupported("", "no PTX renderer for domain "+c.Domain)
 	}
 	t := c.Value.Target()
 	if !Loadable(t.Arch, o.sm) {
-		return jitItem{}, fmt.Sprintf("a sm_%d device does not load PTX for %s", o.sm, t.Arch), nil
+		return batch.Prepared[jitItem]{}, batch.Unsupported("", fmt.Sprintf("a sm_%d device does not load PTX for %s", o.sm, t.Arch))
 	}
 	if t.PTX > o.maxPTX {
-		return jitItem{}, fmt.Sprintf("this driver's JIT knows PTX ISA up to %s, not %s", o.maxPTX, t.PTX), nil
+		return batch.Prepared[jitItem]{}, batch.Unsupported("", fmt.Sprintf("this driver's JIT knows PTX ISA up to %s, not %s", o.maxPTX, t.PTX))
 	}
 	e, err := ptx.Render(c)
 	if errors.Is(err, ptx.ErrNoSpelling) {
-		return jitItem{}, err.Error(), nil
+		return batch.Prepared[jitItem]{}, batch.Unsupported("", err.Error())
 	}
 	if err != nil {
-		return jitItem{}, "", fmt.Errorf("cuda-jit: %w", err)
+		return batch.Prepared[jitItem]{}, fmt.Errorf("cuda-jit: %w", err)
 	}
-	return jitItem{c, e}, "", nil
+	return batch.Prepared[jitItem]{Item: jitItem{c, e}, Group: t.String(), Expect: batch.Predict(c)}, nil
 }
 
-func (o *JITOracle) verdict(c domain.Case, kind oracles.Kind, diag string) oracles.Verdict {
-	return oracles.Verdict{Oracle: JITName, Version: o.version, Case: c.ID, Domain: c.Domain, Kind: kind, Diagnostic: diag}
-}
-
-// judgeGroup judges the items of one target: a header the JIT refuses
-// rejects them all alike; otherwise they are compiled in chunks.
-func (o *JITOracle) judgeGroup(ctx context.Context, items []jitItem) ([]oracles.Verdict, error) {
+// gate rejects every item of a target whose header the JIT refuses with
+// the header's errors (see checkHeader).
+func (o *JITOracle) gate(ctx context.Context, items []jitItem) ([]*batch.Outcome, error) {
 	hdr, err := o.checkHeader(ctx, items[0].e.Target)
 	if err != nil {
 		return nil, err
 	}
-	var out []oracles.Verdict
+	out := make([]*batch.Outcome, len(items))
 	if len(hdr) > 0 {
-		for _, it := range items {
-			out = append(out, o.verdict(it.c, oracles.Reject, strings.Join(hdr, "\n")))
+		for i := range out {
+			out[i] = &batch.Outcome{Kind: oracles.Reject, Diagnostic: strings.Join(hdr, "\n")}
 		}
-		return out, nil
-	}
-	for len(items) > 0 {
-		n := len(items)
-		if o.BatchSize > 0 {
-			n = min(n, o.BatchSize)
-		}
-		vs, err := o.judgeItems(ctx, items[:n])
-		if err != nil {
-			return nil, err
-		}
-		out, items = append(out, vs...), items[n:]
 	}
 	return out, nil
 }
 
-// checkHeader loads an empty kernel under the target's header once: its
-// errors, if any, are every case's of that target (see the ptxas oracle's
-// probe for why they are judged apart).
+// checkHeader loads an empty kernel under the target's header once for the
+// life of the oracle: its errors, if any, are every case's of that target
+// (see the ptxas oracle's probe for why they are judged apart).
 func (o *JITOracle) checkHeader(ctx context.Context, t target.Target) ([]string, error) {
 	o.mu.Lock()
 	errs, ok := o.headers[t]
@@ -289,72 +240,71 @@ func (o *JITOracle) checkHeader(ctx context.Context, t target.Target) ([]string,
 	return errs, nil
 }
 
-// judgeItems compiles items until each has a verdict: entries the log
-// blames are rejected and leave, the rest are compiled again until the JIT
-// accepts them; a failure the log attributes to no entry splits the batch.
-func (o *JITOracle) judgeItems(ctx context.Context, items []jitItem) ([]oracles.Verdict, error) {
-	var out []oracles.Verdict
-	for len(items) > 0 {
-		entries := make([]ptx.Entry, len(items))
-		for i, it := range items {
-			entries[i] = it.e
-		}
-		text, table, err := ptx.Module(entries)
-		if err != nil {
-			return nil, fmt.Errorf("cuda-jit: %w", err)
-		}
-		res, err := o.loader.LoadModule(ctx, text)
-		if err != nil {
-			return nil, err
-		}
-		names := make(map[string]int, len(items))
-		for i, it := range items {
-			names[it.e.Name] = i
-		}
-		rep := parseJITLog(res.Log, table, names)
-		if len(items) == 1 {
-			return append(out, o.single(items[0].c, res, rep)), nil
-		}
-		if !res.OK && (len(rep.errs) == 0 || crashed(res.Log)) {
-			half := len(items) / 2
-			for _, part := range [][]jitItem{items[:half], items[half:]} {
-				vs, err := o.judgeItems(ctx, part)
-				if err != nil {
-					return nil, err
-				}
-				out = append(out, vs...)
-			}
-			return out, nil
-		}
-		var rest []jitItem
-		for i, it := range items {
-			switch {
-			case len(rep.errs[i]) > 0:
-				out = append(out, o.verdict(it.c, oracles.Reject, strings.Join(rep.errs[i], "\n")))
-			case res.OK:
-				out = append(out, o.verdict(it.c, oracles.Accept, ""))
-			default:
-				rest = append(rest, it)
-			}
-		}
-		items = rest
-	}
-	return out, nil
+// jitModule is one module to load, with where its entries are.
+type jitModule struct {
+	text  string
+	table ptx.LineTable
+	names map[string]int
 }
 
-// single is the verdict on a case compiled alone.
-func (o *JITOracle) single(c domain.Case, res JITResult, rep jitReport) oracles.Verdict {
+// Render lays out items (one target) as one module.
+func (o *JITOracle) Render(items []jitItem) (jitModule, error) {
+	entries := make([]ptx.Entry, len(items))
+	names := make(map[string]int, len(items))
+	for i, it := range items {
+		entries[i] = it.e
+		names[it.e.Name] = i
+	}
+	text, table, err := ptx.Module(entries)
+	if err != nil {
+		return jitModule{}, fmt.Errorf("cuda-jit: %w", err)
+	}
+	return jitModule{text: text, table: table, names: names}, nil
+}
+
+// Run loads the module with the JIT.
+func (o *JITOracle) Run(ctx context.Context, m jitModule) (JITResult, error) {
+	return o.loader.LoadModule(ctx, m.text)
+}
+
+// Parse attributes the log's errors to entries: those it blames are
+// rejected, a load that succeeds accepts the rest, and after a failed load
+// the rest stays undecided; a failure the log attributes to no entry
+// decides nothing.
+func (o *JITOracle) Parse(m jitModule, res JITResult) batch.Report {
+	rep := parseJITLog(res.Log, m.table, m.names)
+	var r batch.Report
+	if len(m.names) == 1 {
+		r.Decide(0, o.single(res, rep))
+		return r
+	}
+	if !res.OK && (len(rep.errs) == 0 || crashed(res.Log)) {
+		return r
+	}
+	for pos := range len(m.names) {
+		switch {
+		case len(rep.errs[pos]) > 0:
+			r.Decide(pos, batch.Outcome{Kind: oracles.Reject, Diagnostic: strings.Join(rep.errs[pos], "\n")})
+		case res.OK:
+			r.Decide(pos, batch.Outcome{Kind: oracles.Accept})
+		}
+	}
+	return r
+}
+
+// single is the outcome of a case compiled alone.
+func (o *JITOracle) single(res JITResult, rep jitReport) batch.Outcome {
 	if res.OK {
-		return o.verdict(c, oracles.Accept, "")
+		return batch.Outcome{Kind: oracles.Accept}
 	}
 	if crashed(res.Log) {
-		return o.verdict(c, oracles.Error, "JIT failed ("+res.Code+"): "+diag.Normalize(res.Log))
+		return batch.Outcome{Kind: oracles.Error, Diagnostic: "JIT failed (" + res.Code + "): " + diag.Normalize(res.Log)}
 	}
 	errs := append(rep.errs[0], rep.stray...)
 	if len(errs) == 0 {
 		errs = []string{res.Code} // a refusal without a log, e.g. CUDA_ERROR_NO_BINARY_FOR_GPU
 	}
-	return o.verdict(c, oracles.Reject, strings.Join(errs, "\n"))
+	return batch.Outcome{Kind: oracles.Reject, Diagnostic: strings.Join(errs, "\n")}
 }
 
 // crashed reports an internal error of the JIT, which is a finding about it.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -26,8 +27,13 @@ var (
 	helpPTX = regexp.MustCompile(`^\s+ptx(\d+)\s+- Use PTX version`)
 )
 
-// probeCaps runs `llc -march=nvptx64 -mcpu=help` on an empty module.
-func probeCaps(ctx context.Context, t tool.Tool) (caps, error) {
+// probeCaps runs `llc -march=nvptx64 -mcpu=help` on an empty module, once
+// for the life of the probe cache: it keeps the help text.
+func probeCaps(ctx context.Context, t tool.Tool, probes *batch.Probes) (caps, error) {
+	var help string
+	if probes.Get("mcpu=help", &help) {
+		return parseCaps(help), nil
+	}
 	res, err := t.Run(ctx, 30*time.Second, nil, "-march=nvptx64", "-mcpu=help", "-o", "/dev/null")
 	if err != nil {
 		return caps{}, fmt.Errorf("probing processors: %w", err)
@@ -37,6 +43,7 @@ func probeCaps(ctx context.Context, t tool.Tool) (caps, error) {
 		return caps{}, fmt.Errorf("probing processors: %s -mcpu=help listed no sm_ processor (exit %d): %.200q",
 			t.Path, res.ExitCode, res.Output())
 	}
+	probes.Put("mcpu=help", res.Output())
 	return c, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -22,177 +23,176 @@ const (
 
 // job is one rendered case waiting for a verdict.
 type job struct {
-	id int // index in the cases given to Judge; names kernel k_<id>
+	id int // names kernel k_<id>; unique in the oracle's life
+	c  domain.Case
 	k  *kernel
-}
-
-// group holds the jobs for one target: the target fixes llc's flags.
-type group struct {
-	t    target.Target
-	jobs []job
 }
 
 // Judge renders each case for its own target and compiles the cases of a
 // target together, many kernels per llc run, mapping every failure back to
-// its case (see judgeGroup). It returns exactly one verdict per case; its
-// error is only for a harness failure or a cancelled ctx.
+// its case (see Parse). It returns exactly one verdict per case; its error
+// is only for a harness failure or a cancelled ctx.
 func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	out := make([]oracles.Verdict, len(cases))
-	groups, err := o.prepare(cases, out)
-	if err != nil {
-		return nil, err
+	return o.engine().Judge(ctx, cases)
+}
+
+// engine plans llc's runs: llc stops at the first fatal error, so the
+// cases expected to compile lead each module and the expected failures
+// follow them, where one run decides every accept and the first failure.
+func (o *Oracle) engine() *batch.Engine[*job, *module, llcRun] {
+	return &batch.Engine[*job, *module, llcRun]{
+		Oracle: o.Name(), Version: o.Version(), Tool: o,
+		Options: batch.Options{MaxBatch: o.batchSize(), Mode: batch.StopsAtFirst},
+		Gate:    o.gate,
 	}
-	for _, g := range groups {
-		if err := o.judgeGroup(ctx, g, cases, out); err != nil {
-			return nil, err
-		}
+}
+
+// gate decides, without a run, the jobs of a target the probe cache already
+// knows llc refuses outright; a target not known is probed only once a run
+// for it fails (see refusesTarget).
+func (o *Oracle) gate(_ context.Context, jobs []*job) ([]*batch.Outcome, error) {
+	out := make([]*batch.Outcome, len(jobs))
+	var known refusal
+	if !o.probes().Get(refusalKey(jobs[0].c.Value.Target()), &known) || !known.Refused {
+		return out, nil
+	}
+	oc := known.outcome()
+	for i := range out {
+		out[i] = &batch.Outcome{Kind: oc.kind, Rule: oc.rule, Diagnostic: oc.diag}
 	}
 	return out, nil
 }
 
-// prepare renders the cases, fills the verdicts of those llc is never asked
-// about, and groups the rest by target in first-seen order.
-func (o *Oracle) prepare(cases []domain.Case, out []oracles.Verdict) ([]*group, error) {
-	var groups []*group
-	byTarget := map[target.Target]*group{}
-	for i, c := range cases {
-		k, rule, why, err := o.render(i, c)
-		if err != nil {
-			return nil, fmt.Errorf("%s: case %s: %w", o.Name(), c.ID, err)
-		}
-		if why != "" {
-			out[i] = o.verdict(c, oracles.Unsupported, rule, why)
-			continue
-		}
-		t := c.Value.Target()
-		g := byTarget[t]
-		if g == nil {
-			g = &group{t: t}
-			byTarget[t] = g
-			groups = append(groups, g)
-		}
-		g.jobs = append(g.jobs, job{i, k})
-	}
-	return groups, nil
-}
+// refusalKey is a target's key in the probe cache.
+func refusalKey(t target.Target) string { return "refused " + t.String() }
 
-// render turns case i into a kernel, or says why this llc cannot judge it.
-func (o *Oracle) render(i int, c domain.Case) (k *kernel, rule, why string, err error) {
+// Prepare renders a case into a kernel, or says why this llc cannot judge it.
+func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[*job], error) {
 	r, ok := renderers[c.Domain]
 	if !ok {
-		return nil, RuleNoRenderer, fmt.Sprintf("%s renders no %s cases", o.Name(), c.Domain), nil
+		return batch.Prepared[*job]{}, batch.Unsupported(RuleNoRenderer, fmt.Sprintf("%s renders no %s cases", o.Name(), c.Domain))
 	}
 	if r.minMajor > o.variant.Major {
-		return nil, RuleNoRenderer, r.missing, nil
+		return batch.Prepared[*job]{}, batch.Unsupported(RuleNoRenderer, r.missing)
 	}
-	if why := o.caps.gate(o.Version(), c.Value.Target()); why != "" {
-		return nil, RuleUnknown, why, nil
+	t := c.Value.Target()
+	if why := o.caps.gate(o.Version(), t); why != "" {
+		return batch.Prepared[*job]{}, batch.Unsupported(RuleUnknown, why)
 	}
-	k = newKernel(fmt.Sprintf("c%d.", i))
-	err = r.render(c.Value, o.variant.Major, k)
+	id := int(o.nextID.Add(1))
+	k := newKernel(fmt.Sprintf("c%d.", id))
+	err := r.render(c.Value, o.variant.Major, k)
 	var ns noSpellingError
 	if errors.As(err, &ns) {
-		return nil, RuleNoSpelling, ns.Error(), nil
+		return batch.Prepared[*job]{}, batch.Unsupported(RuleNoSpelling, ns.Error())
 	}
-	return k, "", "", err
-}
-
-// judgeGroup judges one target's jobs in chunks. llc stops at the first
-// fatal error, so a failing chunk is attributed: a stack dump (or, failing
-// that, a rerun with -debug-pass=Executions) names the kernel llc was
-// compiling; that kernel gets the failure, the kernels before it are
-// accepted when the failing pass proves they compiled to the end, and
-// everything else goes back to the queue to be compiled again. A chunk that
-// cannot be attributed is halved. The chunk size adapts: it doubles after a
-// clean run and shrinks to twice the distance to the last failure, so dense
-// failures cost about one short run each and clean stretches one long run.
-func (o *Oracle) judgeGroup(ctx context.Context, g *group, cases []domain.Case, out []oracles.Verdict) error {
-	refused, err := o.refusesTarget(ctx, g.t)
 	if err != nil {
-		return err
+		return batch.Prepared[*job]{}, err
 	}
-	if refused != nil {
-		for _, j := range g.jobs {
-			out[j.id] = o.verdict(cases[j.id], refused.kind, refused.rule, refused.diag)
-		}
-		return nil
-	}
-	limit := o.batchSize()
-	size := limit
-	pending := g.jobs
-	for len(pending) > 0 {
-		n := min(size, len(pending))
-		decided, err := o.attempt(ctx, g.t, pending[:n], cases)
-		if err != nil {
-			return err
-		}
-		var rest []job
-		for _, j := range pending[:n] {
-			if v, ok := decided[j.id]; ok {
-				out[j.id] = v
-			} else {
-				rest = append(rest, j)
-			}
-		}
-		pending = append(rest, pending[n:]...)
-		switch {
-		case len(decided) == n:
-			size = min(2*size, limit)
-		case len(decided) == 0:
-			size = max(n/2, 1)
-		default:
-			size = min(max(2*len(decided), 4), limit)
-		}
-	}
-	return nil
+	return batch.Prepared[*job]{Item: &job{id: id, c: c, k: k}, Group: t.String(), Expect: batch.Predict(c)}, nil
 }
 
-// attempt compiles one chunk and returns the verdicts it settles, keyed by
-// job id. A single-job chunk is always settled.
-func (o *Oracle) attempt(ctx context.Context, t target.Target, jobs []job, cases []domain.Case) (map[int]oracles.Verdict, error) {
+// Render lays out jobs (one target) as one module.
+func (o *Oracle) Render(jobs []*job) (*module, error) {
 	ids := make([]int, len(jobs))
 	ks := make([]*kernel, len(jobs))
 	for i, j := range jobs {
 		ids[i], ks[i] = j.id, j.k
 	}
-	m, err := buildModule(t, ids, ks)
-	if err != nil {
-		return nil, err
-	}
-	res, err := o.tool.Run(ctx, o.timeout(), m.text, llcArgs(t)...)
+	m, err := buildModule(jobs[0].c.Value.Target(), ids, ks)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.Name(), err)
 	}
-	d := decider{o: o, m: m, cases: cases, got: map[int]oracles.Verdict{}}
+	m.cases = make([]domain.Case, len(jobs))
+	for i, j := range jobs {
+		m.cases[i] = j.c
+	}
+	return m, nil
+}
+
+// llcRun is what llc said about a module: its run, and for a failure, what
+// more it took to read it: whether llc refuses the target outright (from
+// the target's probe) and, when no stack dump names the kernel, the same
+// run traced with -debug-pass=Executions.
+type llcRun struct {
+	res     tool.Result
+	refused *outcome
+	traced  *tool.Result
+}
+
+// Run compiles the module, and for a failed run finds out what Parse needs
+// to attribute it.
+func (o *Oracle) Run(ctx context.Context, m *module) (llcRun, error) {
+	t := m.cases[0].Value.Target()
+	res, err := o.tool.Run(ctx, o.timeout(), m.text, llcArgs(t)...)
+	if err != nil {
+		return llcRun{}, fmt.Errorf("%s: %w", o.Name(), err)
+	}
+	r := llcRun{res: res}
 	out := res.Output()
+	if clean(res) || unrecognized.MatchString(out) {
+		return r, nil
+	}
+	if r.refused, err = o.refusesTarget(ctx, t); err != nil || r.refused != nil {
+		return r, err
+	}
+	if len(m.ids) == 1 || len(irCulprits(m, out)) > 0 {
+		return r, nil
+	}
+	if _, _, ok := attribution(m, out, false); ok {
+		return r, nil
+	}
+	traced, err := o.tool.Run(ctx, o.timeout(), m.text, append(llcArgs(t), "-debug-pass=Executions")...)
+	if err != nil {
+		return llcRun{}, fmt.Errorf("%s: %w", o.Name(), err)
+	}
+	r.traced = &traced
+	return r, nil
+}
+
+// Parse settles what a run allows. A target llc refuses outright gives
+// every kernel the refusal; an unknown processor or feature makes every
+// kernel unsupported; a clean run accepts every kernel in the PTX; IR that
+// llc refuses names its kernels by line or value name. Otherwise llc
+// stopped at its first fatal error: a stack dump (or the traced run) names
+// the kernel it was compiling, which gets the failure, and the kernels
+// before it are accepted when the failing pass proves they compiled to
+// the end. The rest is compiled again.
+func (o *Oracle) Parse(m *module, r llcRun) batch.Report {
+	d := decider{o: o, m: m}
+	out := r.res.Output()
 	switch {
 	case unrecognized.MatchString(out):
 		d.all(outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unrecognized.FindString(out))})
-	case clean(res):
-		d.compiled(string(res.Stdout), len(jobs) == 1)
+	case clean(r.res):
+		d.compiled(string(r.res.Stdout), len(m.ids) == 1)
+	case r.refused != nil:
+		d.all(*r.refused)
 	default:
 		if cs := irCulprits(m, out); len(cs) > 0 {
 			for _, c := range cs {
 				d.set(c.pos, c.outcome)
 			}
-			return d.got, nil
+			return d.rep
 		}
-		if err := d.failed(ctx, t, res); err != nil {
-			return nil, err
-		}
+		d.failed(r)
 	}
-	return d.got, nil
+	return d.rep
 }
 
-// refusesTarget compiles an empty module for t, once per target: llc 22
-// refuses some target and PTX pairs outright ("PTX version 8.4 does not
-// support target 'sm_100a'"), before it looks at any function, so every case
-// of the group gets that answer without a run of its own.
+// refusesTarget compiles an empty module for t, once per target for the
+// life of the probe cache: llc 22 refuses some target and PTX pairs
+// outright ("PTX version 8.4 does not support target 'sm_100a'"), before
+// it looks at any function, so every case of the target gets that answer.
+// It is asked only after a run failed: a target that compiles a module
+// cleanly is not refused.
 func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if oc, ok := o.refused[t]; ok {
-		return oc, nil
+	key := refusalKey(t)
+	var known refusal
+	if o.probes().Get(key, &known) {
+		return known.outcome(), nil
 	}
 	m, err := buildModule(t, nil, nil)
 	if err != nil {
@@ -204,37 +204,60 @@ func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, 
 	}
 	var oc *outcome
 	switch out := res.Output(); {
+	case res.TimedOut:
+		return nil, nil // says nothing, and is not kept
 	case unrecognized.MatchString(out):
 		oc = &outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unrecognized.FindString(out))}
-	case !clean(res) && !res.TimedOut:
+	case !clean(res):
 		c := classify(res, o.timeout().String())
 		oc = &c
 	}
-	if o.refused == nil {
-		o.refused = map[target.Target]*outcome{}
-	}
-	if !res.TimedOut {
-		o.refused[t] = oc
-	}
+	o.probes().Put(key, newRefusal(oc))
 	return oc, nil
+}
+
+// refusal is a target probe's answer as the probe cache keeps it.
+type refusal struct {
+	Refused bool         `json:"refused"`
+	Kind    oracles.Kind `json:"kind,omitempty"`
+	Rule    string       `json:"rule,omitempty"`
+	Diag    string       `json:"diagnostic,omitempty"`
+}
+
+func newRefusal(oc *outcome) refusal {
+	if oc == nil {
+		return refusal{}
+	}
+	return refusal{Refused: true, Kind: oc.kind, Rule: oc.rule, Diag: oc.diag}
+}
+
+func (r refusal) outcome() *outcome {
+	if !r.Refused {
+		return nil
+	}
+	return &outcome{r.Kind, r.Rule, r.Diag}
+}
+
+// probes opens the oracle's probe cache once.
+func (o *Oracle) probes() *batch.Probes {
+	o.probeOnce.Do(func() { o.probeCache = batch.OpenProbes(o.Name(), o.Version(), o.tool.Path) })
+	return o.probeCache
 }
 
 func clean(r tool.Result) bool { return !r.TimedOut && r.Signal == "" && r.ExitCode == 0 }
 
-// decider collects the verdicts one attempt settles.
+// decider collects the outcomes one run settles.
 type decider struct {
-	o     *Oracle
-	m     *module
-	cases []domain.Case
-	got   map[int]oracles.Verdict
+	o   *Oracle
+	m   *module
+	rep batch.Report
 }
 
 func (d *decider) set(pos int, oc outcome) {
-	id := d.m.ids[pos]
 	if oc.rule == RuleInvalidIR {
-		slog.Warn("llvm renderer produced invalid IR", "oracle", d.o.Name(), "case", d.cases[id].ID, "diag", oc.diag)
+		slog.Warn("llvm renderer produced invalid IR", "oracle", d.o.Name(), "case", d.m.cases[pos].ID, "diag", oc.diag)
 	}
-	d.got[id] = d.o.verdict(d.cases[id], oc.kind, oc.rule, oc.diag)
+	d.rep.Decide(pos, batch.Outcome{Kind: oc.kind, Rule: oc.rule, Diagnostic: oc.diag})
 }
 
 func (d *decider) all(oc outcome) {
@@ -270,27 +293,22 @@ func (d *decider) compiled(ptx string, single bool) {
 }
 
 // failed settles what a failed run allows: the whole verdict of a single
-// kernel, or the kernel a stack dump or an execution trace names.
-func (d *decider) failed(ctx context.Context, t target.Target, res tool.Result) error {
-	oc := classify(res, d.o.timeout().String())
+// kernel, or the kernel a stack dump or the traced run names.
+func (d *decider) failed(r llcRun) {
+	oc := classify(r.res, d.o.timeout().String())
 	if len(d.m.ids) == 1 {
 		d.set(0, oc)
-		return nil
+		return
 	}
-	pos, trusted, ok := attribution(d.m, res.Output(), false)
-	if !ok {
-		args := append(llcArgs(t), "-debug-pass=Executions")
-		traced, err := d.o.tool.Run(ctx, d.o.timeout(), d.m.text, args...)
-		if err != nil {
-			return fmt.Errorf("%s: %w", d.o.Name(), err)
+	pos, trusted, ok := attribution(d.m, r.res.Output(), false)
+	if !ok && r.traced != nil {
+		if clean(*r.traced) || classify(*r.traced, "").rule != oc.rule {
+			return // not reproducible under tracing: the run is cut
 		}
-		if clean(traced) || classify(traced, "").rule != oc.rule {
-			return nil // not reproducible under tracing: let the caller halve
-		}
-		pos, trusted, ok = attribution(d.m, traced.Output(), true)
+		pos, trusted, ok = attribution(d.m, r.traced.Output(), true)
 	}
 	if !ok {
-		return nil
+		return
 	}
 	d.set(pos, oc)
 	for p := 0; trusted && p < pos; p++ {
@@ -298,7 +316,6 @@ func (d *decider) failed(ctx context.Context, t target.Target, res tool.Result) 
 			d.set(p, outcome{oracles.Accept, RuleAccepted, ""})
 		}
 	}
-	return nil
 }
 
 // learn records intrinsics llc compiled as intrinsics, not external calls.
@@ -332,38 +349,27 @@ func (o *Oracle) knows(names []string) bool {
 // the bare tool on the same input: `llc Args... < Module`.
 type Batch struct {
 	Target target.Target
-	// Cases are the indexes, in the slice given to Render, of the cases
-	// whose kernels the module holds, in order.
-	Cases  []int
+	Cases  []domain.Case
 	Module []byte
 	Args   []string
 }
 
 // Render lays out the cases this llc can judge exactly as Judge's first
-// attempt does: grouped by target, at most BatchSize kernels per module.
-// Set BatchSize to 1 for one case per process.
-func (o *Oracle) Render(cases []domain.Case) ([]Batch, error) {
-	groups, err := o.prepare(cases, make([]oracles.Verdict, len(cases)))
+// runs do: grouped by target, expected accepts first, at most BatchSize
+// kernels per module. Set BatchSize to 1 for one case per process.
+func (o *Oracle) Batches(cases []domain.Case) ([]Batch, error) {
+	runs, err := o.engine().FirstPass(cases)
 	if err != nil {
 		return nil, err
 	}
-	var bs []Batch
-	for _, g := range groups {
-		for lo := 0; lo < len(g.jobs); lo += o.batchSize() {
-			jobs := g.jobs[lo:min(lo+o.batchSize(), len(g.jobs))]
-			b := Batch{Target: g.t, Args: llcArgs(g.t)}
-			var ks []*kernel
-			for _, j := range jobs {
-				b.Cases = append(b.Cases, j.id)
-				ks = append(ks, j.k)
-			}
-			m, err := buildModule(g.t, b.Cases, ks)
-			if err != nil {
-				return nil, err
-			}
-			b.Module = m.text
-			bs = append(bs, b)
+	bs := make([]Batch, len(runs))
+	for i, jobs := range runs {
+		m, err := o.Render(jobs)
+		if err != nil {
+			return nil, err
 		}
+		t := jobs[0].c.Value.Target()
+		bs[i] = Batch{Target: t, Cases: m.cases, Module: m.text, Args: llcArgs(t)}
 	}
 	return bs, nil
 }

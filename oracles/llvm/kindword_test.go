@@ -106,7 +106,7 @@ func asmValid(t *testing.T, o *Oracle, cases []domain.Case) {
 	if as == "" {
 		t.Skip("llvm-as-22 not found; install with make oracles")
 	}
-	batches, err := o.Render(cases)
+	batches, err := o.Batches(cases)
 	if err != nil {
 		t.Fatal(err)
 	}

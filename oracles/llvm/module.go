@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
@@ -74,6 +75,8 @@ type module struct {
 	lines [][2]int
 	// uses[i] lists the intrinsics kernel i calls.
 	uses [][]string
+	// cases[i] is kernel i's case.
+	cases []domain.Case
 }
 
 // errConflict reports two renderings declaring one intrinsic differently: a

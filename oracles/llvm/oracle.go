@@ -13,11 +13,11 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -58,6 +58,9 @@ func llcSpec(name string, major int, env string, files ...string) tool.Spec {
 	}
 }
 
+// NoSymbolize keeps LLVM tools from symbolizing the stack dump of a crash.
+const NoSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
+
 // DefaultTimeout bounds one llc process.
 const DefaultTimeout = 60 * time.Second
 
@@ -73,9 +76,12 @@ type Oracle struct {
 	tool    tool.Tool
 	caps    caps
 	mu      sync.Mutex
-	refused map[target.Target]*outcome // per target: nil, or why llc refuses it outright
 	// intrinsics are the names llc has compiled as intrinsics.
 	intrinsics map[string]bool
+	// nextID numbers the kernels, so that a module's names never clash.
+	nextID     atomic.Int64
+	probeOnce  sync.Once
+	probeCache *batch.Probes
 	// Timeout bounds one llc process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize is the most cases per module; zero means DefaultBatchSize,
@@ -111,15 +117,24 @@ func Discover22(ctx context.Context) (*Oracle, oracles.Status) { return Discover
 
 // New wraps an already located llc (a fake one in tests), probing what it knows.
 func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {
-	c, err := probeCaps(ctx, t)
+	probes := batch.OpenProbes(v.Name, t.Version, t.Path)
+	c, err := probeCaps(ctx, t, probes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", v.Name, err)
 	}
-	return &Oracle{variant: v, tool: t, caps: c}, nil
+	// A failing llc aborts with a stack dump; symbolizing it (llc 19 finds
+	// llvm-symbolizer) doubles the run's time, and no verdict reads it.
+	t.Env = append(slices.Clip(t.Env), NoSymbolize)
+	o := &Oracle{variant: v, tool: t, caps: c}
+	o.probeOnce.Do(func() { o.probeCache = probes })
+	return o, nil
 }
 
 // Name is "llc19" or "llc22".
 func (o *Oracle) Name() string { return o.variant.Name }
+
+// Tool is the llc the oracle runs, with the environment it runs it in.
+func (o *Oracle) Tool() tool.Tool { return o.tool }
 
 // Version is the tool's LLVM version, e.g. "22.1.8".
 func (o *Oracle) Version() string { return o.tool.Version }
@@ -153,9 +168,4 @@ func (o *Oracle) batchSize() int {
 		return o.BatchSize
 	}
 	return DefaultBatchSize
-}
-
-// verdict starts a verdict of this oracle about c.
-func (o *Oracle) verdict(c domain.Case, k oracles.Kind, rule, diag string) oracles.Verdict {
-	return oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain, Kind: k, Rule: rule, Diagnostic: diag}
 }

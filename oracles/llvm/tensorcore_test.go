@@ -205,7 +205,7 @@ func declsSurvive(t *testing.T, o *Oracle, cases []domain.Case) {
 	if as == "" || dis == "" {
 		t.Skip("llvm-as-22 or llvm-dis-22 not found; install with make oracles")
 	}
-	batches, err := o.Render(cases)
+	batches, err := o.Batches(cases)
 	if err != nil {
 		t.Fatal(err)
 	}

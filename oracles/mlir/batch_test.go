@@ -82,8 +82,7 @@ func TestBatchMatchesOneByOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	mid := time.Now()
-	single := *o
-	single.BatchSize = 1
+	single := &Oracle{Opt: o.Opt, Lower: o.Lower, Timeout: o.Timeout, BatchSize: 1}
 	alone, err := single.Judge(context.Background(), cases)
 	if err != nil {
 		t.Fatal(err)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -32,6 +34,9 @@ type Oracle struct {
 	// BatchSize is the most cases per tool invocation; zero means
 	// DefaultBatchSize, and 1 judges every case in its own process.
 	BatchSize int
+	// frames maps a crash site (see crashSite) to its symbolized crashing
+	// function.
+	frames sync.Map
 }
 
 // New returns a verifier-only oracle over mlir-opt.
@@ -153,17 +158,20 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 	return out, nil
 }
 
-// verify runs the verifier over the jobs, BatchSize at a time.
+// verify runs the verifier over the jobs, BatchSize at a time, the cases
+// spec/ptxisa expects it to accept apart from the others.
 func (o *Oracle) verify(ctx context.Context, jobs []*job) error {
 	st := stage{name: "verify", tool: o.Opt, args: []string{timingFlag}}
-	for batch := range slices.Chunk(jobs, o.batchSize()) {
-		res, err := o.runSplit(ctx, st, texts(batch))
-		if err != nil {
-			return err
-		}
-		for i, j := range batch {
-			setVerdict(j.v, "verify", res[i])
-		}
+	expect := make([]oracles.Kind, len(jobs))
+	for i, j := range jobs {
+		expect[i] = batch.Predict(j.c)
+	}
+	res, err := o.decideSplit(ctx, st, texts(jobs), expect)
+	if err != nil {
+		return err
+	}
+	for i, j := range jobs {
+		setVerdict(j.v, "verify", res[i])
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -59,63 +61,103 @@ type chunkResult struct {
 	out string
 }
 
-// runSplit runs the stage on the chunks as one split file. When the tool
-// crashes or hangs, the chunk it was working on is found (see completed),
-// the chunks before it keep their results, and it and the rest run again;
-// when it prints what cannot be attributed, the batch is cut in pieces. So
-// every chunk still gets its own result and the culprit its own failure.
+// runSplit runs the stage on the chunks, as split files, until every
+// chunk has its own result (see decideSplit).
 func (o *Oracle) runSplit(ctx context.Context, st stage, texts []string) ([]chunkResult, error) {
-	if len(texts) == 0 {
-		return nil, nil
-	}
-	ru, err := o.splitOnce(ctx, st, texts)
-	if err != nil {
-		return nil, err
-	}
-	if res, ok := ru.attribute(st); ok {
-		return res, nil
-	}
-	if len(texts) == 1 {
-		return []chunkResult{toolFailure(st.tool.Name, st.prefix(), ru.r, o.timeout())}, nil
-	}
-	if k, ok := ru.completed(st); ok {
-		slog.Debug("mlir: run stopped in a chunk", "stage", st.name, "chunks", len(texts), "at", k)
-		return o.aroundCulprit(ctx, st, texts, ru, k)
-	}
-	slog.Debug("mlir: run not attributable, splitting", "stage", st.name, "chunks", len(texts), "exit", ru.r.ExitCode)
-	var out []chunkResult
-	for part := range slices.Chunk(texts, (len(texts)+bisectParts-1)/bisectParts) {
-		res, err := o.runSplit(ctx, st, part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, res...)
-	}
-	return out, nil
+	return o.decideSplit(ctx, st, texts, nil)
 }
 
-// aroundCulprit finishes a run that stopped in chunk k: the chunks before
-// keep the run's diagnostics (or run again when their output was lost with
-// the crash), chunk k runs alone, the rest runs again.
-func (o *Oracle) aroundCulprit(ctx context.Context, st stage, texts []string, ru run, k int) ([]chunkResult, error) {
-	var head []chunkResult
-	if st.marker == "" {
-		head = ru.partial(st, k)
-	} else {
-		var err error
-		if head, err = o.runSplit(ctx, st, texts[:k]); err != nil {
-			return nil, err
+// decideSplit runs the stage on the chunks through the batch engine, with
+// the chunks' expected verdicts (or nil) to plan the runs. A run's
+// diagnostics are attributed to chunks by their split line; when the tool
+// crashes or hangs, the chunk it was working on is found (see completed),
+// the chunks before it keep their results, it runs alone and the rest runs
+// again; when it prints what cannot be attributed, the run is cut in
+// pieces. So every chunk still gets its own result and the culprit its own
+// failure.
+func (o *Oracle) decideSplit(ctx context.Context, st stage, texts []string, expect []oracles.Kind) ([]chunkResult, error) {
+	outs, err := batch.Decide(ctx, splitTool{o, st}, texts, expect,
+		batch.Options{MaxBatch: o.batchSize(), Mode: batch.ReportsAll, Parts: bisectParts})
+	if err != nil {
+		return nil, err
+	}
+	res := make([]chunkResult, len(outs))
+	for i, oc := range outs {
+		res[i] = fromOutcome(oc)
+	}
+	return res, nil
+}
+
+// splitTool is one stage as the batch engine's tool: chunks in, one split
+// file, one run.
+type splitTool struct {
+	o  *Oracle
+	st stage
+}
+
+// splitInput is a split file and where its chunks start.
+type splitInput struct {
+	file   string
+	starts map[int]int
+	n      int
+}
+
+// Render joins the chunks as one split file.
+func (t splitTool) Render(texts []string) (splitInput, error) {
+	file, starts := joinChunks(texts)
+	return splitInput{file: file, starts: starts, n: len(texts)}, nil
+}
+
+// Run runs the stage once over the file.
+func (t splitTool) Run(ctx context.Context, in splitInput) (run, error) {
+	return t.o.splitOnce(ctx, t.st, in)
+}
+
+// Parse attributes the run's diagnostics and output to chunks. A run that
+// stopped in a chunk decides the chunks before it (when their output was
+// not lost with the crash) and names that chunk a suspect; one that cannot
+// be read decides nothing; a chunk alone always gets its result.
+func (t splitTool) Parse(_ splitInput, ru run) batch.Report {
+	var rep batch.Report
+	if res, ok := ru.attribute(t.st); ok {
+		for i, r := range res {
+			rep.Decide(i, toOutcome(r))
+		}
+		return rep
+	}
+	if ru.n == 1 {
+		rep.Decide(0, toOutcome(toolFailureIn(t.st.tool.Name, t.st.prefix(), ru.r, t.o.timeout(), ru.frame)))
+		return rep
+	}
+	if k, ok := ru.completed(t.st); ok {
+		slog.Debug("mlir: run stopped in a chunk", "stage", t.st.name, "chunks", ru.n, "at", k)
+		if t.st.marker == "" {
+			for i, r := range ru.partial(t.st, k) {
+				rep.Decide(i, toOutcome(r))
+			}
+		}
+		rep.Suspects = []int{k}
+		return rep
+	}
+	slog.Debug("mlir: run not attributable, splitting", "stage", t.st.name, "chunks", ru.n, "exit", ru.r.ExitCode)
+	return rep
+}
+
+// kinds maps a step's outcome to a verdict kind and back.
+var kinds = map[outcome]oracles.Kind{passed: oracles.Accept, failed: oracles.Reject, crashed: oracles.Error, timedOut: oracles.Timeout}
+
+func toOutcome(r chunkResult) batch.Outcome {
+	return batch.Outcome{Kind: kinds[r.outcome], Diagnostic: r.diag, Output: r.out}
+}
+
+func fromOutcome(oc batch.Outcome) chunkResult {
+	r := chunkResult{outcome: crashed, diag: oc.Diagnostic, out: oc.Output}
+	for k, v := range kinds {
+		if v == oc.Kind {
+			r.outcome = k
 		}
 	}
-	culprit, err := o.runSplit(ctx, st, texts[k:k+1])
-	if err != nil {
-		return nil, err
-	}
-	rest, err := o.runSplit(ctx, st, texts[k+1:])
-	if err != nil {
-		return nil, err
-	}
-	return append(append(head, culprit...), rest...), nil
+	return r
 }
 
 // bisectParts is how many pieces a run that cannot be attributed is cut
@@ -136,41 +178,71 @@ type run struct {
 	r      tool.Result
 	starts map[int]int
 	n      int
+	// frame is the crashing function of a case alone, from a symbolized
+	// run of it or of another case that crashed at the same site.
+	frame string
 }
 
-// splitOnce runs the stage once over the chunks.
-func (o *Oracle) splitOnce(ctx context.Context, st stage, texts []string) (run, error) {
-	file, starts := joinChunks(texts)
+// splitOnce runs the stage once over a split file.
+func (o *Oracle) splitOnce(ctx context.Context, st stage, in splitInput) (run, error) {
 	dir, err := os.MkdirTemp("", "legalfuzz-mlir-")
 	if err != nil {
 		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "batch.mlir")
-	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(in.file), 0o644); err != nil {
 		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
 	}
 	args := splitArgs(st, path)
-	var r tool.Result
-	if len(texts) > 1 {
-		// A crash in a batch is only a cue to split it: skip the stack
-		// symbolization (a third of a crashed run's time). A case alone
-		// keeps it, so its report names the crashing function.
-		r, err = tool.Run(ctx, o.timeout(), nil, envPath, append([]string{noSymbolize, st.tool.Path}, args...)...)
-	} else {
-		r, err = st.tool.Run(ctx, o.timeout(), nil, args...)
-	}
+	plain := st.tool
+	plain.Env = append(slices.Clip(plain.Env), noSymbolize)
+	// A crash in a batch is only a cue to split it, and a case alone needs
+	// only the crashing function from the symbolized stack: runs skip the
+	// symbolization (two thirds of a crashed run's time), and a crash
+	// alone is symbolized once per crash site (see frames).
+	r, err := plain.Run(ctx, o.timeout(), nil, args...)
 	if err != nil {
 		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
 	}
-	return run{r: r, starts: starts, n: len(texts)}, nil
+	ru := run{r: r, starts: in.starts, n: in.n}
+	if in.n > 1 || !r.Crashed() {
+		return ru, nil
+	}
+	site := crashSite(r.Output())
+	if f, ok := o.frames.Load(site); ok && site != "" {
+		ru.frame = f.(string)
+		return ru, nil
+	}
+	sym, err := st.tool.Run(ctx, o.timeout(), nil, args...)
+	if err != nil {
+		return run{}, fmt.Errorf("mlir %s: %w", st.name, err)
+	}
+	ru.r, ru.frame = sym, crashFrame(sym.Output())
+	if site != "" && sym.Crashed() {
+		o.frames.Store(site, ru.frame)
+	}
+	return ru, nil
 }
 
-// envPath and noSymbolize run a tool without LLVM's crash symbolization.
-const (
-	envPath     = "/usr/bin/env"
-	noSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
-)
+// unsymbolizedFrame matches a frame of a stack dump printed without
+// symbolization that names its function (an exported symbol):
+// "4  mlir-opt-19  0x000055fe9f3c6ab4 mlir::...::verify() + 84".
+var unsymbolizedFrame = regexp.MustCompile(`(?m)^\s*\d+\s+(\S+)\s+0x[0-9a-f]+ (.+ \+ \d+)$`)
+
+// crashSite keys a crash by the named frames of its unsymbolized stack
+// dump (module, function and offset, which address randomization leaves
+// alone); "" when the dump names none.
+func crashSite(out string) string {
+	var b strings.Builder
+	for _, m := range unsymbolizedFrame.FindAllStringSubmatch(out, -1) {
+		b.WriteString(m[1] + " " + m[2] + "\n")
+	}
+	return b.String()
+}
+
+// noSymbolize runs a tool without LLVM's crash symbolization.
+const noSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
 
 // splitArgs is the stage's command line for the file at path.
 func splitArgs(st stage, path string) []string {
@@ -308,6 +380,11 @@ func splitOutput(out, marker string) []string {
 // toolFailure describes a run that crashed, hung, or printed what could not
 // be attributed, for the one case it held.
 func toolFailure(name, prefix string, r tool.Result, timeout fmt.Stringer) chunkResult {
+	return toolFailureIn(name, prefix, r, timeout, crashFrame(r.Output()))
+}
+
+// toolFailureIn is toolFailure with the crashing function already known.
+func toolFailureIn(name, prefix string, r tool.Result, timeout fmt.Stringer, frame string) chunkResult {
 	if r.TimedOut {
 		return chunkResult{outcome: timedOut, diag: fmt.Sprintf("%s%s timed out after %s", prefix, name, timeout)}
 	}
@@ -318,8 +395,8 @@ func toolFailure(name, prefix string, r tool.Result, timeout fmt.Stringer) chunk
 	if r.Signal != "" {
 		what += " (" + r.Signal + ")"
 	}
-	if f := crashFrame(r.Output()); f != "" {
-		what += " in " + f
+	if frame != "" {
+		what += " in " + frame
 	}
 	diag := prefix + name + " " + what
 	if text := crashText(r.Output()); text != "" {

@@ -196,8 +196,9 @@ func TestDuplicatesAndOrder(t *testing.T) {
 	}
 }
 
-// TestBatchesMatchJudge: Batches renders what Judge assembles, and the
-// command line names the module and target.
+// TestBatchesMatchJudge: Batches renders what Judge assembles, one run per
+// architecture with one module per PTX version, and the command line names
+// every module and the architecture.
 func TestBatchesMatchJudge(t *testing.T) {
 	o := New(PTXAS124, tool.Tool{Name: "ptxas", Path: "ptxas", Version: "12.4.131"})
 	cases := markedBatch()
@@ -205,16 +206,16 @@ func TestBatchesMatchJudge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bs) < 2 || !strings.Contains(bs[0].Text, ".target sm_80") {
+	if len(bs) < 2 || len(bs[0].Files) != 1 || !strings.Contains(bs[0].Files[0].Text, ".target sm_80") {
 		t.Fatalf("%d batches", len(bs))
 	}
 	for i, c := range cases {
-		if bs[0].Cases[i].ID != c.ID || !strings.Contains(bs[0].Text, ptx.EntryName(c.ID)) {
+		if bs[0].Cases[i].ID != c.ID || !strings.Contains(bs[0].Files[0].Text, ptx.EntryName(c.ID)) {
 			t.Fatalf("first batch's case %d is %s, want %s", i, bs[0].Cases[i].ID, c.ID)
 		}
 	}
-	args := o.CommandArgs(bs[0].Target.Arch, "m.ptx")
-	if strings.Join(args, " ") != "-arch=sm_80 -O0 m.ptx -o /dev/null" {
+	args := o.CommandArgs(bs[0].Arch, "m0.ptx", "m1.ptx")
+	if strings.Join(args, " ") != "-arch=sm_80 -O0 m0.ptx m1.ptx -o /dev/null" {
 		t.Fatalf("args %q", args)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -26,220 +26,169 @@ type item struct {
 	e ptx.Entry
 }
 
-// Batch is one module exactly as ptxas gets it: what a benchmark times.
-type Batch struct {
+// File is one module of a run: all its entries share a target.
+type File struct {
+	Name   string
 	Target target.Target
-	// Text is the module; Lines maps its lines to Cases.
-	Text  string
-	Lines ptx.LineTable
+	Text   string
+	Lines  ptx.LineTable
+	// items are the positions, in the run, of the file's entries.
+	items []int
+}
+
+// Batch is one ptxas run exactly as ptxas gets it, what a benchmark times:
+// one module file per PTX version, all for one architecture. ptxas reads
+// every file of its command line and reports each error with its file and
+// line, so one clean run judges a whole architecture.
+type Batch struct {
+	Arch  target.Arch
+	Files []File
 	Cases []domain.Case
+	names map[string]int // entry name → position
 }
 
-// Judge assembles the cases in one module per (target, PTX version) group
-// and returns one verdict per case, in order. Cases this release cannot
-// judge, or that PTX cannot spell, are unsupported without running ptxas.
-// The error is only for harness failures: a cancelled ctx, a ptxas that
-// cannot be started, a value of the wrong type.
+// Judge assembles the cases, one run per architecture (one module per PTX
+// version in it), and returns one verdict per case, in order. Cases this
+// release cannot judge, or that PTX cannot spell, are unsupported without
+// running ptxas; the cases of a module header ptxas refuses are rejected
+// with the header's errors (see checkHeaders). The error is only for
+// harness failures: a cancelled ctx, a ptxas that cannot be started.
 func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	out := make([]oracles.Verdict, len(cases))
-	groups, index, err := o.plan(cases, out)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "legalfuzz-ptxas-")
-	if err != nil {
-		return nil, fmt.Errorf("ptxas: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	for _, g := range groups {
-		hdr, err := o.checkHeader(ctx, dir, g[0].e.Target)
-		if err != nil {
-			return nil, err
-		}
-		if len(hdr) > 0 {
-			for _, it := range g {
-				for _, i := range index[it.c.ID] {
-					out[i] = o.verdict(it.c, oracles.Reject, strings.Join(hdr, "\n"))
-				}
-			}
-			continue
-		}
-		for _, chunk := range o.chunks(g) {
-			vs, err := o.judgeItems(ctx, dir, chunk)
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range vs {
-				for _, i := range index[v.Case] {
-					out[i] = v
-				}
-			}
-		}
-	}
-	return out, nil
+	return o.engine().Judge(ctx, cases)
 }
 
-// plan fills the verdicts that need no ptxas run and groups the other
-// distinct cases by target, in order of first appearance. index maps a case
-// ID to every position it holds in cases.
-func (o *Oracle) plan(cases []domain.Case, out []oracles.Verdict) ([][]item, map[string][]int, error) {
-	index := map[string][]int{}
-	byTarget := map[target.Target]int{}
-	var groups [][]item
-	for i, c := range cases {
-		if seen := index[c.ID]; len(seen) > 0 {
-			index[c.ID] = append(seen, i)
-			out[i] = out[seen[0]]
-			continue
-		}
-		index[c.ID] = []int{i}
-		it, reason, err := o.prepare(c)
-		if err != nil {
-			return nil, nil, err
-		}
-		if reason != "" {
-			out[i] = o.verdict(c, oracles.Unsupported, reason)
-			continue
-		}
-		g, ok := byTarget[it.e.Target]
-		if !ok {
-			g = len(groups)
-			byTarget[it.e.Target] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], it)
+func (o *Oracle) engine() *batch.Engine[item, Batch, tool.Result] {
+	return &batch.Engine[item, Batch, tool.Result]{
+		Oracle: o.cfg.Name, Version: o.tool.Version, Tool: o,
+		Options: batch.Options{MaxBatch: o.BatchSize, Mode: batch.ReportsAll},
+		Gate:    o.gate,
 	}
-	return groups, index, nil
 }
 
-// prepare renders one case, or says why this release cannot judge it.
-func (o *Oracle) prepare(c domain.Case) (item, string, error) {
+// Prepare renders one case, or says why this release cannot judge it.
+func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[item], error) {
 	if !ptx.Renders(c.Domain) {
-		return item{}, fmt.Sprintf("no PTX renderer for domain %s", c.Domain), nil
-	}
-	if c.Value == nil {
-		return item{}, "", fmt.Errorf("ptxas: case %s has no value", c.ID)
+		return batch.Prepared[item]{}, batch.Unsupported("", fmt.Sprintf("no PTX renderer for domain %s", c.Domain))
 	}
 	if reason := o.unsupported(c.Value.Target()); reason != "" {
-		return item{}, reason, nil
+		return batch.Prepared[item]{}, batch.Unsupported("", reason)
 	}
 	e, err := ptx.Render(c)
 	if errors.Is(err, ptx.ErrNoSpelling) {
-		return item{}, err.Error(), nil
+		return batch.Prepared[item]{}, batch.Unsupported("", err.Error())
 	}
 	if err != nil {
-		return item{}, "", fmt.Errorf("ptxas: %w", err)
+		return batch.Prepared[item]{}, fmt.Errorf("ptxas: %w", err)
 	}
-	return item{c, e}, "", nil
+	expect := batch.Predict(c)
+	return batch.Prepared[item]{Item: item{c, e}, Group: group(e.Target, expect), Expect: expect}, nil
 }
 
-// chunks splits a group by BatchSize.
-func (o *Oracle) chunks(g []item) [][]item {
-	if o.BatchSize <= 0 || len(g) <= o.BatchSize {
-		return [][]item{g}
+// group keys the runs a case may join. ptxas reads every module of its
+// command line when they assemble, so the cases expected to be accepted
+// share one run per architecture (a module per PTX version); but it stops
+// after the first module with errors, so the others share one run per
+// target, where one run reports the errors of every entry.
+func group(t target.Target, expect oracles.Kind) string {
+	if expect == oracles.Accept {
+		return t.Arch.String()
 	}
-	var out [][]item
-	for len(g) > 0 {
-		n := min(o.BatchSize, len(g))
-		out = append(out, g[:n])
-		g = g[n:]
-	}
-	return out
+	return t.String()
 }
 
-// Batches renders cases into the modules Judge assembles (unsupported cases
-// left out), for benchmarks that time the bare tool on the same files with
-// CommandArgs. A group whose header ptxas refuses is listed too, though
-// Judge rejects its cases from the header probe alone.
-func (o *Oracle) Batches(cases []domain.Case) ([]Batch, error) {
-	groups, _, err := o.plan(cases, make([]oracles.Verdict, len(cases)))
-	if err != nil {
-		return nil, err
-	}
-	var out []Batch
-	for _, g := range groups {
-		for _, chunk := range o.chunks(g) {
-			text, lines, err := module(chunk)
-			if err != nil {
-				return nil, err
-			}
-			b := Batch{Target: chunk[0].e.Target, Text: text, Lines: lines}
-			for _, it := range chunk {
-				b.Cases = append(b.Cases, it.c)
-			}
-			out = append(out, b)
+// Render lays out items (one architecture) as one module per PTX version,
+// in order of first appearance.
+func (o *Oracle) Render(items []item) (Batch, error) {
+	b := Batch{Arch: items[0].e.Target.Arch, names: map[string]int{}}
+	byTarget := map[target.Target]int{}
+	var entries [][]ptx.Entry
+	for pos, it := range items {
+		f, ok := byTarget[it.e.Target]
+		if !ok {
+			f = len(b.Files)
+			byTarget[it.e.Target] = f
+			b.Files = append(b.Files, File{Name: fmt.Sprintf("m%d.ptx", f), Target: it.e.Target})
+			entries = append(entries, nil)
 		}
+		b.Files[f].items = append(b.Files[f].items, pos)
+		entries[f] = append(entries[f], it.e)
+		b.names[it.e.Name] = pos
+		b.Cases = append(b.Cases, it.c)
 	}
-	return out, nil
-}
-
-func module(items []item) (string, ptx.LineTable, error) {
-	entries := make([]ptx.Entry, len(items))
-	for i, it := range items {
-		entries[i] = it.e
-	}
-	text, table, err := ptx.Module(entries)
-	if err != nil {
-		return "", ptx.LineTable{}, fmt.Errorf("ptxas: %w", err)
-	}
-	return text, table, nil
-}
-
-// judgeItems assembles items (one target) until every one has a verdict:
-// rejected cases leave, the rest are assembled again until ptxas exits 0 on
-// them, since an error can stop ptxas before it reaches later entries. A
-// crash, a timeout or output that names no case splits the items in two.
-func (o *Oracle) judgeItems(ctx context.Context, dir string, items []item) ([]oracles.Verdict, error) {
-	var out []oracles.Verdict
-	for len(items) > 0 {
-		res, rep, err := o.assemble(ctx, dir, items)
+	for f := range b.Files {
+		text, lines, err := ptx.Module(entries[f])
 		if err != nil {
-			return nil, err
+			return Batch{}, fmt.Errorf("ptxas: %w", err)
 		}
-		if len(items) == 1 {
-			return append(out, o.single(items[0].c, res, rep)), nil
-		}
-		if res.TimedOut || res.Crashed() || (res.ExitCode != 0 && (len(rep.stray) > 0 || len(rep.errs) == 0)) {
-			slog.Debug("ptxas: bisecting a batch", "cases", len(items), "exit", res.ExitCode,
-				"timedOut", res.TimedOut, "crashed", res.Crashed())
-			return o.bisect(ctx, dir, items, out)
-		}
-		var rest []item
-		for i, it := range items {
-			switch errs := rep.errs[i]; {
-			case len(errs) > 0:
-				out = append(out, o.verdict(it.c, oracles.Reject, strings.Join(errs, "\n")))
-			case res.ExitCode == 0:
-				out = append(out, o.verdict(it.c, oracles.Accept, ""))
-			default:
-				rest = append(rest, it)
-			}
-		}
-		items = rest
+		b.Files[f].Text, b.Files[f].Lines = text, lines
 	}
-	return out, nil
+	return b, nil
 }
 
-// bisect judges each half of items on its own and appends their verdicts.
-func (o *Oracle) bisect(ctx context.Context, dir string, items []item, out []oracles.Verdict) ([]oracles.Verdict, error) {
-	half := len(items) / 2
-	for _, part := range [][]item{items[:half], items[half:]} {
-		vs, err := o.judgeItems(ctx, dir, part)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, vs...)
+// Run writes the batch's modules to a temporary directory and assembles
+// them in one ptxas run.
+func (o *Oracle) Run(ctx context.Context, b Batch) (tool.Result, error) {
+	dir, err := os.MkdirTemp("", "legalfuzz-ptxas-")
+	if err != nil {
+		return tool.Result{}, fmt.Errorf("ptxas: %w", err)
 	}
-	return out, nil
+	defer os.RemoveAll(dir)
+	paths, err := b.Write(dir)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	res, err := o.tool.Run(ctx, o.timeout(), nil, o.CommandArgs(b.Arch, paths...)...)
+	if err != nil {
+		return tool.Result{}, fmt.Errorf("ptxas: %w", err)
+	}
+	return res, nil
 }
 
-// single is the verdict on a case assembled alone: every error line is its.
-func (o *Oracle) single(c domain.Case, res tool.Result, rep report) oracles.Verdict {
+// Write writes the batch's modules under dir and returns their paths.
+func (b Batch) Write(dir string) ([]string, error) {
+	paths := make([]string, len(b.Files))
+	for i, f := range b.Files {
+		paths[i] = filepath.Join(dir, f.Name)
+		if err := os.WriteFile(paths[i], []byte(f.Text), 0o644); err != nil {
+			return nil, fmt.Errorf("ptxas: %w", err)
+		}
+	}
+	return paths, nil
+}
+
+// Parse attributes a run's errors to entries. Entries with errors are
+// rejected; a clean exit accepts every other entry. After a failed run the
+// entries without errors stay undecided (an error can stop ptxas before it
+// checks them) and run again. A crash, a timeout or an error that names no
+// entry decides nothing. A case alone gets every error line as its own.
+func (o *Oracle) Parse(b Batch, res tool.Result) batch.Report {
+	rep := parseOutput(res.Output(), b)
+	var r batch.Report
+	if len(b.Cases) == 1 {
+		r.Decide(0, o.single(res, rep))
+		return r
+	}
+	if res.TimedOut || res.Crashed() || (res.ExitCode != 0 && (len(rep.stray) > 0 || len(rep.errs) == 0)) {
+		return r
+	}
+	for pos := range b.Cases {
+		switch errs := rep.errs[pos]; {
+		case len(errs) > 0:
+			r.Decide(pos, batch.Outcome{Kind: oracles.Reject, Diagnostic: strings.Join(errs, "\n")})
+		case res.ExitCode == 0:
+			r.Decide(pos, batch.Outcome{Kind: oracles.Accept})
+		}
+	}
+	return r
+}
+
+// single is the outcome of a case assembled alone: every error line is its.
+func (o *Oracle) single(res tool.Result, rep report) batch.Outcome {
 	switch {
 	case res.TimedOut:
-		return o.verdict(c, oracles.Timeout, fmt.Sprintf("%s did not finish within %s", o.cfg.Name, o.timeout()))
+		return batch.Outcome{Kind: oracles.Timeout, Diagnostic: fmt.Sprintf("%s did not finish within %s", o.cfg.Name, o.timeout())}
 	case res.Crashed():
-		return o.verdict(c, oracles.Error, o.crashText(res))
+		return batch.Outcome{Kind: oracles.Error, Diagnostic: o.crashText(res)}
 	}
 	errs := rep.errs[0]
 	for _, l := range rep.stray {
@@ -249,11 +198,11 @@ func (o *Oracle) single(c domain.Case, res tool.Result, rep report) oracles.Verd
 	}
 	switch {
 	case len(errs) > 0:
-		return o.verdict(c, oracles.Reject, strings.Join(errs, "\n"))
+		return batch.Outcome{Kind: oracles.Reject, Diagnostic: strings.Join(errs, "\n")}
 	case res.ExitCode == 0:
-		return o.verdict(c, oracles.Accept, "")
+		return batch.Outcome{Kind: oracles.Accept}
 	}
-	return o.verdict(c, oracles.Error, o.crashText(res))
+	return batch.Outcome{Kind: oracles.Error, Diagnostic: o.crashText(res)}
 }
 
 // crashText describes a failed run: exit status or signal, and the
@@ -273,23 +222,22 @@ func (o *Oracle) crashText(res tool.Result) string {
 	return o.cfg.Name + " failed (" + status + "): " + out
 }
 
-// assemble writes items as one module and runs ptxas on it.
-func (o *Oracle) assemble(ctx context.Context, dir string, items []item) (tool.Result, report, error) {
-	text, table, err := module(items)
+// Batches renders cases into the runs Judge's first pass makes
+// (unsupported cases left out), for benchmarks that time the bare tool on
+// the same files with CommandArgs. Cases of a module header ptxas refuses
+// are listed too, though Judge rejects them from the header probe alone.
+func (o *Oracle) Batches(cases []domain.Case) ([]Batch, error) {
+	runs, err := o.engine().FirstPass(cases)
 	if err != nil {
-		return tool.Result{}, report{}, err
+		return nil, err
 	}
-	path := filepath.Join(dir, "batch.ptx")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		return tool.Result{}, report{}, fmt.Errorf("ptxas: %w", err)
+	var out []Batch
+	for _, items := range runs {
+		b, err := o.Render(items)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
 	}
-	res, err := o.tool.Run(ctx, o.timeout(), nil, o.CommandArgs(items[0].e.Target.Arch, path)...)
-	if err != nil {
-		return tool.Result{}, report{}, fmt.Errorf("ptxas: %w", err)
-	}
-	names := make(map[string]int, len(items))
-	for i, it := range items {
-		names[it.e.Name] = i
-	}
-	return res, parseOutput(res.Output(), table, names), nil
+	return out, nil
 }

@@ -1,12 +1,12 @@
 package ptxas
 
 import (
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
-	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 )
 
 // diagLine matches one ptxas message: "ptxas FILE, line N; error   : MSG"
@@ -31,7 +31,7 @@ type report struct {
 
 // message is one ptxas message.
 type message struct {
-	lineNo, severity, msg string
+	file, lineNo, severity, msg string
 	// text is the message as a verdict keeps it: "error   : MSG", normalized.
 	text string
 }
@@ -49,12 +49,13 @@ func parseLine(line string) (message, bool) {
 	if m == nil {
 		return message{}, false
 	}
-	return message{lineNo: m[2], severity: m[3], msg: m[4], text: diag.Normalize(m[3] + "   : " + m[4])}, true
+	return message{file: m[1], lineNo: m[2], severity: m[3], msg: m[4], text: diag.Normalize(m[3] + "   : " + m[4])}, true
 }
 
-// parseOutput attributes ptxas's output to the entries of a module. Warnings
-// and info lines are not rejections and are dropped.
-func parseOutput(out string, table ptx.LineTable, names map[string]int) report {
+// parseOutput attributes ptxas's output to the entries of a batch, by the
+// file and line each message names. Warnings and info lines are not
+// rejections and are dropped.
+func parseOutput(out string, b Batch) report {
 	r := report{errs: map[int][]string{}}
 	for _, line := range strings.Split(out, "\n") {
 		d, ok := parseLine(line)
@@ -65,8 +66,8 @@ func parseOutput(out string, table ptx.LineTable, names map[string]int) report {
 			}
 		case !d.isError():
 		default:
-			if entry, ok := locate(d.lineNo, d.msg, table, names); ok {
-				r.errs[entry] = append(r.errs[entry], d.text)
+			if pos, ok := b.locate(d); ok {
+				r.errs[pos] = append(r.errs[pos], d.text)
 			} else {
 				r.stray = append(r.stray, d.text)
 			}
@@ -75,19 +76,39 @@ func parseOutput(out string, table ptx.LineTable, names map[string]int) report {
 	return r
 }
 
-// locate finds the entry a message is about: by its line number through the
-// line table, else by an entry name it quotes.
-func locate(lineNo, msg string, table ptx.LineTable, names map[string]int) (int, bool) {
-	if lineNo != "" {
-		n, err := strconv.Atoi(lineNo)
+// locate finds the run position of the entry a message is about: by its
+// file and line through the file's line table, else by an entry name it
+// quotes.
+func (b Batch) locate(d message) (int, bool) {
+	if d.lineNo != "" {
+		n, err := strconv.Atoi(d.lineNo)
 		if err != nil {
 			return 0, false
 		}
-		return table.Entry(n)
+		f, ok := b.file(d.file)
+		if !ok {
+			return 0, false
+		}
+		e, ok := f.Lines.Entry(n)
+		if !ok {
+			return 0, false
+		}
+		return f.items[e], true
 	}
-	if m := entryRef.FindStringSubmatch(msg); m != nil {
-		e, ok := names[m[1]]
-		return e, ok
+	if m := entryRef.FindStringSubmatch(d.msg); m != nil {
+		pos, ok := b.names[m[1]]
+		return pos, ok
 	}
 	return 0, false
+}
+
+// file finds the module a message's file name (a path) refers to.
+func (b Batch) file(name string) (File, bool) {
+	base := filepath.Base(name)
+	for _, f := range b.Files {
+		if f.Name == base {
+			return f, true
+		}
+	}
+	return File{}, false
 }

@@ -78,9 +78,9 @@ var PTXAS13 = Config{
 
 // Oracle runs one ptxas release on batches of cases.
 type Oracle struct {
-	cfg     Config
-	tool    tool.Tool
-	headers headerCache
+	cfg  Config
+	tool tool.Tool
+	probeState
 	// Timeout bounds one ptxas process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize caps the cases in one module; zero means no cap, 1 means one
@@ -94,7 +94,7 @@ type Oracle struct {
 
 // New wraps a located ptxas as the oracle described by cfg.
 func New(cfg Config, t tool.Tool) *Oracle {
-	return &Oracle{cfg: cfg, tool: t, headers: headerCache{errs: map[target.Target][]string{}}}
+	return &Oracle{cfg: cfg, tool: t}
 }
 
 // Discover finds ptxas 12.4 (LEGALFUZZ_PTXAS, .oracles/bin, PATH).
@@ -157,9 +157,9 @@ func (o *Oracle) flags() []string {
 	return []string{"-O0"}
 }
 
-// CommandArgs are the arguments ptxas runs with on the module in path for
-// target arch: the exact command a benchmark should time.
-func (o *Oracle) CommandArgs(arch target.Arch, path string) []string {
+// CommandArgs are the arguments ptxas runs with on the modules in paths
+// for target arch: the exact command a benchmark should time.
+func (o *Oracle) CommandArgs(arch target.Arch, paths ...string) []string {
 	args := append([]string{"-arch=" + arch.String()}, o.flags()...)
-	return append(args, path, "-o", "/dev/null")
+	return append(append(args, paths...), "-o", "/dev/null")
 }

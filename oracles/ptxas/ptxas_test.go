@@ -18,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch/batchtest"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -33,21 +34,9 @@ func realPTXAS(t testing.TB) *Oracle {
 }
 
 // judge judges cases and checks the one-verdict-per-case contract.
-func judge(t testing.TB, o *Oracle, cases []domain.Case) []oracles.Verdict {
+func judge(t *testing.T, o *Oracle, cases []domain.Case) []oracles.Verdict {
 	t.Helper()
-	vs, err := o.Judge(context.Background(), cases)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) != len(cases) {
-		t.Fatalf("%d verdicts for %d cases", len(vs), len(cases))
-	}
-	for i, v := range vs {
-		if v.Case != cases[i].ID || v.Domain != cases[i].Domain || v.Oracle != o.Name() {
-			t.Fatalf("verdict %d is %s/%s/%s, for case %s/%s", i, v.Oracle, v.Domain, v.Case, cases[i].Domain, cases[i].ID)
-		}
-	}
-	return vs
+	return batchtest.Judge(t, o, cases)
 }
 
 func seedCases(t testing.TB, name string) []domain.Case {

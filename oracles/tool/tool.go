@@ -41,6 +41,9 @@ type Tool struct {
 	Name    string
 	Path    string
 	Version string
+	// Env holds extra environment variables ("K=V") for every run, on top
+	// of legalfuzz's own; nil adds none.
+	Env []string
 }
 
 // Locate finds the tool: the Env variable, then .oracles/bin, then PATH. A
@@ -198,7 +201,12 @@ var ErrStart = errors.New("tool could not be started")
 // The error is only for a tool that could not be started (ErrStart) or a
 // cancelled ctx; a tool that ran and failed is described by the Result.
 func (t Tool) Run(ctx context.Context, timeout time.Duration, stdin []byte, args ...string) (Result, error) {
-	return Run(ctx, timeout, stdin, t.Path, args...)
+	cmd := exec.Command(t.Path, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	if t.Env != nil {
+		cmd.Env = append(os.Environ(), t.Env...)
+	}
+	return run(ctx, timeout, cmd)
 }
 
 // Run runs any program as Tool.Run does.

@@ -1,0 +1,154 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// fake is an in-memory tool over ints: a negative item is rejected, 0
+// crashes the run (a suspect when stops is set, else nothing decided), and
+// with stops the run ends at the first rejection, as llc does.
+type fake struct {
+	stops bool
+	runs  [][]int
+}
+
+func (f *fake) Render(items []int) ([]int, error) { return items, nil }
+
+func (f *fake) Run(ctx context.Context, in []int) ([]int, error) {
+	f.runs = append(f.runs, in)
+	return in, ctx.Err()
+}
+
+func (f *fake) Parse(in, _ []int) Report {
+	var r Report
+	for pos, x := range in {
+		switch {
+		case x == 0 && len(in) == 1:
+			r.Decide(pos, Outcome{Kind: oracles.Error})
+			return r
+		case x == 0 && f.stops:
+			r.Suspects = []int{pos}
+			return r
+		case x == 0:
+			return Report{}
+		case x < 0:
+			r.Decide(pos, Outcome{Kind: oracles.Reject})
+			if f.stops {
+				return r
+			}
+		default:
+			r.Decide(pos, Outcome{Kind: oracles.Accept})
+		}
+	}
+	return r
+}
+
+func kinds(outs []Outcome) []oracles.Kind {
+	ks := make([]oracles.Kind, len(outs))
+	for i, o := range outs {
+		ks[i] = o.Kind
+	}
+	return ks
+}
+
+const (
+	A = oracles.Accept
+	R = oracles.Reject
+	E = oracles.Error
+)
+
+// TestDecide: every item gets the outcome its own run would give, and the
+// number of runs follows from the tool's mode.
+func TestDecide(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stops bool
+		items []int
+		opts  Options
+		want  []oracles.Kind
+		runs  int
+	}{
+		{"all accepted", false, []int{1, 2, 3}, Options{}, []oracles.Kind{A, A, A}, 1},
+		{"reports all", false, []int{1, -2, 3, -4}, Options{}, []oracles.Kind{A, R, A, R}, 1},
+		{"stops at first", true, []int{1, -2, 3, -4, 5}, Options{}, []oracles.Kind{A, R, A, R, A}, 3},
+		{"crash cuts the run", false, []int{1, 0, 3, 4}, Options{}, []oracles.Kind{A, E, A, A}, 5},
+		{"suspect runs alone", true, []int{1, 0, 3}, Options{}, []oracles.Kind{A, E, A}, 3},
+		{"batch size", false, []int{1, 2, 3, 4, 5}, Options{MaxBatch: 2}, []oracles.Kind{A, A, A, A, A}, 3},
+		{"one per run", false, []int{1, -2}, Options{MaxBatch: 1}, []oracles.Kind{A, R}, 2},
+		{"empty", false, nil, Options{}, []oracles.Kind{}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fake{stops: tc.stops}
+			outs, err := Decide(context.Background(), f, tc.items, nil, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := kinds(outs); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("outcomes %v, want %v", got, tc.want)
+			}
+			if len(f.runs) != tc.runs {
+				t.Errorf("%d runs %v, want %d", len(f.runs), f.runs, tc.runs)
+			}
+		})
+	}
+}
+
+// TestPlanByPrediction: expected accepts run apart from the rest for a tool
+// that reports all, ahead of them for one that stops at the first error;
+// a wrong prediction costs a run, not an outcome.
+func TestPlanByPrediction(t *testing.T) {
+	items := []int{-1, 2, -3, 4}
+	expect := []oracles.Kind{R, A, R, R} // 4 is mispredicted
+	f := &fake{}
+	outs, err := Decide(context.Background(), f, items, expect, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(outs); !reflect.DeepEqual(got, []oracles.Kind{R, A, R, A}) {
+		t.Errorf("outcomes %v", got)
+	}
+	if want := [][]int{{2}, {-1, -3, 4}}; !reflect.DeepEqual(f.runs, want) {
+		t.Errorf("runs %v, want %v", f.runs, want)
+	}
+	f = &fake{stops: true}
+	if _, err := Decide(context.Background(), f, items, expect, Options{Mode: StopsAtFirst}); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]int{{2, -1, -3, 4}, {-3, 4}, {4}}; !reflect.DeepEqual(f.runs, want) {
+		t.Errorf("runs %v, want %v", f.runs, want)
+	}
+}
+
+// TestDecideCancelled: a cancelled context is an error, not outcomes.
+func TestDecideCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Decide(ctx, &fake{}, []int{1}, nil, Options{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// TestProbesPersist: an answer put by one cache is read by the next one of
+// the same tool, and not by another version's.
+func TestProbesPersist(t *testing.T) {
+	t.Setenv(CacheDirEnv, t.TempDir())
+	OpenProbes("ptxas", "12.4.131", "/bin/ptxas").Put("header sm_90", []string{"error"})
+	var got []string
+	if !OpenProbes("ptxas", "12.4.131", "/bin/ptxas").Get("header sm_90", &got) || !reflect.DeepEqual(got, []string{"error"}) {
+		t.Fatalf("not persisted: %v", got)
+	}
+	if OpenProbes("ptxas", "13.0.48", "/bin/ptxas").Get("header sm_90", &got) {
+		t.Fatal("another version read the answer")
+	}
+	files, _ := filepath.Glob(filepath.Join(os.Getenv(CacheDirEnv), "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v", files)
+	}
+}
