@@ -53,24 +53,36 @@ func (s *Store) Inspect() []string {
 	} else if err := s.Check(); err != nil {
 		damage = append(damage, "bbolt: "+err.Error())
 	}
-	for name, decode := range records {
-		err := s.view(func(tx *bolt.Tx) error {
-			b := tx.Bucket([]byte(name))
-			if b == nil {
-				return nil
-			}
-			return b.ForEach(func(k, v []byte) error {
-				if err := decode(v); err != nil {
-					damage = append(damage, fmt.Sprintf("%s %q: %v", name, k, err))
-				}
-				return nil
-			})
-		})
+	for name := range records {
+		bad, err := s.readRecords(name, func(k, v []byte) {})
+		damage = append(damage, bad...)
 		if err != nil {
 			damage = append(damage, fmt.Sprintf("%s: %v", name, err))
 		}
 	}
 	return damage
+}
+
+// readRecords calls keep with every record of the named bucket that decodes
+// and returns a line for each that does not. A read that hits damaged pages
+// stops with an error; what was read before it was kept.
+func (s *Store) readRecords(name string, keep func(k, v []byte)) (bad []string, err error) {
+	decode := records[name]
+	err = s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(name))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if err := decode(v); err != nil {
+				bad = append(bad, fmt.Sprintf("%s %q: %v", name, k, err))
+				return nil
+			}
+			keep(k, v)
+			return nil
+		})
+	})
+	return bad, err
 }
 
 // Salvaged says what a salvage copied and what it lost, per bucket.
@@ -89,25 +101,15 @@ func (s *Store) Salvage(dst string) (Salvaged, error) {
 	}
 	defer out.Close()
 	res := Salvaged{Copied: map[string]int{}}
-	for name, decode := range records {
+	for name := range records {
 		if name == string(bucketMeta) {
 			continue
 		}
 		var keys, vals [][]byte
-		err := s.view(func(tx *bolt.Tx) error {
-			b := tx.Bucket([]byte(name))
-			if b == nil {
-				return nil
-			}
-			return b.ForEach(func(k, v []byte) error {
-				if err := decode(v); err != nil {
-					res.Lost = append(res.Lost, fmt.Sprintf("%s %q: %v", name, k, err))
-					return nil
-				}
-				keys, vals = append(keys, append([]byte(nil), k...)), append(vals, append([]byte(nil), v...))
-				return nil
-			})
+		bad, err := s.readRecords(name, func(k, v []byte) {
+			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, append([]byte(nil), v...))
 		})
+		res.Lost = append(res.Lost, bad...)
 		if err != nil {
 			res.Lost = append(res.Lost, fmt.Sprintf("%s after %d records: %v", name, len(keys), err))
 		}
