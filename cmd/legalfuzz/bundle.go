@@ -23,8 +23,11 @@ func newTriageBundleCmd() *cobra.Command {
 		Long: `Bundle writes the reproducer of the bucket whose key starts with ID into DIR/<bucket key>/:
 case.json (the minimized case, else the example; legalfuzz check --domain D case.json replays it),
 the input each disagreeing tool was given (case.ptx, case.mlir, case.ll, case.s, or case.driver.json with
-the driver call's parameters), commands.txt (the exact command lines), versions.txt (the oracle versions of
-the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket's oracle pair), bucket.json.`,
+the driver call's parameters), repro.sh (runs the smallest command that shows the bug on the installed tools
+and exits 1 when it reproduces, 0 when it does not, 125 when this machine cannot tell: git bisect run's
+convention), commands.txt (the command lines), versions.txt (the oracle versions of the stored verdicts),
+expected.txt (the reference verdict: spec/ptxisa's, with its rule and source) and observed.txt (the verdict of
+the tool that deviates), bucket.json.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := o.open()
@@ -46,7 +49,8 @@ the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket'
 			for _, f := range b.Files {
 				fmt.Fprintln(w, f)
 			}
-			fmt.Fprintf(w, "replay: legalfuzz check --domain %s %s\n", b.Case.Domain, filepath.Join(b.Dir, repro.CaseFile))
+			fmt.Fprintf(w, "reproduce: %s (exit 1: the bug reproduces)\n", b.Script)
+			fmt.Fprintf(w, "replay with every oracle: legalfuzz check --domain %s %s\n", b.Case.Domain, filepath.Join(b.Dir, repro.CaseFile))
 			return nil
 		},
 	}

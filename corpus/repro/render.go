@@ -172,6 +172,7 @@ func renderLLC(ctx context.Context, w *writer, c domain.Case, name string, twoLL
 		return []string{"# " + file + " not written: " + err.Error()}
 	}
 	w.file(file, string(bs[0].Module))
+	w.llcArgs = bs[0].Args
 	prog := "llc-19"
 	if name == llvm.LLC22.Name {
 		prog = "llc-22"
