@@ -18,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // judgedStore judges the cases of testdata/buckets (one per bucket of a
@@ -183,6 +184,72 @@ func TestScriptJudgesTheOutcome(t *testing.T) {
 			}
 			if rc, out := runScript(t, bd, "LEGALFUZZ_MLIR_OPT="+fake); rc != tc.want {
 				t.Errorf("exit %d, want %d:\n%s\n%s", rc, tc.want, read(t, bd.Script), out)
+			}
+		})
+	}
+}
+
+// litBinary is LLVM 19's lit as make oracles installs it, or "".
+func litBinary() string {
+	for _, dir := range tool.OraclesBinDirs() {
+		if p := filepath.Join(dir, "lit-19"); fileIn(dir, "lit-19") {
+			return p
+		}
+	}
+	p, _ := exec.LookPath("lit-19")
+	return p
+}
+
+// TestLitTestsStateTheCorrectOutcome writes the lit tests of the judged
+// store's buckets and runs them with lit: every open bug is an expected
+// failure, so the run passes; a test whose XFAIL is dropped, or whose
+// expectation is flipped, fails the run.
+func TestLitTestsStateTheCorrectOutcome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("judges 23 cases with every installed tool")
+	}
+	lit := litBinary()
+	if lit == "" {
+		t.Skip("lit-19 not installed (make oracles links it from llvm-19-tools)")
+	}
+	if _, st := mlir.Discover(context.Background()); !st.Available {
+		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
+	}
+	s, buckets, orcs := judgedStore(t)
+	dir := t.TempDir()
+	ts, err := WriteTests(context.Background(), s, dir, orcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d tests, other buckets: %v", ts.Buckets, ts.Other)
+	if ts.Buckets+len(ts.Other) != len(buckets) || ts.Buckets < 15 {
+		t.Fatalf("%d tests and %d others for %d buckets", ts.Buckets, len(ts.Other), len(buckets))
+	}
+	runLit := func() (string, error) {
+		out, err := exec.Command(lit, "-v", dir).CombinedOutput()
+		return string(out), err
+	}
+	out, err := runLit()
+	if err != nil || strings.Count(out, "XFAIL: legalfuzz") != ts.Buckets {
+		t.Fatalf("lit: %v, want %d XFAIL:\n%s", err, ts.Buckets, out)
+	}
+	victim := ts.Files[0]
+	body := read(t, victim)
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"xfail dropped", "XFAIL: ", "XFAIL-DROPPED: ", "FAIL: legalfuzz"},
+		{"expectation flipped", "CHECK-NOT: error", "CHECK-NOT: nothing-printed-this", "XPASS: legalfuzz"},
+		{"expectation flipped", "REFUSED: error", "REFUSED-NOT: error", "XPASS: legalfuzz"},
+	} {
+		if !strings.Contains(body, tc.from) {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(victim, []byte(strings.Replace(body, tc.from, tc.to, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			defer os.WriteFile(victim, []byte(body), 0o644)
+			if out, err := runLit(); err == nil || !strings.Contains(out, tc.want) {
+				t.Fatalf("lit with %s in %s: %v, want %s:\n%s", tc.name, victim, err, tc.want, out)
 			}
 		})
 	}
