@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -11,7 +12,8 @@ import (
 
 type bundleOptions struct {
 	storeReadFlags
-	out string
+	out    string
+	reduce bool
 }
 
 // newTriageBundleCmd is `legalfuzz triage bundle ID --out DIR`.
@@ -46,6 +48,18 @@ the tool that deviates), bucket.json.`,
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "bucket %s: %s\n", b.Bucket.Key, b.Bucket.Title)
+			if o.reduce {
+				r, err := repro.Reduce(cmd.Context(), b)
+				switch {
+				case errors.Is(err, repro.ErrNothingToReduce):
+					fmt.Fprintf(w, "not reduced: %s runs in process, it has no tool input\n", b.Observed.Oracle)
+				case err != nil:
+					return err
+				default:
+					fmt.Fprintf(w, "reduced %s: %d -> %d lines, %d -> %d bytes (%d runs of %s; the field-minimized input is %s)\n",
+						r.File, r.LinesBefore, r.LinesAfter, r.BytesBefore, r.BytesAfter, r.Runs, repro.ScriptFile, r.Original)
+				}
+			}
 			for _, f := range b.Files {
 				fmt.Fprintln(w, f)
 			}
@@ -57,6 +71,7 @@ the tool that deviates), bucket.json.`,
 	f := cmd.Flags()
 	o.storeReadFlags.add(cmd)
 	f.StringVar(&o.out, "out", "", "folder to write the bundle into (DIR/<bucket key>/)")
+	f.BoolVar(&o.reduce, "reduce", false, "delete lines of the tool input while repro.sh still reproduces the bug (keeps case.orig.*)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
