@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -11,7 +12,8 @@ import (
 
 type bundleOptions struct {
 	storeReadFlags
-	out string
+	out    string
+	reduce bool
 }
 
 // newTriageBundleCmd is `legalfuzz triage bundle ID --out DIR`.
@@ -23,8 +25,11 @@ func newTriageBundleCmd() *cobra.Command {
 		Long: `Bundle writes the reproducer of the bucket whose key starts with ID into DIR/<bucket key>/:
 case.json (the minimized case, else the example; legalfuzz check --domain D case.json replays it),
 the input each disagreeing tool was given (case.ptx, case.mlir, case.ll, case.s, or case.driver.json with
-the driver call's parameters), commands.txt (the exact command lines), versions.txt (the oracle versions of
-the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket's oracle pair), bucket.json.`,
+the driver call's parameters), repro.sh (runs the smallest command that shows the bug on the installed tools
+and exits 1 when it reproduces, 0 when it does not, 125 when this machine cannot tell: git bisect run's
+convention), commands.txt (the command lines), versions.txt (the oracle versions of the stored verdicts),
+expected.txt (the reference verdict: spec/ptxisa's, with its rule and source) and observed.txt (the verdict of
+the tool that deviates), bucket.json.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := o.open()
@@ -43,16 +48,30 @@ the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket'
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "bucket %s: %s\n", b.Bucket.Key, b.Bucket.Title)
+			if o.reduce {
+				r, err := repro.Reduce(cmd.Context(), b)
+				switch {
+				case errors.Is(err, repro.ErrNothingToReduce):
+					fmt.Fprintf(w, "not reduced: %s runs in process, it has no tool input\n", b.Observed.Oracle)
+				case err != nil:
+					return err
+				default:
+					fmt.Fprintf(w, "reduced %s: %d -> %d lines, %d -> %d bytes (%d runs of %s; the field-minimized input is %s)\n",
+						r.File, r.LinesBefore, r.LinesAfter, r.BytesBefore, r.BytesAfter, r.Runs, repro.ScriptFile, r.Original)
+				}
+			}
 			for _, f := range b.Files {
 				fmt.Fprintln(w, f)
 			}
-			fmt.Fprintf(w, "replay: legalfuzz check --domain %s %s\n", b.Case.Domain, filepath.Join(b.Dir, repro.CaseFile))
+			fmt.Fprintf(w, "reproduce: %s (exit 1: the bug reproduces)\n", b.Script)
+			fmt.Fprintf(w, "replay with every oracle: legalfuzz check --domain %s %s\n", b.Case.Domain, filepath.Join(b.Dir, repro.CaseFile))
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	o.storeReadFlags.add(cmd)
 	f.StringVar(&o.out, "out", "", "folder to write the bundle into (DIR/<bucket key>/)")
+	f.BoolVar(&o.reduce, "reduce", false, "delete lines of the tool input while repro.sh still reproduces the bug (keeps case.orig.*)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }

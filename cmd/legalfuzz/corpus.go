@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
+	"github.com/legalfuzz/legalfuzz/corpus/repro"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -50,9 +52,13 @@ case, or with --corpus the campaigns' corpora (every case that showed the judges
                                         go test ./fuzz replays them
   gofuzz/<domain>/<case>                go-fuzz raw inputs, one file each
   ptx/<bucket>.ptx, ptx/run.sh          one PTX module each, its header naming the expected ptxas outcome
-                                        (the recorded ptxas verdict, else spec/ptxisa's); PTXAS=... sh run.sh checks them
+                                        (spec/ptxisa's, XFAIL where ptxas gets it wrong); PTXAS=... sh run.sh checks them
   mlir/<domain>.mlir                    lit tests (RUN: mlir-opt %s -split-input-file -verify-diagnostics), one
                                         chunk per case with expected-error lines where the PTX ISA rejects it
+  bugs/<bucket>.mlir|.ll, lit.cfg.py    with mlir or ptx: one lit test per MLIR or llc bucket, RUN on the stage
+                                        that fails, stating spec/ptxisa's answer, XFAIL on the tool versions
+                                        that still get it wrong (lit-19 -v DIR/bugs)
+  bugs/bundles/<bucket>/repro.sh        the other buckets' bundles (triage bundle)
 Cases a format cannot express are listed with the reason. mlir needs mlir-opt-19 (make oracles).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
@@ -96,9 +102,34 @@ func (o *corpusExportOptions) run(cmd *cobra.Command) error {
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "%d cases selected (%s)\n", len(es), what)
 	missing := writeExported(w, written)
+	if err := o.writeBugTests(cmd, db, formats); err != nil {
+		return err
+	}
 	if missing != "" && cmd.Flags().Changed("format") {
 		return errors.New(missing)
 	}
+	return nil
+}
+
+// writeBugTests writes, for --format mlir or ptx over the buckets, one
+// test per bucket that states the correct outcome and marks the open bug
+// XFAIL (lit tests for MLIR and llc), and a bundle with repro.sh for the
+// rest.
+func (o *corpusExportOptions) writeBugTests(cmd *cobra.Command, db *store.Store, formats []corpus.Format) error {
+	if o.all || o.corpora || (!slices.Contains(formats, corpus.FormatMLIR) && !slices.Contains(formats, corpus.FormatPTX)) {
+		return nil
+	}
+	found, err := discover(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer found.Close()
+	ts, err := repro.WriteTests(cmd.Context(), db, filepath.Join(o.out, "bugs"), found.Oracles)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "bugs: %d buckets as lit tests, XFAIL while open (lit-19 -v %s), %d as bundles (%s/*/repro.sh exits 1 while the bug reproduces)\n",
+		ts.Buckets, ts.Dir, len(ts.Other), filepath.Join(ts.Dir, repro.BundlesDir))
 	return nil
 }
 

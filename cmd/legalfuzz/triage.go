@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 )
 
@@ -20,6 +20,7 @@ type triageOptions struct {
 	suppressions string
 	reason       string
 	asJSON       bool
+	example      bool
 }
 
 func newTriageCmd() *cobra.Command {
@@ -39,6 +40,7 @@ in the latest campaign), known, or suppressed. Suppressions come from the store 
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array) to apply as well")
 	f.StringVar(&o.reason, "reason", "", "why the bucket is suppressed (suppress)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	f.BoolVar(&o.example, "example", false, "show: the bucket's example case instead of its minimized case")
 	cmd.AddCommand(newTriageBundleCmd())
 	return cmd
 }
@@ -77,18 +79,27 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 			return err
 		}
 		return o.show(w, db, id)
-	case "suppress":
+	case "suppress", "unsuppress":
 		id, err := need()
 		if err != nil {
 			return err
 		}
-		return db.Suppress(id, o.reason, time.Now().UTC())
-	case "unsuppress":
-		id, err := need()
+		b, err := regress.FindBucket(db, id)
 		if err != nil {
 			return err
 		}
-		return db.Unsuppress(id)
+		if verb == "unsuppress" {
+			if err := db.Unsuppress(b.Key); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(w, "unsuppressed bucket %s: %s\n", b.Key, b.Title)
+			return err
+		}
+		if err := db.Suppress(b.Key, o.reason, time.Now().UTC()); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "suppressed bucket %s (%s): %s\n", b.Key, o.reason, b.Title)
+		return err
 	}
 	return fmt.Errorf("unknown triage verb %q (list, show, suppress, unsuppress)", verb)
 }
@@ -157,14 +168,24 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(entries, func(e store.TriageEntry) bool { return strings.HasPrefix(e.Key, id) })
+	b, err := regress.FindBucket(db, id)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(entries, func(e store.TriageEntry) bool { return e.Key == b.Key })
 	if i < 0 {
 		return fmt.Errorf("no bucket %q", id)
 	}
 	e := entries[i]
-	rec, ok, err := db.Case(e.Example)
+	// The minimized case is what a maintainer wants to read; the example
+	// is the first case seen, with --example.
+	which, caseID := "example", e.Example
+	if b.Minimized != "" && !o.example {
+		which, caseID = "minimized", b.Minimized
+	}
+	rec, ok, err := db.Case(caseID)
 	if err != nil || !ok {
-		return errors.Join(fmt.Errorf("example case %s missing", e.Example), err)
+		return errors.Join(fmt.Errorf("%s case %s missing", which, caseID), err)
 	}
 	d, ok := fuzz.Lookup(rec.Domain)
 	if !ok {
@@ -178,18 +199,18 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if err != nil {
 		return err
 	}
-	verdicts, err := db.Verdicts(e.Example)
+	verdicts, err := db.Verdicts(caseID)
 	if err != nil {
 		return err
 	}
 	if o.asJSON {
-		return writeJSON(w, map[string]any{"bucket": e, "case": json.RawMessage(caseJSON), "verdicts": verdicts})
+		return writeJSON(w, map[string]any{"bucket": e, "case_id": caseID, "case_kind": which, "case": json.RawMessage(caseJSON), "verdicts": verdicts})
 	}
 	fmt.Fprintf(w, "bucket %s (%s, %s): %s\n%d cases, first seen %s in %s, last seen %s\n", e.Key, e.Status, e.Class, e.Title,
 		e.Cases, e.FirstSeen.Format(time.DateTime), e.Campaign, e.LastSeen.Format(time.DateTime))
 	if e.Suppressed != "" {
 		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)
 	}
-	fmt.Fprintf(w, "\nexample case %s (%s), replay with: legalfuzz check --domain %s -\n%s\n\n", e.Example, rec.Source, rec.Domain, caseJSON)
+	fmt.Fprintf(w, "\n%s case %s (%s), replay with: legalfuzz check --domain %s -\n%s\n\n", which, caseID, rec.Source, rec.Domain, caseJSON)
 	return writeVerdicts(w, verdicts, false)
 }

@@ -140,7 +140,7 @@ func renderMLIR(w *writer, c domain.Case) []string {
 		"# the verifier (its verdicts have rule \"verify\"):",
 		"mlir-opt-19 " + strings.Join(args, " "),
 		"# what the verifier accepts is lowered, one step after another (rules \"lowering\", \"translate\", \"link\", \"llc\", \"ptxas\");",
-		"# between the first two steps the oracle cuts the gpu.module's body out of case.lowered.mlir as a plain module:",
+		"# between the first two steps the gpu.module's body is cut out of case.lowered.mlir as a plain module (repro.sh does it with awk):",
 		"mlir-opt-19 --pass-pipeline='" + mlir.Pipeline + "' " + MLIRFile + " -o case.lowered.mlir",
 		"mlir-translate-19 --mlir-to-llvmir case.lowered.mlir -o case.mlir.ll",
 		"llc-19 " + strings.Join(mlir.LLCArgs(t, "case.mlir.ll", "case.mlir.ptx"), " "),
@@ -172,6 +172,7 @@ func renderLLC(ctx context.Context, w *writer, c domain.Case, name string, twoLL
 		return []string{"# " + file + " not written: " + err.Error()}
 	}
 	w.file(file, string(bs[0].Module))
+	w.llcArgs = bs[0].Args
 	prog := "llc-19"
 	if name == llvm.LLC22.Name {
 		prog = "llc-22"

@@ -1,8 +1,9 @@
 // Package repro writes reproducer bundles: for one bucket, the case that
 // stands for it (minimized when minimization ran) with everything needed to
-// replay its disagreement by hand, outside legalfuzz: the input each
-// disagreeing tool was given, the exact command lines, the tool versions,
-// and the expected and observed verdicts.
+// replay its disagreement outside legalfuzz: the input each disagreeing
+// tool was given, repro.sh that runs the smallest command showing the bug
+// and says by its exit status whether it reproduces, the tool versions,
+// the reference verdict (expected) and the deviating tool's (observed).
 package repro
 
 import (
@@ -20,7 +21,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
 // The files of a bundle, besides the rendered inputs.
@@ -42,10 +45,16 @@ type Bundle struct {
 	// bucket's minimized case rather than its example.
 	Case      domain.Case
 	Minimized bool
-	// Expected and Observed are the pair's stored verdicts on Case: the
-	// pair's first oracle (the reference) and its second.
-	Expected, Observed oracles.Verdict
-	Files              []string
+	// Reference is spec/ptxisa's stored verdict on Case, the correct
+	// answer (zero when it did not judge the case); Expected is what the
+	// bundle expects: Reference, else the verdict of the pair's side that
+	// does not deviate. Observed is the deviating tool's verdict.
+	Reference, Expected, Observed oracles.Verdict
+	Files                         []string
+	// Script is repro.sh's path.
+	Script string
+
+	llcArgs []string
 }
 
 // Write writes the bundle of the bucket whose key starts with id into
@@ -81,10 +90,14 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 		cmds = append(cmds, "", "# "+name)
 		cmds = append(cmds, render(ctx, w, bd.Case, name, len(llcOf(b.Signature.Pair)) > 1, orcs)...)
 	}
+	cmds = append(cmds, "", "# or run ./"+ScriptFile+": exit status 1 when the bug reproduces, 0 when not, 125 when this machine cannot tell")
 	w.file(CommandsFile, strings.Join(cmds, "\n")+"\n")
 	w.file(VersionsFile, versions(s, bd.Case.ID))
-	w.file(ExpectedFile, verdictText("expected", b.Signature.Pair, bd.Expected))
-	w.file(ObservedFile, verdictText("observed", b.Signature.Pair, bd.Observed))
+	w.file(ExpectedFile, verdictText("expected", bd.Expected))
+	w.file(ObservedFile, verdictText("observed", bd.Observed))
+	bd.llcArgs = w.llcArgs
+	w.script(plan(ctx, bd, bd.Dir).text(ctx, scriptHeader(bd)))
+	bd.Script = filepath.Join(bd.Dir, ScriptFile)
 	bd.Files = w.files
 	return bd, w.err
 }
@@ -106,9 +119,9 @@ func choose(s regress.Store, b store.Bucket) (Bundle, error) {
 		if err != nil {
 			return Bundle{}, err
 		}
-		a, okA := find(vs, b.Signature.Pair.A)
-		o, okB := find(vs, b.Signature.Pair.B)
-		if !okA || !okB {
+		ref, _ := find(vs, oracles.SpecPTXISA)
+		exp, obs, ok := sides(vs, b.Signature)
+		if !ok {
 			errs = append(errs, fmt.Errorf("case %s has no stored verdict of %s and %s", id, b.Signature.Pair.A, b.Signature.Pair.B))
 			continue
 		}
@@ -121,9 +134,25 @@ func choose(s regress.Store, b store.Bucket) (Bundle, error) {
 			return Bundle{}, fmt.Errorf("case %s: %w", id, err)
 		}
 		return Bundle{Bucket: b, Case: domain.NewCase(d.Name, v), Minimized: id == b.Minimized && id != b.Example,
-			Expected: a, Observed: o}, nil
+			Reference: ref, Expected: exp, Observed: obs}, nil
 	}
 	return Bundle{}, errors.Join(append([]error{fmt.Errorf("bucket %s: no case to bundle", b.Key)}, errs...)...)
+}
+
+// sides returns the expected verdict (spec/ptxisa's when it judged the
+// case, else the pair's side that does not deviate) and the deviating
+// tool's: not the pair's order, which says nothing about who is right.
+func sides(vs []oracles.Verdict, sig policy.Signature) (exp, obs oracles.Verdict, ok bool) {
+	dev, other := sig.Pair.B, sig.Pair.A
+	if sig.Tool == sig.Pair.A {
+		dev, other = sig.Pair.A, sig.Pair.B
+	}
+	obs, okObs := find(vs, dev)
+	exp, okExp := find(vs, other)
+	if ref, okRef := find(vs, oracles.SpecPTXISA); okRef && dev != oracles.SpecPTXISA {
+		exp, okExp = ref, true
+	}
+	return exp, obs, okObs && okExp
 }
 
 // find returns the verdict of oracle name.
@@ -149,6 +178,8 @@ type writer struct {
 	dir   string
 	files []string
 	err   error
+	// llcArgs are the flags the llc oracle ran with, when it was rendered.
+	llcArgs []string
 }
 
 // file writes one bundle file, once.
@@ -170,8 +201,8 @@ func commandsHeader(bd Bundle) []string {
 	}
 	return []string{
 		"# legalfuzz reproducer for bucket " + bd.Bucket.Key + ": " + bd.Bucket.Title,
-		fmt.Sprintf("# case %s (%s, the bucket's %s case), target %s", bd.Case.ID, bd.Case.Domain, which, bd.Case.Value.Target()),
-		"# pair " + bd.Bucket.Signature.Pair.String() + ": expected.txt is " + bd.Bucket.Signature.Pair.A + "'s verdict, observed.txt " + bd.Bucket.Signature.Pair.B + "'s",
+		fmt.Sprintf("# case %s (%s, the bucket's %s case), target %s", bd.Case.ID, bd.Case.Domain, which, targetText(bd.Case)),
+		"# pair " + bd.Bucket.Signature.Pair.String() + ": expected.txt is " + bd.Expected.Oracle + "'s verdict (the reference), observed.txt " + bd.Observed.Oracle + "'s (the tool that deviates)",
 		"",
 		"# replay with every oracle available here (the pair's verdicts should match expected.txt and observed.txt):",
 		"legalfuzz check --domain " + bd.Case.Domain + " " + CaseFile,
@@ -193,13 +224,17 @@ func versions(s regress.Store, caseID string) string {
 	return b.String()
 }
 
-// verdictText spells a verdict as key: value lines.
-func verdictText(role string, p policy.Pair, v oracles.Verdict) string {
+// verdictText spells a verdict as key: value lines; a spec rule comes
+// with its source (the PTX ISA section, the seed file).
+func verdictText(role string, v oracles.Verdict) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %s's verdict (pair %s)\n", role, v.Oracle, p)
+	fmt.Fprintf(&b, "# %s: %s's verdict\n", role, v.Oracle)
 	fmt.Fprintf(&b, "oracle: %s\nversion: %s\nverdict: %s\n", v.Oracle, v.Version, v.Kind)
 	if v.Rule != "" {
 		fmt.Fprintf(&b, "rule: %s\n", v.Rule)
+		if r := ruleOf(v.Rule); r != nil {
+			fmt.Fprintf(&b, "source: %s\n", r.Source)
+		}
 	}
 	if v.Value != "" {
 		fmt.Fprintf(&b, "value: %s\n", v.Value)
@@ -213,4 +248,46 @@ func verdictText(role string, p policy.Pair, v oracles.Verdict) string {
 // indent indents every line of s by two spaces.
 func indent(s string) string {
 	return "  " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n  ")
+}
+
+// ruleOf is the spec rule with that ID, or nil (an accept carries its
+// ladder's ID, which is no rule).
+func ruleOf(id string) *spec.Rule {
+	for _, r := range spec.Rules() {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// targetText is the case's own target: the AMD GPU of a waitcnt program,
+// the NVIDIA arch and PTX ISA version of the rest.
+func targetText(c domain.Case) string {
+	if v, ok := c.Value.(waitcnt.Value); ok {
+		return v.GPU.String()
+	}
+	return c.Value.Target().String()
+}
+
+// scriptHeader opens repro.sh: the bucket, the case, and the verdicts it
+// replays, the expected one with its rule and source.
+func scriptHeader(bd Bundle) []string {
+	which := "example"
+	if bd.Minimized {
+		which = "minimized"
+	}
+	h := []string{
+		fmt.Sprintf("legalfuzz reproducer for bucket %s (%s): %s", bd.Bucket.Key, policy.ClassOf(bd.Bucket.Signature), bd.Bucket.Title),
+		fmt.Sprintf("case %s (%s, the bucket's %s case, in %s), target %s", bd.Case.ID, bd.Case.Domain, which, CaseFile, targetText(bd.Case)),
+		fmt.Sprintf("expected: %s %s %s", bd.Expected.Oracle, bd.Expected.Kind, bd.Expected.Rule),
+	}
+	if r := ruleOf(bd.Expected.Rule); r != nil {
+		h = append(h, "  "+r.Message, "  source: "+r.Source)
+	}
+	h = append(h, fmt.Sprintf("observed: %s %s %s (version %s)", bd.Observed.Oracle, bd.Observed.Kind, bd.Observed.Rule, bd.Observed.Version))
+	if d := strings.TrimSpace(bd.Observed.Diagnostic); d != "" {
+		h = append(h, "  "+strings.SplitN(d, "\n", 2)[0])
+	}
+	return h
 }

@@ -1,0 +1,307 @@
+package repro
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
+	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+)
+
+// instruction is the PTX a lowered case of a domain must hold for a tool's
+// accept to mean it emitted the operation (not that it dropped it).
+var instruction = map[string]string{
+	"mma": "mma.", "wgmma": "wgmma.", "tmadesc": "cp.async.bulk.tensor", "tmamode": "cp.async.bulk.tensor",
+	"ldsm": "matrix.sync", "cpasync": "cp.async", "kindword": "tcgen05.mma", "blockscale": "mma",
+}
+
+// plan writes repro.sh's steps for the deviating tool's verdict on the
+// bundle's case. Tools with an input file run the smallest command that
+// shows the bug; the rest replay through legalfuzz check.
+func plan(ctx context.Context, bd Bundle, dir string) *script {
+	s := &script{}
+	has := func(f string) bool { _, err := os.Stat(filepath.Join(dir, f)); return err == nil }
+	obs := bd.Observed
+	switch {
+	case obs.Oracle == mlir.Name && has(MLIRFile):
+		planMLIR(ctx, s, bd, dir)
+	case (obs.Oracle == ptxas.PTXAS124.Name || obs.Oracle == ptxas.PTXAS13.Name) && has(PTXFile) && bd.Reference.Oracle != "":
+		cfg := ptxas.PTXAS124
+		if obs.Oracle == ptxas.PTXAS13.Name {
+			cfg = ptxas.PTXAS13
+		}
+		args := ptxas.New(cfg, tool.Tool{}).CommandArgs(bd.Case.Value.Target().Arch, PTXFile)
+		s.add(`step ptxas ` + s.need("PTXAS", cfg.Spec) + " " + strings.Join(args, " "))
+		judgeLast(s, "ptxas", obs, "")
+	case (obs.Oracle == llvm.LLC19.Name || obs.Oracle == llvm.LLC22.Name) && has(llcFile(bd)):
+		v := llvm.LLC19
+		if obs.Oracle == llvm.LLC22.Name {
+			v = llvm.LLC22
+		}
+		s.add(`step llc ` + s.need("LLC", v.Spec) + " " + strings.Join(bd.llcArgs, " ") +
+			" " + llcFile(bd) + ` -o "$work/llc.ptx"`)
+		judgeLast(s, "llc", obs, `"$work/llc.ptx"`)
+	case obs.Oracle == amdgpu.Name && has(AsmFile) && policy.ClassOf(bd.Bucket.Signature) != policy.SeedEvidence:
+		s.add(`step mc ` + s.need("LLVM_MC", amdgpu.Spec) + " " + strings.Join(amdgpu.Args(cpuOf(bd)), " ") + " " + AsmFile)
+		judgeLast(s, "mc", obs, "")
+	default:
+		planCheck(s, bd)
+	}
+	return s
+}
+
+// llcFile is the IR file renderLLC wrote for the observed llc.
+func llcFile(bd Bundle) string {
+	if len(llcOf(bd.Bucket.Signature.Pair)) > 1 {
+		return "case." + bd.Observed.Oracle + ".ll"
+	}
+	return LLFile
+}
+
+// judgeLast ends the script on the deviating tool's last step: the bug
+// shows when it did what the observed verdict says (said the same words,
+// crashed, or accepted and emitted the instruction into out).
+func judgeLast(s *script, name string, obs oracles.Verdict, out string) {
+	switch outcome(obs) {
+	case "crash":
+		s.add(fmt.Sprintf(`crashed %s && reproduces "%s crashed, as it did in the campaign"`, name, name),
+			fmt.Sprintf(`fixed "%s did not crash"`, name))
+	case "reject":
+		w := words(obs.Diagnostic)
+		if w == "" {
+			s.add(fmt.Sprintf(`clean %s || reproduces "%s refused the case"`, name, name),
+				fmt.Sprintf(`fixed "%s accepted the case"`, name))
+			return
+		}
+		s.add(fmt.Sprintf(`said %s %s && reproduces "%s said: %s"`, name, shQuote(w), name, shEsc(w)),
+			fmt.Sprintf(`clean %s && fixed "%s accepted the case"`, name, name),
+			fmt.Sprintf(`fixed "%s refused the case, but not with the bucket's words"`, name))
+	default:
+		s.add(fmt.Sprintf(`clean %s || fixed "%s refused the case"`, name, name))
+		if instr := instruction[obs.Domain]; instr != "" && out != "" {
+			s.add(fmt.Sprintf(`grep -qF %s %s || fixed "%s accepted but emitted no %s"`, shQuote(instr), out, name, instr))
+		}
+		s.add(fmt.Sprintf(`reproduces "%s accepted the case"`, name))
+	}
+}
+
+// shEsc escapes text for a double-quoted sh string.
+func shEsc(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s)
+}
+
+// cpuOf is the AMD GPU of a waitcnt case.
+func cpuOf(bd Bundle) string {
+	if v, ok := bd.Case.Value.(waitcnt.Value); ok {
+		return v.GPU.String()
+	}
+	return ""
+}
+
+// planMLIR replays the mlir oracle's stages on case.mlir, stopping at the
+// stage the bucket names: the verifier alone, the smallest prefix of the
+// lowering pipeline that prints the bug's words, or the whole chain to
+// ptxas.
+func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
+	obs := bd.Observed
+	opt := s.need("MLIR_OPT", mlir.OptSpec)
+	stage := obs.Rule
+	if outcome(obs) == "accept" {
+		stage = "accept"
+	}
+	switch stage {
+	case "verify":
+		s.add(`step verify ` + opt + " " + MLIRFile + " -o /dev/null")
+		judgeLast(s, "verify", obs, "")
+		return
+	case "lowering":
+		// The lowering's own words, printed by the shortest pipeline that
+		// prints them; a failure the oracle finds in the lowering's output
+		// (LLVM 19's wgmma constraints from uninitialized bytes) shows in
+		// the steps after it instead.
+		if flag, ok := smallestPipeline(ctx, dir, words(obs.Diagnostic)); ok {
+			s.add(`step lowering ` + opt + " " + flag + " " + MLIRFile + ` -o "$work/lowered.mlir"`)
+			judgeLast(s, "lowering", obs, "")
+			return
+		}
+	}
+	t := mlirTarget(dir, bd.Case.Value.Target())
+	s.add(`step verify `+opt+" "+MLIRFile+" -o /dev/null",
+		`clean verify || fixed "the verifier refused the case"`,
+		`step lowering `+opt+` --pass-pipeline='`+mlir.Pipeline+`' `+MLIRFile+` -o "$work/lowered.mlir"`)
+	if stage == "lowering" {
+		s.add(`clean lowering || reproduces "the lowering failed"`)
+	} else {
+		s.add(`clean lowering || cannot "the lowering failed before the stage under test"`)
+	}
+	s.add(`# the lowered gpu.module's body, as a plain module: what mlir-translate reads`,
+		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' "$work/lowered.mlir" >"$work/device.mlir"`)
+	if stage == "lowering" {
+		// The lowering "passed" with output that llc cannot compile (LLVM
+		// 19's wgmma constraints from uninitialized bytes).
+		s.add(`step translate `+s.need("MLIR_TRANSLATE", mlir.TranslateSpec)+` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`,
+			`clean translate || reproduces "mlir-translate refused the lowering's output"`,
+			`step llc `+s.need("LLC", mlir.LLCSpec)+" "+strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " "),
+			`clean llc || reproduces "llc refused the lowering's output"`,
+			`fixed "the lowering's output compiles"`)
+		return
+	}
+	chain := []struct{ name, cmd string }{
+		{"translate", `step translate ` + s.need("MLIR_TRANSLATE", mlir.TranslateSpec) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
+		{"llc", `step llc ` + s.need("LLC", mlir.LLCSpec) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
+		{"ptxas", `step ptxas ` + s.need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
+	}
+	for _, c := range chain {
+		s.add(c.cmd)
+		if c.name == stage {
+			judgeLast(s, c.name, obs, "")
+			return
+		}
+		s.add(fmt.Sprintf(`clean %s || fixed "%s refused the case"`, c.name, c.name))
+		if c.name == "translate" && obs.Value != "" {
+			s.add(valueCheck(obs.Value, bd.Reference.Value)...)
+			return
+		}
+		if c.name == obs.Rule {
+			s.add("# the campaign's lowering stopped here: " + strings.SplitN(obs.Diagnostic, "\n", 2)[0])
+			break
+		}
+	}
+	if instr := instruction[obs.Domain]; instr != "" {
+		s.add(fmt.Sprintf(`grep -qF %s "$work/case.ptx" || fixed "every stage passed but the PTX holds no %s"`, shQuote(instr), instr))
+	}
+	s.add(`reproduces "every stage accepted the case"`)
+}
+
+// valueCheck ends a miscompile: the translated module stores the value
+// the tool computed, not the reference's.
+func valueCheck(observed, expected string) []string {
+	dec := func(h string) string {
+		n, err := strconv.ParseUint(strings.TrimPrefix(h, "0x"), 16, 64)
+		if err != nil {
+			return h
+		}
+		return strconv.FormatInt(int64(n), 10)
+	}
+	return []string{
+		fmt.Sprintf(`grep -qF 'store i64 %s, ptr addrspace(1)' "$work/case.ll" && reproduces "the lowering computes %s, the reference %s"`, dec(observed), observed, expected),
+		fmt.Sprintf(`fixed "the lowering no longer computes %s"`, observed),
+	}
+}
+
+// nvvmTarget is the target the mlir oracle rendered the case's gpu.module
+// for (it may raise the case's PTX version to the first one that has the
+// operation).
+var nvvmTarget = regexp.MustCompile(`#nvvm\.target<chip = "(sm_\w+)", features = "\+ptx(\d+)"`)
+
+// mlirTarget is the target written into case.mlir, else t.
+func mlirTarget(dir string, t target.Target) target.Target {
+	text, err := os.ReadFile(filepath.Join(dir, MLIRFile))
+	if err != nil {
+		return t
+	}
+	m := nvvmTarget.FindStringSubmatch(string(text))
+	if m == nil {
+		return t
+	}
+	a, errA := target.ParseArch(m[1])
+	n, errP := strconv.Atoi(m[2])
+	if errA != nil || errP != nil {
+		return t
+	}
+	return target.Target{Arch: a, PTX: target.PTX(n)}
+}
+
+// smallestPipeline is the mlir-opt flag that runs the shortest prefix of
+// mlir.Pipeline whose output holds the bug's words, tried on the tools
+// found here. Without mlir-opt here it is the whole pipeline; ok is false
+// when mlir-opt is here and no prefix prints the words.
+func smallestPipeline(ctx context.Context, dir, want string) (flag string, ok bool) {
+	full := "--pass-pipeline='" + mlir.Pipeline + "'"
+	if want == "" {
+		return "", false
+	}
+	opt, err := tool.Locate(ctx, mlir.OptSpec)
+	if err != nil {
+		return full, true
+	}
+	passes := topLevelPasses(mlir.Pipeline)
+	for n := 1; n <= len(passes); n++ {
+		arg := "--pass-pipeline=builtin.module(" + strings.Join(passes[:n], ",") + ")"
+		if runsHere(ctx, dir, want, opt.Path, arg, MLIRFile, "-o", os.DevNull) {
+			if n == 1 && !strings.ContainsAny(passes[0], "(") {
+				return "--" + passes[0], true
+			}
+			return "--pass-pipeline='builtin.module(" + strings.Join(passes[:n], ",") + ")'", true
+		}
+	}
+	return "", false
+}
+
+// topLevelPasses splits "builtin.module(a,b,c(d,e))" into a, b, c(d,e).
+func topLevelPasses(pipeline string) []string {
+	in := strings.TrimSuffix(strings.TrimPrefix(pipeline, "builtin.module("), ")")
+	var out []string
+	depth, start := 0, 0
+	for i, r := range in {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, in[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, in[start:])
+}
+
+// planCheck replays an oracle that runs inside legalfuzz (its rule sets,
+// the seed algorithms under test, the driver and the GPU, an exec
+// verifier) with legalfuzz check: the bug shows when the deviating oracle
+// still says what it said, and the reference too.
+func planCheck(s *script, bd Bundle) {
+	lf := s.need("LEGALFUZZ", legalfuzzSpec())
+	s.add(`step check `+lf+` check --json --domain `+bd.Case.Domain+" "+CaseFile,
+		`[ "$rc" -le 1 ] || cannot "legalfuzz check failed"`)
+	for _, v := range []oracles.Verdict{bd.Reference, bd.Observed} {
+		if v.Oracle == "" {
+			continue
+		}
+		line := fmt.Sprintf(`"oracle":"%s"`, v.Oracle)
+		s.add(fmt.Sprintf(`grep -F '%s' "$work/check.out" >"$work/%s.line" || cannot "%s gave no verdict here"`, line, fileSafe(v.Oracle), v.Oracle),
+			fmt.Sprintf(`grep -qF '"verdict":"%s"' "$work/%s.line" || fixed "%s no longer says %s"`, v.Kind, fileSafe(v.Oracle), v.Oracle, v.Kind))
+	}
+	s.add(fmt.Sprintf(`reproduces "%s says %s where %s says %s"`, bd.Observed.Oracle, bd.Observed.Kind, bd.Reference.Oracle, bd.Reference.Kind))
+}
+
+// fileSafe turns an oracle name into a file name.
+func fileSafe(name string) string {
+	return strings.NewReplacer("/", "_", ":", "_").Replace(name)
+}
+
+// legalfuzzSpec finds the legalfuzz binary: this one, else PATH.
+func legalfuzzSpec() tool.Spec {
+	files := []string{"legalfuzz"}
+	if exe, err := os.Executable(); err == nil && strings.Contains(filepath.Base(exe), "legalfuzz") && !strings.HasSuffix(exe, ".test") {
+		files = append([]string{exe}, files...)
+	}
+	return tool.Spec{Name: "legalfuzz", Env: "LEGALFUZZ", Files: files, VersionArgs: []string{"version"},
+		Version: func(out string) (string, bool) { return strings.TrimSpace(out), strings.HasPrefix(out, "legalfuzz") },
+		Install: "go install github.com/legalfuzz/legalfuzz/cmd/legalfuzz@latest"}
+}

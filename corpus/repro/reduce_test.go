@@ -1,0 +1,76 @@
+package repro
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
+)
+
+func TestReduceLines(t *testing.T) {
+	lines := strings.SplitAfter("a\nb\nBUG1\nc\nd\nBUG2\ne\nKEEP\nf\n", "\n")
+	lines = lines[:len(lines)-1]
+	runs := 0
+	test := func(cand []string) bool {
+		runs++
+		text := strings.Join(cand, "")
+		return strings.Contains(text, "BUG1") && strings.Contains(text, "BUG2")
+	}
+	keep := func(l string) bool { return strings.HasPrefix(l, "KEEP") }
+	got := ReduceLines(lines, keep, test)
+	if want := []string{"BUG1\n", "BUG2\n", "KEEP\n"}; !slices.Equal(got, want) {
+		t.Errorf("ReduceLines = %q, want %q (%d runs)", got, want, runs)
+	}
+	if got := ReduceLines([]string{"x\n"}, keep, func([]string) bool { return true }); len(got) != 1 {
+		t.Errorf("reduced to nothing: %q", got)
+	}
+}
+
+// TestReduceKeepsTheBug reduces the tool input of two buckets of the
+// judged store (ptxas's accept of an illegal selector, MLIR's verifier
+// refusing a legal sparse mma) and checks that the result is smaller, still
+// reproduces, and still holds the instruction of an accept bug.
+func TestReduceKeepsTheBug(t *testing.T) {
+	if testing.Short() {
+		t.Skip("judges 23 cases with every installed tool")
+	}
+	if _, st := mlir.Discover(context.Background()); !st.Available {
+		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
+	}
+	s, buckets, orcs := judgedStore(t)
+	out := t.TempDir()
+	done := 0
+	for _, b := range buckets {
+		want := map[string]string{ptxas.PTXAS124.Name: "mma.sp.sync", mlir.Name: "nvgpu.mma.sp.sync"}[b.Signature.Tool]
+		if want == "" || b.Signature.Domain != "mma" || (b.Signature.Tool == mlir.Name && b.Signature.Stage != "verify") {
+			continue
+		}
+		bd, err := Write(context.Background(), s, b.Key, out, orcs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Reduce(context.Background(), bd)
+		if err != nil {
+			t.Fatalf("%s: %v", b.Key, err)
+		}
+		text, _ := os.ReadFile(r.File)
+		t.Logf("%s: %d -> %d lines, %d runs:\n%s", b.Key, r.LinesBefore, r.LinesAfter, r.Runs, text)
+		if r.BytesAfter >= r.BytesBefore {
+			t.Errorf("%s: not reduced (%d -> %d bytes)", b.Key, r.BytesBefore, r.BytesAfter)
+		}
+		if b.Signature.Tool == ptxas.PTXAS124.Name && !strings.Contains(string(text), want) {
+			t.Errorf("%s: the reduced PTX lost %s", b.Key, want)
+		}
+		if rc, out := runScript(t, bd); rc != ExitReproduces {
+			t.Errorf("%s: repro.sh on the reduced input exited %d:\n%s", b.Key, rc, out)
+		}
+		done++
+	}
+	if done < 2 {
+		t.Fatalf("reduced %d buckets; want the ptxas and the MLIR verify buckets of mma", done)
+	}
+}

@@ -1,0 +1,210 @@
+package repro
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+)
+
+// ScriptFile is the bundle's runnable reproducer.
+const ScriptFile = "repro.sh"
+
+// The exit statuses of repro.sh, those of `git bisect run`: so a bundle
+// can bisect a tool's history as it is.
+const (
+	// ExitFixed: every step ran and the bug did not show.
+	ExitFixed = 0
+	// ExitReproduces: the deviating tool did what the bucket says.
+	ExitReproduces = 1
+	// ExitCannotTell: a tool is missing here, or a step before the one
+	// under test failed for another reason.
+	ExitCannotTell = 125
+)
+
+// shTool is a program repro.sh runs: the shell variable that holds it,
+// the environment variable legalfuzz reads for it, and where to look.
+type shTool struct {
+	Var  string
+	Spec tool.Spec
+}
+
+// script is repro.sh being written: the tools it needs and its steps.
+type script struct {
+	tools []shTool
+	lines []string
+}
+
+// need adds a tool (once) and returns the shell expansion that runs it.
+func (s *script) need(v string, spec tool.Spec) string {
+	for _, t := range s.tools {
+		if t.Var == v {
+			return `"$` + v + `"`
+		}
+	}
+	s.tools = append(s.tools, shTool{Var: v, Spec: spec})
+	return `"$` + v + `"`
+}
+
+// add appends shell lines.
+func (s *script) add(lines ...string) { s.lines = append(s.lines, lines...) }
+
+// text is the script: the header comments, the helpers, the tools located
+// (the path found when the bundle was written, the legalfuzz environment
+// variable first, the plain name on PATH last), then the steps.
+func (s *script) text(ctx context.Context, header []string) string {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	for _, h := range header {
+		b.WriteString("# " + h + "\n")
+	}
+	b.WriteString(prelude)
+	for _, t := range s.tools {
+		cands := []string{}
+		if found, err := tool.Locate(ctx, t.Spec); err == nil {
+			cands = append(cands, shQuote(found.Path))
+		}
+		cands = append(cands, t.Spec.Files...)
+		fmt.Fprintf(&b, "%s=$(find_tool %s %s) || cannot \"%s not found: install it (%s) or set %s\"\n",
+			t.Var, envName(t.Spec), strings.Join(cands, " "), t.Spec.Name, t.Spec.Install, envName(t.Spec))
+	}
+	for _, l := range s.lines {
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// envName is the variable that points legalfuzz (and repro.sh) at a tool.
+func envName(s tool.Spec) string {
+	if s.Env == "" {
+		return "LEGALFUZZ_TOOL_" + strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(s.Name))
+	}
+	return s.Env
+}
+
+// prelude holds repro.sh's helpers. step runs one command with its output
+// kept in $work/NAME.out; said looks for the bug's words in it; clean is
+// a step that exited 0 and printed no error (mlir-opt can print an error
+// and exit 0); crashed is a signal or an LLVM stack dump.
+const prelude = `#
+# Exit status (git bisect run's convention): 1 the bug reproduces, 0 it does not,
+# 125 this machine cannot tell (a tool is missing, or an earlier step failed otherwise).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/legalfuzz-repro.XXXXXX") || exit 125
+trap 'rm -rf "$work"' EXIT
+cd "$here" || exit 125
+
+reproduces() { echo "repro: REPRODUCES: $*"; exit 1; }
+fixed() { echo "repro: does not reproduce: $*"; exit 0; }
+cannot() { echo "repro: cannot tell: $*" >&2; exit 125; }
+find_tool() {
+	eval "v=\${$1:-}"
+	shift
+	if [ -n "$v" ]; then
+		[ -x "$v" ] || return 1
+		echo "$v"
+		return 0
+	fi
+	for t in "$@"; do
+		if p=$(command -v "$t" 2>/dev/null) && [ -x "$p" ]; then echo "$p"; return 0; fi
+	done
+	return 1
+}
+step() {
+	name=$1
+	shift
+	echo "+ $*"
+	"$@" >"$work/$name.out" 2>&1
+	rc=$?
+	sed -n '1,30s/^/  | /p' "$work/$name.out"
+	echo "  (exit $rc)"
+}
+said() { grep -qF -- "$2" "$work/$1.out"; }
+crashed() { [ "$rc" -ge 128 ] || grep -qE 'PLEASE submit a bug report|Stack dump|LLVM ERROR' "$work/$1.out"; }
+clean() { [ "$rc" -eq 0 ] && ! grep -qiE '(^|: )(error|fatal)( |:)' "$work/$1.out"; }
+
+`
+
+// shQuote quotes s for sh.
+func shQuote(s string) string {
+	if regexp.MustCompile(`^[\w@%+=:,./-]+$`).MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// placeholder matches what diag.Normalize put in place of the parts of a
+// message that vary (paths, positions, names): the bug's words are the
+// longest stretch between them.
+var placeholder = regexp.MustCompile(`FILE:LINE:COL|FILE:LINE|FILE|LINE:COL|%V|@SYM|\^BB|HEX|ENTRY|\btN\b|'C'|\?`)
+
+// stagePrefix is the stage name the mlir oracle puts before a lowering
+// step's message ("lowering: ", "llc: ").
+var stagePrefix = regexp.MustCompile(`^(?:verify|lowering|translate|link|llc|ptxas): `)
+
+// words picks from a stored (normalized) diagnostic the literal text that
+// the tool prints when the bug shows: the first line, without the stage,
+// location and "error:" prefixes, cut at the first varying part. Empty when
+// nothing literal is left.
+func words(diagnostic string) string {
+	line := strings.TrimSpace(strings.SplitN(strings.TrimSpace(diagnostic), "\n", 2)[0])
+	line = stagePrefix.ReplaceAllString(line, "")
+	for _, p := range []string{"within split at FILE:LINE offset :LINE:COL: ", "FILE:LINE:COL: ", "<stdin>:LINE:COL: ", "ptxas FILE, line LINE; "} {
+		line = strings.TrimPrefix(line, p)
+	}
+	for _, p := range []string{"error: ", "error   : ", "ptxas fatal   : ", "ptxas error   : ", "fatal error: "} {
+		if i := strings.Index(line, p); i >= 0 && i < 20 {
+			line = line[i+len(p):]
+		}
+	}
+	best := ""
+	for _, part := range placeholder.Split(line, -1) {
+		if part = strings.TrimSpace(part); len(part) > len(best) {
+			best = part
+		}
+	}
+	if len(best) < 8 {
+		return ""
+	}
+	return best
+}
+
+// runsHere runs a command in dir and reports whether its output holds
+// want: how a bundle picks the smallest command that shows the bug on the
+// tools found when it is written.
+func runsHere(ctx context.Context, dir, want string, argv ...string) bool {
+	if want == "" || argv[0] == "" {
+		return false
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	return strings.Contains(string(out), want)
+}
+
+// writeScript writes repro.sh, executable.
+func (w *writer) script(text string) {
+	w.file(ScriptFile, text)
+	if w.err == nil {
+		w.err = os.Chmod(filepath.Join(w.dir, ScriptFile), 0o755)
+	}
+}
+
+// outcome says how repro.sh judges the deviating tool's last step: what
+// it must have done for the bug to show.
+func outcome(v oracles.Verdict) string {
+	switch v.Kind {
+	case oracles.Accept, oracles.Result:
+		return "accept"
+	case oracles.Error, oracles.Timeout:
+		return "crash"
+	}
+	return "reject"
+}

@@ -1,0 +1,256 @@
+package repro
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/registry"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+)
+
+// judgedStore judges the cases of testdata/buckets (one per bucket of a
+// 60 s campaign, docs/corpus.md) with every oracle installed here and
+// commits the verdicts through the domains' policies, as a campaign
+// does: the buckets are the ones these tools make of these cases.
+func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) {
+	t.Helper()
+	ctx := context.Background()
+	found, err := registry.Discover(ctx, registry.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { found.Close() })
+	files, err := filepath.Glob("testdata/buckets/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cases in testdata/buckets: %v", err)
+	}
+	s := storetest.Open(t, "")
+	var buckets []store.Bucket
+	for _, f := range files {
+		d, ok := fuzz.Lookup(strings.SplitN(filepath.Base(f), ".", 2)[0])
+		if !ok {
+			t.Fatalf("%s: unknown domain", f)
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := d.ParseJSON(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		c := domain.NewCase(d.Name, v)
+		if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: v.Encode()}}); err != nil {
+			t.Fatal(err)
+		}
+		var vs []oracles.Verdict
+		for _, o := range found.Oracles {
+			if !o.Judges(d.Name) {
+				continue
+			}
+			got, err := o.Judge(ctx, []domain.Case{c})
+			if err != nil {
+				t.Fatalf("%s on %s: %v", o.Name(), f, err)
+			}
+			vs = append(vs, got...)
+		}
+		res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
+			Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
+				return policy.PolicyFor(c.Domain).Evaluate(c, vs)
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		buckets = append(buckets, res.NewBuckets...)
+	}
+	return s, buckets, found.Oracles
+}
+
+// legalfuzzBinary builds cmd/legalfuzz for the buckets repro.sh replays
+// with legalfuzz check.
+func legalfuzzBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "legalfuzz")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/legalfuzz/legalfuzz/cmd/legalfuzz").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// runScript runs a bundle's repro.sh and returns its exit status.
+func runScript(t *testing.T, bd Bundle, env ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("./" + ScriptFile)
+	cmd.Dir = bd.Dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, string(out)
+	case errors.As(err, &ee):
+		return ee.ExitCode(), string(out)
+	}
+	t.Fatalf("%s: %v", bd.Script, err)
+	return 0, ""
+}
+
+// TestScriptReproducesEveryBucket is the issue's bar: for every bucket the
+// installed tools make of the campaign's cases, repro.sh exits 1 (the bug
+// reproduces), with no manual step.
+func TestScriptReproducesEveryBucket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("judges 23 cases with every installed tool and builds legalfuzz")
+	}
+	if _, st := mlir.Discover(context.Background()); !st.Available {
+		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
+	}
+	s, buckets, orcs := judgedStore(t)
+	if len(buckets) < 15 {
+		t.Fatalf("%d buckets from the campaign's cases; want most of its 23", len(buckets))
+	}
+	lf := "LEGALFUZZ=" + legalfuzzBinary(t)
+	out := t.TempDir()
+	for _, b := range buckets {
+		t.Run(b.Key+"-"+b.Signature.Tool, func(t *testing.T) {
+			bd, err := Write(context.Background(), s, b.Key, out, orcs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rc, text := runScript(t, bd, lf); rc != ExitReproduces {
+				t.Errorf("%s (%s) exited %d, want %d:\n%s\n%s", bd.Script, b.Title, rc, ExitReproduces, read(t, bd.Script), text)
+			}
+		})
+	}
+}
+
+// TestScriptJudgesTheOutcome checks that repro.sh reads what a tool
+// printed, not only its exit status: a tool that prints nothing and exits
+// 0 is a fixed bug for a rejection, and a missing tool is "cannot tell".
+func TestScriptJudgesTheOutcome(t *testing.T) {
+	s := storetest.Open(t, "")
+	d, _ := fuzz.Lookup("mma")
+	c := domain.NewCase(d.Name, spellableSeed(d))
+	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+		t.Fatal(err)
+	}
+	pair := policy.Pair{A: oracles.SpecPTXISA, B: mlir.Name, On: policy.OnVerdict}
+	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
+		{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "ptxisa.mma"},
+		{Oracle: mlir.Name, Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "verify", Diagnostic: "FILE:LINE:COL: error: the bug's own words"},
+	}, Now: time.Unix(1, 0), Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
+		return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(c, vs)
+	}})
+	if err != nil || len(res.NewBuckets) != 1 {
+		t.Fatalf("plant: %v, %d buckets", err, len(res.NewBuckets))
+	}
+	bd, err := Write(context.Background(), s, res.NewBuckets[0].Key, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(t.TempDir(), "mlir-opt")
+	quiet := "#!/bin/sh\nexit 0\n"
+	noisy := "#!/bin/sh\necho \"case.mlir:3:5: error: the bug's own words\" >&2\nexit 0\n"
+	other := "#!/bin/sh\necho \"case.mlir:3:5: error: something else\" >&2\nexit 1\n"
+	for _, tc := range []struct {
+		name, tool string
+		want       int
+	}{
+		{"prints the error with exit 0", noisy, ExitReproduces},
+		{"prints nothing", quiet, ExitFixed},
+		{"refuses in other words", other, ExitFixed},
+		{"missing", "", ExitCannotTell},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(fake)
+			if tc.tool != "" {
+				if err := os.WriteFile(fake, []byte(tc.tool), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if rc, out := runScript(t, bd, "LEGALFUZZ_MLIR_OPT="+fake); rc != tc.want {
+				t.Errorf("exit %d, want %d:\n%s\n%s", rc, tc.want, read(t, bd.Script), out)
+			}
+		})
+	}
+}
+
+// litBinary is LLVM 19's lit as make oracles installs it, or "".
+func litBinary() string {
+	for _, dir := range tool.OraclesBinDirs() {
+		if p := filepath.Join(dir, "lit-19"); fileIn(dir, "lit-19") {
+			return p
+		}
+	}
+	p, _ := exec.LookPath("lit-19")
+	return p
+}
+
+// TestLitTestsStateTheCorrectOutcome writes the lit tests of the judged
+// store's buckets and runs them with lit: every open bug is an expected
+// failure, so the run passes; a test whose XFAIL is dropped, or whose
+// expectation is flipped, fails the run.
+func TestLitTestsStateTheCorrectOutcome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("judges 23 cases with every installed tool")
+	}
+	lit := litBinary()
+	if lit == "" {
+		t.Skip("lit-19 not installed (make oracles links it from llvm-19-tools)")
+	}
+	if _, st := mlir.Discover(context.Background()); !st.Available {
+		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
+	}
+	s, buckets, orcs := judgedStore(t)
+	dir := t.TempDir()
+	ts, err := WriteTests(context.Background(), s, dir, orcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d tests, other buckets: %v", ts.Buckets, ts.Other)
+	if ts.Buckets+len(ts.Other) != len(buckets) || ts.Buckets < 15 {
+		t.Fatalf("%d tests and %d others for %d buckets", ts.Buckets, len(ts.Other), len(buckets))
+	}
+	runLit := func() (string, error) {
+		out, err := exec.Command(lit, "-v", dir).CombinedOutput()
+		return string(out), err
+	}
+	out, err := runLit()
+	if err != nil || strings.Count(out, "XFAIL: legalfuzz") != ts.Buckets {
+		t.Fatalf("lit: %v, want %d XFAIL:\n%s", err, ts.Buckets, out)
+	}
+	victim := ts.Files[0]
+	body := read(t, victim)
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"xfail dropped", "XFAIL: ", "XFAIL-DROPPED: ", "FAIL: legalfuzz"},
+		{"expectation flipped", "CHECK-NOT: error", "CHECK-NOT: nothing-printed-this", "XPASS: legalfuzz"},
+		{"expectation flipped", "REFUSED: error", "REFUSED-NOT: error", "XPASS: legalfuzz"},
+	} {
+		if !strings.Contains(body, tc.from) {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(victim, []byte(strings.Replace(body, tc.from, tc.to, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			defer os.WriteFile(victim, []byte(body), 0o644)
+			if out, err := runLit(); err == nil || !strings.Contains(out, tc.want) {
+				t.Fatalf("lit with %s in %s: %v, want %s:\n%s", tc.name, victim, err, tc.want, out)
+			}
+		})
+	}
+}
