@@ -67,12 +67,16 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 			ps = append(ps, piece{j: j, text: j.text})
 		}
 	}
-	lowerStage := stage{name: "lowering", tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}
+	in := ps
+	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}
 	ps, err := o.step(ctx, lowerStage, ps, deviceModule)
 	if err != nil {
 		return err
 	}
-	translate := stage{name: "translate", tool: o.Lower.Translate, args: []string{"--mlir-to-llvmir"}, marker: irMarker}
+	if err := o.namePasses(ctx, in); err != nil {
+		return err
+	}
+	translate := stage{name: stageTranslate, tool: o.Lower.Translate, args: []string{"--mlir-to-llvmir"}, marker: irMarker}
 	ps, err = o.step(ctx, translate, ps, readValue)
 	if err != nil {
 		return err
@@ -84,7 +88,16 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 			}
 		}
 	}
+	for _, p := range in {
+		convict(p.j.v)
+	}
 	return nil
+}
+
+// setFault records a fault of MLIR's that legalfuzz found in a stage's
+// output.
+func setFault(v *oracles.Verdict, prefix string, f *faultError) {
+	v.Kind, v.Rule, v.Diagnostic = oracles.Error, f.stage.String(), prefix+f.msg
 }
 
 // step runs a split stage over the pieces, records the failures, and passes
@@ -106,6 +119,11 @@ func (o *Oracle) step(ctx context.Context, st stage, ps []piece, next func(piece
 				continue
 			}
 			text, err := next(p, res[i].out)
+			var f *faultError
+			if errors.As(err, &f) {
+				setFault(p.j.v, st.prefix(), f)
+				continue
+			}
 			if err != nil {
 				setVerdict(p.j.v, st.name, chunkResult{outcome: crashed, diag: st.prefix() + err.Error()})
 				continue
@@ -128,6 +146,9 @@ func deviceModule(p piece, out string) (string, error) {
 			b.WriteString("module {\n")
 		case in && line == "  }":
 			b.WriteString("}\n")
+			if err := unconverted(b.String()); err != nil {
+				return "", err
+			}
 			return b.String(), checkConstraints(b.String())
 		case in:
 			b.WriteString(line + "\n")

@@ -254,16 +254,24 @@ func (ru run) attribute(st stage) ([]chunkResult, bool) {
 			return nil, false
 		}
 	}
-	return results(st, msgs, outs), true
+	return results(st, msgs, outs, r.ExitCode == 0), true
 }
 
-// results turns per-chunk error messages (and outputs) into results.
-func results(st stage, msgs [][]string, outs []string) []chunkResult {
+// results turns per-chunk error messages (and outputs) into results. A
+// chunk with errors whose stage still went on (the run exited 0, so no
+// chunk failed, or the chunk's output was written) printed its error at
+// exit status 0: a crash of sorts, not a refusal (see exitZeroNote).
+func results(st stage, msgs [][]string, outs []string, exitedZero bool) []chunkResult {
 	res := make([]chunkResult, len(msgs))
 	for i := range res {
 		res[i] = chunkResult{outcome: passed, out: outs[i]}
-		if len(msgs[i]) > 0 {
-			res[i] = chunkResult{outcome: failed, diag: st.prefix() + diag.Normalize(strings.Join(msgs[i], "\n"))}
+		if len(msgs[i]) == 0 {
+			continue
+		}
+		d := st.prefix() + diag.Normalize(strings.Join(msgs[i], "\n"))
+		res[i] = chunkResult{outcome: failed, diag: d}
+		if exitedZero || strings.TrimSpace(outs[i]) != "" {
+			res[i] = chunkResult{outcome: crashed, diag: d + "\n" + exitZeroNote}
 		}
 	}
 	return res
@@ -287,7 +295,7 @@ func (ru run) completed(st stage) (int, bool) {
 // partial is the results of the first done chunks of a run that stopped.
 func (ru run) partial(st stage, done int) []chunkResult {
 	msgs, _ := ru.errors()
-	return results(st, msgs[:done], make([]string, done))
+	return results(st, msgs[:done], make([]string, done), false)
 }
 
 // splitOutput cuts a split run's output at the marker lines.
