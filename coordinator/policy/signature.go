@@ -136,8 +136,19 @@ func (s Signature) AltKeys() []string {
 }
 
 func (s Signature) keyWith(title string) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, s.Tool, string(s.Kind), s.Stage, s.Rule, title, string(s.On)}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), string(s.Kind), s.Stage, s.Rule, title, string(s.On)}, "\x00")))
 	return hex.EncodeToString(h[:8])
+}
+
+// keyTool is the deviating tool as the key names it: its family, so that
+// one bug seen by two versions of a tool (mlir and mlir22, llc19 and
+// llc22) is one bucket, whose found-in/fixed-in says which versions have
+// it.
+func keyTool(tool string) string {
+	if in, ok := oracles.Lookup(tool); ok && in.Family != "" && !strings.HasPrefix(tool, oracles.ExecPrefix) {
+		return in.Family
+	}
+	return tool
 }
 
 // Title is a one-line human name for the bucket: the tool, what it did and

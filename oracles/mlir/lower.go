@@ -24,21 +24,7 @@ type Lowering struct {
 // DiscoverLowering locates mlir-translate-19, llvm-link-19 and llc-19
 // (required) and ptxas (optional).
 func DiscoverLowering(ctx context.Context) (*Lowering, error) {
-	var l Lowering
-	for _, t := range []struct {
-		dst  *tool.Tool
-		spec tool.Spec
-	}{{&l.Translate, TranslateSpec}, {&l.Link, LinkSpec}, {&l.LLC, LLCSpec}} {
-		found, err := tool.Locate(ctx, t.spec)
-		if err != nil {
-			return nil, fmt.Errorf("mlir lowering: %w", err)
-		}
-		*t.dst = found
-	}
-	if p, err := tool.Locate(ctx, PtxasSpec); err == nil {
-		l.Ptxas = p
-	}
-	return &l, nil
+	return discoverLowering(ctx, release19)
 }
 
 // Pipeline lowers a case's module to the LLVM dialect: the nvgpu ops to

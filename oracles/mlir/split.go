@@ -205,8 +205,25 @@ func joinChunks(texts []string) (string, map[int]int) {
 	return b.String(), starts
 }
 
-// diagLine matches one diagnostic of a split run.
-var diagLine = regexp.MustCompile(`^within split at .*?:(\d+) offset :\d+:\d+: (error|warning|note|remark): (.*)$`)
+// diagLine matches one diagnostic of a split run by MLIR 19, which names
+// the chunk's first line; diagLineAbs one by MLIR 22, which names the
+// line in the whole file.
+var (
+	diagLine    = regexp.MustCompile(`^within split at .*?:(\d+) offset :\d+:\d+: (error|warning|note|remark): (.*)$`)
+	diagLineAbs = regexp.MustCompile(`^[^ ]*\.mlir:(\d+):\d+: (error|warning|note|remark): (.*)$`)
+)
+
+// chunkAt maps a line of the whole split file to its chunk: the last one
+// starting at or before it.
+func (ru run) chunkAt(line int) (int, bool) {
+	best, at := -1, 0
+	for start, i := range ru.starts {
+		if start <= line && start > at {
+			best, at = i, start
+		}
+	}
+	return best, best >= 0
+}
 
 // errors maps the run's error diagnostics to chunks; ok is false when one
 // names no chunk.
@@ -214,11 +231,15 @@ func (ru run) errors() ([][]string, bool) {
 	msgs := make([][]string, ru.n)
 	for _, line := range strings.Split(string(ru.r.Stderr), "\n") {
 		m := diagLine.FindStringSubmatch(line)
+		chunk := func(at int) (int, bool) { i, ok := ru.starts[at]; return i, ok }
+		if m == nil {
+			m, chunk = diagLineAbs.FindStringSubmatch(line), ru.chunkAt
+		}
 		if m == nil || m[2] != "error" {
 			continue
 		}
 		at, _ := strconv.Atoi(m[1])
-		i, ok := ru.starts[at]
+		i, ok := chunk(at)
 		if !ok {
 			return nil, false
 		}
