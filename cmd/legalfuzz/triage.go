@@ -190,6 +190,13 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if e.Suppressed != "" {
 		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)
 	}
+	if f := e.FoundIn(); f != "" {
+		newest := ""
+		if e.NewestReproduces() {
+			newest = " (reproduces on the newest version here: report it upstream)"
+		}
+		fmt.Fprintf(w, "found in: %s%s\n", f, newest)
+	}
 	fmt.Fprintf(w, "\nexample case %s (%s), replay with: legalfuzz check --domain %s -\n%s\n\n", e.Example, rec.Source, rec.Domain, caseJSON)
 	return writeVerdicts(w, verdicts, false)
 }
