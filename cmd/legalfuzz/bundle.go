@@ -24,7 +24,9 @@ func newTriageBundleCmd() *cobra.Command {
 case.json (the minimized case, else the example; legalfuzz check --domain D case.json replays it),
 the input each disagreeing tool was given (case.ptx, case.mlir, case.ll, case.s, or case.driver.json with
 the driver call's parameters), commands.txt (the exact command lines), versions.txt (the oracle versions of
-the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket's oracle pair), bucket.json.`,
+the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket's oracle pair), bucket.json,
+and issue.md (an upstream issue: title in the tool's terms, the input, the command, actual vs expected with
+the PTX ISA section, the versions that reproduce).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := o.open()
@@ -41,6 +43,11 @@ the stored verdicts), expected.txt and observed.txt (the verdicts of the bucket'
 			if err != nil {
 				return err
 			}
+			issue, err := repro.WriteIssue(b)
+			if err != nil {
+				return err
+			}
+			b.Files = append(b.Files, issue)
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "bucket %s: %s\n", b.Bucket.Key, b.Bucket.Title)
 			for _, f := range b.Files {
