@@ -95,3 +95,34 @@ func TestMLIRFaultsAreFindings(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultKeys: a tool's crash or error at exit 0 is one bucket whatever
+// rule spec/ptxisa decided its cases with; refused output is keyed on
+// whether spec/ptxisa rejected, not on which rule; verdicts keep the rule.
+func TestFaultKeys(t *testing.T) {
+	sig := func(kind oracles.Kind, stage, rule string, spec oracles.Kind) Signature {
+		return Signature{Domain: "mma", Tool: oracles.MLIR, Kind: kind, Stage: stage, Rule: rule, SpecKind: spec, Diag: "d", On: OnVerdict}
+	}
+	for _, tc := range []struct {
+		name string
+		a, b Signature
+		same bool
+	}{
+		{"exit-0 under two rules", sig(oracles.Error, "pass:p/exit-0", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "pass:p/exit-0", "ptxisa.mma", oracles.Accept), true},
+		{"crash under two rules", sig(oracles.Error, "verify", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "verify", "ptxisa.mma.type", oracles.Reject), true},
+		{"refused under two rejecting rules", sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), true},
+		{"refused, legal vs illegal", sig(oracles.Error, "ptxas/refused", "ptxisa.mma", oracles.Accept), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), false},
+		{"rejects under two rules", sig(oracles.Reject, "verify", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Reject, "verify", "ptxisa.mma.type", oracles.Reject), false},
+		{"mlir and mlir22", sig(oracles.Reject, "verify", "ptxisa.mma", oracles.Accept), func() Signature {
+			s := sig(oracles.Reject, "verify", "ptxisa.mma", oracles.Accept)
+			s.Tool = oracles.MLIR22
+			return s
+		}(), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.a.Key() == tc.b.Key(); got != tc.same {
+				t.Errorf("same key: %t, want %t", got, tc.same)
+			}
+		})
+	}
+}

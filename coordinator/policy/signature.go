@@ -136,8 +136,28 @@ func (s Signature) AltKeys() []string {
 }
 
 func (s Signature) keyWith(title string) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), string(s.Kind), s.Stage, s.Rule, title, string(s.On)}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), string(s.Kind), s.Stage, keyRule(s), title, string(s.On)}, "\x00")))
 	return hex.EncodeToString(h[:8])
+}
+
+// keyRule is spec/ptxisa's side as the key names it. A tool's failure
+// (Error, Timeout) is its own whatever rule spec/ptxisa decided the case
+// with: a crash, an error at exit status 0 or dropped work is one bucket
+// for every rule its cases happen to break; output a later tool refused
+// (or an op left unconverted) is keyed on whether spec/ptxisa rejected the
+// case, which decides its class (ClassOf).
+func keyRule(s Signature) string {
+	if s.Kind != oracles.Error && s.Kind != oracles.Timeout {
+		return s.Rule
+	}
+	switch oracles.ParseStage(s.Stage).Fault {
+	case oracles.Refused, oracles.Unconverted:
+		if specRejects(s) {
+			return "spec:" + string(oracles.Reject)
+		}
+		return "spec:" + string(oracles.Accept)
+	}
+	return ""
 }
 
 // keyTool is the deviating tool as the key names it: its family, so that

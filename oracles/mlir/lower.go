@@ -55,7 +55,7 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 	}
 	in := ps
 	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}
-	ps, err := o.step(ctx, lowerStage, ps, deviceModule)
+	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) { return deviceModule(p, out, o.vectorAsmOK) })
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (o *Oracle) step(ctx context.Context, st stage, ps []piece, next func(piece
 
 // deviceModule cuts the lowered gpu.module's body out of mlir-opt's output
 // as a plain module, the form mlir-translate reads.
-func deviceModule(p piece, out string) (string, error) {
+func deviceModule(p piece, out string, vectorAsmOK bool) (string, error) {
 	var b strings.Builder
 	in := false
 	for _, line := range strings.Split(out, "\n") {
@@ -135,7 +135,7 @@ func deviceModule(p piece, out string) (string, error) {
 			if err := unconverted(b.String()); err != nil {
 				return "", err
 			}
-			return b.String(), checkConstraints(b.String())
+			return b.String(), checkConstraints(b.String(), vectorAsmOK)
 		case in:
 			b.WriteString(line + "\n")
 		}
@@ -158,11 +158,12 @@ var (
 var errJunkConstraint = errors.New("llvm.inline_asm for wgmma with a vector operand has no valid constraint (uninitialized bytes in the constraint string)")
 
 // checkConstraints refuses wgmma inline assembly with vector-typed
-// operands, and any whose constraints are not the ones LLVM 19's lowerings
-// write (b h r l f d n, tied operand numbers, clobbers).
-func checkConstraints(module string) error {
+// operands (unless vectorAsmOK: MLIR 22 writes "=f" for them, which llc-22
+// and ptxas take), and any whose constraints are not the ones the
+// lowerings write (b h r l f d n, tied operand numbers, clobbers).
+func checkConstraints(module string, vectorAsmOK bool) error {
 	for _, m := range inlineAsm.FindAllStringSubmatch(module, -1) {
-		if strings.Contains(m[1], "wgmma") && strings.Contains(m[3], "vector<") {
+		if !vectorAsmOK && strings.Contains(m[1], "wgmma") && strings.Contains(m[3], "vector<") {
 			return errJunkConstraint
 		}
 		if m[2] == "" {

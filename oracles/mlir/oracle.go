@@ -38,6 +38,8 @@ type Oracle struct {
 	// unspelled, when set, says why a case's rendering is not MLIR of this
 	// release (see release.unspelled): such a case is Unsupported.
 	unspelled func(domain.Case) string
+	// vectorAsmOK trusts inline wgmma with vector operands (release.vectorAsmOK).
+	vectorAsmOK bool
 }
 
 // New returns a verifier-only oracle over mlir-opt.

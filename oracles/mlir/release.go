@@ -25,6 +25,10 @@ type release struct {
 	// unspelled says why a case's rendering (written for MLIR 19) is not
 	// MLIR in this release, or "".
 	unspelled func(domain.Case) string
+	// vectorAsmOK: the release's PTX builder gives vector operands of
+	// inline wgmma (f16 accumulators) real constraints; MLIR 19's writes
+	// uninitialized bytes (see errJunkConstraint).
+	vectorAsmOK bool
 }
 
 const install22 = "make oracles (Debian trixie mlir-22-tools and llvm-22 in a private root)"
@@ -50,7 +54,7 @@ var (
 		translate: llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
 		link:      llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
 		llc:       llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
-		unspelled: unspelled22}
+		unspelled: unspelled22, vectorAsmOK: true}
 )
 
 // unspelled22 names the renderings whose nvvm ops MLIR 22 spells
@@ -86,7 +90,7 @@ func discoverRelease(ctx context.Context, r release) (*Oracle, oracles.Status) {
 		return nil, st
 	}
 	o := New(opt)
-	o.OracleName, o.unspelled = r.name, r.unspelled
+	o.OracleName, o.unspelled, o.vectorAsmOK = r.name, r.unspelled, r.vectorAsmOK
 	if l, err := discoverLowering(ctx, r); err == nil {
 		o.Lower = l
 	}
