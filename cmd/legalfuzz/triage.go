@@ -193,7 +193,7 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if f := e.FoundIn(); f != "" {
 		newest := ""
 		if e.NewestReproduces() {
-			newest = " (reproduces on the newest version here: report it upstream)"
+			newest = " (the newest version here that judged it reproduces it: report it upstream)"
 		}
 		fmt.Fprintf(w, "found in: %s%s\n", f, newest)
 	}
