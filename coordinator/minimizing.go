@@ -30,7 +30,18 @@ type MinimizeOptions struct {
 // this process, or on the workers that have them), then stores the minimized
 // case, its verdicts and its reliability on the bucket. A bucket whose
 // oracles the panel cannot reach gets a note instead.
+//
+// Then the bucket's case is replayed on every installed version of its
+// tool (ReplayVersions).
 func MinimizeBucket(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, opts MinimizeOptions) (store.Bucket, error) {
+	b, err := minimizeBucket(ctx, s, panel, b, opts)
+	if err != nil {
+		return b, err
+	}
+	return ReplayVersions(ctx, s, panel, b)
+}
+
+func minimizeBucket(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, opts MinimizeOptions) (store.Bucket, error) {
 	if opts.Budget == 0 {
 		opts.Budget = 200
 	}

@@ -12,6 +12,7 @@ const (
 	PTXAS      = "ptxas"       // CUDA 12.4's ptxas
 	PTXAS13    = "ptxas13"     // CUDA 13's ptxas, on GPU machines
 	MLIR       = "mlir"        // mlir-opt 19's nvgpu/nvvm verifiers and lowering
+	MLIR22     = "mlir22"      // the same with MLIR 22 (mlir-opt-22, llc-22)
 	LLC19      = "llc19"       // LLVM 19's NVPTX backend
 	LLC22      = "llc22"       // LLVM 22's NVPTX backend
 	AMDGPUMC   = "amdgpu-mc"   // llvm-mc 19's AMDGPU assembler
@@ -44,6 +45,7 @@ var catalog = []Info{
 	{Name: PTXAS, Family: "ptxas", Where: "ptxas 12.4 from make oracles; knows sm_90a and older"},
 	{Name: PTXAS13, Family: "ptxas", Where: "CUDA 13's ptxas on a GPU machine; knows sm_100a and newer", GPU: true},
 	{Name: MLIR, Family: "mlir", Where: "mlir-opt 19 from make oracles"},
+	{Name: MLIR22, Family: "mlir", Where: "mlir-opt 22 and LLVM 22 from make oracles (private trixie root)"},
 	{Name: LLC19, Family: "llc", Where: "LLVM 19 llc from make oracles"},
 	{Name: LLC22, Family: "llc", Where: "LLVM 22 llc from make oracles"},
 	{Name: AMDGPUMC, Family: "llvm-mc", Where: "llvm-mc 19 (gfx942) from make oracles"},

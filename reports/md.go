@@ -31,13 +31,17 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	if len(fresh) > 0 {
-		b.WriteString("### New buckets\n\n| bucket | class | cases | title |\n|---|---|---:|---|\n")
+		b.WriteString("### New buckets\n\n| bucket | class | cases | title | found in |\n|---|---|---:|---|---|\n")
 		for i, bk := range fresh {
 			if i == mdListLimit {
-				fmt.Fprintf(&b, "| … | | | and %d more (see report.html) |\n", len(fresh)-mdListLimit)
+				fmt.Fprintf(&b, "| … | | | and %d more (see report.html) | |\n", len(fresh)-mdListLimit)
 				break
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %d | %s |\n", bk.Key, bk.Class, bk.Cases, mdCell(bk.Title))
+			found := bk.FoundIn
+			if bk.NewestReproduces {
+				found += " (**newest reproduces**)"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s |\n", bk.Key, bk.Class, bk.Cases, mdCell(bk.Title), mdCell(found))
 		}
 		b.WriteString("\n")
 	}

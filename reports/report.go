@@ -86,6 +86,12 @@ type BucketReport struct {
 	LastSeen          time.Time        `json:"last_seen"`
 	Signature         policy.Signature `json:"signature"`
 	Reproducer        Reproducer       `json:"reproducer"`
+	// FoundIn says which versions of the tool show the bug ("19:
+	// reproduces, 22: fixed"), from Versions; NewestReproduces flags a bug
+	// the newest version here still has.
+	FoundIn          string                 `json:"found_in,omitempty"`
+	Versions         []store.VersionVerdict `json:"versions,omitempty"`
+	NewestReproduces bool                   `json:"newest_reproduces,omitempty"`
 }
 
 // Reproducer is a bucket's minimized case (its example case when it has not
@@ -312,7 +318,8 @@ func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport 
 	for _, e := range entries {
 		b := e.Bucket
 		br := BucketReport{Key: b.Key, Title: b.Title, Domain: b.Signature.Domain, Status: e.Status, Class: e.Class, SuppressionReason: e.Suppressed,
-			Cases: b.Cases, Campaign: b.Campaign, FirstSeen: b.FirstSeen, LastSeen: b.LastSeen, Signature: b.Signature}
+			Cases: b.Cases, Campaign: b.Campaign, FirstSeen: b.FirstSeen, LastSeen: b.LastSeen, Signature: b.Signature,
+			FoundIn: b.FoundIn(), Versions: b.Versions, NewestReproduces: b.NewestReproduces()}
 		pa, pb := b.Signature.Pair.A, b.Signature.Pair.B
 		rep := a.examples[b.Example]
 		minimized := b.Minimized != "" && a.examples[b.Minimized] != nil

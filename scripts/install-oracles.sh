@@ -50,7 +50,7 @@ L22_ROOT=$ORACLES/llvm-22
 L22_PKGS=(llvm-22 libllvm22 libc6 libstdc++6 libgcc-s1 libz3-4 libedit2 libbsd0
 	libmd0 libtinfo6 libffi8 libxml2 liblzma5 libzstd1 zlib1g)
 M22_PKGS=(mlir-22-tools libmlir-22) # optional, layered into the same root
-L22_TOOLS=(llc llvm-mc llvm-as llvm-dis opt) # exposed as bin/<tool>-22
+L22_TOOLS=(llc llvm-mc llvm-as llvm-dis llvm-link opt) # exposed as bin/<tool>-22
 M22_TOOLS=(mlir-opt mlir-translate)          # only these MLIR binaries are kept
 L19_TOOLS=(mlir-opt mlir-translate llc llvm-mc llvm-link FileCheck not) # not: lit tests of corpus export
 

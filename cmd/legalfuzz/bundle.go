@@ -28,8 +28,9 @@ the input each disagreeing tool was given (case.ptx, case.mlir, case.ll, case.s,
 the driver call's parameters), repro.sh (runs the smallest command that shows the bug on the installed tools
 and exits 1 when it reproduces, 0 when it does not, 125 when this machine cannot tell: git bisect run's
 convention), commands.txt (the command lines), versions.txt (the oracle versions of the stored verdicts),
-expected.txt (the reference verdict: spec/ptxisa's, with its rule and source) and observed.txt (the verdict of
-the tool that deviates), bucket.json.`,
+expected.txt (the reference verdict: spec/ptxisa's, with its rule and source), observed.txt (the verdict of
+the tool that deviates), bucket.json, and issue.md (an upstream issue: title in the tool's terms, the input,
+the command, actual vs expected with the PTX ISA section, the versions that reproduce).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := o.open()
@@ -46,6 +47,11 @@ the tool that deviates), bucket.json.`,
 			if err != nil {
 				return err
 			}
+			issue, err := repro.WriteIssue(b)
+			if err != nil {
+				return err
+			}
+			b.Files = append(b.Files, issue)
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "bucket %s: %s\n", b.Bucket.Key, b.Bucket.Title)
 			if o.reduce {

@@ -211,6 +211,13 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if e.Suppressed != "" {
 		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)
 	}
+	if f := e.FoundIn(); f != "" {
+		newest := ""
+		if e.NewestReproduces() {
+			newest = " (the newest version here that judged it reproduces it: report it upstream)"
+		}
+		fmt.Fprintf(w, "found in: %s%s\n", f, newest)
+	}
 	fmt.Fprintf(w, "\n%s case %s (%s), replay with: legalfuzz check --domain %s -\n%s\n\n", which, caseID, rec.Source, rec.Domain, caseJSON)
 	return writeVerdicts(w, verdicts, false)
 }

@@ -62,7 +62,7 @@ func ClassOf(s Signature) Class {
 	case in.Family == "algo" || PolicyFor(s.Domain).UnderTest != "":
 		return SeedEvidence
 	case s.Kind == oracles.Error || s.Kind == oracles.Timeout:
-		return Crash
+		return faultClass(s)
 	case s.Kind == oracles.Result || (s.On == OnValue && s.Kind == oracles.Accept):
 		return Miscompile
 	case limitationWords.MatchString(s.Diag):
@@ -73,4 +73,34 @@ func ClassOf(s Signature) Class {
 		return TooPermissive
 	}
 	return TooStrict
+}
+
+// faultClass classifies a tool's failure by the fault its stage names (see
+// oracles.Stage). Code that silently lacks the work asked for is a
+// miscompile. Output a later tool refused, or an op the lowering left
+// unconverted, is a verifier too permissive when spec/ptxisa rejects the
+// case (it let through what its own lowering cannot emit), and a
+// miscompile when the case is legal. Crashes, hangs and errors printed
+// with exit status 0 are crashes.
+func faultClass(s Signature) Class {
+	switch oracles.ParseStage(s.Stage).Fault {
+	case oracles.Dropped:
+		return Miscompile
+	case oracles.Refused, oracles.Unconverted:
+		if specRejects(s) {
+			return TooPermissive
+		}
+		return Miscompile
+	}
+	return Crash
+}
+
+// specRejects reports whether spec/ptxisa rejected the bucket's case: its
+// kind when the signature has it, else its rule, which is a rule ID on a
+// rejection and the rule set ("ptxisa.DOMAIN") on an accept.
+func specRejects(s Signature) bool {
+	if s.SpecKind != "" {
+		return s.SpecKind == oracles.Reject
+	}
+	return s.Rule != "" && s.Rule != "ptxisa."+s.Domain
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -13,6 +14,20 @@ func TestClassOf(t *testing.T) {
 		want Class
 	}{
 		{"crash", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error}, Crash},
+		{"error at exit status 0", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "pass:convert-nvgpu-to-nvvm/exit-0", Rule: "ptxisa.mma", SpecKind: oracles.Accept}, Crash},
+		{"PTX lacks the work", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "ptx/dropped", Rule: "ptxisa.wgmma.k", SpecKind: oracles.Reject}, Miscompile},
+		{"own output refused, illegal case", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "ptxas/refused", Rule: "ptxisa.wgmma.target", SpecKind: oracles.Reject}, TooPermissive},
+		{"own output refused, legal case", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "llc/refused", Rule: "ptxisa.wgmma", SpecKind: oracles.Accept}, Miscompile},
+		{"left unconverted, stored without spec kind", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "pass:convert-nvgpu-to-nvvm/unconverted", Rule: "ptxisa.mma.type"}, TooPermissive},
+		{"refused, legal by the rule set", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "ptxas/refused", Rule: "ptxisa.mma"}, Miscompile},
+		{"ptxas crashed on MLIR's output", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "ptxas", Rule: "ptxisa.mma.type", SpecKind: oracles.Reject}, Crash},
 		{"another value", Signature{Domain: "matdesc", Tool: oracles.MLIR, Kind: oracles.Accept, On: OnValue}, Miscompile},
 		{"accepts what spec rejects", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Accept, Rule: "ptxisa.wgmma.k", On: OnVerdict}, TooPermissive},
 		{"rejects what spec accepts", Signature{Domain: "tmadesc", Tool: oracles.MLIR, Kind: oracles.Reject, On: OnVerdict,
@@ -33,5 +48,81 @@ func TestClassOf(t *testing.T) {
 	}
 	if Crash.Rank() >= TooStrict.Rank() || !Crash.Bug() || Limitation.Bug() || SeedEvidence.Bug() {
 		t.Error("crashes must rank first and fail a nightly; limitations and seed evidence must not fail it")
+	}
+}
+
+// TestMLIRFaultsAreFindings: when MLIR's verifier let a case through and a
+// later tool refused MLIR's own output, that is MLIR's bucket whatever
+// spec/ptxisa and ptxas say, even on a rule an expectation names for MLIR
+// (ptxisa.ldsm.register-count is expected of mlir against both).
+func TestMLIRFaultsAreFindings(t *testing.T) {
+	p := PolicyFor("ldsm")
+	for _, tc := range []struct {
+		name     string
+		spec     oracles.Verdict
+		mlir     oracles.Verdict
+		ptxas    oracles.Verdict
+		want     Class
+		findings int
+	}{
+		{"refused, illegal case", verdict(oracles.SpecPTXISA, oracles.Reject, "ptxisa.ldsm.register-count", ""),
+			verdict(oracles.MLIR, oracles.Error, "ptxas/refused", ""), verdict(oracles.PTXAS, oracles.Reject, "", ""), TooPermissive, 2},
+		{"refused, legal case", verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.ldsm", ""),
+			verdict(oracles.MLIR, oracles.Error, "llc/refused", ""), verdict(oracles.PTXAS, oracles.Accept, "", ""), Miscompile, 2},
+		{"dropped", verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.ldsm", ""),
+			verdict(oracles.MLIR, oracles.Error, "ptx/dropped", ""), verdict(oracles.PTXAS, oracles.Accept, "", ""), Miscompile, 2},
+		{"the same refusal in MLIR's own words is agreement", verdict(oracles.SpecPTXISA, oracles.Reject, "ptxisa.ldsm.register-count", ""),
+			verdict(oracles.MLIR, oracles.Reject, "verify", ""), verdict(oracles.PTXAS, oracles.Reject, "", ""), "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := p.Evaluate(domain.Case{ID: "c", Domain: "ldsm"}, []oracles.Verdict{tc.spec, tc.mlir, tc.ptxas})
+			keys := map[string]bool{}
+			n := 0
+			for _, d := range ds {
+				if !d.Finding() {
+					continue
+				}
+				n++
+				s := SignatureOf(d)
+				keys[s.Key()] = true
+				if s.Tool != oracles.MLIR || s.Stage != tc.mlir.Rule || ClassOf(s) != tc.want {
+					t.Errorf("%v: signature %s at %q class %s, want mlir at %q class %s", d.Pair, s.Tool, s.Stage, ClassOf(s), tc.mlir.Rule, tc.want)
+				}
+			}
+			if n != tc.findings || (n > 0 && len(keys) != 1) {
+				t.Errorf("got %d findings in %d buckets, want %d in one", n, len(keys), tc.findings)
+			}
+		})
+	}
+}
+
+// TestFaultKeys: a tool's crash or error at exit 0 is one bucket whatever
+// rule spec/ptxisa decided its cases with; refused output is keyed on
+// whether spec/ptxisa rejected, not on which rule; verdicts keep the rule.
+func TestFaultKeys(t *testing.T) {
+	sig := func(kind oracles.Kind, stage, rule string, spec oracles.Kind) Signature {
+		return Signature{Domain: "mma", Tool: oracles.MLIR, Kind: kind, Stage: stage, Rule: rule, SpecKind: spec, Diag: "d", On: OnVerdict}
+	}
+	for _, tc := range []struct {
+		name string
+		a, b Signature
+		same bool
+	}{
+		{"exit-0 under two rules", sig(oracles.Error, "pass:p/exit-0", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "pass:p/exit-0", "ptxisa.mma", oracles.Accept), true},
+		{"crash under two rules", sig(oracles.Error, "verify", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "verify", "ptxisa.mma.type", oracles.Reject), true},
+		{"refused under two rejecting rules", sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), true},
+		{"refused, legal vs illegal", sig(oracles.Error, "ptxas/refused", "ptxisa.mma", oracles.Accept), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), false},
+		{"rejects under two rules", sig(oracles.Reject, "verify", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Reject, "verify", "ptxisa.mma.type", oracles.Reject), false},
+		{"mlir and mlir22", sig(oracles.Reject, "verify", "ptxisa.mma", oracles.Accept), func() Signature {
+			s := sig(oracles.Reject, "verify", "ptxisa.mma", oracles.Accept)
+			s.Tool = oracles.MLIR22
+			return s
+		}(), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.a.Key() == tc.b.Key(); got != tc.same {
+				t.Errorf("same key: %t, want %t", got, tc.same)
+			}
+		})
 	}
 }

@@ -23,9 +23,10 @@ type Signature struct {
 	Tool string `json:"tool"`
 	// Kind is Tool's verdict.
 	Kind oracles.Kind `json:"kind"`
-	// Stage is where Tool decided, when it says (mlir's verify, lowering,
-	// translate, llc or ptxas; llc's and llvm-mc's classification); empty
-	// for an accept, which passed every stage.
+	// Stage is where Tool decided, when it says (mlir's verify, pass:NAME,
+	// translate, llc or ptxas, with a fault of MLIR's own after a slash:
+	// "ptxas/refused", see oracles.Stage; llc's and llvm-mc's
+	// classification); empty for an accept, which passed every stage.
 	Stage string `json:"stage,omitempty"`
 	// Rule is spec/ptxisa's rule on the case (its rule set when it accepts).
 	Rule string `json:"rule,omitempty"`
@@ -38,13 +39,18 @@ type Signature struct {
 	// Pair and the fields below say how the bucket was first seen: the
 	// pair that disagreed and what each side said. They are not part of
 	// the key.
-	Pair  Pair         `json:"pair"`
-	KindA oracles.Kind `json:"kind_a"`
-	KindB oracles.Kind `json:"kind_b"`
-	RuleA string       `json:"rule_a,omitempty"`
-	RuleB string       `json:"rule_b,omitempty"`
-	DiagA string       `json:"diag_a,omitempty"`
-	DiagB string       `json:"diag_b,omitempty"`
+	Pair Pair `json:"pair"`
+	// SpecKind is spec/ptxisa's verdict on the case (Rule says which rule
+	// or rule set gave it): it tells a verifier that let an illegal case
+	// through to a lowering that could not emit it (too permissive) from a
+	// lowering that broke a legal one (a miscompile).
+	SpecKind oracles.Kind `json:"spec_kind,omitempty"`
+	KindA    oracles.Kind `json:"kind_a"`
+	KindB    oracles.Kind `json:"kind_b"`
+	RuleA    string       `json:"rule_a,omitempty"`
+	RuleB    string       `json:"rule_b,omitempty"`
+	DiagA    string       `json:"diag_a,omitempty"`
+	DiagB    string       `json:"diag_b,omitempty"`
 }
 
 // signatureDiag reduces a diagnostic to what identifies the bug: spec
@@ -62,7 +68,7 @@ func SignatureOf(d Disagreement) Signature {
 	d = d.withSpec()
 	s := Signature{
 		Domain: d.Domain, On: d.Pair.On, Rule: d.SpecRule,
-		Pair: d.Pair, KindA: d.A.Kind, KindB: d.B.Kind,
+		Pair: d.Pair, SpecKind: d.SpecKind, KindA: d.A.Kind, KindB: d.B.Kind,
 		RuleA: d.A.Rule, RuleB: d.B.Rule, DiagA: signatureDiag(d.A), DiagB: signatureDiag(d.B),
 	}
 	dev, ok := d.Deviating()
@@ -130,8 +136,39 @@ func (s Signature) AltKeys() []string {
 }
 
 func (s Signature) keyWith(title string) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, s.Tool, string(s.Kind), s.Stage, s.Rule, title, string(s.On)}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), string(s.Kind), s.Stage, keyRule(s), title, string(s.On)}, "\x00")))
 	return hex.EncodeToString(h[:8])
+}
+
+// keyRule is spec/ptxisa's side as the key names it. A tool's failure
+// (Error, Timeout) is its own whatever rule spec/ptxisa decided the case
+// with: a crash, an error at exit status 0 or dropped work is one bucket
+// for every rule its cases happen to break; output a later tool refused
+// (or an op left unconverted) is keyed on whether spec/ptxisa rejected the
+// case, which decides its class (ClassOf).
+func keyRule(s Signature) string {
+	if s.Kind != oracles.Error && s.Kind != oracles.Timeout {
+		return s.Rule
+	}
+	switch oracles.ParseStage(s.Stage).Fault {
+	case oracles.Refused, oracles.Unconverted:
+		if specRejects(s) {
+			return "spec:" + string(oracles.Reject)
+		}
+		return "spec:" + string(oracles.Accept)
+	}
+	return ""
+}
+
+// keyTool is the deviating tool as the key names it: its family, so that
+// one bug seen by two versions of a tool (mlir and mlir22, llc19 and
+// llc22) is one bucket, whose found-in/fixed-in says which versions have
+// it.
+func keyTool(tool string) string {
+	if in, ok := oracles.Lookup(tool); ok && in.Family != "" && !strings.HasPrefix(tool, oracles.ExecPrefix) {
+		return in.Family
+	}
+	return tool
 }
 
 // Title is a one-line human name for the bucket: the tool, what it did and

@@ -63,6 +63,10 @@ type Bucket struct {
 	ReChecks    int `json:"rechecks,omitempty"`
 	// MinimizeNote says why a bucket was not minimized, if it was not.
 	MinimizeNote string `json:"minimize_note,omitempty"`
+	// Versions is what each installed version of the deviating tool's
+	// family said of the minimized case (the example when there is none),
+	// oldest first: found-in / fixed-in. Empty until replayed.
+	Versions []VersionVerdict `json:"versions,omitempty"`
 }
 
 // DeadLetter is a job or result legalfuzz could not process after bounded

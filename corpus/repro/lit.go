@@ -140,11 +140,12 @@ func checked(cmd string, legal bool) string {
 // compile runs the chain through llc.
 func mlirRun(ctx context.Context, bd Bundle, legal bool) []string {
 	obs := bd.Observed
+	stage, fault := replayStage(obs.Rule)
 	switch {
-	case obs.Rule == "verify":
+	case stage == "verify" && fault == "":
 		return []string{checked("%mlir_opt %s -o /dev/null", legal)}
-	case obs.Rule == "lowering" && outcome(obs) != "accept":
-		if flag, ok := smallestPipeline(ctx, bd.Dir, words(obs.Diagnostic)); ok {
+	case stage == "lowering" && fault == "" && outcome(obs) != "accept":
+		if flag, ok := smallestPipeline(ctx, bd.Dir, mlir.OptSpec, words(obs.Diagnostic)); ok {
 			return []string{checked("%mlir_opt "+flag+" %s -o /dev/null", legal)}
 		}
 	}

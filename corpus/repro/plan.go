@@ -35,7 +35,7 @@ func plan(ctx context.Context, bd Bundle, dir string) *script {
 	has := func(f string) bool { _, err := os.Stat(filepath.Join(dir, f)); return err == nil }
 	obs := bd.Observed
 	switch {
-	case obs.Oracle == mlir.Name && has(MLIRFile):
+	case isMLIR(obs.Oracle) && has(MLIRFile):
 		planMLIR(ctx, s, bd, dir)
 	case (obs.Oracle == ptxas.PTXAS124.Name || obs.Oracle == ptxas.PTXAS13.Name) && has(PTXFile) && bd.Reference.Oracle != "":
 		cfg := ptxas.PTXAS124
@@ -116,10 +116,15 @@ func cpuOf(bd Bundle) string {
 // ptxas.
 func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 	obs := bd.Observed
-	opt := s.need("MLIR_OPT", mlir.OptSpec)
-	stage := obs.Rule
+	tools, _ := mlir.ToolsOf(obs.Oracle)
+	opt := s.need("MLIR_OPT", tools.Opt)
+	stage, fault := replayStage(obs.Rule)
 	if outcome(obs) == "accept" {
 		stage = "accept"
+	}
+	if fault != "" {
+		planFault(s, bd, dir, tools, stage, fault)
+		return
 	}
 	switch stage {
 	case "verify":
@@ -131,7 +136,7 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 		// prints them; a failure the oracle finds in the lowering's output
 		// (LLVM 19's wgmma constraints from uninitialized bytes) shows in
 		// the steps after it instead.
-		if flag, ok := smallestPipeline(ctx, dir, words(obs.Diagnostic)); ok {
+		if flag, ok := smallestPipeline(ctx, dir, tools.Opt, words(obs.Diagnostic)); ok {
 			s.add(`step lowering ` + opt + " " + flag + " " + MLIRFile + ` -o "$work/lowered.mlir"`)
 			judgeLast(s, "lowering", obs, "")
 			return
@@ -151,16 +156,16 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 	if stage == "lowering" {
 		// The lowering "passed" with output that llc cannot compile (LLVM
 		// 19's wgmma constraints from uninitialized bytes).
-		s.add(`step translate `+s.need("MLIR_TRANSLATE", mlir.TranslateSpec)+` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`,
+		s.add(`step translate `+s.need("MLIR_TRANSLATE", tools.Translate)+` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`,
 			`clean translate || reproduces "mlir-translate refused the lowering's output"`,
-			`step llc `+s.need("LLC", mlir.LLCSpec)+" "+strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " "),
+			`step llc `+s.need("LLC", tools.LLC)+" "+strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " "),
 			`clean llc || reproduces "llc refused the lowering's output"`,
 			`fixed "the lowering's output compiles"`)
 		return
 	}
 	chain := []struct{ name, cmd string }{
-		{"translate", `step translate ` + s.need("MLIR_TRANSLATE", mlir.TranslateSpec) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
-		{"llc", `step llc ` + s.need("LLC", mlir.LLCSpec) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
+		{"translate", `step translate ` + s.need("MLIR_TRANSLATE", tools.Translate) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
+		{"llc", `step llc ` + s.need("LLC", tools.LLC) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
 		{"ptxas", `step ptxas ` + s.need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
 	}
 	for _, c := range chain {
@@ -183,6 +188,67 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 		s.add(fmt.Sprintf(`grep -qF %s "$work/case.ptx" || fixed "every stage passed but the PTX holds no %s"`, shQuote(instr), instr))
 	}
 	s.add(`reproduces "every stage accepted the case"`)
+}
+
+// isMLIR reports whether the oracle is one of the MLIR releases' oracles.
+func isMLIR(oracle string) bool {
+	_, ok := mlir.ToolsOf(oracle)
+	return ok
+}
+
+// replayStage maps the mlir oracle's stage rule ("verify", "pass:NAME",
+// "llc/refused", ...) to the step a script replays: every pass is part of
+// the lowering; the fault, if any, says how the chain failed there.
+func replayStage(rule string) (string, oracles.Fault) {
+	st := oracles.ParseStage(rule)
+	if strings.HasPrefix(st.Name, "pass:") {
+		return "lowering", st.Fault
+	}
+	return st.Name, st.Fault
+}
+
+// planFault replays a chain that failed without refusing the case in its
+// own words: the lowering printed an error but exited 0, or left an nvgpu
+// op behind; a later tool refused MLIR's own output; or the PTX lost work.
+func planFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string, fault oracles.Fault) {
+	obs := bd.Observed
+	opt := s.need("MLIR_OPT", tools.Opt)
+	s.add(`step verify `+opt+" "+MLIRFile+" -o /dev/null",
+		`clean verify || fixed "the verifier refused the case"`,
+		`step lowering `+opt+` --pass-pipeline='`+mlir.Pipeline+`' `+MLIRFile+` -o "$work/lowered.mlir"`)
+	switch fault {
+	case oracles.ExitZero:
+		if w := words(obs.Diagnostic); w != "" {
+			s.add(fmt.Sprintf(`[ "$rc" -eq 0 ] && said lowering %s && reproduces "the lowering said: %s, and exited 0"`, shQuote(w), shEsc(w)))
+		}
+		s.add(`fixed "the lowering no longer prints an error with exit status 0"`)
+		return
+	case oracles.Unconverted:
+		s.add(`clean lowering || fixed "the lowering now refuses the case"`,
+			`grep -q 'nvgpu\.' "$work/lowered.mlir" && reproduces "the lowering exited 0 and left an nvgpu op"`,
+			`fixed "the lowering converts every nvgpu op"`)
+		return
+	}
+	s.add(`clean lowering || fixed "the lowering now refuses the case"`,
+		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' "$work/lowered.mlir" >"$work/device.mlir"`)
+	t := mlirTarget(dir, bd.Case.Value.Target())
+	chain := []struct{ name, cmd string }{
+		{"translate", `step translate ` + s.need("MLIR_TRANSLATE", tools.Translate) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
+		{"llc", `step llc ` + s.need("LLC", tools.LLC) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
+		{"ptxas", `step ptxas ` + s.need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
+	}
+	for _, c := range chain {
+		s.add(c.cmd)
+		if c.name == stage && fault == oracles.Refused {
+			s.add(fmt.Sprintf(`clean %s || reproduces "%s refused MLIR's own output"`, c.name, c.name),
+				fmt.Sprintf(`fixed "%s accepts MLIR's output"`, c.name))
+			return
+		}
+		s.add(fmt.Sprintf(`clean %s || cannot "%s refused MLIR's output before the stage under test"`, c.name, c.name))
+	}
+	// The PTX lost work: the campaign counted the instructions; a person
+	// compares them with the op (the oracle's diagnostic says how many).
+	s.add(`cannot "every stage passed; compare the PTX's instructions with the op: ` + shEsc(strings.SplitN(obs.Diagnostic, "\n", 2)[0]) + `"`)
 }
 
 // valueCheck ends a miscompile: the translated module stores the value
@@ -228,12 +294,12 @@ func mlirTarget(dir string, t target.Target) target.Target {
 // mlir.Pipeline whose output holds the bug's words, tried on the tools
 // found here. Without mlir-opt here it is the whole pipeline; ok is false
 // when mlir-opt is here and no prefix prints the words.
-func smallestPipeline(ctx context.Context, dir, want string) (flag string, ok bool) {
+func smallestPipeline(ctx context.Context, dir string, optSpec tool.Spec, want string) (flag string, ok bool) {
 	full := "--pass-pipeline='" + mlir.Pipeline + "'"
 	if want == "" {
 		return "", false
 	}
-	opt, err := tool.Locate(ctx, mlir.OptSpec)
+	opt, err := tool.Locate(ctx, optSpec)
 	if err != nil {
 		return full, true
 	}

@@ -46,7 +46,7 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 			return append(renderDriver(w, c), "# the gpu oracle then runs a TMA load with this tensor map; legalfuzz check runs it on a GPU machine")
 		}
 		return append(renderPTX(w, c), "# the gpu oracle runs kernels built from "+PTXFile+" and compares what they compute; legalfuzz check runs them on a GPU machine")
-	case name == mlir.Name:
+	case isMLIR(name):
 		return renderMLIR(w, c)
 	case name == llvm.LLC19.Name || name == llvm.LLC22.Name:
 		return renderLLC(ctx, w, c, name, twoLLC, orcs)

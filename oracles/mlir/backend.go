@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,9 +42,24 @@ func (o *Oracle) backend(ctx context.Context, ps []piece) error {
 		for _, p := range ps {
 			p.j.v.Kind, p.j.v.Rule, p.j.v.Diagnostic = oracles.Accept, "llc", why
 		}
-		return nil
+	} else if err := o.assemble(ctx, dir, t, ps, ptx); err != nil {
+		return err
 	}
-	return o.assemble(ctx, dir, t, ps, ptx)
+	checkPTX(ps, ptx)
+	return nil
+}
+
+// checkPTX fails the cases whose entry in llc's PTX lacks what their op
+// asked for (see checkEmitted), whatever ptxas said of it: a silent
+// miscompile outranks any other verdict.
+func checkPTX(ps []piece, ptx string) {
+	entries := ptxEntries(ptx)
+	for _, p := range ps {
+		var f *faultError
+		if errors.As(checkEmitted(p.j.c, entries[kernelName(p.j.c)]), &f) {
+			setFault(p.j.v, "", f)
+		}
+	}
 }
 
 // compile links and compiles the pieces to PTX; failedStep names the step

@@ -19,20 +19,35 @@
 // Verdicts. Many cases go into one file separated by "// -----";
 // mlir-opt-19 --split-input-file judges each chunk and reports an error
 // "within split at FILE:N", N being the chunk's first line (1) or its
-// marker's line. The verifier's errors give Reject with Rule "verify".
+// marker's line. Rule names the stage that decided, as oracles.Stage
+// spells it. The parser's and verifiers' errors give Reject at "verify"
+// (MLIR 19 cannot parse without verifying, so the two are one stage).
 // With Lower set (Discover sets it when the tools are found), a case the
-// verifier accepts goes on through the lowering, one batch per step, and
-// the first step that fails decides: Reject, or Error when the tool
-// crashed or emitted something broken, with Rule naming the step and a
-// Diagnostic prefixed by it ("lowering: ...", "translate: ...", "link: ...",
-// "llc: ...", "ptxas: ..."). So "MLIR accepts but what it emits is rejected"
-// is a Reject whose Rule is a lowering step, while Rule "verify" is the
-// verifier's own word. A case that passes every step is Accept with Rule
-// "ptxas" (or "llc" when ptxas cannot read the case's PTX version; the
-// Diagnostic says so). Where the lowering computes a value the spec also
-// computes (the 64-bit descriptor of nvgpu.warpgroup.generate.descriptor,
-// domain matdesc) it is read from the emitted LLVM IR into Value
-// ("0x%016x").
+// verifier accepts goes on through the lowering, one batch per step. A
+// pass that refuses it in its own words gives Reject at "pass:NAME" (the
+// pass is found by running the case alone with the IR printed after each
+// pass). Everything after that is MLIR's fault, whatever the spec says,
+// for its verifier let the case through: an Error whose Rule is
+// "STAGE/FAULT" (DESIGN.md: when a tool accepts a case and a later tool
+// rejects that tool's own output, the first tool is wrong):
+//   - "translate/refused", "link/refused", "llc/refused",
+//     "ptxas/refused": that tool refused what MLIR emitted;
+//   - "pass:NAME/exit-0": the lowering printed an error and went on as if
+//     it had succeeded (exit status 0, or the chunk's output written);
+//   - "pass:NAME/unconverted": the lowering exited 0 and left an nvgpu op;
+//   - "ptx/dropped": llc's PTX for the kernel lacks the instructions the
+//     op asked for, or has fewer or smaller ones (a 64x24 f16
+//     nvgpu.warpgroup.mma lowered to one m64n128k16): a silent
+//     miscompile, whatever ptxas then said.
+//
+// A crash or hang of a tool is an Error at its stage with no fault. The
+// Diagnostic is prefixed by the step ("lowering: ...", "translate: ...",
+// "llc: ...", "ptxas: ..."). A case that passes every step is Accept with
+// Rule "ptxas" (or "llc" when ptxas cannot read the case's PTX version;
+// the Diagnostic says so). Where the lowering computes a value the spec
+// also computes (the 64-bit descriptor of
+// nvgpu.warpgroup.generate.descriptor, domain matdesc) it is read from
+// the emitted LLVM IR into Value ("0x%016x").
 //
 // Failures. A tool that crashes, hangs or prints what cannot be attributed
 // never decides for a batch: mlir-opt runs with --mlir-timing, whose

@@ -24,21 +24,7 @@ type Lowering struct {
 // DiscoverLowering locates mlir-translate-19, llvm-link-19 and llc-19
 // (required) and ptxas (optional).
 func DiscoverLowering(ctx context.Context) (*Lowering, error) {
-	var l Lowering
-	for _, t := range []struct {
-		dst  *tool.Tool
-		spec tool.Spec
-	}{{&l.Translate, TranslateSpec}, {&l.Link, LinkSpec}, {&l.LLC, LLCSpec}} {
-		found, err := tool.Locate(ctx, t.spec)
-		if err != nil {
-			return nil, fmt.Errorf("mlir lowering: %w", err)
-		}
-		*t.dst = found
-	}
-	if p, err := tool.Locate(ctx, PtxasSpec); err == nil {
-		l.Ptxas = p
-	}
-	return &l, nil
+	return discoverLowering(ctx, release19)
 }
 
 // Pipeline lowers a case's module to the LLVM dialect: the nvgpu ops to
@@ -67,12 +53,16 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 			ps = append(ps, piece{j: j, text: j.text})
 		}
 	}
-	lowerStage := stage{name: "lowering", tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}
-	ps, err := o.step(ctx, lowerStage, ps, deviceModule)
+	in := ps
+	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}
+	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) { return deviceModule(p, out, o.vectorAsmOK) })
 	if err != nil {
 		return err
 	}
-	translate := stage{name: "translate", tool: o.Lower.Translate, args: []string{"--mlir-to-llvmir"}, marker: irMarker}
+	if err := o.namePasses(ctx, in); err != nil {
+		return err
+	}
+	translate := stage{name: stageTranslate, tool: o.Lower.Translate, args: []string{"--mlir-to-llvmir"}, marker: irMarker}
 	ps, err = o.step(ctx, translate, ps, readValue)
 	if err != nil {
 		return err
@@ -84,7 +74,16 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 			}
 		}
 	}
+	for _, p := range in {
+		convict(p.j.v)
+	}
 	return nil
+}
+
+// setFault records a fault of MLIR's that legalfuzz found in a stage's
+// output.
+func setFault(v *oracles.Verdict, prefix string, f *faultError) {
+	v.Kind, v.Rule, v.Diagnostic = oracles.Error, f.stage.String(), prefix+f.msg
 }
 
 // step runs a split stage over the pieces, records the failures, and passes
@@ -106,6 +105,11 @@ func (o *Oracle) step(ctx context.Context, st stage, ps []piece, next func(piece
 				continue
 			}
 			text, err := next(p, res[i].out)
+			var f *faultError
+			if errors.As(err, &f) {
+				setFault(p.j.v, st.prefix(), f)
+				continue
+			}
 			if err != nil {
 				setVerdict(p.j.v, st.name, chunkResult{outcome: crashed, diag: st.prefix() + err.Error()})
 				continue
@@ -118,7 +122,7 @@ func (o *Oracle) step(ctx context.Context, st stage, ps []piece, next func(piece
 
 // deviceModule cuts the lowered gpu.module's body out of mlir-opt's output
 // as a plain module, the form mlir-translate reads.
-func deviceModule(p piece, out string) (string, error) {
+func deviceModule(p piece, out string, vectorAsmOK bool) (string, error) {
 	var b strings.Builder
 	in := false
 	for _, line := range strings.Split(out, "\n") {
@@ -128,7 +132,10 @@ func deviceModule(p piece, out string) (string, error) {
 			b.WriteString("module {\n")
 		case in && line == "  }":
 			b.WriteString("}\n")
-			return b.String(), checkConstraints(b.String())
+			if err := unconverted(b.String()); err != nil {
+				return "", err
+			}
+			return b.String(), checkConstraints(b.String(), vectorAsmOK)
 		case in:
 			b.WriteString(line + "\n")
 		}
@@ -151,11 +158,12 @@ var (
 var errJunkConstraint = errors.New("llvm.inline_asm for wgmma with a vector operand has no valid constraint (uninitialized bytes in the constraint string)")
 
 // checkConstraints refuses wgmma inline assembly with vector-typed
-// operands, and any whose constraints are not the ones LLVM 19's lowerings
-// write (b h r l f d n, tied operand numbers, clobbers).
-func checkConstraints(module string) error {
+// operands (unless vectorAsmOK: MLIR 22 writes "=f" for them, which llc-22
+// and ptxas take), and any whose constraints are not the ones the
+// lowerings write (b h r l f d n, tied operand numbers, clobbers).
+func checkConstraints(module string, vectorAsmOK bool) error {
 	for _, m := range inlineAsm.FindAllStringSubmatch(module, -1) {
-		if strings.Contains(m[1], "wgmma") && strings.Contains(m[3], "vector<") {
+		if !vectorAsmOK && strings.Contains(m[1], "wgmma") && strings.Contains(m[3], "vector<") {
 			return errJunkConstraint
 		}
 		if m[2] == "" {

@@ -37,6 +37,14 @@ type Oracle struct {
 	// frames maps a crash site (see crashSite) to its symbolized crashing
 	// function.
 	frames sync.Map
+	// OracleName is the name the verdicts carry: Name (MLIR 19) when
+	// empty, Name22 when the tools are MLIR 22's.
+	OracleName string
+	// unspelled, when set, says why a case's rendering is not MLIR of this
+	// release (see release.unspelled): such a case is Unsupported.
+	unspelled func(domain.Case) string
+	// vectorAsmOK trusts inline wgmma with vector operands (release.vectorAsmOK).
+	vectorAsmOK bool
 }
 
 // New returns a verifier-only oracle over mlir-opt.
@@ -44,20 +52,7 @@ func New(opt tool.Tool) *Oracle { return &Oracle{Opt: opt} }
 
 // Discover locates mlir-opt-19 and, when all are present, the lowering
 // tools; the oracle lowers by default when it can.
-func Discover(ctx context.Context) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: Name, Domains: Domains(), Targets: Targets(), Install: OptSpec.Install}
-	opt, err := tool.Locate(ctx, OptSpec)
-	if err != nil {
-		st.Reason = err.Error()
-		return nil, st
-	}
-	o := New(opt)
-	if l, err := DiscoverLowering(ctx); err == nil {
-		o.Lower = l
-	}
-	st.Available, st.Path, st.Version = true, opt.Path, o.Version()
-	return o, st
-}
+func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverRelease(ctx, release19) }
 
 // Domains lists the domains the oracle renders.
 func Domains() []string {
@@ -74,8 +69,13 @@ func Targets() []string {
 	return []string{"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"}
 }
 
-// Name is "mlir".
-func (o *Oracle) Name() string { return Name }
+// Name is "mlir", or the OracleName given.
+func (o *Oracle) Name() string {
+	if o.OracleName != "" {
+		return o.OracleName
+	}
+	return Name
+}
 
 // Version names mlir-opt's version and, when lowering, the backend tools'.
 func (o *Oracle) Version() string {
@@ -131,8 +131,13 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 			continue
 		}
 		first[c.ID] = i
-		out[i] = oracles.Verdict{Oracle: Name, Version: o.Version(), Case: c.ID, Domain: c.Domain}
+		out[i] = oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain}
 		text, k, err := render(c)
+		if o.unspelled != nil && err == nil {
+			if why := o.unspelled(c); why != "" {
+				err = unsupported("%s", why)
+			}
+		}
 		if reason, ok := isUnsupported(err); ok {
 			out[i].Kind, out[i].Rule, out[i].Diagnostic = oracles.Unsupported, "render", reason
 			continue

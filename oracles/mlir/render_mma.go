@@ -2,13 +2,17 @@ package mlir
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 )
 
-func init() { renderers[mma.Name] = renderMMA }
+func init() {
+	renderers[mma.Name] = renderMMA
+	wantFuncs[mma.Name] = wantsMMA
+}
 
 // mmaElems are the MLIR element types; unsigned PTX types are unsigned
 // integers, as literal as MLIR's types get.
@@ -99,3 +103,15 @@ func mmaFragments(v mma.Value) (a, b, c [2]int) {
 
 // ceilDiv rounds up, and never below 1 (a vector dimension must be positive).
 func ceilDiv(x, y int) int { return max((x+y-1)/y, 1) }
+
+// wantsMMA is what the PTX of an mma case must hold: the one instruction of
+// the shape nvgpu.mma.sync (or mma.sp.sync) names.
+func wantsMMA(dv domain.Value) []want {
+	v, ok := dv.(mma.Value)
+	if !ok || v.ShapeRank < 3 {
+		return nil
+	}
+	return []want{{what: fmt.Sprintf("mma m%dn%dk%d", v.M(), v.N(), v.K()),
+		re: regexp.MustCompile(fmt.Sprintf(`\bmma(?:\.sp(?:::ordered_metadata)?)?\.sync\.aligned\.m%dn%dk%d\.`, v.M(), v.N(), v.K())), n: 1,
+		why: "mmaShape names one instruction"}}
+}

@@ -2,13 +2,17 @@ package mlir
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 )
 
-func init() { renderers[wg.Name] = renderWGMMA }
+func init() {
+	renderers[wg.Name] = renderWGMMA
+	wantFuncs[wg.Name] = wantsWGMMA
+}
 
 var (
 	// wgmmaElems are the memref element types nvgpu.warpgroup.mma reads.
@@ -38,7 +42,7 @@ func renderWGMMA(dv domain.Value) (kernel, error) {
 	if v.Sparse {
 		return kernel{}, unsupported("LLVM 19 has no wgmma.mma_async.sp")
 	}
-	if !v.ARegister && v.ScaleA == 1 && v.ScaleB == 1 && v.ScaleD && !v.Satfinite {
+	if tileLevel(v) {
 		return renderWarpgroupMMA(v)
 	}
 	return renderNVVMWGMMA(v)
@@ -162,4 +166,36 @@ func accStruct(t wg.AccType, n int) string {
 		elem, count = "vector<2xf16>", n/4
 	}
 	return "!llvm.struct<(" + repeat(elem, max(count, 1)) + ")>"
+}
+
+// tileLevel reports whether the value is spelled with nvgpu.warpgroup.mma
+// (descriptors for A and B, unit scales, no satfinite) rather than with
+// nvvm.wgmma.mma_async.
+func tileLevel(v wg.Value) bool {
+	return !v.ARegister && v.ScaleA == 1 && v.ScaleB == 1 && v.ScaleD && !v.Satfinite
+}
+
+// wantsWGMMA is what the PTX of a wgmma case must hold. nvgpu.warpgroup.mma
+// is a tile: MLIR splits it into m64nNkK instructions, K one 32-byte row of
+// A, so an MxK tile needs ceil(M/64)*ceil(K/k) of them (a ragged K needs a
+// last, padded step, or a refusal; never fewer). nvvm.wgmma.mma_async is
+// one instruction of its own shape.
+func wantsWGMMA(dv domain.Value) []want {
+	v, ok := dv.(wg.Value)
+	if !ok || v.M == 0 || v.N == 0 || v.K == 0 {
+		return nil
+	}
+	if !tileLevel(v) {
+		return []want{{what: fmt.Sprintf("wgmma.mma_async m%dn%dk%d", v.M, v.N, v.K),
+			re: regexp.MustCompile(fmt.Sprintf(`\bwgmma\.mma_async\.sync\.aligned\.m%dn%dk%d\.`, v.M, v.N, v.K)), n: 1,
+			why: "nvvm.wgmma.mma_async is one instruction"}}
+	}
+	k := int(wg.NaturalK(v.AType, false))
+	if k == 0 {
+		return nil
+	}
+	n := ceilDiv(int(v.M), 64) * ceilDiv(int(v.K), k)
+	return []want{{what: fmt.Sprintf("wgmma.mma_async m64n%dk%d", v.N, k),
+		re: regexp.MustCompile(fmt.Sprintf(`\bwgmma\.mma_async\.sync\.aligned\.m64n%dk%d\.`, v.N, k)), n: n,
+		why: fmt.Sprintf("a %dx%d tile in m64n%dk%d steps", v.M, v.K, v.N, k)}}
 }

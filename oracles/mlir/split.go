@@ -277,8 +277,25 @@ func joinChunks(texts []string) (string, map[int]int) {
 	return b.String(), starts
 }
 
-// diagLine matches one diagnostic of a split run.
-var diagLine = regexp.MustCompile(`^within split at .*?:(\d+) offset :\d+:\d+: (error|warning|note|remark): (.*)$`)
+// diagLine matches one diagnostic of a split run by MLIR 19, which names
+// the chunk's first line; diagLineAbs one by MLIR 22, which names the
+// line in the whole file.
+var (
+	diagLine    = regexp.MustCompile(`^within split at .*?:(\d+) offset :\d+:\d+: (error|warning|note|remark): (.*)$`)
+	diagLineAbs = regexp.MustCompile(`^[^ ]*\.mlir:(\d+):\d+: (error|warning|note|remark): (.*)$`)
+)
+
+// chunkAt maps a line of the whole split file to its chunk: the last one
+// starting at or before it.
+func (ru run) chunkAt(line int) (int, bool) {
+	best, at := -1, 0
+	for start, i := range ru.starts {
+		if start <= line && start > at {
+			best, at = i, start
+		}
+	}
+	return best, best >= 0
+}
 
 // errors maps the run's error diagnostics to chunks; ok is false when one
 // names no chunk.
@@ -286,11 +303,15 @@ func (ru run) errors() ([][]string, bool) {
 	msgs := make([][]string, ru.n)
 	for _, line := range strings.Split(string(ru.r.Stderr), "\n") {
 		m := diagLine.FindStringSubmatch(line)
+		chunk := func(at int) (int, bool) { i, ok := ru.starts[at]; return i, ok }
+		if m == nil {
+			m, chunk = diagLineAbs.FindStringSubmatch(line), ru.chunkAt
+		}
 		if m == nil || m[2] != "error" {
 			continue
 		}
 		at, _ := strconv.Atoi(m[1])
-		i, ok := ru.starts[at]
+		i, ok := chunk(at)
 		if !ok {
 			return nil, false
 		}
@@ -326,16 +347,24 @@ func (ru run) attribute(st stage) ([]chunkResult, bool) {
 			return nil, false
 		}
 	}
-	return results(st, msgs, outs), true
+	return results(st, msgs, outs, r.ExitCode == 0), true
 }
 
-// results turns per-chunk error messages (and outputs) into results.
-func results(st stage, msgs [][]string, outs []string) []chunkResult {
+// results turns per-chunk error messages (and outputs) into results. A
+// chunk with errors whose stage still went on (the run exited 0, so no
+// chunk failed, or the chunk's output was written) printed its error at
+// exit status 0: a crash of sorts, not a refusal (see exitZeroNote).
+func results(st stage, msgs [][]string, outs []string, exitedZero bool) []chunkResult {
 	res := make([]chunkResult, len(msgs))
 	for i := range res {
 		res[i] = chunkResult{outcome: passed, out: outs[i]}
-		if len(msgs[i]) > 0 {
-			res[i] = chunkResult{outcome: failed, diag: st.prefix() + diag.Normalize(strings.Join(msgs[i], "\n"))}
+		if len(msgs[i]) == 0 {
+			continue
+		}
+		d := st.prefix() + diag.Normalize(strings.Join(msgs[i], "\n"))
+		res[i] = chunkResult{outcome: failed, diag: d}
+		if exitedZero || strings.TrimSpace(outs[i]) != "" {
+			res[i] = chunkResult{outcome: crashed, diag: d + "\n" + exitZeroNote}
 		}
 	}
 	return res
@@ -359,7 +388,7 @@ func (ru run) completed(st stage) (int, bool) {
 // partial is the results of the first done chunks of a run that stopped.
 func (ru run) partial(st stage, done int) []chunkResult {
 	msgs, _ := ru.errors()
-	return results(st, msgs[:done], make([]string, done))
+	return results(st, msgs[:done], make([]string, done), false)
 }
 
 // splitOutput cuts a split run's output at the marker lines.

@@ -48,6 +48,7 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover22(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover19(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover22(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx)) },

@@ -1,0 +1,62 @@
+package store
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// The outcomes of replaying a bucket's case on one version of its tool.
+const (
+	// Reproduces: the version shows the bucket's signature.
+	Reproduces = "reproduces"
+	// Fixed: the version judges the case and does not show it.
+	Fixed = "fixed"
+	// CannotJudge: the version cannot judge the case (unsupported).
+	CannotJudge = "cannot judge"
+)
+
+// VersionVerdict is one version of a bucket's tool replaying the bucket's
+// case.
+type VersionVerdict struct {
+	Oracle  string       `json:"oracle"`
+	Version string       `json:"version"`
+	Kind    oracles.Kind `json:"verdict"`
+	Rule    string       `json:"rule,omitempty"`
+	Outcome string       `json:"outcome"`
+}
+
+// releaseNumber finds the first dotted version in an oracle's version
+// string: "mlir-opt 22.1.8 +lowering ptxas 12.4.131" → 22.
+var releaseNumber = regexp.MustCompile(`\b(\d+)\.\d+`)
+
+// Label is how found-in/fixed-in names the version: its major release
+// ("19", "22"), or the oracle's name when its version says none.
+func (v VersionVerdict) Label() string {
+	if m := releaseNumber.FindStringSubmatch(v.Version); m != nil {
+		return m[1]
+	}
+	return v.Oracle
+}
+
+// FoundIn spells the replay for people: "19: reproduces, 22: fixed";
+// empty when the bucket was not replayed.
+func (b Bucket) FoundIn() string {
+	parts := make([]string, len(b.Versions))
+	for i, v := range b.Versions {
+		parts[i] = v.Label() + ": " + v.Outcome
+	}
+	return strings.Join(parts, ", ")
+}
+
+// NewestReproduces reports whether the newest version that judged the
+// case still shows the bug: what upstream wants to hear about.
+func (b Bucket) NewestReproduces() bool {
+	for i := len(b.Versions) - 1; i >= 0; i-- {
+		if b.Versions[i].Outcome != CannotJudge {
+			return b.Versions[i].Outcome == Reproduces
+		}
+	}
+	return false
+}

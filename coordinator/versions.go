@@ -1,0 +1,89 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// ReplayVersions judges the bucket's minimized case (its example when it
+// has none) with every version of the deviating tool's family that the
+// panel reaches, each against spec/ptxisa, and records on the bucket which
+// show the bucket's signature: found-in / fixed-in. A version not
+// installed is left out; a bucket whose deviating tool is not one tool
+// (two tools disputing, spec/ptxisa silent) is left as it is.
+func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket) (store.Bucket, error) {
+	in, ok := oracles.Lookup(b.Signature.Tool)
+	if !ok || in.Family == "" {
+		return b, nil
+	}
+	id := b.Minimized
+	if id == "" {
+		id = b.Example
+	}
+	rec, ok, err := s.Case(id)
+	if err != nil || !ok {
+		return b, errors.Join(fmt.Errorf("bucket %s: case %s missing", b.Key, id), err)
+	}
+	d, ok := fuzz.Lookup(rec.Domain)
+	if !ok {
+		return b, fmt.Errorf("bucket %s: unknown domain %q", b.Key, rec.Domain)
+	}
+	v, err := d.Decode(rec.Data)
+	if err != nil {
+		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
+	}
+	c := domain.NewCase(d.Name, v)
+	var out []store.VersionVerdict
+	for _, version := range oracles.Catalog() {
+		if version.Family != in.Family {
+			continue
+		}
+		vv, err := replayOn(ctx, panel, b, c, version.Name)
+		if errors.Is(err, oracles.ErrUnavailable) {
+			continue
+		}
+		if err != nil {
+			return b, fmt.Errorf("bucket %s on %s: %w", b.Key, version.Name, err)
+		}
+		out = append(out, vv)
+	}
+	b.Versions = out
+	return b, s.PutBucket(b)
+}
+
+// replayOn judges c with one version and spec/ptxisa and says whether the
+// version shows the bucket's signature. The key names the tool's family,
+// so any version's deviation of the same kind, stage, rule and title is
+// the bucket's.
+func replayOn(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case, name string) (store.VersionVerdict, error) {
+	byCase, err := panel.Judge(ctx, []domain.Case{c}, []string{oracles.SpecPTXISA, name})
+	if err != nil {
+		return store.VersionVerdict{}, err
+	}
+	vv := store.VersionVerdict{Oracle: name, Outcome: store.Fixed}
+	for _, v := range byCase[c.ID] {
+		if v.Oracle == name {
+			vv.Version, vv.Kind, vv.Rule = v.Version, v.Kind, v.Rule
+		}
+	}
+	if vv.Kind == oracles.Unsupported {
+		vv.Outcome = store.CannotJudge
+		return vv, nil
+	}
+	pair := policy.Pair{A: oracles.SpecPTXISA, B: name, On: b.Signature.Pair.On}
+	for _, dis := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}).Evaluate(c, byCase[c.ID]) {
+		sig := policy.SignatureOf(dis)
+		if sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key) {
+			vv.Outcome = store.Reproduces
+		}
+	}
+	return vv, nil
+}

@@ -1,0 +1,89 @@
+package coordinator
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
+)
+
+// rejectedSeed is the first mma seed spec/ptxisa rejects.
+func rejectedSeed(t *testing.T) domain.Case {
+	t.Helper()
+	d, _ := fuzz.Lookup("mma")
+	ref := spec.New(spec.PTXISA)
+	for _, v := range d.Seeds() {
+		c := domain.NewCase(d.Name, v)
+		vs, err := ref.Judge(context.Background(), []domain.Case{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vs[0].Kind == oracles.Reject {
+			return c
+		}
+	}
+	t.Fatal("no mma seed is rejected by spec/ptxisa")
+	return domain.Case{}
+}
+
+// TestReplayVersions: llc 19 accepts what spec/ptxisa rejects; the bucket
+// is replayed on llc19 and llc22 (the "llc" family) and says which
+// reproduce; a family member not installed (none here) is left out.
+func TestReplayVersions(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		llc22   oracles.Kind
+		want    string
+		flagged bool
+	}{
+		{"fixed in 22", oracles.Reject, "llc19: reproduces, llc22: fixed", false},
+		{"22 reproduces", oracles.Accept, "llc19: reproduces, llc22: reproduces", true},
+		{"22 cannot judge", oracles.Unsupported, "llc19: reproduces, llc22: cannot judge", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := storetest.Open(t, "")
+			c := rejectedSeed(t)
+			llc19 := testoracle.New(testoracle.Config{Name: oracles.LLC19, Kind: oracles.Accept})
+			llc22 := testoracle.New(testoracle.Config{Name: oracles.LLC22, Kind: tc.llc22})
+			orcs := []oracles.Oracle{spec.New(spec.PTXISA), llc19, llc22}
+			if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+				t.Fatal(err)
+			}
+			var vs []oracles.Verdict
+			for _, o := range orcs[:2] {
+				v, err := o.Judge(context.Background(), []domain.Case{c})
+				if err != nil {
+					t.Fatal(err)
+				}
+				vs = append(vs, v...)
+			}
+			pair := policy.Pair{A: oracles.SpecPTXISA, B: oracles.LLC19, On: policy.OnVerdict}
+			res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
+				Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
+					return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(cs, vs)
+				}})
+			if err != nil || len(res.NewBuckets) != 1 {
+				t.Fatalf("planting: %v, %d buckets", err, len(res.NewBuckets))
+			}
+			b, err := ReplayVersions(context.Background(), s, oracles.Local{Oracles: orcs}, res.NewBuckets[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := b.FoundIn(); got != tc.want || b.NewestReproduces() != tc.flagged {
+				t.Errorf("found in %q (newest reproduces %t), want %q (%t)", got, b.NewestReproduces(), tc.want, tc.flagged)
+			}
+			stored, err := s.Buckets()
+			if err != nil || len(stored) != 1 || stored[0].FoundIn() != tc.want {
+				t.Errorf("stored buckets %+v (%v)", stored, err)
+			}
+		})
+	}
+}

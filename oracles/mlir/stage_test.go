@@ -1,0 +1,120 @@
+package mlir
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+func TestStageRoundTrip(t *testing.T) {
+	for _, rule := range []string{"verify", "pass:convert-nvgpu-to-nvvm", "pass:convert-nvgpu-to-nvvm/exit-0", "ptxas/refused", "ptx/dropped", "lowering"} {
+		if got := oracles.ParseStage(rule).String(); got != rule {
+			t.Errorf("ParseStage(%q).String() = %q", rule, got)
+		}
+	}
+	if st := oracles.ParseStage("spec/ptxisa"); st.Fault != "" || st.Name != "spec/ptxisa" {
+		t.Errorf("a slash without a fault is part of the name: %+v", st)
+	}
+}
+
+// TestPassAfterError reads mlir-opt 19's own output for a lowering that
+// printed an error in convert-nvgpu-to-nvvm (mma bf16) and one where the
+// pass failed.
+func TestPassAfterError(t *testing.T) {
+	for _, tc := range []struct{ name, stderr, want string }{
+		{"after all", "case.mlir:4:13: error: 'nvgpu.mma.sync' op failed to deduce operand PTX types\n" +
+			"// -----// IR Dump After ConvertNVGPUToNVVMPass (convert-nvgpu-to-nvvm) //----- //\nmodule {}\n" +
+			"// -----// IR Dump After GpuKernelOutlining (gpu-kernel-outlining) //----- //\n", "convert-nvgpu-to-nvvm"},
+		{"failed", "// -----// IR Dump After ConvertNVGPUToNVVMPass (convert-nvgpu-to-nvvm) //----- //\n" +
+			"case.mlir:4:13: error: invalid shape or multiplicand type: f64\n" +
+			"// -----// IR Dump After ConvertGpuOpsToNVVMOps Failed (convert-gpu-to-nvvm) //----- //\n", "convert-gpu-to-nvvm"},
+		{"no dump", "case.mlir:4:13: error: x\n", ""},
+		{"no error", "// -----// IR Dump After CSE (cse) //----- //\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := passAfterError(tc.stderr); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestExitZeroChunks: in a split run, a chunk with errors whose output was
+// written printed them at exit status 0 (mlir-opt-19 lowering mma bf16
+// writes the module with the op left in it); a chunk that failed writes
+// nothing; a run that exited 0 failed no chunk.
+func TestExitZeroChunks(t *testing.T) {
+	st := stage{name: stageLowering, marker: splitMarker}
+	msgs := [][]string{{"'nvgpu.mma.sync' op failed to deduce operand PTX types"}, {"custom op 'x' is unknown"}, nil}
+	outs := []string{"module {\n  nvgpu.mma.sync\n}\n", "", "module {}\n"}
+	res := results(st, msgs, outs, false)
+	if res[0].outcome != crashed || !strings.HasSuffix(res[0].diag, exitZeroNote) {
+		t.Errorf("chunk with output and errors: %+v", res[0])
+	}
+	if res[1].outcome != failed || res[2].outcome != passed {
+		t.Errorf("failed chunk %+v, clean chunk %+v", res[1], res[2])
+	}
+	if res := results(stage{name: stageVerify}, msgs[1:2], []string{""}, true); res[0].outcome != crashed {
+		t.Errorf("errors in a run that exited 0: %+v", res[0])
+	}
+	v := oracles.Verdict{Kind: oracles.Error, Rule: stageLowering, Diagnostic: res[0].diag}
+	convict(&v)
+	if v.Kind != oracles.Error || v.Rule != "lowering/exit-0" {
+		t.Errorf("convict: %+v", v)
+	}
+}
+
+func TestConvict(t *testing.T) {
+	for _, tc := range []struct {
+		kind     oracles.Kind
+		rule     string
+		wantKind oracles.Kind
+		wantRule string
+	}{
+		{oracles.Reject, "ptxas", oracles.Error, "ptxas/refused"},
+		{oracles.Reject, "llc", oracles.Error, "llc/refused"},
+		{oracles.Reject, "translate", oracles.Error, "translate/refused"},
+		{oracles.Reject, "pass:convert-nvgpu-to-nvvm", oracles.Reject, "pass:convert-nvgpu-to-nvvm"},
+		{oracles.Reject, "verify", oracles.Reject, "verify"},
+		{oracles.Error, "llc", oracles.Error, "llc"},
+		{oracles.Accept, "ptxas", oracles.Accept, "ptxas"},
+		{oracles.Error, "ptx/dropped", oracles.Error, "ptx/dropped"},
+	} {
+		v := oracles.Verdict{Kind: tc.kind, Rule: tc.rule}
+		convict(&v)
+		if v.Kind != tc.wantKind || v.Rule != tc.wantRule {
+			t.Errorf("%s at %s: got %s at %s, want %s at %s", tc.kind, tc.rule, v.Kind, v.Rule, tc.wantKind, tc.wantRule)
+		}
+	}
+}
+
+func TestUnconverted(t *testing.T) {
+	left := "module {\n  llvm.func @k() {\n    %4 = nvgpu.mma.sync(%3, %2, %1) {mmaShape = [16, 8, 8]} : (vector<4x1xf32>) -> vector<2x2xf32>\n  }\n}\n"
+	err := unconverted(left)
+	f, ok := err.(*faultError)
+	if !ok || f.stage.String() != "pass:convert-nvgpu-to-nvvm/unconverted" || !strings.Contains(f.msg, "'nvgpu.mma.sync' left unconverted") {
+		t.Errorf("got %v", err)
+	}
+	if err := unconverted("module {\n  llvm.func @k() {\n    nvvm.wgmma.fence.aligned\n  }\n}\n"); err != nil {
+		t.Errorf("nvvm ops are lowered ops: %v", err)
+	}
+}
+
+// TestCheckEmitted cuts real llc-19 output of two entries and checks each
+// against its case's op: the 64x24 f16 tile got one m64n128k16.
+func TestCheckEmitted(t *testing.T) {
+	k24 := caseFrom(t, "wgmma", m{"k": 24, "b_k": 24})
+	k16 := caseFrom(t, "wgmma", m{})
+	ptx := ".version 8.0\n.target sm_90a\n" +
+		".visible .entry " + kernelName(k24) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n" +
+		".visible .entry " + kernelName(k16) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n"
+	entries := ptxEntries(ptx)
+	if err := checkEmitted(k16, entries[kernelName(k16)]); err != nil {
+		t.Errorf("64x16: %v", err)
+	}
+	err := checkEmitted(k24, entries[kernelName(k24)])
+	if f, ok := err.(*faultError); !ok || f.stage.String() != "ptx/dropped" || !strings.Contains(f.msg, "1 wgmma.mma_async m64n128k16 where the op needs 2") {
+		t.Errorf("64x24: got %v", err)
+	}
+}

@@ -1,0 +1,62 @@
+package oracles
+
+import "strings"
+
+// Fault says how a staged tool chain (MLIR: parse, verify, each pass,
+// translate, llc, ptxas) failed a case it did not reject in its own words.
+// It follows the stage in an Error verdict's Rule, "STAGE/FAULT": the stage
+// is where the fault showed, the tool at fault is the oracle itself. When a
+// tool accepts a case and a later tool rejects that tool's own output, the
+// first tool is wrong, whatever the spec says: such verdicts are never
+// agreement and never expected.
+type Fault string
+
+const (
+	// Refused: a later tool of the chain refused the chain's own output
+	// (mlir-translate, llc or ptxas on what MLIR lowered). The stage names
+	// the tool that refused.
+	Refused Fault = "refused"
+	// ExitZero: the stage printed an error and exited 0, as if it had
+	// succeeded.
+	ExitZero Fault = "exit-0"
+	// Unconverted: the lowering exited 0 but left an op of the source
+	// dialect in its output.
+	Unconverted Fault = "unconverted"
+	// Dropped: the chain emitted code without the instruction the op asked
+	// for, or with fewer or smaller ones: work silently lost.
+	Dropped Fault = "dropped"
+)
+
+// faults are the Fault values a Rule may end with.
+var faults = []Fault{Refused, ExitZero, Unconverted, Dropped}
+
+// Stage is where a staged tool decided a case, and how it failed there
+// when it did not decide in its own words.
+type Stage struct {
+	// Name is the stage: "parse", "verify", "pass:NAME", "translate",
+	// "llc", "ptxas", "ptx" (the emitted PTX checked against the op).
+	Name  string
+	Fault Fault
+}
+
+// String is the stage as a verdict's Rule spells it: "NAME" or
+// "NAME/FAULT".
+func (s Stage) String() string {
+	if s.Fault == "" {
+		return s.Name
+	}
+	return s.Name + "/" + string(s.Fault)
+}
+
+// ParseStage reads a Rule written by Stage.String; a rule without a known
+// fault suffix is a stage name alone.
+func ParseStage(rule string) Stage {
+	if i := strings.LastIndexByte(rule, '/'); i > 0 {
+		for _, f := range faults {
+			if rule[i+1:] == string(f) {
+				return Stage{Name: rule[:i], Fault: f}
+			}
+		}
+	}
+	return Stage{Name: rule}
+}
