@@ -49,6 +49,7 @@ func ruleBoundaries(base Value, form func(a, b Type, d AccType, n uint16, sparse
 		d(func(v *Value) { v.N = 12 }),
 		d(func(v *Value) { v.N = 264 }),
 		d(func(v *Value) { v.K = 32; v.BK = 32 }),
+		d(func(v *Value) { v.K = 24; v.BK = 24 }), // not a multiple of k16: MLIR must split or refuse, not drop work
 		d(func(v *Value) { v.ResultType = AccF16 }),
 		d(func(v *Value) { v.TransA, v.TransB = true, true }),
 		d(func(v *Value) { v.ARegister, v.TransB = true, true }),
