@@ -163,11 +163,7 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 			`fixed "the lowering's output compiles"`)
 		return
 	}
-	chain := []struct{ name, cmd string }{
-		{"translate", `step translate ` + s.need("MLIR_TRANSLATE", tools.Translate) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
-		{"llc", `step llc ` + s.need("LLC", tools.LLC) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
-		{"ptxas", `step ptxas ` + s.need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
-	}
+	chain := mlirChain(s, tools, t)
 	for _, c := range chain {
 		s.add(c.cmd)
 		if c.name == stage {
@@ -188,6 +184,19 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 		s.add(fmt.Sprintf(`grep -qF %s "$work/case.ptx" || fixed "every stage passed but the PTX holds no %s"`, shQuote(instr), instr))
 	}
 	s.add(`reproduces "every stage accepted the case"`)
+}
+
+// chainStep is one step of the chain after the lowering, as repro.sh runs it.
+type chainStep struct{ name, cmd string }
+
+// mlirChain is the chain after the lowering: mlir-translate, llc, ptxas on
+// the lowered gpu.module, for target t.
+func mlirChain(s *script, tools mlir.Tools, t target.Target) []chainStep {
+	return []chainStep{
+		{"translate", `step translate ` + s.need("MLIR_TRANSLATE", tools.Translate) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
+		{"llc", `step llc ` + s.need("LLC", tools.LLC) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
+		{"ptxas", `step ptxas ` + s.need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
+	}
 }
 
 // isMLIR reports whether the oracle is one of the MLIR releases' oracles.
@@ -232,11 +241,7 @@ func planFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string,
 	s.add(`clean lowering || fixed "the lowering now refuses the case"`,
 		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' "$work/lowered.mlir" >"$work/device.mlir"`)
 	t := mlirTarget(dir, bd.Case.Value.Target())
-	chain := []struct{ name, cmd string }{
-		{"translate", `step translate ` + s.need("MLIR_TRANSLATE", tools.Translate) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
-		{"llc", `step llc ` + s.need("LLC", tools.LLC) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
-		{"ptxas", `step ptxas ` + s.need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
-	}
+	chain := mlirChain(s, tools, t)
 	for _, c := range chain {
 		s.add(c.cmd)
 		if c.name == stage && fault == oracles.Refused {
