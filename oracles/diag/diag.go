@@ -26,13 +26,13 @@ var normalizers = []rule{
 	// LLVM 19 lowers some inline-asm constraints (f16 wgmma accumulators)
 	// from uninitialized bytes: the byte differs run to run.
 	{regexp.MustCompile(`for constraint '[^']*'`), "for constraint 'C'"},
-	{regexp.MustCompile(`(?:[A-Za-z]:)?(?:/[\w.+-]+)+/?`), "FILE"},              // absolute paths
-	{regexp.MustCompile(`\b[\w.-]+\.(?:ptx|mlir|ll|s|cubin|o|json)\b`), "FILE"}, // file names
-	{regexp.MustCompile(`FILE:\d+:\d+`), "FILE:LINE:COL"},                       // file:line:col
-	{regexp.MustCompile(`FILE:\d+\b`), "FILE:LINE"},                             // file:line, mlir "within split at"
-	{regexp.MustCompile(`offset :\d+:\d+`), "offset :LINE:COL"},                 // mlir split offsets
-	{regexp.MustCompile(`<stdin>:\d+:\d+`), "<stdin>:LINE:COL"},                 // tools reading stdin
-	{regexp.MustCompile(`\bline \d+\b`), "line LINE"},                           // ptxas "line 11"
+	{regexp.MustCompile(`(^|[^\w.])(?:[A-Za-z]:)?(?:/[\w.+-]+)+/?`), "${1}FILE"}, // absolute paths, not "a/b" inside a word
+	{regexp.MustCompile(`\b[\w.-]+\.(?:ptx|mlir|ll|s|cubin|o|json)\b`), "FILE"},  // file names
+	{regexp.MustCompile(`FILE:\d+:\d+`), "FILE:LINE:COL"},                        // file:line:col
+	{regexp.MustCompile(`FILE:\d+\b`), "FILE:LINE"},                              // file:line, mlir "within split at"
+	{regexp.MustCompile(`offset :\d+:\d+`), "offset :LINE:COL"},                  // mlir split offsets
+	{regexp.MustCompile(`<stdin>:\d+:\d+`), "<stdin>:LINE:COL"},                  // tools reading stdin
+	{regexp.MustCompile(`\bline \d+\b`), "line LINE"},                            // ptxas "line 11"
 	// The intrinsic is the point of llc's messages: "%llvm.nvvm.x" keeps
 	// its name instead of becoming %V.
 	{regexp.MustCompile(`[%@](llvm\.[\w.]+)`), "$1"},

@@ -145,6 +145,8 @@ func TestNormalizeRules(t *testing.T) {
 			"ptxas FILE, line LINE; error   : Instruction 'wgmma.fence' not supported on .target 'sm_90'"},
 		{"split position", "within split at /tmp/x/in.mlir:40 offset :3:8: error: 'nvgpu.ldmatrix' op expected %res to be vector",
 			"within split at FILE:LINE offset :LINE:COL: error: 'nvgpu.ldmatrix' op expected %V to be vector"},
+		{"a slash inside a word is no path", "could not infer the PTX type for the accumulator/result",
+			"could not infer the PTX type for the accumulator/result"},
 		{"targets stay", "tcgen05.mma.cta_group::2.kind::f16 not supported on sm_90a", "tcgen05.mma.cta_group::2.kind::f16 not supported on sm_90a"},
 		{"decimals stay", "cp-size must be 16, got 0x1f at @k_3a", "cp-size must be 16, got HEX at @SYM"},
 		{"dag nodes", "LLVM ERROR: Cannot select: t12: i32 = add t5, t7", "LLVM ERROR: Cannot select: tN: i32 = add tN, tN"},
