@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -51,7 +52,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		{Name: streamInputs, Subjects: []string{SubjectInputs + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
 	}
 	for _, sc := range streams {
-		if _, err := js.CreateOrUpdateStream(ctx, sc); err != nil {
+		if err := ensureStream(ctx, js, sc); err != nil {
 			return fmt.Errorf("stream %s: %w", sc.Name, err)
 		}
 	}
@@ -60,6 +61,31 @@ func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 		return fmt.Errorf("worker registry: %w", err)
 	}
 	return nil
+}
+
+// ensureStream creates sc, or updates the stream when its config differs.
+// An update is skipped when nothing changed: the server races a stream
+// update against a worker creating its consumer (nats-server 2.15,
+// filestore.UpdateConfig vs ConsumerStore), and every coordinator start and
+// campaign resume calls Setup while workers may be binding.
+func ensureStream(ctx context.Context, js jetstream.JetStream, sc jetstream.StreamConfig) error {
+	s, err := js.Stream(ctx, sc.Name)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		_, err = js.CreateStream(ctx, sc)
+		if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			return nil // another coordinator created it first
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	have := s.CachedInfo().Config
+	if slices.Equal(have.Subjects, sc.Subjects) && have.Retention == sc.Retention && have.Replicas == sc.Replicas {
+		return nil
+	}
+	_, err = js.UpdateStream(ctx, sc)
+	return err
 }
 
 // WaitStreams waits until the coordinator has set the streams up: workers
