@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
@@ -12,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // LitConfig is the lit configuration WriteTests writes beside the tests.
@@ -33,7 +35,7 @@ type Tests struct {
 }
 
 // WriteTests writes one LLVM lit test per bucket whose deviating tool is
-// MLIR 19 or an llc into dir, with lit.cfg.py. Each test states the
+// MLIR (19 or 22) or an llc into dir, with lit.cfg.py. Each test states the
 // correct outcome (spec/ptxisa's: a legal case goes through the failing
 // stage without an error, an illegal one is refused without a crash) and
 // is XFAIL on the tool versions that still get it wrong, so a tool upgrade
@@ -76,7 +78,7 @@ func WriteTests(ctx context.Context, s regress.Store, dir string, orcs []oracles
 		ts.Buckets++
 	}
 	cfg := filepath.Join(dir, LitConfig)
-	if err := os.WriteFile(cfg, []byte(litConfig), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(litConfigText(ctx)), 0o644); err != nil {
 		return ts, err
 	}
 	ts.Files = append(ts.Files, cfg)
@@ -91,9 +93,10 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	var run []string
 	var feature, comment, input string
 	switch {
-	case obs.Oracle == mlir.Name && fileIn(bd.Dir, MLIRFile):
-		feature, comment, input = "mlir-opt-19", "//", MLIRFile
-		run = mlirRun(ctx, bd, legal)
+	case isMLIR(obs.Oracle) && fileIn(bd.Dir, MLIRFile):
+		major := mlirMajor(obs.Oracle)
+		feature, comment, input = "mlir-opt-"+major, "//", MLIRFile
+		run = mlirRun(ctx, bd, legal, major)
 	case (obs.Oracle == llvm.LLC19.Name || obs.Oracle == llvm.LLC22.Name) && fileIn(bd.Dir, llcFile(bd)) && len(bd.llcArgs) > 0:
 		feature, comment, input = "llc-19", ";", llcFile(bd)
 		if obs.Oracle == llvm.LLC22.Name {
@@ -125,31 +128,43 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 }
 
 // checked wraps a RUN command with the check of the correct outcome: a
-// legal case passes without an error; an illegal one is refused with an
-// error, by the exit status or only in words (mlir-opt may print an error
-// and exit 0), but never by a crash (exit status 128 and above).
+// legal case passes without an error; an illegal one is refused: an error
+// in words and a failing exit status, not a crash (LLVM's not fails on a
+// signal) and not an exit 0 (mlir-opt can print an error and exit 0,
+// leaving the op it could not convert in its output).
 func checked(cmd string, legal bool) string {
 	if legal {
 		return cmd + " 2>&1 | %FileCheck %s --allow-empty"
 	}
-	return "{ " + cmd + " || test $? -lt 128; } 2>&1 | %FileCheck %s --check-prefix=REFUSED"
+	return "%not " + cmd + " 2>&1 | %FileCheck %s --check-prefix=REFUSED"
 }
 
-// mlirRun is the RUN lines of an MLIR bucket: the stage that fails, the
-// smallest command as in repro.sh; a legal case the wgmma lowering cannot
-// compile runs the chain through llc.
-func mlirRun(ctx context.Context, bd Bundle, legal bool) []string {
+// mlirMajor is the LLVM release of an MLIR oracle ("19" for mlir, "22"
+// for mlir22): the suffix of its lit substitutions and feature.
+func mlirMajor(oracle string) string {
+	if oracle == mlir.Name22 {
+		return "22"
+	}
+	return "19"
+}
+
+// mlirRun is the RUN lines of an MLIR bucket on release major: the stage
+// that fails, the smallest command as in repro.sh; a legal case the wgmma
+// lowering cannot compile runs the chain through llc.
+func mlirRun(ctx context.Context, bd Bundle, legal bool, major string) []string {
 	obs := bd.Observed
+	tools, _ := mlir.ToolsOf(obs.Oracle)
+	opt := "%mlir_opt" + major
 	stage, fault := replayStage(obs.Rule)
 	switch {
 	case stage == "verify" && fault == "":
-		return []string{checked("%mlir_opt %s -o /dev/null", legal)}
+		return []string{checked(opt+" %s -o /dev/null", legal)}
 	case stage == "lowering" && fault == "" && outcome(obs) != "accept":
-		if flag, ok := smallestPipeline(ctx, bd.Dir, mlir.OptSpec, words(obs.Diagnostic)); ok {
-			return []string{checked("%mlir_opt "+flag+" %s -o /dev/null", legal)}
+		if flag, ok := smallestPipeline(ctx, bd.Dir, tools.Opt, words(obs.Diagnostic)); ok {
+			return []string{checked(opt+" "+flag+" %s -o /dev/null", legal)}
 		}
 	}
-	pipeline := "%mlir_opt --pass-pipeline='" + mlir.Pipeline + "' %s"
+	pipeline := opt + " --pass-pipeline='" + mlir.Pipeline + "' %s"
 	if !legal {
 		// Legality is the verifier's and the lowering's to check: an
 		// illegal case must be refused before it becomes LLVM IR.
@@ -159,8 +174,8 @@ func mlirRun(ctx context.Context, bd Bundle, legal bool) []string {
 	return []string{
 		checked(pipeline+" -o %t.lowered.mlir", true),
 		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' %t.lowered.mlir > %t.device.mlir`,
-		"%mlir_translate --mlir-to-llvmir %t.device.mlir -o %t.ll",
-		checked("%llc19 "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true),
+		"%mlir_translate" + major + " --mlir-to-llvmir %t.device.mlir -o %t.ll",
+		checked("%llc"+major+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true),
 	}
 }
 
@@ -196,14 +211,64 @@ func fileIn(dir, file string) bool {
 	return err == nil
 }
 
-// litConfig finds the tools (the LEGALFUZZ_* variables legalfuzz reads,
-// the project's .oracles/bin, PATH), substitutes them, and names each
-// found version as a feature ("mlir-opt-19", "llc-22") for XFAIL.
+// litTool is a tool the bucket tests run: the lit substitution that names
+// it, the name its XFAIL feature starts with ("llc" in "llc-19"), and the
+// spec legalfuzz finds it by.
+type litTool struct {
+	sub, name string
+	spec      tool.Spec
+}
+
+// anyVersion accepts a helper whose version nobody checks (FileCheck, not).
+func anyVersion(string) (string, bool) { return "", true }
+
+// litTools are the tools lit.cfg.py finds, each named for its release.
+func litTools() []litTool {
+	t19, _ := mlir.ToolsOf(mlir.Name)
+	t22, _ := mlir.ToolsOf(mlir.Name22)
+	return []litTool{
+		{"%mlir_opt19", "mlir-opt", t19.Opt}, {"%mlir_translate19", "mlir-translate", t19.Translate},
+		{"%mlir_opt22", "mlir-opt", t22.Opt}, {"%mlir_translate22", "mlir-translate", t22.Translate},
+		{"%llc19", "llc", llvm.LLC19.Spec}, {"%llc22", "llc", llvm.LLC22.Spec},
+		{"%FileCheck", "FileCheck", tool.Spec{Name: "FileCheck", Env: "LEGALFUZZ_FILECHECK", Files: []string{"FileCheck-19", "FileCheck"}, VersionArgs: []string{"--version"}, Version: anyVersion}},
+		{"%not", "not", tool.Spec{Name: "not", Env: "LEGALFUZZ_NOT", Files: []string{"not-19", "not"}, VersionArgs: []string{"--version"}, Version: anyVersion}},
+	}
+}
+
+// litConfigText is lit.cfg.py: each tool is looked for as legalfuzz looks
+// (its LEGALFUZZ_* variable, $LEGALFUZZ_ORACLES_DIR/bin, the nearest
+// .oracles/bin, PATH) and then where the export found it, so tests
+// exported out of the checkout still find the tools of this machine.
+func litConfigText(ctx context.Context) string {
+	var b strings.Builder
+	b.WriteString(litConfig)
+	b.WriteString("tools = [\n")
+	for _, t := range litTools() {
+		found := "None"
+		if tl, err := tool.Locate(ctx, t.spec); err == nil {
+			found = pyString(tl.Path)
+		}
+		names := make([]string, len(t.spec.Files))
+		for i, f := range t.spec.Files {
+			names[i] = pyString(f)
+		}
+		fmt.Fprintf(&b, "    (%s, %s, %s, [%s], %s),\n", pyString(t.sub), pyString(t.name), pyString(t.spec.Env), strings.Join(names, ", "), found)
+	}
+	b.WriteString("]\n")
+	b.WriteString(litConfigTail)
+	return b.String()
+}
+
+// pyString quotes s for Python.
+func pyString(s string) string { return strconv.Quote(s) }
+
+// litConfig finds the tools and names each found version as a feature
+// ("mlir-opt-19", "llc-22") for XFAIL.
 const litConfig = `# Generated by legalfuzz corpus export: lit configuration for the bucket tests.
 #   lit-19 -v DIR            (or: python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v DIR)
 # Tools: the LEGALFUZZ_* variables legalfuzz reads, $LEGALFUZZ_ORACLES_DIR/bin,
-# the nearest .oracles/bin, then PATH. Each tool found adds the feature
-# NAME-MAJOR (mlir-opt-19, llc-22) that XFAIL lines name.
+# the nearest .oracles/bin, PATH, then where the export found them. Each tool
+# found adds the feature NAME-MAJOR (mlir-opt-19, llc-22) that XFAIL lines name.
 import os, re, shutil, subprocess
 import lit.formats
 
@@ -226,9 +291,9 @@ def bin_dirs():
         if os.path.dirname(d) == d:
             break
         d = os.path.dirname(d)
-    return dirs + ["/usr/lib/llvm-19/bin"]
+    return dirs
 
-def find(env, names):
+def find(env, names, found):
     if os.environ.get(env):
         return os.environ[env]
     for d in bin_dirs():
@@ -240,6 +305,8 @@ def find(env, names):
         p = shutil.which(n)
         if p:
             return p
+    if found and os.access(found, os.X_OK):
+        return found
     return None
 
 def major(path):
@@ -250,15 +317,11 @@ def major(path):
     m = re.search(r"LLVM version (\d+)", out)
     return m and m.group(1)
 
-tools = [
-    ("%mlir_opt", "mlir-opt", "LEGALFUZZ_MLIR_OPT", ["mlir-opt-19", "mlir-opt"]),
-    ("%mlir_translate", "mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE", ["mlir-translate-19", "mlir-translate"]),
-    ("%llc19", "llc", "LEGALFUZZ_LLC19", ["llc-19", "llc"]),
-    ("%llc22", "llc", "LEGALFUZZ_LLC22", ["llc-22"]),
-    ("%FileCheck", "FileCheck", "LEGALFUZZ_FILECHECK", ["FileCheck-19", "FileCheck"]),
-]
-for sub, name, env, names in tools:
-    path = find(env, names)
+# (substitution, name, variable, file names, where the export found it)
+`
+
+const litConfigTail = `for sub, name, env, names, found in tools:
+    path = find(env, names, found)
     if path is None:
         lit_config.warning("%s not found (set %s); its tests fail" % (names[0], env))
         path = names[0]
@@ -266,6 +329,6 @@ for sub, name, env, names in tools:
         v = major(path)
         if v:
             config.available_features.add("%s-%s" % (name, v))
-            lit_config.note("%s: %s (LLVM %s)" % (sub, path, v))
+        lit_config.note("%s: %s%s" % (sub, path, " (LLVM %s)" % v if v else ""))
     config.substitutions.append((sub, path))
 `
