@@ -107,6 +107,10 @@ func storeMinimized(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 // sameSignature judges c with the pair's oracles and spec/ptxisa (whose
 // verdict says which side deviates, and its rule is part of the signature)
 // and reports whether the pair still disagrees with the bucket's signature.
+// spec/ptxisa's verdict and rule must stay too: a tool error's key ignores
+// the reference rule, and a legal case that crashes a tool must not shrink
+// to an illegal one (garbage in) that still does, nor a wgmma whose K the
+// lowering drops to one on sm_80 that is wrong for another reason.
 func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
 	pair := b.Signature.Pair
 	names := []string{pair.A, pair.B}
@@ -120,7 +124,8 @@ func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c d
 	vs := byCase[c.ID]
 	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c, vs) {
 		sig := policy.SignatureOf(d)
-		if d.Pair == b.Signature.Pair && (sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key)) {
+		sameSpec := b.Signature.SpecKind == "" || sig.SpecKind == b.Signature.SpecKind && sig.Rule == b.Signature.Rule
+		if d.Pair == b.Signature.Pair && sameSpec && (sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key)) {
 			return vs, true, nil
 		}
 	}

@@ -13,8 +13,10 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 )
 
 var specPair = policy.Pair{A: oracles.SpecPTXISA, B: oracles.SpecSeed, On: policy.OnVerdict}
@@ -22,6 +24,21 @@ var specPair = policy.Pair{A: oracles.SpecPTXISA, B: oracles.SpecSeed, On: polic
 // plant stores a case, judges it with both spec sets, and records their
 // disagreement as a bucket; it returns the bucket, or false if they agree.
 func plant(t *testing.T, s *store.Store, orcs []oracles.Oracle, c domain.Case) (store.Bucket, bool) {
+	t.Helper()
+	return plantOn(t, s, orcs, specPair, c)
+}
+
+// plantPair is plant for any pair; the pair must disagree on c.
+func plantPair(t *testing.T, s *store.Store, orcs []oracles.Oracle, pair policy.Pair, c domain.Case) store.Bucket {
+	t.Helper()
+	b, ok := plantOn(t, s, orcs, pair, c)
+	if !ok {
+		t.Fatalf("%s and %s agree on the planted case", pair.A, pair.B)
+	}
+	return b
+}
+
+func plantOn(t *testing.T, s *store.Store, orcs []oracles.Oracle, pair policy.Pair, c domain.Case) (store.Bucket, bool) {
 	t.Helper()
 	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
 		t.Fatal(err)
@@ -36,7 +53,7 @@ func plant(t *testing.T, s *store.Store, orcs []oracles.Oracle, c domain.Case) (
 	}
 	res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
 		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-			return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{specPair}}.Evaluate(cs, vs)
+			return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(cs, vs)
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -127,4 +144,51 @@ func TestMinimizeWithoutOracleLeavesNote(t *testing.T) {
 	if err != nil || !strings.Contains(b.MinimizeNote, "gpu: oracle not available") || b.Minimized != "" {
 		t.Fatalf("bucket %+v, err %v: want a note saying gpu is not available", b, err)
 	}
+}
+
+// TestMinimizeKeepsTheReferenceVerdict: a tool error's bucket key ignores
+// spec/ptxisa's rule, so without more the minimizer may trade a legal case
+// for an illegal one (a wgmma moved to sm_80) that still errs; the bucket's
+// story ("the case is legal, the tool fails") must hold for the minimized
+// case too.
+func TestMinimizeKeepsTheReferenceVerdict(t *testing.T) {
+	errs := testoracle.New(testoracle.Config{Name: "errs", Kind: oracles.Error, Diagnostic: "lowering: it broke"})
+	orcs := []oracles.Oracle{spec.New(spec.PTXISA), errs}
+	pair := policy.Pair{A: oracles.SpecPTXISA, B: "errs", On: policy.OnVerdict}
+	s := storetest.Open(t, "")
+	var legal domain.Case
+	for _, v := range wgmma.Seeds() {
+		if c := domain.NewCase(wgmma.Name, v); judgeOne(t, orcs[0], c).Kind == oracles.Accept {
+			legal = c
+			break
+		}
+	}
+	b := plantPair(t, s, orcs, pair, legal)
+	if b.Signature.SpecKind != oracles.Accept {
+		t.Fatalf("planted bucket's reference verdict is %q, want accept", b.Signature.SpecKind)
+	}
+	b, err := MinimizeBucket(context.Background(), s, oracles.Local{Oracles: orcs}, b, MinimizeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, ok, err := s.Case(b.Minimized)
+	if err != nil || !ok {
+		t.Fatalf("no minimized case: %v", err)
+	}
+	v, err := wgmma.Decode(rec.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := judgeOne(t, orcs[0], domain.NewCase(wgmma.Name, v)); got.Kind != oracles.Accept {
+		t.Fatalf("minimized to %+v, which spec/ptxisa rejects (%s): no longer the bucket's legal case", v, got.Rule)
+	}
+}
+
+func judgeOne(t *testing.T, o oracles.Oracle, c domain.Case) oracles.Verdict {
+	t.Helper()
+	vs, err := o.Judge(context.Background(), []domain.Case{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs[0]
 }

@@ -244,6 +244,11 @@ func planFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string,
 	chain := mlirChain(s, tools, t)
 	for _, c := range chain {
 		s.add(c.cmd)
+		if c.name == "llc" && fault == oracles.Dropped {
+			s.add(`clean llc || cannot "llc refused MLIR's output"`)
+			droppedCheck(s, bd)
+			return
+		}
 		if c.name == stage && fault == oracles.Refused {
 			s.add(fmt.Sprintf(`clean %s || reproduces "%s refused MLIR's own output"`, c.name, c.name),
 				fmt.Sprintf(`fixed "%s accepts MLIR's output"`, c.name))
@@ -251,9 +256,17 @@ func planFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string,
 		}
 		s.add(fmt.Sprintf(`clean %s || cannot "%s refused MLIR's output before the stage under test"`, c.name, c.name))
 	}
-	// The PTX lost work: the campaign counted the instructions; a person
-	// compares them with the op (the oracle's diagnostic says how many).
-	s.add(`cannot "every stage passed; compare the PTX's instructions with the op: ` + shEsc(strings.SplitN(obs.Diagnostic, "\n", 2)[0]) + `"`)
+	s.add(`cannot "every stage passed: ` + shEsc(strings.SplitN(obs.Diagnostic, "\n", 2)[0]) + `"`)
+}
+
+// droppedCheck ends a dropped-work replay: the PTX llc wrote must hold each
+// instruction the op needs, as many times as the mlir oracle counts.
+func droppedCheck(s *script, bd Bundle) {
+	for _, w := range mlir.Wants(bd.Case) {
+		s.add(fmt.Sprintf(`n=$(grep -oE %s "$work/case.ptx" | wc -l)`, shQuote(w.Pattern)),
+			fmt.Sprintf(`[ "$n" -lt %d ] && reproduces "the PTX holds $n %s where the op needs %d"`, w.N, shEsc(w.What), w.N))
+	}
+	s.add(`fixed "the PTX holds every instruction the op needs"`)
 }
 
 // valueCheck ends a miscompile: the translated module stores the value

@@ -32,6 +32,24 @@ func wantsOf(c domain.Case) []want {
 	return nil
 }
 
+// Want is an instruction a case's PTX must hold at least N times, as a
+// reproducer checks it: Pattern is an extended regular expression (GNU
+// grep -E) that matches one instruction.
+type Want struct {
+	What, Pattern string
+	N             int
+}
+
+// Wants lists what the case's PTX must hold: the check behind a ptx/dropped
+// finding, for a reproducer to run on the tools' output.
+func Wants(c domain.Case) []Want {
+	var out []Want
+	for _, w := range wantsOf(c) {
+		out = append(out, Want{What: w.what, Pattern: strings.ReplaceAll(w.re.String(), "(?:", "("), N: w.n})
+	}
+	return out
+}
+
 // ptxEntries cuts PTX into its entries' text, by name.
 func ptxEntries(ptx string) map[string]string {
 	out := map[string]string{}
