@@ -439,15 +439,29 @@ var stackFrame = regexp.MustCompile(`(?m)^\s*#\d+ 0x[0-9a-f]+ ([^(\s][^(]*\(.*?\
 
 // crashFrame names the first function of the stack dump that is not the
 // signal handling itself: which verifier or pass crashed, the most stable
-// part of a crash report.
+// part of a crash report. A dump printed without a symbolizer (Debian's
+// LLVM 22 root has none on PATH) still names exported functions, "name +
+// offset": the same frame, so one crash of 19 and 22 is one bucket.
 func crashFrame(out string) string {
+	var frames []string
 	for _, m := range stackFrame.FindAllStringSubmatch(out, -1) {
-		if !strings.Contains(m[1], "llvm::sys::") && !strings.Contains(m[1], "SignalHandler") {
-			return m[1]
+		frames = append(frames, m[1])
+	}
+	if len(frames) == 0 {
+		for _, m := range unsymbolizedFrame.FindAllStringSubmatch(out, -1) {
+			frames = append(frames, unsymbolizedOffset.ReplaceAllString(m[2], ""))
+		}
+	}
+	for _, f := range frames {
+		if !strings.Contains(f, "llvm::sys::") && !strings.Contains(f, "SignalHandler") {
+			return f
 		}
 	}
 	return ""
 }
+
+// unsymbolizedOffset is the " + 78" after a function an unsymbolized frame names.
+var unsymbolizedOffset = regexp.MustCompile(` \+ \d+$`)
 
 // crashText keeps the head of a failing tool's output: the messages before
 // the stack dump, normalized, without positions, and bounded (after

@@ -1,6 +1,7 @@
 package mlir
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -116,5 +117,22 @@ func TestCheckEmitted(t *testing.T) {
 	err := checkEmitted(k24, entries[kernelName(k24)])
 	if f, ok := err.(*faultError); !ok || f.stage.String() != "ptx/dropped" || !strings.Contains(f.msg, "1 wgmma.mma_async m64n128k16 where the op needs 2") {
 		t.Errorf("64x24: got %v", err)
+	}
+}
+
+// TestCrashFrameWithoutSymbolizer: the same verifier crash, printed by
+// mlir-opt-19 (symbolized) and by mlir-opt-22 without an llvm-symbolizer on
+// PATH (real outputs, testdata/crash-*.txt), names the same frame, so one
+// crash of both releases is one bucket.
+func TestCrashFrameWithoutSymbolizer(t *testing.T) {
+	const want = "mlir::nvgpu::WarpgroupMmaInitAccumulatorOp::verify()"
+	for _, f := range []string{"testdata/crash-19-symbolized.txt", "testdata/crash-22-unsymbolized.txt"} {
+		out, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := crashFrame(string(out)); got != want {
+			t.Errorf("%s: frame %q, want %q", f, got, want)
+		}
 	}
 }
