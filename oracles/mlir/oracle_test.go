@@ -85,6 +85,7 @@ var knownAnswers = []struct {
 	rule, diag   string
 }{
 	{"cpasync 16B ca", "cpasync", m{}, oracles.Accept, "ptxas", ""},
+	{"cpasync 16B cg", "cpasync", m{"cache": "cg"}, oracles.Accept, "ptxas", ""},
 	{"cpasync 64B", "cpasync", m{"dst_elements": 16}, oracles.Reject, "verify", "Requested copy elements is 16 with width 32"},
 	{"cpasync cg 8B", "cpasync", m{"elem": "f16", "src_elem": "f16", "cache": "cg"}, oracles.Reject, "verify", "bypassL1 does not satify alignment"},
 	{"cpasync cs", "cpasync", m{"cache": "cs"}, oracles.Unsupported, "render", "only .ca and .cg"},
@@ -134,6 +135,8 @@ var knownAnswers = []struct {
 		"element_strides": []int{1, 1, 1}}, oracles.Unsupported, "render", "tiled maps only"},
 
 	{"tmamode load 1d", "tmamode", m{}, oracles.Accept, "ptxas", ""},
+	{"tmamode im2col 3d multicast", "tmamode", m{"mode": "im2col", "rank": 3, "multicast": true}, oracles.Accept, "ptxas", ""},
+	{"tmamode store 3d", "tmamode", m{"direction": "store", "dst": "global", "rank": 3}, oracles.Accept, "ptxas", ""},
 	{"tmamode 6d", "tmamode", m{"rank": 6}, oracles.Reject, "verify", "expects coordinates between 1 to 5 dimension"},
 	{"tmamode im2col 2d", "tmamode", m{"mode": "im2col", "rank": 2}, oracles.Reject, "verify", "to use im2col mode, the tensor has to be at least 3-dimensional"},
 	{"tmamode prefetch", "tmamode", m{"direction": "prefetch", "dst": "L2"}, oracles.Unsupported, "render", "no cp.async.bulk.prefetch.tensor"},
@@ -265,11 +268,13 @@ var changes22 = map[string]struct {
 	kind       oracles.Kind
 	rule, diag string
 }{
-	"stmatrix on sm_80": {oracles.Unsupported, "render", "nvvm.stmatrix takes an eltType"},
-	"stmatrix num 3":    {oracles.Unsupported, "render", "nvvm.stmatrix takes an eltType"},
-	"tmamode load 1d":   {oracles.Unsupported, "render", "address space 7"},
-	"tmamode 6d":        {oracles.Unsupported, "render", "address space 7"},
-	"tmamode im2col 2d": {oracles.Unsupported, "render", "address space 7"},
+	"stmatrix on sm_80":           {oracles.Unsupported, "render", "nvvm.stmatrix takes an eltType"},
+	"stmatrix num 3":              {oracles.Unsupported, "render", "nvvm.stmatrix takes an eltType"},
+	"tmamode load 1d":             {oracles.Unsupported, "render", "address space 7"},
+	"tmamode im2col 3d multicast": {oracles.Unsupported, "render", "address space 7"},
+	"tmamode store 3d":            {oracles.Unsupported, "render", "address space 7"},
+	"tmamode 6d":                  {oracles.Unsupported, "render", "address space 7"},
+	"tmamode im2col 2d":           {oracles.Unsupported, "render", "address space 7"},
 	// Fixed in 22: the lowering refuses what 19 emitted for ptxas to refuse.
 	"mma f16 D f32 C": {oracles.Reject, "pass:convert-nvgpu-to-nvvm", "'nvvm.mma.sync' op ctype does not match dtype"},
 	"wgmma on sm_90":  {oracles.Reject, "pass:convert-nvgpu-to-nvvm", "'nvvm.wgmma.fence.aligned' op is not supported on sm_90"},

@@ -136,3 +136,35 @@ func TestCrashFrameWithoutSymbolizer(t *testing.T) {
 		}
 	}
 }
+
+// TestDataMovementWants checks the emitted-PTX checks of ldsm, cpasync and
+// tmamode on lines LLVM 19 printed for their seeds: the instruction the op
+// names passes, one that moves fewer matrices or bytes, or drops .trans,
+// im2col or multicast, is dropped work.
+func TestDataMovementWants(t *testing.T) {
+	for _, tc := range []struct {
+		domain string
+		value  map[string]any
+		ptx    string
+		ok     bool
+	}{
+		{"ldsm", map[string]any{"mode": "MT88", "transpose": true, "num_matrices": 4, "result_dim0": 8}, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%rd2];", true},
+		{"ldsm", map[string]any{"mode": "MT88", "transpose": true, "num_matrices": 4, "result_dim0": 8}, "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%rd2];", false},
+		{"ldsm", map[string]any{"mode": "MT88", "transpose": true, "num_matrices": 4, "result_dim0": 8}, "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r1, %r2}, [%rd2];", false},
+		{"ldsm", map[string]any{"op": "stmatrix", "src_space": "register", "dst_space": "shared", "num_matrices": 2, "result_dim0": 4, "mode": "MT88", "transpose": true}, "stmatrix.sync.aligned.x2.trans.m8n8.shared.b16 [%r1], {%r2, %r2};", true},
+		{"ldsm", map[string]any{"op": "stmatrix", "src_space": "register", "dst_space": "shared", "num_matrices": 2, "result_dim0": 4}, "stmatrix.sync.aligned.x2.trans.m8n8.shared.b16 [%r1], {%r2, %r2};", false},
+		{"cpasync", map[string]any{}, "cp.async.ca.shared.global [%rd3], [%rd2], 16;", true},
+		{"cpasync", map[string]any{}, "cp.async.ca.shared.global [%r1], [%rd1], 16, %r2;", true},
+		{"cpasync", map[string]any{}, "cp.async.ca.shared.global [%rd3], [%rd2], 8;", false},
+		{"tmamode", map[string]any{"mode": "im2col", "rank": 3, "multicast": true}, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.im2col.multicast::cluster [%r1], [%rd1, {%r2,%r2,%r2} ], [%r5],{%rs1}, %rs2;", true},
+		{"tmamode", map[string]any{"mode": "im2col", "rank": 3}, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2,%r2,%r2} ], [%r5];", false},
+		{"tmamode", map[string]any{"rank": 2, "multicast": true}, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2,%r2} ], [%r4];", false},
+		{"tmamode", map[string]any{"direction": "store", "dst": "global", "rank": 3}, "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%rd1, {%r2, %r2, %r2} ], [%r1];", true},
+	} {
+		c := caseFrom(t, tc.domain, tc.value)
+		err := checkEmitted(c, "\t"+tc.ptx+"\n")
+		if (err == nil) != tc.ok {
+			t.Errorf("%s %v on %q: got %v, want ok=%t", tc.domain, tc.value, tc.ptx, err, tc.ok)
+		}
+	}
+}
