@@ -131,6 +131,7 @@ var knownAnswers = []struct {
 	{"tmadesc PTX 7.8", "tmadesc", m{}, oracles.Accept, "ptxas", ""},
 	{"tmadesc 256B rows", "tmadesc", m{"box_dim": []int{128, 64}}, oracles.Reject, "verify", "last dimension of 128 bytes but it is 256 bytes"},
 	{"tmadesc interleave", "tmadesc", m{"interleave": "16B"}, oracles.Reject, "verify", "Interleave options are not supported yet."},
+	{"tmadesc zero stride", "tmadesc", m{"global_strides": []int{0}}, oracles.Unsupported, "render", "no zero stride"},
 	{"tmadesc im2col", "tmadesc", m{"encode": "im2col", "box_dim": nil, "rank": 3, "global_dim": []int{64, 64, 64}, "global_strides": []int{512, 65536},
 		"element_strides": []int{1, 1, 1}}, oracles.Unsupported, "render", "tiled maps only"},
 

@@ -127,6 +127,12 @@ func tmaHost(v td.Value, box []int64, elem, tm string) (string, error) {
 		}
 		if d > 0 && d < td.MaxDims {
 			s = v.GlobalStrides[d-1]
+			if s == 0 {
+				// MLIR's strided layout itself refuses a zero stride ("strides
+				// must not be zero"): MLIR cannot spell the tensor, which says
+				// nothing about its TMA descriptor checks.
+				return "", unsupported("a memref's strided layout has no zero stride: globalStrides[%d] = 0", d-1)
+			}
 			if s%elemBytes != 0 {
 				return "", unsupported("memref strides count elements: globalStrides[%d] = %d B is not a multiple of %d B", d-1, s, elemBytes)
 			}
