@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -57,6 +58,10 @@ func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
 	keep := func(string) bool { return false }
 	if instr := instruction[bd.Case.Domain]; outcome(bd.Observed) == "accept" && instr != "" {
 		keep = func(l string) bool { return strings.Contains(l, strings.TrimSuffix(instr, ".")) }
+	}
+	if _, fault := replayStage(bd.Observed.Rule); fault == oracles.Dropped {
+		// Deleting the op drops all of its work: the ops stay.
+		keep = mlirOp.MatchString
 	}
 	test := func(cand []string) bool {
 		r.Runs++
@@ -147,3 +152,7 @@ func anyKept(chunk []string, keep func(string) bool) bool {
 	}
 	return false
 }
+
+// mlirOp matches a line that runs an nvgpu or nvvm op (not the
+// #nvvm.target attribute).
+var mlirOp = regexp.MustCompile(`(^|\s)(nvgpu|nvvm)\.[a-z]`)

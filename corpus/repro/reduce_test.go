@@ -74,3 +74,19 @@ func TestReduceKeepsTheBug(t *testing.T) {
 		t.Fatalf("reduced %d buckets; want the ptxas and the MLIR verify buckets of mma", done)
 	}
 }
+
+// TestReduceKeepsTheOps: a dropped-work reduction may not delete the op
+// whose work was dropped (deleting it drops all of it); the target
+// attribute is not an op.
+func TestReduceKeepsTheOps(t *testing.T) {
+	for line, want := range map[string]bool{
+		"      %v4 = nvgpu.warpgroup.mma %v1, %v2, %v3 : ...":                                                                    true,
+		"        nvvm.stmatrix %p, %r {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32":                                      true,
+		`  gpu.module @m [#nvvm.target<chip = "sm_90a", features = "+ptx80">] {`:                                                 false,
+		"      %v1 = builtin.unrealized_conversion_cast %da : i64 to !nvgpu.warpgroup.descriptor<tensor = memref<64x24xf16, 3>>": false,
+	} {
+		if got := mlirOp.MatchString(line); got != want {
+			t.Errorf("%q: kept %t, want %t", line, got, want)
+		}
+	}
+}
