@@ -11,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -27,7 +28,7 @@ const (
 // ClaimsDefinition says how a seed rule's verdict is computed from stored
 // verdicts. The HTML page prints it above the claims matrix; claimsBuilder
 // implements exactly this.
-const ClaimsDefinition = `Every rule of the seed set is a claim. A case counts for a rule when spec/seed decided it with that rule: the rule fired and spec/seed rejected the case (the ladder is fail-first, so only the rule that fired is credited or blamed). Cases spec/seed accepted count for the domain's accept path (the row "seed.DOMAIN (accept path)"): an accept means no rule of the ladder fired, so a tool's reject there blames the ladder as a whole (a missing rule), not one rule. On each such case, every real tool the domain's agreement policy compares on the verdict (its judges and verdict pairs in coordinator/policy/policy.go; spec oracles, user exec verifiers and tools compared only on a computed value are not counted) gives evidence when it answered accept or reject; unsupported, error, timeout and result verdicts, and verdicts the policy marks as an expected disagreement with spec/ptxisa on that case (the tool cannot see the property), do not count. A counted verdict agrees when it has spec/seed's kind (both reject or both accept) and contradicts otherwise; agreement is on legality, not on the reason or a computed value. A rule is Contradicted when at least one counted verdict contradicts it (the witness is the smallest such case, by the length of its JSON form, with the disagreeing tools' verdicts); Confirmed when counted verdicts exist and all agree (N = the cases with at least one counted verdict); Unverified when no counted verdict exists, with, for each judge of the domain, why it gave none here and where it could.`
+const ClaimsDefinition = `Every rule of the seed set is a claim. A case counts for a rule when spec/seed decided it with that rule: the rule fired and spec/seed rejected the case (the ladder is fail-first, so only the rule that fired is credited or blamed). Cases spec/seed accepted count for the domain's accept path (the row "seed.DOMAIN (accept path)"): an accept means no rule of the ladder fired, so a tool's reject there blames the ladder as a whole (a missing rule), not one rule. On each such case, every real tool the domain's agreement policy compares on the verdict (its judges and verdict pairs in coordinator/policy/policy.go; spec oracles, user exec verifiers and tools compared only on a computed value are not counted) gives evidence when it answered accept or reject; unsupported, error, timeout and result verdicts, verdicts the policy marks as an expected disagreement with spec/ptxisa on that case (the tool cannot see the property), and rejects that refuse the target or the PTX ISA version (ptxas's "requires .target sm_90", MLIR 22's "is not supported on sm_80") of a rule that is not about the target, do not count. A counted verdict agrees when it has spec/seed's kind (both reject or both accept) and contradicts otherwise; agreement is on legality, not on the reason or a computed value. A rule is Contradicted when at least one counted verdict contradicts it (the witness is the smallest such case, by the length of its JSON form, with the disagreeing tools' verdicts); Confirmed when counted verdicts exist and all agree (N = the cases with at least one counted verdict); Unverified when no counted verdict exists, with, for each judge of the domain, why it gave none here and where it could.`
 
 // ToolTally counts one tool's counted verdicts on a rule's cases.
 type ToolTally struct {
@@ -93,9 +94,9 @@ const hintNotRun = "did not run here"
 
 // toolEvidence is what one tool did on one row's cases.
 type toolEvidence struct {
-	agree, contradict, unsupported, failed, blind, seen int
-	unsupportedWhy                                      map[string]int
-	blindWhy                                            string
+	agree, contradict, unsupported, failed, blind, gated, seen int
+	unsupportedWhy                                             map[string]int
+	blindWhy                                                   string
 }
 
 // claimRow accumulates one row.
@@ -196,6 +197,10 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 		case blind[tool] != "":
 			ev.blind++
 			ev.blindWhy = blind[tool]
+		case v.Kind == oracles.Reject && diag.TargetGate(v.Diagnostic) && !targetClaim(row.Message):
+			// The tool refused the target or PTX version before it looked at
+			// what the rule is about.
+			ev.gated++
 		case v.Kind == seed.Kind:
 			ev.agree++
 			counted++
@@ -311,11 +316,21 @@ func (r *claimRow) hints() []ToolHint {
 			if ev.blind > 0 {
 				parts = append(parts, fmt.Sprintf("expected to differ on %s: %s", cases(ev.blind), ev.blindWhy))
 			}
+			if ev.gated > 0 {
+				parts = append(parts, "refused the target or PTX version of "+cases(ev.gated))
+			}
 			h.Why = strings.Join(parts, "; ")
 		}
 		out = append(out, h)
 	}
 	return out
+}
+
+// targetClaim reports whether a seed rule is about the target or the PTX
+// ISA version: only then does a tool's refusal of the target speak to it.
+func targetClaim(message string) bool {
+	m := strings.ToLower(message)
+	return strings.Contains(m, "sm_") || strings.Contains(m, "target") || strings.Contains(m, "ptx isa") || strings.Contains(m, "ptx version")
 }
 
 // cases spells "1 case" or "N cases".

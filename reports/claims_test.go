@@ -157,3 +157,21 @@ func TestClaimVerdicts(t *testing.T) {
 		}
 	})
 }
+
+// TestClaimsIgnoreTargetRefusals: a tool that refuses the target or the PTX
+// version never looked at what a seed rule is about: its reject neither
+// confirms that rule nor contradicts the accept path, and the hint says why.
+func TestClaimsIgnoreTargetRefusals(t *testing.T) {
+	const transpose = "seed.ldsm.transpose"
+	gate := "ptxas: Feature 'stmatrix' requires .target sm_90 or higher"
+	got := buildClaims(t,
+		claimCase{"g1", "ldsm", `{}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, transpose, ""), vd("ptxas", oracles.Reject, "", gate)}},
+		claimCase{"g2", "ldsm", `{}`, []oracles.Verdict{vd("spec/seed", oracles.Accept, "seed.ldsm", ""), vd("mlir22", oracles.Reject, "pass:convert-nvgpu-to-nvvm", "lowering: 'nvvm.stmatrix' op is not supported on sm_80")}},
+	)
+	if c := got[transpose]; c.Verdict != Unverified || c.Judged != 0 || !strings.Contains(fmt.Sprint(c.Unjudged), "refused the target or PTX version of 1 case") {
+		t.Errorf("%s: %+v; want unverified, the target refusal not counted and named", transpose, c)
+	}
+	if c := got["seed.ldsm"]; c.Verdict != Unverified || c.Judged != 0 {
+		t.Errorf("accept path: %+v; want unverified: MLIR 22 refused the target, not the ladder", c)
+	}
+}

@@ -70,3 +70,14 @@ func AltTitles(title string) []string {
 	}
 	return []string{alt}
 }
+
+// targetGate matches the words with which the tools refuse an instruction
+// for the target or the PTX ISA version rather than for its operands:
+// ptxas ("requires .target sm_90 or higher", "not supported on .target",
+// "requires PTX ISA .version 8.0 or later") and MLIR 22's requiresSM
+// checks ("is not supported on sm_80").
+var targetGate = regexp.MustCompile(`requires \.target sm_|not supported on \.target|requires PTX ISA \.version|is not supported on sm_\d`)
+
+// TargetGate reports whether a tool's diagnostic refuses the target or the
+// PTX ISA version: such a refusal says nothing about any other rule.
+func TargetGate(diagnostic string) bool { return targetGate.MatchString(diagnostic) }
