@@ -110,6 +110,7 @@ func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
 		return
 	}
 	c.reload()
+	c.metrics.observe(commits, outs)
 	for _, out := range outs {
 		if c.gen != nil {
 			c.gen.add(out.NewCorpus)

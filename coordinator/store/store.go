@@ -307,6 +307,14 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 			o.Judged += res.Stored
 			o.Elapsed += c.Elapsed
 		}
+		for _, v := range stored {
+			o := camp.Oracle(v.Oracle)
+			if o.Kinds == nil {
+				o.Kinds = map[oracles.Kind]int{}
+			}
+			o.Kinds[v.Kind]++
+			o.Version = v.Version
+		}
 		for _, b := range res.NewBuckets {
 			camp.Domain(b.Signature.Domain).NewBuckets++
 		}
