@@ -58,7 +58,9 @@ type page struct {
 
 // WriteHTML writes the report as one self-contained page: inline CSS and
 // SVG, no scripts, fonts or other network resources. Elements tests and users
-// can find: #summary, #campaigns-table, #plots with svg#plot-cases,
+// can find: #summary, #campaigns-table, #tonight (cards #tonight-new,
+// #tonight-still, #tonight-regressed, #tonight-fixed; #tonight-versions;
+// #tonight-table with tr.tonight-row rows, data-tonight), #plots with svg#plot-cases,
 // #plot-buckets, #plot-throughput and #plot-coverage, #buckets-table with
 // tr.bucket rows (details.reproducer inside), #claims-matrix with tr.claim
 // rows (data-rule, data-verdict), #agreement-matrix with tr.matrix-row rows.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -96,15 +97,20 @@ func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppre
 	fmt.Fprintf(w, "campaign %s %s: %d cases, %d verdicts, %d findings in %d buckets (%d new), %d dead letters\n",
 		camp.ID, camp.State, st.Cases, st.Judged, st.Findings, len(entries), st.NewBuckets, st.DeadLetters)
 	fresh := 0
+	tonight := map[string]int{}
 	for _, e := range entries {
-		if e.Campaign != camp.ID {
+		tonight[e.Tonight]++
+		regressed := e.Tonight == store.TonightRegressed && e.Status != store.StatusSuppressed
+		if e.Campaign != camp.ID && !regressed {
 			continue
 		}
-		if e.Status == store.StatusNew && (failOnAll || e.Class.Bug()) {
+		if (e.Status == store.StatusNew || regressed) && (failOnAll || e.Class.Bug()) {
 			fresh++
 		}
-		fmt.Fprintf(w, "  %-10s %-14s %s  %d cases  %s\n", e.Status, e.Class, e.Key, e.Cases, e.Title)
+		fmt.Fprintf(w, "  %-10s %-14s %s  %d cases  %s\n", cmp.Or(e.Tonight, e.Status), e.Class, e.Key, e.Cases, e.Title)
 	}
+	fmt.Fprintf(w, "tonight: %d new, %d still failing, %d regressed, %d fixed\n", tonight[store.TonightNew], tonight[store.TonightStill],
+		tonight[store.TonightRegressed], tonight[store.TonightFixed])
 	fmt.Fprintf(w, "results: %s (legalfuzz triage --db %s)\n", dbPath, dbPath)
 	if fresh > 0 {
 		return errFindings

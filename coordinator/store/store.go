@@ -67,6 +67,10 @@ type Bucket struct {
 	// family said of the minimized case (the example when there is none),
 	// oldest first: found-in / fixed-in. Empty until replayed.
 	Versions []VersionVerdict `json:"versions,omitempty"`
+	// Nights are the runs that looked at the bucket, oldest first: found
+	// by their cases, or replayed at their end (reproduced or fixed), with
+	// the tool versions (see History for stores older than this field).
+	Nights []Sighting `json:"nights,omitempty"`
 }
 
 // DeadLetter is a job or result legalfuzz could not process after bounded
@@ -441,6 +445,10 @@ func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time
 		newMember = true
 	}
 	b.LastSeen = now
+	if exists && len(b.Nights) == 0 {
+		b.Nights = b.History() // a bucket stored before nights were recorded
+	}
+	b.see(sightingOf(d, campaign, now))
 	return b, !exists, newMember, put(bb, []byte(key), b)
 }
 

@@ -4,6 +4,12 @@
 // cta_group::2) and answers "unsupported" for the reserved kind and for
 // every other domain. Its flags make it misbehave on purpose.
 //
+// Its environment makes another release of it, for tests of nights with a
+// tool upgrade (cmd/legalfuzz TestNightlyRecipe): EXAMPLEVERIFIER_VERSION
+// replaces its version "0.1.0"; EXAMPLEVERIFIER_KNOWS_TARGETS=1 adds a rule
+// (targets older than sm_100 are rejected: a fix); EXAMPLEVERIFIER_NO_WS=1
+// adds another (every .ws is rejected: a bug).
+//
 // It uses only the standard library and its own view of the kindword JSON
 // form, as a user's verifier would.
 package main
@@ -75,6 +81,9 @@ type answer struct {
 func run(o opts) error {
 	out := json.NewEncoder(os.Stdout) // one object per line
 	h := hello{Protocol: "legalfuzz-exec/1", Name: "exampleverifier", Version: "0.1.0", Domains: []string{"kindword"}}
+	if v := os.Getenv("EXAMPLEVERIFIER_VERSION"); v != "" {
+		h.Version = v
+	}
 	if o.badHello {
 		h.Protocol = "legalfuzz-exec/0"
 	}
@@ -140,6 +149,23 @@ type kindword struct {
 	Kind     string `json:"kind"`
 	CTAGroup int    `json:"cta_group"`
 	WS       bool   `json:"ws"`
+	Target   string `json:"target"`
+}
+
+// release says which of the later releases' rules are on.
+var release = struct{ knowsTargets, noWS bool }{
+	knowsTargets: os.Getenv("EXAMPLEVERIFIER_KNOWS_TARGETS") == "1",
+	noWS:         os.Getenv("EXAMPLEVERIFIER_NO_WS") == "1",
+}
+
+// oldTarget reports whether a target such as "sm_90a" is older than
+// sm_100.
+func oldTarget(t string) bool {
+	var n int
+	if _, err := fmt.Sscanf(t, "sm_%d", &n); err != nil {
+		return false
+	}
+	return n < 100
 }
 
 // judgeCase applies the toy rules.
@@ -161,6 +187,10 @@ func judgeCase(id, domainName string, value json.RawMessage) verdict {
 		v.Verdict, v.Diagnostic = "reject", fmt.Sprintf("cta_group must be 1 or 2, got %d", k.CTAGroup)
 	case k.CTAGroup == 2 && k.WS:
 		v.Verdict, v.Diagnostic = "reject", ".ws is not allowed with cta_group::2"
+	case release.knowsTargets && oldTarget(k.Target):
+		v.Verdict, v.Diagnostic = "reject", "tcgen05.mma needs sm_100 or newer"
+	case release.noWS && k.WS:
+		v.Verdict, v.Diagnostic = "reject", "this release refuses every .ws"
 	default:
 		v.Verdict = "accept"
 		v.Value = fmt.Sprintf("tcgen05.mma.cta_group::%d.kind::%s", k.CTAGroup, k.Kind)
