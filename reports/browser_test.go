@@ -32,6 +32,11 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Error("reproducers lack the case JSON or the escaped tool diagnostic")
 	}
 
+	tonight := reportstest.Between(t, dom, `<section id="tonight"`, "</section>")
+	if r.Tonight.New != 2 || !strings.Contains(tonight, `id="tonight-new">2<`) || strings.Count(tonight, `data-tonight="new"`) != 2 {
+		t.Errorf("tonight section: want the 2 buckets of c-new new (JSON says %+v)", r.Tonight)
+	}
+
 	claims := reportstest.Between(t, dom, `<table id="claims-matrix"`, "</table>\n</section>")
 	if n := strings.Count(claims, `<tr id="claim-`); n != seedRows() {
 		t.Errorf("claims matrix has %d rows, want %d", n, seedRows())

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -29,7 +30,11 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"hasErr":     func(c Cell) bool { return c[oracles.Error]+c[oracles.Timeout] > 0 },
 	"tally":      tallyText,
 	"cases":      cases,
-	"isNotRun":   func(h ToolHint) bool { return h.Why == hintNotRun },
+	// tonightOrder lists the tonight section's rows: news first.
+	"tonightOrder": func() []string {
+		return []string{store.TonightRegressed, store.TonightNew, store.TonightFixed, store.TonightStill}
+	},
+	"isNotRun": func(h ToolHint) bool { return h.Why == hintNotRun },
 	"notRun": func(hs []ToolHint) []ToolHint {
 		var out []ToolHint
 		for _, h := range hs {

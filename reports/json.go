@@ -16,7 +16,8 @@ import (
 //	                  elapsed, domains, oracles, cases, verdicts, findings,
 //	                  new_buckets, dead_letters, outstanding, versions {oracle: version}
 //	tonight           the reported run against the one before: campaign, since (the
-//	                  run compared with), changed_versions [{oracle, from, to}],
+//	                  run compared with), versions {oracle: version} (tonight's),
+//	                  changed_versions [{oracle, from, to}] (none without since),
 //	                  new, still, fixed, regressed (bucket counts, suppressed included)
 //	totals            cases, verdicts, buckets, new_buckets, known_buckets,
 //	                  suppressed_buckets, dead_letters (whole store)

@@ -66,7 +66,8 @@ type CampaignSummary struct {
 // (their BucketReport says they are suppressed).
 type Tonight struct {
 	Campaign  string                `json:"campaign"`
-	Since     string                `json:"since"` // the run compared with; empty: none before
+	Since     string                `json:"since"`    // the run compared with; empty: none before
+	Versions  map[string]string     `json:"versions"` // tonight's tool versions
 	Changed   []store.VersionChange `json:"changed_versions"`
 	New       int                   `json:"new"`
 	Still     int                   `json:"still"`
@@ -492,8 +493,9 @@ func bucketTimes(buckets []store.Bucket) []TimePoint {
 
 // tonight counts the buckets' tonight statuses.
 func tonight(r *Report, nights store.Nights, since string) Tonight {
-	t := Tonight{Campaign: r.Campaign, Since: since, Changed: []store.VersionChange{}}
-	if r.Campaign != "" {
+	t := Tonight{Campaign: r.Campaign, Since: since, Versions: map[string]string{}, Changed: []store.VersionChange{}}
+	if c, ok := nights.Get(r.Campaign); ok {
+		t.Versions = c.Versions()
 		t.Changed = append(t.Changed, nights.Changes(since, r.Campaign)...)
 	}
 	for _, b := range r.Buckets {

@@ -359,11 +359,12 @@ func TestCheckSaysWhetherAFinding(t *testing.T) {
 // TestNightlyRecipe runs deploy/nightly.sh, the recipe of docs/nightly.md,
 // for three nights on one store, with the toy verifier (exec:toy) upgraded
 // between them. Night 1 (toy 0.1.0) finds new buckets (exit 1). Night 2
-// adds a suppression file and toy 0.2.0, which learned targets (a fix) and
-// refuses every .ws (a bug): its tonight section shows the fixed buckets,
-// named by 0.2.0, the new ones, and every other bucket of night 1 still
-// failing; all are suppressed, so it exits 0. Night 3 (toy 0.3.0, the old
-// rules again, no suppressions) shows exactly night 2's fixed buckets
+// adds a suppression file and toy 0.2.0, which refuses every .ws (a fix of
+// its too permissive .ws, and a new too strict bug): its tonight section
+// shows the fixed buckets, named by 0.2.0, the new ones, and every other
+// bucket of night 1 still failing; all are suppressed, so it exits 0.
+// Night 3 (toy 0.3.0, the old rules again, no suppressions) shows exactly
+// night 2's fixed buckets
 // regressed, its new ones fixed by 0.3.0 and its still failing ones still
 // failing, exits 1 for the regressions, and its JUnit and HTML (in
 // Chromium) say the same.
@@ -407,7 +408,7 @@ func TestNightlyRecipe(t *testing.T) {
 	if err := os.WriteFile(sup, []byte(`[{"oracle": "exec:toy", "reason": "the toy verifier knows no targets"}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, second := night("2", "SUPPRESSIONS="+sup, "EXAMPLEVERIFIER_VERSION=0.2.0", "EXAMPLEVERIFIER_KNOWS_TARGETS=1", "EXAMPLEVERIFIER_NO_WS=1")
+	code, second := night("2", "SUPPRESSIONS="+sup, "EXAMPLEVERIFIER_VERSION=0.2.0", "EXAMPLEVERIFIER_NO_WS=1")
 	tn = second.Tonight
 	if code != exitOK || second.Totals.New != 0 || second.Totals.Suppressed < first.Totals.New || second.Totals.Buckets < first.Totals.Buckets {
 		t.Fatalf("second night: exit %d, totals %+v (first %+v); want every bucket suppressed and exit 0", code, second.Totals, first.Totals)

@@ -233,8 +233,12 @@ type VersionChange struct {
 	To     string `json:"to"`   // empty: not used in the later run
 }
 
-// Changes lists the oracles whose versions differ between the runs.
+// Changes lists the oracles whose versions differ between the runs; none
+// without an earlier run.
 func (n Nights) Changes(since, latest string) []VersionChange {
+	if since == "" {
+		return nil
+	}
 	a, _ := n.Get(since)
 	b, _ := n.Get(latest)
 	va, vb := a.Versions(), b.Versions()
@@ -245,7 +249,7 @@ func (n Nights) Changes(since, latest string) []VersionChange {
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(va)) {
-		if _, ok := vb[name]; !ok && since != "" {
+		if _, ok := vb[name]; !ok {
 			out = append(out, VersionChange{Oracle: name, From: va[name]})
 		}
 	}

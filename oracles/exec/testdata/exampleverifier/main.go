@@ -6,9 +6,9 @@
 //
 // Its environment makes another release of it, for tests of nights with a
 // tool upgrade (cmd/legalfuzz TestNightlyRecipe): EXAMPLEVERIFIER_VERSION
-// replaces its version "0.1.0"; EXAMPLEVERIFIER_KNOWS_TARGETS=1 adds a rule
-// (targets older than sm_100 are rejected: a fix); EXAMPLEVERIFIER_NO_WS=1
-// adds another (every .ws is rejected: a bug).
+// replaces its version "0.1.0"; EXAMPLEVERIFIER_NO_WS=1 adds a rule: every
+// .ws is rejected. That fixes one bug (it accepted .ws with kinds the PTX
+// ISA forbids with .ws) and makes another (it rejects legal .ws).
 //
 // It uses only the standard library and its own view of the kindword JSON
 // form, as a user's verifier would.
@@ -149,24 +149,10 @@ type kindword struct {
 	Kind     string `json:"kind"`
 	CTAGroup int    `json:"cta_group"`
 	WS       bool   `json:"ws"`
-	Target   string `json:"target"`
 }
 
-// release says which of the later releases' rules are on.
-var release = struct{ knowsTargets, noWS bool }{
-	knowsTargets: os.Getenv("EXAMPLEVERIFIER_KNOWS_TARGETS") == "1",
-	noWS:         os.Getenv("EXAMPLEVERIFIER_NO_WS") == "1",
-}
-
-// oldTarget reports whether a target such as "sm_90a" is older than
-// sm_100.
-func oldTarget(t string) bool {
-	var n int
-	if _, err := fmt.Sscanf(t, "sm_%d", &n); err != nil {
-		return false
-	}
-	return n < 100
-}
+// noWS is the later release's rule (see the package comment).
+var noWS = os.Getenv("EXAMPLEVERIFIER_NO_WS") == "1"
 
 // judgeCase applies the toy rules.
 func judgeCase(id, domainName string, value json.RawMessage) verdict {
@@ -187,9 +173,7 @@ func judgeCase(id, domainName string, value json.RawMessage) verdict {
 		v.Verdict, v.Diagnostic = "reject", fmt.Sprintf("cta_group must be 1 or 2, got %d", k.CTAGroup)
 	case k.CTAGroup == 2 && k.WS:
 		v.Verdict, v.Diagnostic = "reject", ".ws is not allowed with cta_group::2"
-	case release.knowsTargets && oldTarget(k.Target):
-		v.Verdict, v.Diagnostic = "reject", "tcgen05.mma needs sm_100 or newer"
-	case release.noWS && k.WS:
+	case noWS && k.WS:
 		v.Verdict, v.Diagnostic = "reject", "this release refuses every .ws"
 	default:
 		v.Verdict = "accept"
