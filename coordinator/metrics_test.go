@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -24,11 +25,10 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 )
 
-// TestMetricsDashboard runs a short embedded campaign, scrapes its
-// /metrics, lints the exposition as promtool check metrics would, and
-// checks that every series deploy/grafana-dashboard.json queries is
-// exported with at least one sample.
-func TestMetricsDashboard(t *testing.T) {
+// servedCampaign runs a short embedded campaign (kindword, one spec
+// worker) and serves its coordinator's Handler, after the run.
+func servedCampaign(t *testing.T) *httptest.Server {
+	t.Helper()
 	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -43,7 +43,7 @@ func TestMetricsDashboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(coord.Handler())
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	if _, err := coord.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +51,59 @@ func TestMetricsDashboard(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	return srv
+}
+
+// TestStatusJSON: /status says durations in seconds and times in RFC
+// 3339, never nanoseconds.
+func TestStatusJSON(t *testing.T) {
+	srv := servedCampaign(t)
+	var st map[string]any
+	if err := json.Unmarshal([]byte(scrape(t, srv.URL+"/status")), &st); err != nil {
+		t.Fatal(err)
+	}
+	camp, _ := st["campaign"].(map[string]any)
+	cfg, _ := camp["config"].(map[string]any)
+	if cfg["duration_seconds"] != 1.0 || cfg["fuzz_slice_seconds"] != 15.0 {
+		t.Errorf("config %v: want duration_seconds 1 and fuzz_slice_seconds 15", cfg)
+	}
+	if el, ok := camp["elapsed_seconds"].(float64); !ok || el < 1 || el > 60 {
+		t.Errorf("elapsed_seconds %v, want about a second", camp["elapsed_seconds"])
+	}
+	for _, key := range []string{"created"} {
+		if _, err := time.Parse(time.RFC3339, fmt.Sprint(camp[key])); err != nil {
+			t.Errorf("campaign %s: %v", key, err)
+		}
+	}
+	if _, ok := st["time_left_seconds"].(float64); !ok {
+		t.Errorf("time_left_seconds is %v", st["time_left_seconds"])
+	}
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				walk(path+"."+k, x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(path+"[]", x)
+			}
+		case float64:
+			if v >= 1e9 && !strings.HasSuffix(path, "seed") {
+				t.Errorf("%s = %v: a duration in nanoseconds?", path, v)
+			}
+		}
+	}
+	walk("", st)
+}
+
+// TestMetricsDashboard runs a short embedded campaign, scrapes its
+// /metrics, lints the exposition as promtool check metrics would, and
+// checks that every series deploy/grafana-dashboard.json queries is
+// exported with at least one sample.
+func TestMetricsDashboard(t *testing.T) {
+	srv := servedCampaign(t)
 	body := scrape(t, srv.URL+"/metrics")
 	problems, err := promlint.New(strings.NewReader(body)).Lint()
 	if err != nil {

@@ -11,16 +11,17 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 )
 
-// Status is what /status serves (stable JSON).
+// Status is a snapshot of the campaign and the queue: the progress line
+// and /metrics read it; /status serves its JSON form, StatusJSON.
 type Status struct {
-	Campaign    store.Campaign     `json:"campaign"`
-	Outstanding int                `json:"outstanding"`
-	QueueDepth  uint64             `json:"queue_depth"`
-	TimeLeft    time.Duration      `json:"time_left"`
-	Workers     []queue.Capability `json:"workers"`
+	Campaign    store.Campaign
+	Outstanding int
+	QueueDepth  uint64
+	TimeLeft    time.Duration
+	Workers     []queue.Capability
 	// Utilization is each oracle's busy time over the campaign's wall time
 	// (see store.Campaign.Utilization).
-	Utilization map[string]float64 `json:"utilization"`
+	Utilization map[string]float64
 }
 
 // Status snapshots the campaign and the queue.
@@ -46,7 +47,7 @@ func (c *Coordinator) Handler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(c.Status())
+		_ = enc.Encode(c.Status().JSON())
 	})
 	mux.Handle("/metrics", promhttp.HandlerFor(c.metrics.registry, promhttp.HandlerOpts{}))
 	return mux
