@@ -56,6 +56,8 @@ type Coordinator struct {
 	gen *generator
 	// metrics is what /metrics serves.
 	metrics *metrics
+	// fuzzing is the domain of the latest fuzz job.
+	fuzzing string
 }
 
 // New prepares a coordinator, loading or creating its campaign.

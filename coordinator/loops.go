@@ -324,6 +324,9 @@ func (c *Coordinator) scheduleFuzz(ctx context.Context) error {
 	if _, err := c.js.Publish(ctx, queue.FuzzSubject(dom), queue.Encode(job)); err != nil {
 		return err
 	}
+	c.mu.Lock()
+	c.fuzzing = dom
+	c.mu.Unlock()
 	return c.update(func(camp *store.Campaign) { camp.Domain(dom).FuzzTime += slice })
 }
 

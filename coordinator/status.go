@@ -22,6 +22,8 @@ type Status struct {
 	// Utilization is each oracle's busy time over the campaign's wall time
 	// (see store.Campaign.Utilization).
 	Utilization map[string]float64
+	// Fuzzing is the domain of the latest fuzz job; empty before one.
+	Fuzzing string
 }
 
 // Status snapshots the campaign and the queue.
@@ -29,6 +31,7 @@ func (c *Coordinator) Status() Status {
 	camp := c.Campaign()
 	c.mu.Lock()
 	workers := append([]queue.Capability(nil), c.workers...)
+	fuzzing := c.fuzzing
 	c.mu.Unlock()
 	depth, _ := queue.Pending(c.ctxOrBackground(), c.js)
 	util := map[string]float64{}
@@ -36,7 +39,7 @@ func (c *Coordinator) Status() Status {
 		util[name] = camp.Utilization(name)
 	}
 	return Status{Campaign: camp, Outstanding: camp.Stats.Outstanding(), QueueDepth: depth,
-		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers, Utilization: util}
+		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers, Utilization: util, Fuzzing: fuzzing}
 }
 
 // Handler serves /status (JSON) and /metrics (Prometheus exposition, see

@@ -16,8 +16,9 @@ type StatusJSON struct {
 	QueueDepth      uint64             `json:"queue_depth"` // messages in the jobs stream
 	TimeLeftSeconds float64            `json:"time_left_seconds"`
 	Workers         []queue.Capability `json:"workers"`
-	Utilization     map[string]float64 `json:"utilization"` // busy time over wall time, by oracle
-	Time            time.Time          `json:"time"`        // when the snapshot was taken
+	Utilization     map[string]float64 `json:"utilization"`       // busy time over wall time, by oracle
+	Fuzzing         string             `json:"fuzzing,omitempty"` // the domain of the latest fuzz job
+	Time            time.Time          `json:"time"`              // when the snapshot was taken
 }
 
 // CampaignJSON is a campaign as /status shows it (store.Campaign with
@@ -81,7 +82,7 @@ func (s Status) JSON() StatusJSON {
 	c := s.Campaign
 	st := c.Stats
 	out := StatusJSON{Outstanding: s.Outstanding, QueueDepth: s.QueueDepth, TimeLeftSeconds: s.TimeLeft.Seconds(),
-		Workers: s.Workers, Utilization: s.Utilization, Time: time.Now().UTC().Truncate(time.Millisecond),
+		Workers: s.Workers, Utilization: s.Utilization, Fuzzing: s.Fuzzing, Time: time.Now().UTC().Truncate(time.Millisecond),
 		Campaign: CampaignJSON{ID: c.ID, State: c.State, Created: c.Created,
 			ElapsedSeconds: c.Elapsed.Seconds(), DrainingSeconds: c.Draining.Seconds(),
 			Config: CampaignConfigJSON{Domains: c.Config.Domains, Oracles: c.Config.Oracles, DurationSeconds: c.Config.Duration.Seconds(),
