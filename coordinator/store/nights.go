@@ -176,7 +176,11 @@ func (n Nights) Has(id string) bool { _, ok := n.rank[id]; return ok }
 // or "" when latest did not look at it, or saw it fixed as it already was.
 // fixedBy names the tool versions of a fixed bucket's replay.
 func (n Nights) Status(b Bucket, since, latest string) (status, fixedBy string) {
-	sinceRank, latestRank := -1, n.rank[latest]
+	latestRank, ok := n.rank[latest]
+	if !ok {
+		return "", ""
+	}
+	sinceRank := -1
 	if r, ok := n.rank[since]; ok {
 		sinceRank = r
 	}

@@ -50,6 +50,9 @@ func TestNightsStatus(t *testing.T) {
 		{"legacy bucket of tonight", store.Bucket{Key: "k", Campaign: "n4"}, "n3", store.TonightNew, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if got, _ := nights.Status(tc.b, tc.since, "no such run"); got != "" {
+				t.Errorf("status %q at a run the store lacks", got)
+			}
 			got, by := nights.Status(tc.b, tc.since, "n4")
 			if got != tc.want || by != tc.fixedBy {
 				t.Fatalf("status %q fixed by %q, want %q %q", got, by, tc.want, tc.fixedBy)
