@@ -54,6 +54,10 @@ type Coordinator struct {
 	rng      *rand.Rand
 	// gen is the structured generator; nil when the campaign does not run it.
 	gen *generator
+	// metrics is what /metrics serves.
+	metrics *metrics
+	// fuzzing is the domain of the latest fuzz job.
+	fuzzing string
 }
 
 // New prepares a coordinator, loading or creating its campaign.
@@ -71,6 +75,7 @@ func New(opts Options) (*Coordinator, error) {
 	}
 	c := &Coordinator{opts: opts, js: js, campaign: camp, log: slog.With("campaign", camp.ID),
 		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
+	c.metrics = newMetrics(c)
 	if structuredOn(camp.Config) {
 		c.gen = newGenerator(camp.Config.Domains, camp.Config.Seed)
 		for d, why := range c.gen.disabled {

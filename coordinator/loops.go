@@ -110,6 +110,7 @@ func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
 		return
 	}
 	c.reload()
+	c.metrics.observe(commits, outs)
 	for _, out := range outs {
 		if c.gen != nil {
 			c.gen.add(out.NewCorpus)
@@ -323,6 +324,9 @@ func (c *Coordinator) scheduleFuzz(ctx context.Context) error {
 	if _, err := c.js.Publish(ctx, queue.FuzzSubject(dom), queue.Encode(job)); err != nil {
 		return err
 	}
+	c.mu.Lock()
+	c.fuzzing = dom
+	c.mu.Unlock()
 	return c.update(func(camp *store.Campaign) { camp.Domain(dom).FuzzTime += slice })
 }
 

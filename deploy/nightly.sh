@@ -10,7 +10,7 @@
 #   FLAGS         more flags for both commands, e.g. "--oracle exec:mine=... --policy p.json"
 #   CAMPAIGN_FLAGS  more flags for the campaign, e.g. "--domains kindword,mma"
 #
-# Exit status: 0 nothing new, 1 new unsuppressed buckets, 2 an error.
+# Exit status: 0 nothing new, 1 new (or regressed) unsuppressed buckets, 2 an error.
 set -uo pipefail
 : "${STORE:?set STORE to the store kept across nights}"
 OUT=${OUT:-legalfuzz-out}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -29,7 +30,11 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"hasErr":     func(c Cell) bool { return c[oracles.Error]+c[oracles.Timeout] > 0 },
 	"tally":      tallyText,
 	"cases":      cases,
-	"isNotRun":   func(h ToolHint) bool { return h.Why == hintNotRun },
+	// tonightOrder lists the tonight section's rows: news first.
+	"tonightOrder": func() []string {
+		return []string{store.TonightRegressed, store.TonightNew, store.TonightFixed, store.TonightStill}
+	},
+	"isNotRun": func(h ToolHint) bool { return h.Why == hintNotRun },
 	"notRun": func(hs []ToolHint) []ToolHint {
 		var out []ToolHint
 		for _, h := range hs {
@@ -58,7 +63,9 @@ type page struct {
 
 // WriteHTML writes the report as one self-contained page: inline CSS and
 // SVG, no scripts, fonts or other network resources. Elements tests and users
-// can find: #summary, #campaigns-table, #plots with svg#plot-cases,
+// can find: #summary, #campaigns-table, #tonight (cards #tonight-new,
+// #tonight-still, #tonight-regressed, #tonight-fixed; #tonight-versions;
+// #tonight-table with tr.tonight-row rows, data-tonight), #plots with svg#plot-cases,
 // #plot-buckets, #plot-throughput and #plot-coverage, #buckets-table with
 // tr.bucket rows (details.reproducer inside), #claims-matrix with tr.claim
 // rows (data-rule, data-verdict), #agreement-matrix with tr.matrix-row rows.

@@ -14,11 +14,17 @@ import (
 //	campaign          the reported campaign; its buckets have status "new"
 //	campaigns         every campaign, newest first: id, state, created, duration,
 //	                  elapsed, domains, oracles, cases, verdicts, findings,
-//	                  new_buckets, dead_letters, outstanding
+//	                  new_buckets, dead_letters, outstanding, versions {oracle: version}
+//	tonight           the reported run against the one before: campaign, since (the
+//	                  run compared with), versions {oracle: version} (tonight's),
+//	                  changed_versions [{oracle, from, to}] (none without since),
+//	                  new, still, fixed, regressed (bucket counts, suppressed included)
 //	totals            cases, verdicts, buckets, new_buckets, known_buckets,
 //	                  suppressed_buckets, dead_letters (whole store)
 //	buckets           as triage orders them (new, known, suppressed): key, title, domain,
-//	                  status, suppression_reason, cases, campaign, first_seen,
+//	                  status, tonight (new | still | fixed | regressed, or absent: not
+//	                  looked at tonight), fixed_by (a fixed bucket's replay versions),
+//	                  suppression_reason, cases, campaign, first_seen,
 //	                  last_seen, signature, reproducer {case (the minimized
 //	                  case, else the example), domain, source, value (the
 //	                  case's JSON form), minimized, example, reliable,

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -44,22 +45,31 @@ type junitMessage struct {
 }
 
 // WriteJUnit writes one test case per bucket (classname legalfuzz.DOMAIN,
-// name "KEY TITLE"): a new bucket of a tool bug fails with its reproducer
-// as the failure text, a suppressed one is skipped with its reason, a known
-// one, a limitation or seed evidence passes.
+// name "KEY TITLE"), so a CI dashboard follows each bucket across nights.
+// A suppressed bucket is skipped with its reason. A tool bug fails when it
+// is new tonight (type "new"), back after a fix ("regressed") or seen again
+// ("still"), with its reproducer as the failure text; a fixed one passes
+// and says which versions fixed it; a bucket tonight did not look at, a
+// limitation or seed evidence passes.
 func WriteJUnit(w io.Writer, r *Report) error {
 	suite := junitSuite{Name: "legalfuzz " + r.Campaign, Timestamp: r.Generated.Format("2006-01-02T15:04:05"), Cases: []junitCase{}}
 	for _, b := range r.Buckets {
 		c := junitCase{Name: b.Key + " " + b.Title, ClassName: "legalfuzz." + b.Domain}
+		failing := b.Tonight == store.TonightNew || b.Tonight == store.TonightStill || b.Tonight == store.TonightRegressed ||
+			b.Tonight == "" && b.Status == store.StatusNew // a report of a store without nights
 		switch {
-		case b.Status == store.StatusNew && b.Class.Bug():
-			c.Failure = &junitMessage{Message: "new bucket: " + b.Title, Type: "finding", Text: xmlSafe(reproducerText(b))}
-			suite.Fails++
 		case b.Status == store.StatusSuppressed:
 			c.Skipped = &junitMessage{Message: "suppressed: " + b.SuppressionReason}
 			suite.Skipped++
+		case failing && b.Class.Bug():
+			c.Failure = &junitMessage{Message: cmp.Or(b.Tonight, b.Status) + " bucket: " + b.Title, Type: cmp.Or(b.Tonight, b.Status),
+				Text: xmlSafe(reproducerText(b))}
+			suite.Fails++
+		case b.Tonight == store.TonightFixed:
+			c.SystemOut = fmt.Sprintf("fixed tonight (%s): replayed with %s, the case no longer shows it", b.Class, b.FixedBy)
 		default:
-			c.SystemOut = fmt.Sprintf("%s bucket (%s), first seen %s in campaign %s", b.Status, b.Class, b.FirstSeen.UTC().Format("2006-01-02 15:04:05Z"), b.Campaign)
+			c.SystemOut = fmt.Sprintf("%s bucket (%s), first seen %s in campaign %s", cmp.Or(b.Tonight, b.Status), b.Class,
+				b.FirstSeen.UTC().Format("2006-01-02 15:04:05Z"), b.Campaign)
 		}
 		suite.Cases = append(suite.Cases, c)
 	}

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -24,6 +25,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(&b, "%d cases, %d verdicts, %d buckets (**%d new**, %d known, %d suppressed), %d dead letters.\n\n",
 		t.Cases, t.Verdicts, t.Buckets, t.New, t.Known, t.Suppressed, t.DeadLetters)
+	writeTonightMarkdown(&b, r)
 	var fresh []BucketReport
 	for _, bk := range r.Buckets {
 		if bk.Status == store.StatusNew {
@@ -72,6 +74,46 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTonightMarkdown writes what changed tonight: the counts, the tools
+// whose versions changed, and the regressed and fixed buckets.
+func writeTonightMarkdown(b *strings.Builder, r *Report) {
+	t := r.Tonight
+	if t.Campaign == "" {
+		return
+	}
+	since := "the first run in this store"
+	if t.Since != "" {
+		since = "since `" + mdCode(t.Since) + "`"
+	}
+	fmt.Fprintf(b, "### Tonight (%s)\n\n**%d new**, %d still failing, **%d regressed**, %d fixed.", since, t.New, t.Still, t.Regressed, t.Fixed)
+	for i, c := range t.Changed {
+		if i == 0 {
+			b.WriteString(" Versions changed:")
+		}
+		fmt.Fprintf(b, " %s %s → %s;", c.Oracle, cmp.Or(c.From, "(none)"), cmp.Or(c.To, "(none)"))
+	}
+	b.WriteString("\n\n")
+	n := 0
+	for _, bk := range r.Buckets {
+		if bk.Tonight != store.TonightRegressed && bk.Tonight != store.TonightFixed {
+			continue
+		}
+		if n == mdListLimit {
+			b.WriteString("- … more in report.html\n")
+			break
+		}
+		n++
+		fmt.Fprintf(b, "- %s `%s` %s", bk.Tonight, bk.Key, mdCell(bk.Title))
+		if bk.FixedBy != "" {
+			fmt.Fprintf(b, " (fixed by %s)", mdCell(bk.FixedBy))
+		}
+		b.WriteString("\n")
+	}
+	if n > 0 {
+		b.WriteString("\n")
+	}
 }
 
 // tallyText spells the tools that agreed (or contradicted) with counts.

@@ -28,6 +28,7 @@ type Report struct {
 	// Campaign is the reported campaign: its buckets are new.
 	Campaign    string            `json:"campaign"`
 	Campaigns   []CampaignSummary `json:"campaigns"`
+	Tonight     Tonight           `json:"tonight"`
 	Totals      Totals            `json:"totals"`
 	Buckets     []BucketReport    `json:"buckets"`
 	Claims      []Claim           `json:"claims"`
@@ -55,6 +56,23 @@ type CampaignSummary struct {
 	NewBuckets  int `json:"new_buckets"`
 	DeadLetters int `json:"dead_letters"`
 	Outstanding int `json:"outstanding"` // (case, oracle) jobs not judged
+	// Versions are the tool versions the campaign's verdicts came from.
+	Versions map[string]string `json:"versions"`
+}
+
+// Tonight is what changed in the reported run against the run before it
+// (or Options.Since): each bucket's store.Tonight* status, counted, and
+// the tools whose versions changed. Suppressed buckets are counted too
+// (their BucketReport says they are suppressed).
+type Tonight struct {
+	Campaign  string                `json:"campaign"`
+	Since     string                `json:"since"`    // the run compared with; empty: none before
+	Versions  map[string]string     `json:"versions"` // tonight's tool versions
+	Changed   []store.VersionChange `json:"changed_versions"`
+	New       int                   `json:"new"`
+	Still     int                   `json:"still"`
+	Fixed     int                   `json:"fixed"`
+	Regressed int                   `json:"regressed"`
 }
 
 // Totals count the whole store.
@@ -76,6 +94,12 @@ type BucketReport struct {
 	Title  string `json:"title"`
 	Domain string `json:"domain"`
 	Status string `json:"status"`
+	// Tonight is the bucket's status in the reported run against the run
+	// before (store.TonightNew, TonightStill, TonightFixed,
+	// TonightRegressed, or empty when the run did not look at it); FixedBy
+	// names the tool versions a fixed bucket's replay ran with.
+	Tonight string `json:"tonight,omitempty"`
+	FixedBy string `json:"fixed_by,omitempty"`
 	// Class is the bucket's class: a tool bug (crash, miscompile,
 	// too-permissive, too-strict, disputed), a limitation, or seed evidence.
 	Class             policy.Class     `json:"class"`
@@ -163,6 +187,9 @@ type Options struct {
 	// Campaign is the campaign whose buckets are new; empty means the most
 	// recently created one.
 	Campaign string
+	// Since is the run the tonight section compares with; empty means the
+	// one created before Campaign.
+	Since string
 	// Suppressions apply on top of the store's own (e.g. a file users keep in
 	// their repository); suppressed buckets are still listed and counted.
 	Suppressions []store.Suppression
@@ -203,7 +230,17 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("read cases: %w", err)
 	}
 	r.Campaigns = summarizeCampaigns(camps)
-	r.Buckets = acc.bucketReports(store.Triage(buckets, r.Campaign, append(sups, opts.Suppressions...)))
+	nights := store.NewNights(camps)
+	since := opts.Since
+	if since == "" {
+		since = nights.Before(r.Campaign)
+	} else if !nights.Has(since) {
+		return nil, fmt.Errorf("no campaign %q in the store", since)
+	}
+	entries := store.Triage(buckets, r.Campaign, append(sups, opts.Suppressions...))
+	nights.Mark(entries, since, r.Campaign)
+	r.Buckets = acc.bucketReports(entries)
+	r.Tonight = tonight(r, nights, since)
 	r.Claims = acc.claims.claims()
 	r.ClaimCounts = countClaims(r.Claims)
 	r.Matrix = acc.matrix.Matrix()
@@ -318,6 +355,7 @@ func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport 
 	for _, e := range entries {
 		b := e.Bucket
 		br := BucketReport{Key: b.Key, Title: b.Title, Domain: b.Signature.Domain, Status: e.Status, Class: e.Class, SuppressionReason: e.Suppressed,
+			Tonight: e.Tonight, FixedBy: e.FixedBy,
 			Cases: b.Cases, Campaign: b.Campaign, FirstSeen: b.FirstSeen, LastSeen: b.LastSeen, Signature: b.Signature,
 			FoundIn: b.FoundIn(), Versions: b.Versions, NewestReproduces: b.NewestReproduces()}
 		pa, pb := b.Signature.Pair.A, b.Signature.Pair.B
@@ -384,7 +422,7 @@ func summarizeCampaigns(camps []store.Campaign) []CampaignSummary {
 			Duration: c.Config.Duration.String(), Elapsed: c.Elapsed.Round(time.Second).String(),
 			Domains: nonNil(c.Config.Domains), Oracles: nonNil(c.Config.Oracles),
 			Cases: st.Cases, Verdicts: st.Judged, Findings: st.Findings, NewBuckets: st.NewBuckets,
-			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding()})
+			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding(), Versions: c.Versions()})
 	}
 	slices.SortFunc(out, func(x, y CampaignSummary) int {
 		if c := y.Created.Compare(x.Created); c != 0 {
@@ -451,6 +489,28 @@ func bucketTimes(buckets []store.Bucket) []TimePoint {
 		ts[i] = b.FirstSeen
 	}
 	return cumulative(ts)
+}
+
+// tonight counts the buckets' tonight statuses.
+func tonight(r *Report, nights store.Nights, since string) Tonight {
+	t := Tonight{Campaign: r.Campaign, Since: since, Versions: map[string]string{}, Changed: []store.VersionChange{}}
+	if c, ok := nights.Get(r.Campaign); ok {
+		t.Versions = c.Versions()
+		t.Changed = append(t.Changed, nights.Changes(since, r.Campaign)...)
+	}
+	for _, b := range r.Buckets {
+		switch b.Tonight {
+		case store.TonightNew:
+			t.New++
+		case store.TonightStill:
+			t.Still++
+		case store.TonightFixed:
+			t.Fixed++
+		case store.TonightRegressed:
+			t.Regressed++
+		}
+	}
+	return t
 }
 
 func totals(r *Report, a *accumulator) Totals {

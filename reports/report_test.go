@@ -121,7 +121,7 @@ func TestJSONFields(t *testing.T) {
 	}
 	slices.Sort(keys)
 	want := []string{"agreement_matrix", "buckets", "campaign", "campaigns", "claim_counts", "claims", "dead_letters",
-		"generated", "rule_coverage", "schema", "store", "throughput", "timeline", "totals"}
+		"generated", "rule_coverage", "schema", "store", "throughput", "timeline", "tonight", "totals"}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("top-level fields %v, want %v", keys, want)
 	}

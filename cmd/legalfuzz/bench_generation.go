@@ -144,7 +144,7 @@ func (o *benchGenerationOptions) runOne(cmd *cobra.Command, name, generator stri
 	}
 	co := campaignOptions{duration: d, domains: o.domains, oracles: o.oracles, out: dir, campaignID: "bench-" + name,
 		localWorkers: 1, fuzzBinary: o.fuzzBinary, noSeeds: !seeds, drain: o.drain, noMinimize: true, generator: generator}
-	db, camp, err := co.execute(cmd, func(*store.Store, *nats.Conn) error { return nil })
+	db, camp, err := co.execute(cmd, func(*store.Store, *nats.Conn, string) error { return nil })
 	if err != nil {
 		return genRun{}, err
 	}

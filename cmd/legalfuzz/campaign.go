@@ -103,7 +103,12 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	db, camp, err := o.execute(cmd, func(db *store.Store, nc *nats.Conn) error { return o.minimizeNew(cmd, db, nc) })
+	db, camp, err := o.execute(cmd, func(db *store.Store, nc *nats.Conn, campaign string) error {
+		if err := o.minimizeNew(cmd, db, nc); err != nil {
+			return err
+		}
+		return o.replayNight(cmd, db, nc, campaign)
+	})
 	if err != nil {
 		return err
 	}
@@ -113,7 +118,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 
 // execute runs the campaign, then after (while NATS and the workers are
 // still up), and returns the store, still open, and the campaign.
-func (o *campaignOptions) execute(cmd *cobra.Command, after func(*store.Store, *nats.Conn) error) (*store.Store, store.Campaign, error) {
+func (o *campaignOptions) execute(cmd *cobra.Command, after func(*store.Store, *nats.Conn, string) error) (*store.Store, store.Campaign, error) {
 	newFuzzer, err := o.fuzzers()
 	if err != nil {
 		return nil, store.Campaign{}, err
@@ -139,7 +144,7 @@ func (o *campaignOptions) execute(cmd *cobra.Command, after func(*store.Store, *
 // runOn runs the campaign on an open store: NATS, local workers, the
 // coordinator, the status server and the progress line.
 func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer func(string) *worker.Fuzzer,
-	after func(*store.Store, *nats.Conn) error) (store.Campaign, error) {
+	after func(*store.Store, *nats.Conn, string) error) (store.Campaign, error) {
 	ctx := cmd.Context()
 	nc, stopNATS, err := o.connect()
 	if err != nil {
@@ -171,7 +176,7 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	if err != nil {
 		return camp, err
 	}
-	return camp, after(db, nc)
+	return camp, after(db, nc, camp.ID)
 }
 
 // fuzzers returns what makes a local worker's fuzz engine for --generator:
@@ -265,4 +270,22 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *n
 		return err
 	}
 	return minimizeBuckets(cmd.Context(), io.Discard, db, panel, nil, 200, false)
+}
+
+// replayNight ends the night: the buckets the campaign did not find are
+// replayed with tonight's tools (through the workers, as minimizeNew), so
+// the report can tell still failing from fixed.
+func (o *campaignOptions) replayNight(cmd *cobra.Command, db *store.Store, nc *nats.Conn, campaign string) error {
+	panel, err := queue.NewRemote(cmd.Context(), nc, queue.Config{})
+	if err != nil {
+		return err
+	}
+	n, err := coordinator.ReplayNight(cmd.Context(), db, panel, campaign)
+	if err != nil {
+		return fmt.Errorf("replay the open buckets: %w", err)
+	}
+	if n.Reproduced+n.Fixed+n.Skipped > 0 {
+		slog.Info("replayed the buckets this night did not find", "reproduced", n.Reproduced, "fixed", n.Fixed, "not replayed", n.Skipped)
+	}
+	return nil
 }

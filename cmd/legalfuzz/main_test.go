@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/legalfuzz/legalfuzz/reports/reportstest"
 )
 
 // runCLI runs one command line in process and returns stdout, stderr and the
@@ -351,13 +356,21 @@ func TestCheckSaysWhetherAFinding(t *testing.T) {
 	}
 }
 
-// TestNightlyRecipe runs deploy/nightly.sh, the recipe of docs/nightly.md, for
-// two nights on one store: the first finds new buckets (exit 1); a
-// suppression file is added; the second sees them known and suppressed
-// (exit 0), and its report counts them so.
+// TestNightlyRecipe runs deploy/nightly.sh, the recipe of docs/nightly.md,
+// for three nights on one store, with the toy verifier (exec:toy) upgraded
+// between them. Night 1 (toy 0.1.0) finds new buckets (exit 1). Night 2
+// adds a suppression file and toy 0.2.0, which refuses every .ws (a fix of
+// its too permissive .ws, and a new too strict bug): its tonight section
+// shows the fixed buckets, named by 0.2.0, the new ones, and every other
+// bucket of night 1 still failing; all are suppressed, so it exits 0.
+// Night 3 (toy 0.3.0, the old rules again, no suppressions) shows exactly
+// night 2's fixed buckets
+// regressed, its new ones fixed by 0.3.0 and its still failing ones still
+// failing, exits 1 for the regressions, and its JUnit and HTML (in
+// Chromium) say the same.
 func TestNightlyRecipe(t *testing.T) {
 	if testing.Short() {
-		t.Skip("two campaigns take seconds; skipped in -short")
+		t.Skip("three campaigns take seconds; skipped in -short")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "legalfuzz")
@@ -369,7 +382,7 @@ func TestNightlyRecipe(t *testing.T) {
 	if err := os.WriteFile(pol, []byte(`{"policies": [{"domain": "kindword", "judges": ["exec:toy"]}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	night := func(date string, env ...string) (int, reportTotals) {
+	night := func(date string, env ...string) (int, nightReport) {
 		cmd := exec.Command("bash", "../../deploy/nightly.sh")
 		cmd.Env = append(os.Environ(), append([]string{"STORE=" + filepath.Join(dir, "nightly.db"), "OUT=" + filepath.Join(dir, "out"),
 			"PUBLISH=" + filepath.Join(dir, date), "DURATION=1s", "BIN=" + bin,
@@ -381,46 +394,192 @@ func TestNightlyRecipe(t *testing.T) {
 		if err != nil && code != exitFindings {
 			t.Fatalf("night %s: %v\n%s", date, err, out)
 		}
-		return code, readTotals(t, filepath.Join(dir, date))
+		r := readNight(t, filepath.Join(dir, date))
+		t.Logf("night %s: exit %d, totals %+v, tonight %+v", date, code, r.Totals, r.Tonight)
+		return code, r
 	}
-	code, first := night("1")
-	if code != exitFindings || first.New == 0 || first.Known != 0 {
-		t.Fatalf("first night: exit %d, totals %+v; want new buckets and exit 1", code, first)
+	code, first := night("1", "EXAMPLEVERIFIER_VERSION=0.1.0")
+	tn := first.Tonight
+	if code != exitFindings || first.Totals.New == 0 || first.Totals.Known != 0 || tn.New != first.Totals.Buckets || tn.Still+tn.Fixed+tn.Regressed != 0 {
+		t.Fatalf("first night: exit %d, totals %+v, tonight %+v; want only new buckets and exit 1", code, first.Totals, tn)
 	}
+
 	sup := filepath.Join(dir, "suppressions.json")
 	if err := os.WriteFile(sup, []byte(`[{"oracle": "exec:toy", "reason": "the toy verifier knows no targets"}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, second := night("2", "SUPPRESSIONS="+sup)
-	if code != exitOK || second.New != 0 || second.Suppressed < first.New || second.Buckets < first.Buckets {
-		t.Fatalf("second night: exit %d, totals %+v (first %+v); want every bucket suppressed and exit 0", code, second, first)
+	code, second := night("2", "SUPPRESSIONS="+sup, "EXAMPLEVERIFIER_VERSION=0.2.0", "EXAMPLEVERIFIER_NO_WS=1")
+	tn = second.Tonight
+	if code != exitOK || second.Totals.New != 0 || second.Totals.Suppressed < first.Totals.New || second.Totals.Buckets < first.Totals.Buckets {
+		t.Fatalf("second night: exit %d, totals %+v (first %+v); want every bucket suppressed and exit 0", code, second.Totals, first.Totals)
 	}
+	if tn.Fixed == 0 || tn.New == 0 || tn.Regressed != 0 || tn.Still+tn.Fixed != first.Totals.Buckets {
+		t.Fatalf("second night: tonight %+v; want the %d buckets of night 1 still or fixed (some fixed) and some new", tn, first.Totals.Buckets)
+	}
+	if !slices.Contains(tn.Changed, versionChange{Oracle: "exec:toy", From: "0.1.0", To: "0.2.0"}) {
+		t.Errorf("second night: changed versions %+v lack exec:toy 0.1.0 -> 0.2.0", tn.Changed)
+	}
+	for _, b := range second.with("fixed") {
+		if !strings.Contains(b.FixedBy, "exec:toy 0.2.0") {
+			t.Errorf("second night: fixed bucket %s is fixed by %q, want exec:toy 0.2.0", b.Key, b.FixedBy)
+		}
+	}
+
+	code, third := night("3", "EXAMPLEVERIFIER_VERSION=0.3.0")
+	if code != exitFindings {
+		t.Errorf("third night: exit %d, want 1 for the regressions", code)
+	}
+	for _, c := range []struct{ now, then string }{{"regressed", "fixed"}, {"fixed", "new"}, {"still", "still"}} {
+		if got, want := keys(third.with(c.now)), keys(second.with(c.then)); !slices.Equal(got, want) {
+			t.Errorf("third night: %s buckets %v, want night 2's %s ones %v", c.now, got, c.then, want)
+		}
+	}
+	for _, b := range third.with("fixed") {
+		if !strings.Contains(b.FixedBy, "exec:toy 0.3.0") {
+			t.Errorf("third night: fixed bucket %s is fixed by %q, want exec:toy 0.3.0", b.Key, b.FixedBy)
+		}
+	}
+	checkNightJUnit(t, filepath.Join(dir, "3"), third)
+	checkNightHTML(t, filepath.Join(dir, "3"), third)
 }
 
-// reportTotals are the bucket counts of a report.json.
-type reportTotals struct {
-	Buckets    int `json:"buckets"`
-	New        int `json:"new_buckets"`
-	Known      int `json:"known_buckets"`
-	Suppressed int `json:"suppressed_buckets"`
+// nightReport is the part of a report.json a night's test reads.
+type nightReport struct {
+	Totals struct {
+		Buckets    int `json:"buckets"`
+		New        int `json:"new_buckets"`
+		Known      int `json:"known_buckets"`
+		Suppressed int `json:"suppressed_buckets"`
+	} `json:"totals"`
+	Tonight struct {
+		New       int             `json:"new"`
+		Still     int             `json:"still"`
+		Fixed     int             `json:"fixed"`
+		Regressed int             `json:"regressed"`
+		Changed   []versionChange `json:"changed_versions"`
+	} `json:"tonight"`
+	Buckets []nightBucket `json:"buckets"`
 }
 
-// readTotals reads the one report a night wrote under dir/<date>/.
-func readTotals(t *testing.T, dir string) reportTotals {
+type versionChange struct {
+	Oracle string `json:"oracle"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+}
+
+// nightBucket is one bucket of a nightReport.
+type nightBucket struct {
+	Key     string `json:"key"`
+	Status  string `json:"status"`
+	Class   string `json:"class"`
+	Tonight string `json:"tonight"`
+	FixedBy string `json:"fixed_by"`
+}
+
+// with lists the buckets of a tonight status.
+func (r nightReport) with(tonight string) []nightBucket {
+	var out []nightBucket
+	for _, b := range r.Buckets {
+		if b.Tonight == tonight {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func keys(bs []nightBucket) []string {
+	out := []string{}
+	for _, b := range bs {
+		out = append(out, b.Key)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// nightFile returns the one path of a file a night wrote under dir/<date>/.
+func nightFile(t *testing.T, dir, name string) string {
 	t.Helper()
-	paths, _ := filepath.Glob(filepath.Join(dir, "*", "report.json"))
+	paths, _ := filepath.Glob(filepath.Join(dir, "*", name))
 	if len(paths) != 1 {
-		t.Fatalf("%d report.json under %s, want 1", len(paths), dir)
+		t.Fatalf("%d %s under %s, want 1", len(paths), name, dir)
 	}
-	data, err := os.ReadFile(paths[0])
+	return paths[0]
+}
+
+// readNight reads the one report a night wrote under dir/<date>/.
+func readNight(t *testing.T, dir string) nightReport {
+	t.Helper()
+	data, err := os.ReadFile(nightFile(t, dir, "report.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r struct {
-		Totals reportTotals `json:"totals"`
-	}
+	var r nightReport
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
-	return r.Totals
+	return r
+}
+
+type junitTestCase struct {
+	Name    string    `xml:"name,attr"`
+	Failure *struct{} `xml:"failure"`
+}
+
+// checkNightJUnit checks the JUnit mapping: tool bugs new, still failing
+// or regressed tonight fail, fixed ones pass.
+func checkNightJUnit(t *testing.T, dir string, r nightReport) {
+	t.Helper()
+	data, err := os.ReadFile(nightFile(t, dir, "report.junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Fails int             `xml:"failures,attr"`
+		Cases []junitTestCase `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	failing := 0
+	for _, b := range r.Buckets {
+		bug := b.Class != "limitation" && b.Class != "seed-evidence"
+		if bug && b.Status != "suppressed" && (b.Tonight == "new" || b.Tonight == "still" || b.Tonight == "regressed") {
+			failing++
+		}
+	}
+	if doc.Fails != failing || len(doc.Cases) != len(r.Buckets) {
+		t.Errorf("JUnit: %d failures of %d cases, want %d of %d (new, still and regressed tool bugs)", doc.Fails, len(doc.Cases), failing, len(r.Buckets))
+	}
+	for _, b := range r.with("fixed") {
+		i := slices.IndexFunc(doc.Cases, func(c junitTestCase) bool { return strings.HasPrefix(c.Name, b.Key+" ") })
+		if i < 0 || doc.Cases[i].Failure != nil {
+			t.Errorf("JUnit: fixed bucket %s is missing or failing", b.Key)
+		}
+	}
+}
+
+// checkNightHTML opens the night's report.html in headless Chromium and
+// checks its tonight section against the JSON.
+func checkNightHTML(t *testing.T, dir string, r nightReport) {
+	t.Helper()
+	dom := reportstest.DumpDOM(t, nightFile(t, dir, "report.html"))
+	sec := reportstest.Between(t, dom, `<section id="tonight"`, "</section>")
+	for _, c := range []struct {
+		status string
+		n      int
+	}{{"new", r.Tonight.New}, {"still", r.Tonight.Still}, {"fixed", r.Tonight.Fixed}, {"regressed", r.Tonight.Regressed}} {
+		card := fmt.Sprintf(`id="tonight-%s">%d<`, c.status, c.n)
+		rows := strings.Count(sec, `data-tonight="`+c.status+`"`)
+		if !strings.Contains(sec, card) || rows != c.n {
+			t.Errorf("HTML tonight: %s card or rows (%d) do not say %d", c.status, rows, c.n)
+		}
+	}
+	for _, want := range []string{`id="tonight-versions"`, "0.2.0", "0.3.0", "exec:toy 0.3.0"} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("HTML tonight section lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("tonight section:\n%s", sec)
+	}
 }

@@ -11,8 +11,8 @@ import (
 
 type reportOptions struct {
 	storeReadFlags
-	out, campaign, suppressions string
-	formats                     []string
+	out, campaign, since, suppressions string
+	formats                            []string
 }
 
 func newReportCmd() *cobra.Command {
@@ -23,9 +23,12 @@ func newReportCmd() *cobra.Command {
 		Long: `Report reads the store (read-only) and writes into --out: report.html (one self-contained page:
 summary, plots, buckets with reproducers, the seed claims matrix and the rule-agreement matrix),
 report.md (a short summary for a CI comment), report.json (schema legalfuzz-report/1) and
-report.junit.xml (one test case per bucket; new buckets fail). Buckets first seen in the reported
-campaign (--campaign, default the latest) are new, unless a suppression (the store's, from triage
-suppress, or --suppressions FILE) covers them. Exit 1 when there are new buckets.`,
+report.junit.xml (one test case per bucket; new, still failing and regressed tool bugs fail, fixed
+ones pass). Buckets first seen in the reported campaign (--campaign, default the latest) are new, unless a suppression (the store's, from triage
+suppress, or --suppressions FILE) covers them. The tonight section compares the campaign with the one
+before it (--since RUN): new, still failing, regressed (fixed before, back) and fixed buckets (replayed
+at the end of the run with its tools), and the tool versions that changed. Exit 1 when there are new
+buckets, or regressed tool bugs no suppression covers.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
@@ -34,6 +37,7 @@ suppress, or --suppressions FILE) covers them. Exit 1 when there are new buckets
 	f.StringVar(&o.out, "out", "", "folder to write the reports into (created if needed)")
 	f.StringSliceVar(&o.formats, "format", []string{"html", "md", "json", "junit"}, "formats to write: html, md, json, junit")
 	f.StringVar(&o.campaign, "campaign", "", "campaign whose buckets are new (default: the latest)")
+	f.StringVar(&o.since, "since", "", "campaign the tonight section compares with (default: the one before --campaign)")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array) to apply as well")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
@@ -54,7 +58,7 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	rep, err := reports.Load(db, reports.Options{Campaign: o.campaign, Suppressions: sups, StorePath: o.db})
+	rep, err := reports.Load(db, reports.Options{Campaign: o.campaign, Since: o.since, Suppressions: sups, StorePath: o.db})
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
@@ -73,11 +77,24 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 	}
 	fmt.Fprintf(w, "campaign %s: %d cases, %d buckets (%d new, %d suppressed); seed claims: %d contradicted, %d confirmed, %d unverified\n",
 		camp, t.Cases, t.Buckets, t.New, t.Suppressed, c.Contradicted, c.Confirmed, c.Unverified)
+	tn := rep.Tonight
+	fmt.Fprintf(w, "tonight: %d new, %d still failing, %d regressed, %d fixed\n", tn.New, tn.Still, tn.Regressed, tn.Fixed)
 	for _, p := range paths {
 		fmt.Fprintln(w, p)
 	}
-	if t.New > 0 {
+	if t.New > 0 || regressed(rep) {
 		return errFindings
 	}
 	return nil
+}
+
+// regressed reports whether a tool bug no suppression covers is back
+// tonight after a fix.
+func regressed(r *reports.Report) bool {
+	for _, b := range r.Buckets {
+		if b.Tonight == store.TonightRegressed && b.Status != store.StatusSuppressed && b.Class.Bug() {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 type triageOptions struct {
 	db           string
 	suppressions string
+	since        string
 	reason       string
 	asJSON       bool
 	example      bool
@@ -31,7 +33,10 @@ func newTriageCmd() *cobra.Command {
 		Long: `Triage lists buckets (one per root cause: domain, the tool that deviates, its verdict and stage,
 spec/ptxisa's rule, the title of the tool's diagnostic) with their case counts, first/last seen, the rule that fired and a status: new (first seen
 in the latest campaign), known, or suppressed. Suppressions come from the store (triage suppress) and from
---suppressions FILE, a JSON array you keep in your repository; suppressed buckets are still listed.`,
+--suppressions FILE, a JSON array you keep in your repository; suppressed buckets are still listed.
+TONIGHT compares the latest run with the one before it (or --since RUN): new, still (seen again),
+fixed (its case, replayed at the end of the run, no longer shows it; FIXED BY names the versions),
+regressed (fixed before, back), or "-" when the run did not look at it.`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
@@ -39,6 +44,7 @@ in the latest campaign), known, or suppressed. Suppressions come from the store 
 	f.StringVar(&o.db, "db", "legalfuzz-out/legalfuzz.db", "bbolt store")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array) to apply as well")
 	f.StringVar(&o.reason, "reason", "", "why the bucket is suppressed (suppress)")
+	f.StringVar(&o.since, "since", "", "list: compare the latest run with this campaign (default: the run before it)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	f.BoolVar(&o.example, "example", false, "show: the bucket's example case instead of its minimized case")
 	cmd.AddCommand(newTriageBundleCmd())
@@ -121,43 +127,47 @@ func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
 		}
 		sups = append(sups, file...)
 	}
-	latest, err := latestCampaign(db)
+	camps, err := db.Campaigns()
 	if err != nil {
 		return nil, err
 	}
-	return store.Triage(buckets, latest, sups), nil
-}
-
-// latestCampaign is the ID of the most recently created campaign.
-func latestCampaign(db *store.Store) (string, error) {
-	camps, err := db.Campaigns()
-	if err != nil || len(camps) == 0 {
-		return "", err
+	nights := store.NewNights(camps)
+	latest, since := nights.Latest(), o.since
+	if since == "" {
+		since = nights.Before(latest)
+	} else if !nights.Has(since) {
+		return nil, fmt.Errorf("--since: no campaign %q in the store", since)
 	}
-	last := slices.MaxFunc(camps, func(a, b store.Campaign) int { return a.Created.Compare(b.Created) })
-	return last.ID, nil
+	entries := store.Triage(buckets, latest, sups)
+	nights.Mark(entries, since, latest)
+	return entries, nil
 }
 
 func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, entries)
 	}
-	counts := map[string]int{}
-	tw := newTable(w, "BUCKET\tSTATUS\tCLASS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
+	counts, tonight := map[string]int{}, map[string]int{}
+	tw := newTable(w, "BUCKET\tSTATUS\tTONIGHT\tCLASS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
 	for _, e := range entries {
 		counts[e.Status]++
+		tonight[e.Tonight]++
 		title := e.Title
 		if e.Suppressed != "" {
 			title += "  [suppressed: " + e.Suppressed + "]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, e.Class, e.Cases,
+		if e.FixedBy != "" {
+			title += "  [fixed by " + e.FixedBy + "]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, cmp.Or(e.Tonight, "-"), e.Class, e.Cases,
 			e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime), title)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed\n", len(entries),
-		counts[store.StatusNew], counts[store.StatusKnown], counts[store.StatusSuppressed])
+	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed; tonight: %d new, %d still, %d regressed, %d fixed\n", len(entries),
+		counts[store.StatusNew], counts[store.StatusKnown], counts[store.StatusSuppressed],
+		tonight[store.TonightNew], tonight[store.TonightStill], tonight[store.TonightRegressed], tonight[store.TonightFixed])
 	return err
 }
 
@@ -210,6 +220,12 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 		e.Cases, e.FirstSeen.Format(time.DateTime), e.Campaign, e.LastSeen.Format(time.DateTime))
 	if e.Suppressed != "" {
 		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)
+	}
+	switch {
+	case e.FixedBy != "":
+		fmt.Fprintf(w, "tonight: %s (fixed by %s)\n", e.Tonight, e.FixedBy)
+	case e.Tonight != "":
+		fmt.Fprintf(w, "tonight: %s\n", e.Tonight)
 	}
 	if f := e.FoundIn(); f != "" {
 		newest := ""

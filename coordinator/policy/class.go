@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"slices"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -35,6 +36,9 @@ const (
 
 // classOrder ranks the classes for listing: crashes and miscompiles first.
 var classOrder = []Class{Crash, Miscompile, TooPermissive, TooStrict, Disputed, Limitation, SeedEvidence}
+
+// Classes lists every class, most severe first.
+func Classes() []Class { return slices.Clone(classOrder) }
 
 // Rank is the class's place in listings, most severe first.
 func (c Class) Rank() int {

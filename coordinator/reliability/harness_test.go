@@ -477,8 +477,8 @@ func checkFor(t *testing.T, total, every time.Duration, f func() error) {
 }
 
 // getStatus reads a coordinator's /status.
-func getStatus(addr string) (coordinator.Status, error) {
-	var st coordinator.Status
+func getStatus(addr string) (coordinator.StatusJSON, error) {
+	var st coordinator.StatusJSON
 	client := http.Client{Timeout: 2 * time.Second}
 	resp, err := client.Get("http://" + addr + "/status")
 	if err != nil {

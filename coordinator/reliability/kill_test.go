@@ -161,7 +161,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if s := st.Campaign.Stats; s.NewBuckets == 0 || s.Outstanding() < s.Enqueued/4 {
+		if s := st.Campaign.Stats; s.NewBuckets == 0 || st.Outstanding < s.Enqueued/4 {
 			return fmt.Errorf("%w: %+v", errNotYet, s)
 		}
 		return nil

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 // CampaignConfig is what a campaign runs. Zero fields take defaults.
@@ -42,6 +44,23 @@ type OracleStats struct {
 	Enqueued int           `json:"enqueued"`
 	Judged   int           `json:"judged"`
 	Elapsed  time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
+	// Kinds counts the stored verdicts by kind (accept, reject, ...).
+	Kinds map[oracles.Kind]int `json:"kinds,omitempty"`
+	// Version is the oracle's version string on its latest verdict: the
+	// tool versions a campaign (a night) ran with.
+	Version string `json:"version,omitempty"`
+}
+
+// Versions are the tool versions the campaign's verdicts came from, by
+// oracle: what a night ran with.
+func (c *Campaign) Versions() map[string]string {
+	out := map[string]string{}
+	for name, o := range c.Stats.Oracles {
+		if o.Version != "" {
+			out[name] = o.Version
+		}
+	}
+	return out
 }
 
 // Stats are a campaign's counters, updated in the same transactions as the

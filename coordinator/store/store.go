@@ -67,6 +67,10 @@ type Bucket struct {
 	// family said of the minimized case (the example when there is none),
 	// oldest first: found-in / fixed-in. Empty until replayed.
 	Versions []VersionVerdict `json:"versions,omitempty"`
+	// Nights are the runs that looked at the bucket, oldest first: found
+	// by their cases, or replayed at their end (reproduced or fixed), with
+	// the tool versions (see History for stores older than this field).
+	Nights []Sighting `json:"nights,omitempty"`
 }
 
 // DeadLetter is a job or result legalfuzz could not process after bounded
@@ -307,6 +311,14 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 			o.Judged += res.Stored
 			o.Elapsed += c.Elapsed
 		}
+		for _, v := range stored {
+			o := camp.Oracle(v.Oracle)
+			if o.Kinds == nil {
+				o.Kinds = map[oracles.Kind]int{}
+			}
+			o.Kinds[v.Kind]++
+			o.Version = v.Version
+		}
 		for _, b := range res.NewBuckets {
 			camp.Domain(b.Signature.Domain).NewBuckets++
 		}
@@ -433,6 +445,10 @@ func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time
 		newMember = true
 	}
 	b.LastSeen = now
+	if exists && len(b.Nights) == 0 {
+		b.Nights = b.History() // a bucket stored before nights were recorded
+	}
+	b.see(sightingOf(d, campaign, now))
 	return b, !exists, newMember, put(bb, []byte(key), b)
 }
 

@@ -130,6 +130,20 @@ type TriageEntry struct {
 	// stated limitation, or seed evidence.
 	Class      policy.Class `json:"class"`
 	Suppressed string       `json:"suppressed_because,omitempty"`
+	// Tonight is the bucket's status in the latest run against an earlier
+	// one (TonightNew, TonightStill, TonightFixed, TonightRegressed; empty
+	// when the run did not look at it), set by Nights.Mark. FixedBy names
+	// the tool versions a fixed bucket's replay ran with.
+	Tonight string `json:"tonight,omitempty"`
+	FixedBy string `json:"fixed_by,omitempty"`
+}
+
+// Mark sets each entry's status at run latest against run since (see
+// Status).
+func (n Nights) Mark(entries []TriageEntry, since, latest string) {
+	for i := range entries {
+		entries[i].Tonight, entries[i].FixedBy = n.Status(entries[i].Bucket, since, latest)
+	}
 }
 
 // Triage classifies every bucket: suppressed when a suppression (from the

@@ -4,6 +4,12 @@
 // cta_group::2) and answers "unsupported" for the reserved kind and for
 // every other domain. Its flags make it misbehave on purpose.
 //
+// Its environment makes another release of it, for tests of nights with a
+// tool upgrade (cmd/legalfuzz TestNightlyRecipe): EXAMPLEVERIFIER_VERSION
+// replaces its version "0.1.0"; EXAMPLEVERIFIER_NO_WS=1 adds a rule: every
+// .ws is rejected. That fixes one bug (it accepted .ws with kinds the PTX
+// ISA forbids with .ws) and makes another (it rejects legal .ws).
+//
 // It uses only the standard library and its own view of the kindword JSON
 // form, as a user's verifier would.
 package main
@@ -75,6 +81,9 @@ type answer struct {
 func run(o opts) error {
 	out := json.NewEncoder(os.Stdout) // one object per line
 	h := hello{Protocol: "legalfuzz-exec/1", Name: "exampleverifier", Version: "0.1.0", Domains: []string{"kindword"}}
+	if v := os.Getenv("EXAMPLEVERIFIER_VERSION"); v != "" {
+		h.Version = v
+	}
 	if o.badHello {
 		h.Protocol = "legalfuzz-exec/0"
 	}
@@ -142,6 +151,9 @@ type kindword struct {
 	WS       bool   `json:"ws"`
 }
 
+// noWS is the later release's rule (see the package comment).
+var noWS = os.Getenv("EXAMPLEVERIFIER_NO_WS") == "1"
+
 // judgeCase applies the toy rules.
 func judgeCase(id, domainName string, value json.RawMessage) verdict {
 	v := verdict{ID: id}
@@ -161,6 +173,8 @@ func judgeCase(id, domainName string, value json.RawMessage) verdict {
 		v.Verdict, v.Diagnostic = "reject", fmt.Sprintf("cta_group must be 1 or 2, got %d", k.CTAGroup)
 	case k.CTAGroup == 2 && k.WS:
 		v.Verdict, v.Diagnostic = "reject", ".ws is not allowed with cta_group::2"
+	case noWS && k.WS:
+		v.Verdict, v.Diagnostic = "reject", "this release refuses every .ws"
 	default:
 		v.Verdict = "accept"
 		v.Value = fmt.Sprintf("tcgen05.mma.cta_group::%d.kind::%s", k.CTAGroup, k.Kind)

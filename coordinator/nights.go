@@ -1,0 +1,102 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// NightReplay counts what ReplayNight did.
+type NightReplay struct {
+	Reproduced, Fixed int
+	// Skipped counts buckets it could not replay: an oracle of the pair is
+	// not reachable, or the deviating tool cannot judge the case.
+	Skipped int
+}
+
+// ReplayNight ends a night: every bucket the campaign's cases did not show,
+// open or fixed, has its minimized case (its example when it has none)
+// judged again by its pair through the panel, with tonight's tools, and the
+// night records it reproduced (still failing, or back after a fix) or
+// fixed, with the versions that judged it. It is the same judgment the
+// minimizer's predicate makes (sameSignature).
+func ReplayNight(ctx context.Context, s *store.Store, panel oracles.Panel, campaign string) (NightReplay, error) {
+	var out NightReplay
+	buckets, err := s.Buckets()
+	if err != nil {
+		return out, err
+	}
+	for _, b := range buckets {
+		if b.SeenIn(campaign) {
+			continue
+		}
+		sg, ok, err := replayTonight(ctx, s, panel, b, campaign)
+		if err != nil {
+			return out, err
+		}
+		if !ok {
+			out.Skipped++
+			continue
+		}
+		if _, err := s.RecordSighting(b.Key, sg); err != nil {
+			return out, err
+		}
+		if sg.Outcome == store.SeenFixed {
+			out.Fixed++
+		} else {
+			out.Reproduced++
+		}
+	}
+	return out, nil
+}
+
+// replayTonight judges one bucket's case; ok is false when it could not be
+// judged.
+func replayTonight(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, campaign string) (store.Sighting, bool, error) {
+	id := b.Minimized
+	if id == "" {
+		id = b.Example
+	}
+	rec, ok, err := s.Case(id)
+	if err != nil || !ok {
+		return store.Sighting{}, false, errors.Join(fmt.Errorf("bucket %s: case %s missing", b.Key, id), err)
+	}
+	d, ok := fuzz.Lookup(rec.Domain)
+	if !ok {
+		return store.Sighting{}, false, nil // a domain this build no longer has
+	}
+	v, err := d.Decode(rec.Data)
+	if err != nil {
+		return store.Sighting{}, false, nil
+	}
+	vs, same, err := sameSignature(ctx, panel, b, domain.NewCase(d.Name, v))
+	if errors.Is(err, oracles.ErrUnavailable) {
+		return store.Sighting{}, false, nil
+	}
+	if err != nil {
+		return store.Sighting{}, false, fmt.Errorf("bucket %s: %w", b.Key, err)
+	}
+	sg := store.Sighting{Campaign: campaign, Outcome: store.SeenReproduced, Time: time.Now().UTC(), Versions: map[string]string{}}
+	pair := b.Signature.Pair
+	for _, v := range vs {
+		if v.Oracle != pair.A && v.Oracle != pair.B {
+			continue
+		}
+		if v.Kind == oracles.Unsupported && !same {
+			return store.Sighting{}, false, nil // cannot judge it tonight: not a fix
+		}
+		if v.Version != "" {
+			sg.Versions[v.Oracle] = v.Version
+		}
+	}
+	if !same {
+		sg.Outcome = store.SeenFixed
+	}
+	return sg, true, nil
+}
