@@ -188,18 +188,28 @@ func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 	var wg sync.WaitGroup
 	stop := func() { stopLoops(); wg.Wait() } // the loops write the store: Run ends after them
 	defer stop()
-	loops := []func(context.Context) error{c.resultsLoop, c.inputsLoop, c.deadLoop, c.unknownDeadLoop, c.refreshWorkers,
-		c.generateLoop}
-	errs := make(chan error, len(loops))
+	// The loops that make cases stop first, before the last check of a
+	// drain: a case stored as the campaign turned done would never be judged.
+	prodCtx, stopProd := context.WithCancel(loopCtx)
+	var prodWG sync.WaitGroup
+	quiesce := func() { stopProd(); prodWG.Wait() }
+	loops := []func(context.Context) error{c.resultsLoop, c.deadLoop, c.unknownDeadLoop, c.refreshWorkers}
+	producers := []func(context.Context) error{c.inputsLoop, c.generateLoop}
+	errs := make(chan error, len(loops)+len(producers))
 	for _, loop := range loops {
 		wg.Add(1)
 		go func() { defer wg.Done(); errs <- loop(loopCtx) }()
+	}
+	for _, loop := range producers {
+		wg.Add(1)
+		prodWG.Add(1)
+		go func() { defer wg.Done(); defer prodWG.Done(); errs <- loop(prodCtx) }()
 	}
 	if err := c.start(ctx); err != nil {
 		stop()
 		return c.Campaign(), err
 	}
-	err := c.drive(ctx, errs)
+	err := c.drive(ctx, errs, quiesce)
 	stop()
 	return c.Campaign(), err
 }
@@ -310,11 +320,14 @@ func (c *Coordinator) finishDrain() error {
 }
 
 // drive schedules fuzz slices until the duration is spent, then drains.
-func (c *Coordinator) drive(ctx context.Context, errs <-chan error) error {
+// The drain ends only after quiesce has stopped the loops that make cases
+// and a check after it still finds nothing owed.
+func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func()) error {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	last := time.Now()
 	var drainStart time.Time
+	quiesced := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -346,6 +359,14 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error) error {
 				timedOut := now.Sub(drainStart) > c.drainTimeout()
 				if !timedOut && (camp.Stats.Outstanding() > 0 || c.enqueueStranded(ctx)) {
 					continue
+				}
+				if !quiesced {
+					quiesce()
+					quiesced = true
+					if c.enqueueStranded(ctx) {
+						continue
+					}
+					camp = c.Campaign()
 				}
 				if camp.Stats.Outstanding() > 0 {
 					return c.finishDrain()
