@@ -137,8 +137,13 @@ var policies = []Policy{
 	// waitcnt: spec/ptxisa judges the lowering under test; when it finds the
 	// lowered thresholds unsound while llvm-mc happily assembles them, that
 	// disagreement is the finding (an unsound lowering that encodes fine).
-	{Domain: "waitcnt", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}},
+	{Domain: "waitcnt", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}, {oracles.SpecPTXISA, oracles.AMDGPUMC22, OnValue}},
 		UnderTest: "the seed's waitcnt lowering (fuzz/waitcnt/lower); llvm-mc only encodes the thresholds it chose"},
+	// waitcntasm: llvm-mc must accept what legalfuzz's encoder accepts and
+	// encode it to the same word, and its round trip (disassemble, assemble
+	// again) must come back to that word; a round trip that does not makes
+	// the tool's value differ (see oracles/amdgpu/judgeasm.go).
+	{Domain: "waitcntasm", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}, {oracles.SpecPTXISA, oracles.AMDGPUMC22, OnValue}}},
 	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
 		Pairs: []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
 		Expected: append(llc19RaisesVersion("cpasync"),
