@@ -227,7 +227,8 @@ func OpOf(mnemonic string) (Op, bool) {
 // writes it in the named forms) for generation g, and returns the
 // instruction word it says: counters written as name(N) or name_sat(N) in
 // any order and with any separator, the others at their maximum; or one
-// integer operand, placed in the word as it is. It refuses a named
+// integer operand, placed in the word as it is (not an expression, which
+// llvm-mc never prints). It refuses a named
 // threshold outside its field, an operand outside 0..0xFFFF and a counter
 // named twice: the word must say exactly what the text says.
 func ReadText(g Gen, text string) (uint32, error) {
