@@ -77,7 +77,7 @@ func (o *Oracle) tripGroup(ctx context.Context, gen waitcntasm.Gen, cases []doma
 		}
 	}
 	for k, i := range group {
-		o.tripVerdict(gen, trips[k], &out[i])
+		o.tripVerdict(cases[i].Value.(waitcntasm.Value), trips[k], &out[i])
 	}
 	return nil
 }
@@ -119,8 +119,15 @@ func word(enc []byte) (uint32, bool) {
 
 // tripVerdict judges one trip step by step. The first step decides accept
 // or reject and the value; a later step that does not come back to the
-// word makes the value say so, and the diagnostic which step failed.
-func (o *Oracle) tripVerdict(gen waitcntasm.Gen, t trip, v *oracles.Verdict) {
+// word makes the value say so, and the diagnostic which step failed. The
+// steps are judged in order and the first that fails decides: a word that
+// is not what the text says (the domain's encoder, val.Expect, refuses the
+// text or encodes another word) already differs from spec/ptxisa's verdict
+// or value, and what the round trip then does to that wrong word is not
+// reported as a second fault, which would split one root cause in two
+// buckets.
+func (o *Oracle) tripVerdict(val waitcntasm.Value, t trip, v *oracles.Verdict) {
+	gen := val.CPU.Gen()
 	f := t.first
 	if f.Kind != oracles.Accept {
 		v.Kind, v.Rule, v.Diagnostic = f.Kind, o.name+ruleRejected, f.Diagnostic
@@ -136,6 +143,9 @@ func (o *Oracle) tripVerdict(gen waitcntasm.Gen, t trip, v *oracles.Verdict) {
 		return
 	}
 	v.Value = fmt.Sprintf("0x%08x", w)
+	if want, reason, _ := val.Expect(); reason != "" || want != w {
+		return
+	}
 	if problem, detail := checkTrip(gen, w, t); problem != "" {
 		v.Rule, v.Diagnostic = o.name+ruleRoundTrip, problem
 		v.Value += "; " + detail
