@@ -9,6 +9,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // discoverBoth returns the llvm-mc 19 and 22 oracles, skipping the test
@@ -178,5 +179,43 @@ func TestDisassembleAllBatchEqualsAlone(t *testing.T) {
 	}
 	if batch[1].Kind != oracles.Reject || batch[1].Diagnostic != "invalid instruction encoding" {
 		t.Errorf("invalid encoding: %+v", batch[1])
+	}
+}
+
+// TestTripVerdictSteps judges hand-made trips (no llvm-mc needed): each
+// step that does not come back to the first word is named, a difference in
+// unused bits is told from a changed threshold, and a word that is not
+// what the text says is left to spec/ptxisa's pair, its round trip unjudged.
+func TestTripVerdictSteps(t *testing.T) {
+	o := NewNamed(Name, tool.Tool{Version: "19.1.7"}, nil)
+	val := asmCase(t, `{"target":"gfx942","counts":{"vmcnt":1,"expcnt":2,"lgkmcnt":3}}`).Value.(waitcntasm.Value)
+	text := "s_waitcnt vmcnt(1) expcnt(2) lgkmcnt(3)"
+	enc := []byte{0x21, 0x03, 0x8c, 0xbf}
+	first := Result{Kind: oracles.Accept, Text: text, Encoding: enc, Value: "0xbf8c0321"}
+	good := Disassembly{Kind: oracles.Accept, Text: text}
+	for name, tc := range map[string]struct {
+		val        waitcntasm.Value
+		t          trip
+		rule, diag string
+		value      string
+	}{
+		"clean": {val, trip{first, good, first}, ruleAssembled, "", "0xbf8c0321"},
+		"disassembly changes a threshold": {val, trip{first, Disassembly{Kind: oracles.Accept, Text: "s_waitcnt vmcnt(1) expcnt(2) lgkmcnt(4)"}, first},
+			ruleRoundTrip, "the disassembly changes a counter's threshold", "0xbf8c0321; disassembled"},
+		"disassembler refuses": {val, trip{first, Disassembly{Kind: oracles.Reject, Diagnostic: "invalid instruction encoding"}, Result{}},
+			ruleDisasm, "the disassembler cannot read the assembler's encoding: invalid instruction encoding", "0xbf8c0321; "},
+		"re-assembly differs": {val, trip{first, good, Result{Kind: oracles.Accept, Encoding: []byte{0x21, 0x13, 0x8c, 0xbf}, Value: "0xbf8c1321"}},
+			ruleRoundTrip, "re-assembling the disassembly drops operand bits no counter uses", "0xbf8c0321; disassembled"},
+		"word is not the text's": {asmCase(t, `{"target":"gfx900","syntax":"dec","counts":{"vmcnt":64}}`).Value.(waitcntasm.Value),
+			trip{Result{Kind: oracles.Accept, Text: "s_waitcnt vmcnt(0) expcnt(0) lgkmcnt(0)", Encoding: []byte{0, 0, 0x8c, 0xbf}}, Disassembly{}, Result{}},
+			ruleAssembled, "", "0xbf8c0000"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var v oracles.Verdict
+			o.tripVerdict(tc.val, tc.t, &v)
+			if v.Kind != oracles.Accept || v.Rule != Name+tc.rule || v.Diagnostic != tc.diag || !strings.HasPrefix(v.Value, tc.value) {
+				t.Fatalf("verdict %+v, want %s %q %q...", v, tc.rule, tc.diag, tc.value)
+			}
+		})
 	}
 }
