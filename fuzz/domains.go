@@ -16,6 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/umma"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 )
 
@@ -34,6 +35,7 @@ var all = []domain.Domain{
 	cpasync.Domain,
 	schedule.Domain,
 	waitcnt.Domain,
+	waitcntasm.Domain,
 }
 
 // Domains returns every domain.

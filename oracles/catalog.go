@@ -16,6 +16,7 @@ const (
 	LLC19      = "llc19"       // LLVM 19's NVPTX backend
 	LLC22      = "llc22"       // LLVM 22's NVPTX backend
 	AMDGPUMC   = "amdgpu-mc"   // llvm-mc 19's AMDGPU assembler
+	AMDGPUMC22 = "amdgpu-mc22" // llvm-mc 22's AMDGPU assembler
 	CUDADriver = "cuda-driver" // the CUDA driver's tensor-map encoder
 	CUDAJIT    = "cuda-jit"    // the CUDA driver's PTX JIT
 	GPU        = "gpu"         // kernels run on the GPU itself
@@ -48,7 +49,8 @@ var catalog = []Info{
 	{Name: MLIR22, Family: "mlir", Where: "mlir-opt 22 and LLVM 22 from make oracles (private trixie root)"},
 	{Name: LLC19, Family: "llc", Where: "LLVM 19 llc from make oracles"},
 	{Name: LLC22, Family: "llc", Where: "LLVM 22 llc from make oracles"},
-	{Name: AMDGPUMC, Family: "llvm-mc", Where: "llvm-mc 19 (gfx942) from make oracles"},
+	{Name: AMDGPUMC, Family: "llvm-mc", Where: "llvm-mc 19 from make oracles; gfx9-gfx12 as -mcpu=help lists them"},
+	{Name: AMDGPUMC22, Family: "llvm-mc", Where: "llvm-mc 22 from make oracles; gfx9-gfx12 (gfx950, gfx1250 too) as -mcpu=help lists them"},
 	{Name: CUDADriver, Family: "cuda", Where: "the CUDA driver on a GPU machine", GPU: true},
 	{Name: CUDAJIT, Family: "cuda", Where: "the CUDA driver's JIT on a GPU machine", GPU: true},
 	{Name: GPU, Family: "gpu", Where: "the GPU itself, on a GPU machine", GPU: true},

@@ -67,8 +67,8 @@ func ClassOf(s Signature) Class {
 		return SeedEvidence
 	case s.Kind == oracles.Error || s.Kind == oracles.Timeout:
 		return faultClass(s)
-	case s.Kind == oracles.Result || (s.On == OnValue && s.Kind == oracles.Accept):
-		return Miscompile
+	case s.Kind == oracles.Result || (s.On == OnValue && s.Kind == oracles.Accept && !specRejects(s)):
+		return Miscompile // an accept of what spec/ptxisa rejects is too permissive, whatever its value
 	case limitationWords.MatchString(s.Diag):
 		return Limitation
 	case s.Tool != "" && in.Name == "":

@@ -175,7 +175,7 @@ func keyTool(tool string) string {
 // where, its diagnostic, and what spec/ptxisa said.
 func (s Signature) Title() string {
 	t := s.Domain + ": " + s.Tool + " " + string(s.Kind)
-	if s.On == OnValue && s.Kind == oracles.Accept {
+	if s.On == OnValue && s.Kind == oracles.Accept && !specRejects(s) {
 		t += " with another value"
 	}
 	if s.Stage != "" {

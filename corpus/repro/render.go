@@ -12,6 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
@@ -50,8 +51,8 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 		return renderMLIR(w, c)
 	case name == llvm.LLC19.Name || name == llvm.LLC22.Name:
 		return renderLLC(ctx, w, c, name, twoLLC, orcs)
-	case name == amdgpu.Name:
-		return renderAMDGPU(w, c)
+	case name == amdgpu.Name || name == oracles.AMDGPUMC22:
+		return renderAMDGPU(w, c, name)
 	case strings.HasPrefix(name, "spec/"):
 		return []string{"# " + name + " is legalfuzz's own rule set (oracles/spec), judged in process: legalfuzz check above"}
 	case strings.HasPrefix(name, "exec:"):
@@ -182,7 +183,18 @@ func renderLLC(ctx context.Context, w *writer, c domain.Case, name string, twoLL
 
 // renderAMDGPU writes the assembly the lowering under test makes of a
 // waitcnt program, as the amdgpu-mc oracle assembles it.
-func renderAMDGPU(w *writer, c domain.Case) []string {
+func renderAMDGPU(w *writer, c domain.Case, name string) []string {
+	mc := "llvm-mc-19"
+	if name == oracles.AMDGPUMC22 {
+		mc = "llvm-mc-22"
+	}
+	if a, ok := c.Value.(waitcntasm.Value); ok {
+		w.file(AsmFile, a.Text()+"\n")
+		args := strings.Join(amdgpu.Args(a.CPU.String()), " ")
+		return []string{mc + " " + args + " < " + AsmFile,
+			"# the round trip: the listed encoding's bytes through " + mc + " -arch=amdgcn -mcpu=" + a.CPU.String() +
+				" -disassemble, and the disassembly through the first command again"}
+	}
 	v, ok := c.Value.(waitcnt.Value)
 	if !ok {
 		return []string{"# no assembly for domain " + c.Domain}
@@ -192,5 +204,5 @@ func renderAMDGPU(w *writer, c domain.Case) []string {
 		return []string{"# " + AsmFile + " not written: " + err.Error()}
 	}
 	w.file(AsmFile, strings.Join(asm, "\n")+"\n")
-	return []string{"llvm-mc-19 " + strings.Join(amdgpu.Args(v.GPU.String()), " ") + " < " + AsmFile}
+	return []string{mc + " " + strings.Join(amdgpu.Args(v.GPU.String()), " ") + " < " + AsmFile}
 }

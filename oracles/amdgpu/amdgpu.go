@@ -1,8 +1,11 @@
-// Package amdgpu is the "amdgpu-mc" oracle: LLVM's AMDGPU assembler and
-// disassembler (llvm-mc -arch=amdgcn -mcpu=gfx942) as a judge of s_waitcnt
-// counter thresholds. No domain renders to it yet (the waitcnt domain comes
-// later), so it exposes its core as a Go API: Assemble a batch of lines,
-// each answered with its encoding or its error, and Disassemble an encoding.
+// Package amdgpu holds the "amdgpu-mc" and "amdgpu-mc22" oracles: LLVM 19's
+// and LLVM 22's AMDGPU assembler and disassembler (llvm-mc -arch=amdgcn).
+// They judge two domains: waitcnt, whose lowered s_waitcnt thresholds they
+// assemble, and waitcntasm, whose wait instructions they assemble,
+// disassemble and assemble again, each step judged by the domain's own
+// encoder (judgeasm.go). The core is a Go API too: Assemble a batch of
+// lines, each answered with its encoding or its error, and Disassemble
+// encodings.
 package amdgpu
 
 import (
@@ -13,33 +16,44 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
-// Name is the oracle's name.
+// Name is the llvm-mc 19 oracle's name.
 const Name = oracles.AMDGPUMC
 
-// CPU is the AMD GPU the oracle assembles for.
+// CPU is the AMD GPU the waitcnt domain's default cases are assembled for.
 const CPU = "gfx942"
 
-var llvmVersion = regexp.MustCompile(`LLVM version (\d+\.\d+\.\d+)`)
+var llvmVersion = regexp.MustCompile(`LLVM version (\d+)\.\d+\.\d+`)
 
-// Spec finds llvm-mc; any LLVM version with the amdgcn target will do.
-var Spec = tool.Spec{
-	Name:        Name,
-	Env:         "LEGALFUZZ_LLVM_MC",
-	Files:       []string{"llvm-mc-19", "llvm-mc"},
-	VersionArgs: []string{"--version"},
-	Version: func(out string) (string, bool) {
-		m := llvmVersion.FindStringSubmatch(out)
-		if m == nil || !strings.Contains(out, "amdgcn") {
-			return "", false
-		}
-		return m[1], true
-	},
-	Install: "make oracles",
+// mcSpec finds an llvm-mc with the amdgcn target; major, when not zero, is
+// the LLVM major version it must have.
+func mcSpec(name, env string, major string, files ...string) tool.Spec {
+	return tool.Spec{
+		Name:        name,
+		Env:         env,
+		Files:       files,
+		VersionArgs: []string{"--version"},
+		Version: func(out string) (string, bool) {
+			m := llvmVersion.FindStringSubmatch(out)
+			if m == nil || !strings.Contains(out, "amdgcn") || (major != "" && m[1] != major) {
+				return "", false
+			}
+			return strings.TrimPrefix(m[0], "LLVM version "), true
+		},
+		Install: "make oracles",
+	}
 }
+
+// Spec finds llvm-mc 19 (any LLVM version with the amdgcn target will do
+// for a plain llvm-mc); Spec22 finds llvm-mc 22.
+var (
+	Spec   = mcSpec(Name, "LEGALFUZZ_LLVM_MC", "", "llvm-mc-19", "llvm-mc")
+	Spec22 = mcSpec(oracles.AMDGPUMC22, "LEGALFUZZ_LLVM_MC22", "22", "llvm-mc-22")
+)
 
 // DefaultTimeout bounds one llvm-mc process.
 const DefaultTimeout = 30 * time.Second
@@ -48,9 +62,14 @@ const DefaultTimeout = 30 * time.Second
 // reports every bad line and goes on, so large batches cost nothing extra.
 const DefaultBatchSize = 2000
 
-// Oracle wraps llvm-mc for gfx942.
+// Oracle wraps one llvm-mc.
 type Oracle struct {
 	tool tool.Tool
+	// name is the oracle's name: Name or oracles.AMDGPUMC22.
+	name string
+	// cpus are the processors this llvm-mc lists for -mcpu=help; nil means
+	// not asked (a fake llvm-mc in tests): every processor is tried.
+	cpus map[string]bool
 	// Timeout bounds one llvm-mc process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize is the most lines per process; zero means DefaultBatchSize
@@ -60,30 +79,90 @@ type Oracle struct {
 	cpu string
 }
 
-// Discover locates llvm-mc and checks it assembles for gfx942.
-func Discover(ctx context.Context) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: Name, Domains: []string{waitcnt.Name}, Install: Spec.Install}
-	t, err := tool.Locate(ctx, Spec)
+// Discover locates llvm-mc 19 and checks it assembles for gfx942.
+func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverTool(ctx, Name, Spec) }
+
+// Discover22 locates llvm-mc 22, the amdgpu-mc22 oracle.
+func Discover22(ctx context.Context) (*Oracle, oracles.Status) {
+	return discoverTool(ctx, oracles.AMDGPUMC22, Spec22)
+}
+
+func discoverTool(ctx context.Context, name string, sp tool.Spec) (*Oracle, oracles.Status) {
+	st := oracles.Status{Name: name, Domains: []string{waitcnt.Name, waitcntasm.Name}, Install: sp.Install}
+	t, err := tool.Locate(ctx, sp)
 	if err != nil {
 		st.Reason = err.Error()
 		return nil, st
 	}
 	st.Version, st.Path = t.Version, t.Path
-	o := &Oracle{tool: t}
+	o := &Oracle{tool: t, name: name}
 	rs, err := o.Assemble(ctx, []string{"s_waitcnt 0"})
 	if err != nil || rs[0].Kind != oracles.Accept {
 		st.Reason = fmt.Sprintf("%s does not assemble for %s: %v %+v", t.Path, CPU, err, rs)
 		return nil, st
 	}
-	st.Available, st.Targets = true, waitcnt.GPUs
+	if o.cpus, err = listCPUs(ctx, t); err != nil {
+		st.Reason = err.Error()
+		return nil, st
+	}
+	st.Available = true
+	for _, c := range waitcntasm.CPUs {
+		if o.cpus[c] {
+			st.Targets = append(st.Targets, c)
+		}
+	}
 	return o, st
 }
 
-// New wraps an already located llvm-mc (a fake one in tests).
-func New(t tool.Tool) *Oracle { return &Oracle{tool: t} }
+var cpuName = regexp.MustCompile(`^\s+(gfx[0-9a-z-]+)\s+- `)
 
-// Name is "amdgpu-mc".
-func (o *Oracle) Name() string { return Name }
+// listCPUs asks llvm-mc which processors it knows: an -mcpu it does not
+// know is ignored with a warning and the instruction assembled for a
+// generic GCN processor, which would judge the wrong ISA.
+func listCPUs(ctx context.Context, t tool.Tool) (map[string]bool, error) {
+	res, err := t.Run(ctx, DefaultTimeout, nil, "-arch=amdgcn", "-mcpu=help")
+	if err != nil {
+		return nil, fmt.Errorf("%s -mcpu=help: %w", t.Path, err)
+	}
+	cpus := map[string]bool{}
+	inCPUs := false
+	for _, l := range strings.Split(res.Output(), "\n") {
+		if strings.HasPrefix(l, "Available CPUs") {
+			inCPUs = true
+		} else if strings.HasPrefix(l, "Available features") {
+			inCPUs = false
+		}
+		if m := cpuName.FindStringSubmatch(l); m != nil && inCPUs {
+			cpus[m[1]] = true
+		}
+	}
+	if !cpus[CPU] {
+		return nil, fmt.Errorf("%s -mcpu=help does not list %s", t.Path, CPU)
+	}
+	return cpus, nil
+}
+
+// New wraps an already located llvm-mc 19 (a fake one in tests).
+func New(t tool.Tool) *Oracle { return &Oracle{tool: t, name: Name} }
+
+// NewNamed wraps an already located llvm-mc as the named oracle, knowing
+// the processors cpus (nil: every processor is tried).
+func NewNamed(name string, t tool.Tool, cpus []string) *Oracle {
+	o := &Oracle{tool: t, name: name}
+	if cpus != nil {
+		o.cpus = map[string]bool{}
+		for _, c := range cpus {
+			o.cpus[c] = true
+		}
+	}
+	return o
+}
+
+// Name is "amdgpu-mc" or "amdgpu-mc22".
+func (o *Oracle) Name() string { return o.name }
+
+// knows reports whether this llvm-mc lists the processor.
+func (o *Oracle) knows(cpu string) bool { return o.cpus == nil || o.cpus[cpu] }
 
 // Version is llvm-mc's LLVM version.
 func (o *Oracle) Version() string { return o.tool.Version }

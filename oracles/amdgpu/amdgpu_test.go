@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -48,8 +50,8 @@ func assemble(t *testing.T, o *Oracle, lines ...string) []Result {
 func TestDiscover(t *testing.T) {
 	o := discover(t)
 	_, st := Discover(context.Background())
-	if !st.Available || st.Version != o.Version() || len(st.Domains) != 1 || st.Domains[0] != waitcnt.Name ||
-		st.Targets[0] != CPU || o.Judges(kindword.Name) || !o.Judges(waitcnt.Name) {
+	if !st.Available || st.Version != o.Version() || !slices.Equal(st.Domains, []string{waitcnt.Name, waitcntasm.Name}) ||
+		!slices.Contains(st.Targets, CPU) || o.Judges(kindword.Name) || !o.Judges(waitcnt.Name) || !o.Judges(waitcntasm.Name) {
 		t.Fatalf("status %+v", st)
 	}
 	c := domain.NewCase(kindword.Name, kindword.Seeds()[0])

@@ -82,7 +82,7 @@ func (o *Oracle) Render(lines []string) (source, error) {
 func (o *Oracle) Run(ctx context.Context, src source) (tool.Result, error) {
 	res, err := o.tool.Run(ctx, o.timeout(), []byte(src.text), Args(o.cpu)...)
 	if err != nil {
-		return tool.Result{}, fmt.Errorf("%s: %w", Name, err)
+		return tool.Result{}, fmt.Errorf("%s: %w", o.name, err)
 	}
 	return res, nil
 }

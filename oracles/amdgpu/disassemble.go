@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // ErrEncoding is returned for bytes llvm-mc cannot disassemble.
@@ -20,20 +22,110 @@ func (o *Oracle) Disassemble(ctx context.Context, enc []byte) (string, error) {
 	if len(enc) == 0 {
 		return "", fmt.Errorf("%w: no bytes", ErrEncoding)
 	}
-	hex := make([]string, len(enc))
-	for i, b := range enc {
-		hex[i] = fmt.Sprintf("0x%02x", b)
-	}
-	args := []string{"-arch=amdgcn", "-mcpu=" + CPU, "-disassemble"}
-	res, err := o.tool.Run(ctx, o.timeout(), []byte(strings.Join(hex, " ")+"\n"), args...)
+	rs, err := o.DisassembleAll(ctx, [][]byte{enc})
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", Name, err)
+		return "", err
 	}
-	if failed, r := died(res, o.timeout().String()); failed || res.ExitCode != 0 {
-		return "", fmt.Errorf("%s -disassemble failed (exit %d): %s %s", Name, res.ExitCode, r.Diagnostic, firstLine(res.Output()))
+	if rs[0].Kind != oracles.Accept {
+		return "", fmt.Errorf("%w: %s", ErrEncoding, rs[0].Diagnostic)
 	}
-	if w := firstLine(string(res.Stderr)); w != "" {
-		return "", fmt.Errorf("%w: %s", ErrEncoding, diag.Normalize(w))
+	return rs[0].Text, nil
+}
+
+// Disassembly is llvm-mc's reading of one encoding.
+type Disassembly struct {
+	// Kind is Accept, Reject (llvm-mc warned "invalid instruction
+	// encoding" on it), Error or Timeout.
+	Kind       oracles.Kind
+	Diagnostic string
+	// Text is the instructions read, one per line.
+	Text string
+}
+
+// DisassembleAll disassembles each encoding, many per llvm-mc process
+// through the batch engine: each goes on its own input line, llvm-mc
+// warns about a bad one by line number and prints the others' instructions
+// in order, so a run is readable when every good line gives one
+// instruction; a run that is not is cut in parts. An encoding alone may
+// hold several instructions, returned one per line.
+func (o *Oracle) DisassembleAll(ctx context.Context, encs [][]byte) ([]Disassembly, error) {
+	outs, err := batch.Decide(ctx, disassembler{o}, encs, nil, batch.Options{MaxBatch: o.batchSize(), Mode: batch.ReportsAll})
+	if err != nil {
+		return nil, err
+	}
+	res := make([]Disassembly, len(encs))
+	for i, oc := range outs {
+		res[i] = Disassembly{Kind: oc.Kind, Diagnostic: oc.Diagnostic, Text: oc.Output}
+	}
+	return res, nil
+}
+
+// disassembler is the batch engine's Tool for llvm-mc -disassemble.
+type disassembler struct{ o *Oracle }
+
+// disSource is one input: one line of bytes per encoding.
+type disSource struct {
+	text string
+	n    int
+}
+
+// Render writes each encoding as a line of hex bytes.
+func (d disassembler) Render(encs [][]byte) (disSource, error) {
+	var b strings.Builder
+	for _, enc := range encs {
+		if len(enc) == 0 {
+			return disSource{}, fmt.Errorf("%w: no bytes", ErrEncoding)
+		}
+		for i, x := range enc {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "0x%02x", x)
+		}
+		b.WriteByte('\n')
+	}
+	return disSource{text: b.String(), n: len(encs)}, nil
+}
+
+// Run disassembles the source in one llvm-mc process.
+func (d disassembler) Run(ctx context.Context, src disSource) (tool.Result, error) {
+	cpu := d.o.cpu
+	if cpu == "" {
+		cpu = CPU
+	}
+	res, err := d.o.tool.Run(ctx, d.o.timeout(), []byte(src.text), "-arch=amdgcn", "-mcpu="+cpu, "-disassemble")
+	if err != nil {
+		return tool.Result{}, fmt.Errorf("%s: %w", d.o.name, err)
+	}
+	return res, nil
+}
+
+var disWarning = regexp.MustCompile(`^<stdin>:(\d+):\d+: (?:warning|error): (.*)$`)
+
+// Parse maps warnings to lines and the printed instructions, in order, to
+// the lines without one; it decides nothing when the counts differ.
+func (d disassembler) Parse(src disSource, res tool.Result) batch.Report {
+	var rep batch.Report
+	if failed, r := died(res, d.o.timeout().String()); failed || res.ExitCode != 0 {
+		if src.n == 1 {
+			if !failed {
+				r = Result{Kind: oracles.Error, Diagnostic: fmt.Sprintf("llvm-mc -disassemble exited %d: %s", res.ExitCode, diag.Normalize(firstLine(res.Output())))}
+			}
+			rep.Decide(0, batch.Outcome{Kind: r.Kind, Diagnostic: r.Diagnostic})
+		}
+		return rep
+	}
+	bad := map[int]string{}
+	for _, l := range strings.Split(string(res.Stderr), "\n") {
+		if m := disWarning.FindStringSubmatch(l); m != nil {
+			ln, _ := strconv.Atoi(m[1])
+			if ln < 1 || ln > src.n {
+				return rep
+			}
+			if _, seen := bad[ln-1]; !seen {
+				bad[ln-1] = diag.Normalize(m[2])
+			}
+		}
 	}
 	var insts []string
 	for _, l := range strings.Split(string(res.Stdout), "\n") {
@@ -41,7 +133,26 @@ func (o *Oracle) Disassemble(ctx context.Context, enc []byte) (string, error) {
 			insts = append(insts, l)
 		}
 	}
-	return strings.Join(insts, "\n"), nil
+	if src.n == 1 && len(bad) == 0 && len(insts) > 0 {
+		rep.Decide(0, batch.Outcome{Kind: oracles.Accept, Output: strings.Join(insts, "\n")}) // one encoding, any number of instructions
+		return rep
+	}
+	if len(insts) != src.n-len(bad) {
+		if src.n == 1 {
+			rep.Decide(0, batch.Outcome{Kind: oracles.Error,
+				Diagnostic: fmt.Sprintf("llvm-mc -disassemble printed %d instructions for one encoding", len(insts))})
+		}
+		return rep
+	}
+	for pos := range src.n {
+		if w, ok := bad[pos]; ok {
+			rep.Decide(pos, batch.Outcome{Kind: oracles.Reject, Diagnostic: w})
+			continue
+		}
+		rep.Decide(pos, batch.Outcome{Kind: oracles.Accept, Output: insts[0]})
+		insts = insts[1:]
+	}
+	return rep
 }
 
 // Waitcnt is what an s_waitcnt waits for on gfx9: each counter's threshold.

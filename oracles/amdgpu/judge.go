@@ -8,12 +8,16 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 // Judges reports whether the oracle judges the domain: waitcnt programs,
-// whose lowered s_waitcnt instructions it assembles.
-func (o *Oracle) Judges(domainName string) bool { return domainName == waitcnt.Name }
+// whose lowered s_waitcnt instructions it assembles, and waitcntasm
+// instructions, which it round-trips.
+func (o *Oracle) Judges(domainName string) bool {
+	return domainName == waitcnt.Name || domainName == waitcntasm.Name
+}
 
 // Judge lowers each waitcnt program with the lowering under test and
 // assembles it (operations and s_waitcnt lines) for the program's GPU, all programs of one
@@ -22,13 +26,18 @@ func (o *Oracle) Judges(domainName string) bool { return domainName == waitcnt.N
 // spells them, so it can be compared with the spec's own encoder.
 func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
 	out := make([]oracles.Verdict, len(cases))
+	var asmCases []int
 	byGPU := map[string][]int{}
 	lines := make([][]string, len(cases))
 	for i, c := range cases {
-		out[i] = oracles.Verdict{Oracle: Name, Version: o.Version(), Case: c.ID, Domain: c.Domain}
+		out[i] = oracles.Verdict{Oracle: o.name, Version: o.Version(), Case: c.ID, Domain: c.Domain}
+		if _, ok := c.Value.(waitcntasm.Value); ok {
+			asmCases = append(asmCases, i)
+			continue
+		}
 		v, ok := c.Value.(waitcnt.Value)
 		if !ok {
-			out[i].Kind, out[i].Diagnostic = oracles.Unsupported, fmt.Sprintf("%s judges only %s cases", Name, waitcnt.Name)
+			out[i].Kind, out[i].Diagnostic = oracles.Unsupported, fmt.Sprintf("%s judges only %s and %s cases", o.name, waitcnt.Name, waitcntasm.Name)
 			continue
 		}
 		asm, err := lower.Asm(v, lower.Lower(v))
@@ -43,6 +52,9 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 		if err := o.forCPU(gpu).judgeGroup(ctx, idx, lines, out); err != nil {
 			return nil, err
 		}
+	}
+	if err := o.judgeAsm(ctx, cases, asmCases, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -61,11 +73,11 @@ func (o *Oracle) judgeGroup(ctx context.Context, idx []int, lines [][]string, ou
 		n := len(lines[i])
 		mine := results[:n]
 		results = results[n:]
-		out[i].Kind, out[i].Rule = oracles.Accept, "amdgpu-mc.assembled"
+		out[i].Kind, out[i].Rule = oracles.Accept, o.name+".assembled"
 		var values []string
 		for _, r := range mine {
 			if r.Kind != oracles.Accept {
-				out[i].Kind, out[i].Rule, out[i].Diagnostic = r.Kind, "amdgpu-mc."+string(r.Kind), r.Diagnostic
+				out[i].Kind, out[i].Rule, out[i].Diagnostic = r.Kind, o.name+"."+string(r.Kind), r.Diagnostic
 				break
 			}
 			if strings.HasPrefix(r.Text, "s_waitcnt") {

@@ -52,6 +52,7 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover19(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover22(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover22(ctx)) },
 	} {
 		f.add(found())
 	}
