@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -27,3 +28,21 @@ func fuzzDomain(f *testing.F, d domain.Domain) {
 }
 
 func FuzzKindWord(f *testing.F) { fuzzDomain(f, kindword.Domain) }
+
+// TestAMDTargetNames: the AMD domains' cases name their processor, not
+// the NVIDIA placeholder every value reports as its Target.
+func TestAMDTargetNames(t *testing.T) {
+	for _, name := range []string{"waitcnt", "waitcntasm"} {
+		d, ok := Lookup(name)
+		if !ok {
+			t.Fatalf("no domain %s", name)
+		}
+		got := domain.TargetName(d.Seeds()[0])
+		if !strings.HasPrefix(got, "gfx") {
+			t.Errorf("%s: target %q, want an AMD processor", name, got)
+		}
+	}
+	if got := domain.TargetName(Domains()[0].Seeds()[0]); !strings.HasPrefix(got, "sm_") {
+		t.Errorf("%s: target %q, want an NVIDIA arch", Domains()[0].Name, got)
+	}
+}

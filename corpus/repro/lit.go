@@ -10,6 +10,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
@@ -188,7 +189,7 @@ func litHeader(bd Bundle, legal bool, feature string) []string {
 	h := []string{
 		"",
 		fmt.Sprintf("legalfuzz regression test for bucket %s (%s): %s", bd.Bucket.Key, policy.ClassOf(bd.Bucket.Signature), oneLine(bd.Bucket.Title)),
-		fmt.Sprintf("case %s (%s), target %s", bd.Case.ID, bd.Case.Domain, targetText(bd.Case)),
+		fmt.Sprintf("case %s (%s), target %s", bd.Case.ID, bd.Case.Domain, domain.TargetName(bd.Case.Value)),
 		fmt.Sprintf("expected (%s %s %s): %s", bd.Expected.Oracle, bd.Expected.Kind, bd.Expected.Rule, want),
 	}
 	if r := ruleOf(bd.Expected.Rule); r != nil {

@@ -21,7 +21,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -201,7 +200,7 @@ func commandsHeader(bd Bundle) []string {
 	}
 	return []string{
 		"# legalfuzz reproducer for bucket " + bd.Bucket.Key + ": " + bd.Bucket.Title,
-		fmt.Sprintf("# case %s (%s, the bucket's %s case), target %s", bd.Case.ID, bd.Case.Domain, which, targetText(bd.Case)),
+		fmt.Sprintf("# case %s (%s, the bucket's %s case), target %s", bd.Case.ID, bd.Case.Domain, which, domain.TargetName(bd.Case.Value)),
 		"# pair " + bd.Bucket.Signature.Pair.String() + ": expected.txt is " + bd.Expected.Oracle + "'s verdict (the reference), observed.txt " + bd.Observed.Oracle + "'s (the tool that deviates)",
 		"",
 		"# replay with every oracle available here (the pair's verdicts should match expected.txt and observed.txt):",
@@ -261,15 +260,6 @@ func ruleOf(id string) *spec.Rule {
 	return nil
 }
 
-// targetText is the case's own target: the AMD GPU of a waitcnt program,
-// the NVIDIA arch and PTX ISA version of the rest.
-func targetText(c domain.Case) string {
-	if v, ok := c.Value.(waitcnt.Value); ok {
-		return v.GPU.String()
-	}
-	return c.Value.Target().String()
-}
-
 // scriptHeader opens repro.sh: the bucket, the case, and the verdicts it
 // replays, the expected one with its rule and source.
 func scriptHeader(bd Bundle) []string {
@@ -279,7 +269,7 @@ func scriptHeader(bd Bundle) []string {
 	}
 	h := []string{
 		fmt.Sprintf("legalfuzz reproducer for bucket %s (%s): %s", bd.Bucket.Key, policy.ClassOf(bd.Bucket.Signature), bd.Bucket.Title),
-		fmt.Sprintf("case %s (%s, the bucket's %s case, in %s), target %s", bd.Case.ID, bd.Case.Domain, which, CaseFile, targetText(bd.Case)),
+		fmt.Sprintf("case %s (%s, the bucket's %s case, in %s), target %s", bd.Case.ID, bd.Case.Domain, which, CaseFile, domain.TargetName(bd.Case.Value)),
 		fmt.Sprintf("expected: %s %s %s", bd.Expected.Oracle, bd.Expected.Kind, bd.Expected.Rule),
 	}
 	if r := ruleOf(bd.Expected.Rule); r != nil {

@@ -25,6 +25,22 @@ type Value interface {
 	Target() target.Target
 }
 
+// AMDValue is a value judged for an AMD processor: its Target is an NVIDIA
+// placeholder the harness records, and Processor names the real one
+// ("gfx942"), for whatever shows a case's target to people.
+type AMDValue interface {
+	Value
+	Processor() string
+}
+
+// TargetName is the target a case is judged for, as people read it.
+func TargetName(v Value) string {
+	if a, ok := v.(AMDValue); ok {
+		return a.Processor()
+	}
+	return v.Target().String()
+}
+
 // Domain describes one input family. Its functions never panic on input.
 type Domain struct {
 	// Name is the domain's identifier, e.g. "kindword".

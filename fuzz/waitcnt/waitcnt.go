@@ -264,3 +264,6 @@ func (v Value) Without(i int) Value {
 	}
 	return out
 }
+
+// Processor names the AMD processor the program runs on (domain.AMDValue).
+func (v Value) Processor() string { return v.GPU.String() }

@@ -252,3 +252,7 @@ var Domain = domain.Domain{
 	ParseJSON:  ParseJSON,
 	Seeds:      Seeds,
 }
+
+// Processor names the AMD processor the value is assembled for
+// (domain.AMDValue).
+func (v Value) Processor() string { return v.CPU.String() }
