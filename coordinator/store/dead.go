@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -99,6 +100,27 @@ func (s *Store) Unjudged(campaign string) (map[string][]CaseRecord, error) {
 					out[o] = append(out[o], r)
 				}
 			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// DeadPairs returns every (case, oracle) pair marked dead, in key order: the
+// jobs the store counts as given up, for an audit against the verdicts.
+func (s *Store) DeadPairs() ([]Pair, error) {
+	var out []Pair
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDead)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
+			caseID, oracle, ok := strings.Cut(string(k), "\x00")
+			if !ok {
+				return fmt.Errorf("corrupt dead mark %q", k)
+			}
+			out = append(out, Pair{Case: caseID, Oracle: oracle})
 			return nil
 		})
 	})
