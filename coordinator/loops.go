@@ -72,7 +72,7 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 	if len(res.Bad) == 0 {
 		return true
 	}
-	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(),
+	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(), Message: queue.MessageID(m),
 		Reason: fmt.Sprintf("%d cases of batch %s could not be decoded by worker %s: %s", len(res.Bad), res.Batch, res.Worker, res.Bad[0].Error)}
 	var pairs []store.Pair
 	for _, bad := range res.Bad {
@@ -129,10 +129,13 @@ func nakAll(ms []jetstream.Msg) {
 	}
 }
 
-// recordDead stores an unprocessable message and terminates it.
+// recordDead stores an unprocessable message and terminates it. A message
+// redelivered after it was stored (a crash before the Term, or an ack
+// deadline passed while it waited behind a backlog) is stored once.
 func (c *Coordinator) recordDead(m jetstream.Msg, reason string, pairs []store.Pair) {
 	c.log.Warn("dead letter", "subject", m.Subject(), "reason", reason)
-	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(), Time: time.Now().UTC()}
+	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(), Time: time.Now().UTC(),
+		Message: queue.MessageID(m)}
 	if err := c.opts.Store.AddDeadLetter(dl, pairs); err != nil {
 		c.log.Error("store dead letter", "err", err)
 		_ = m.NakWithDelay(time.Second)

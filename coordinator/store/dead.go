@@ -1,6 +1,8 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -14,6 +16,33 @@ import (
 // own, so a dead letter counts only pairs the campaign enqueued and never
 // judged, once, whatever the dead letter claims.
 var bucketDead = []byte("dead") // case \x00 oracle -> {}
+
+// bucketLetterMessages holds the stream messages recorded as dead letters,
+// so that a redelivered one is recorded once.
+var bucketLetterMessages = []byte("deadletter-messages") // message \x00 hash of subject and data -> {}
+
+// seenMessage reports whether d's stream message was already recorded, and
+// remembers it otherwise. The key holds a hash of the message's subject
+// and data beside its stream sequence: sequences start again when the NATS
+// data is lost, and a new message must not pass for an old one.
+func seenMessage(tx *bolt.Tx, d DeadLetter) (bool, error) {
+	if d.Message == "" {
+		return false, nil
+	}
+	b, err := tx.CreateBucketIfNotExists(bucketLetterMessages)
+	if err != nil {
+		return false, err
+	}
+	h := sha256.New()
+	h.Write([]byte(d.Subject))
+	h.Write([]byte{0})
+	h.Write(d.Data)
+	key := []byte(d.Message + "\x00" + hex.EncodeToString(h.Sum(nil)[:8]))
+	if b.Get(key) != nil {
+		return true, nil
+	}
+	return false, b.Put(key, []byte{})
+}
 
 // Pair names one (case, oracle) job.
 type Pair struct{ Case, Oracle string }

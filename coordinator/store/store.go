@@ -77,6 +77,12 @@ type DeadLetter struct {
 	Reason   string    `json:"reason"`
 	Data     []byte    `json:"data"`
 	Time     time.Time `json:"time"`
+	// Message names the stream message the letter records (stream and
+	// sequence, see queue.MessageID); empty when it records none (a
+	// drain's give-up). A message redelivered after its letter was stored
+	// (its ack lost to a crash, or its ack deadline passed while it waited
+	// in a busy coordinator's buffer) is recorded and counted once.
+	Message string `json:"message,omitempty"`
 }
 
 func put(b *bolt.Bucket, key []byte, v any) error {
@@ -488,6 +494,9 @@ func (s *Store) Buckets() ([]Bucket, error) {
 // itself counts for nothing.
 func (s *Store) AddDeadLetter(d DeadLetter, pairs []Pair) error {
 	return s.update(func(tx *bolt.Tx) error {
+		if seen, err := seenMessage(tx, d); err != nil || seen {
+			return err
+		}
 		deadCases, err := markDead(tx, d.Campaign, pairs)
 		if err != nil {
 			return err
