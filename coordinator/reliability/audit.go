@@ -23,8 +23,8 @@ type Audit struct {
 	Pairs     int `json:"pairs"`
 	Verdicts  int `json:"verdicts"`
 	DeadPairs int `json:"dead_pairs"`
-	// DeadLetters are all recorded dead letters; ForgedDeadLetters those
-	// whose message or reason carries the forger's marker.
+	// DeadLetters are the campaign's dead letters; ForgedDeadLetters those
+	// (of any campaign) whose message or reason carries the forger's marker.
 	DeadLetters       int `json:"dead_letters"`
 	ForgedDeadLetters int `json:"forged_dead_letters"`
 	Buckets           int `json:"buckets"`
@@ -33,15 +33,17 @@ type Audit struct {
 	// Lost counts enqueued pairs with neither a verdict nor a dead mark,
 	// and stored cases never enqueued.
 	Lost int `json:"lost"`
-	// Double counts pairs with both a verdict and a dead mark, and buckets
-	// whose case count exceeds their members.
+	// Double counts pairs with both a verdict and a dead mark, buckets
+	// whose case count differs from their members, and stream messages
+	// recorded as two dead letters.
 	Double int `json:"double"`
 	// ForgedKept counts verdicts, dead marks and buckets no job of the
 	// campaign accounts for: the marker in a verdict or bucket, an oracle
 	// outside the campaign, a pair never enqueued, a case not the campaign's.
 	ForgedKept int `json:"forged_kept"`
 	// Miscounted counts counters of the campaign that differ from what the
-	// store holds (judged, dead cases, enqueued, cases, findings).
+	// store holds (judged, dead cases, enqueued, cases, findings, dead
+	// letters).
 	Miscounted int `json:"miscounted"`
 	// Violations say what each count above is made of (the first few of
 	// each kind), and any bbolt consistency error.
@@ -62,7 +64,7 @@ type auditor struct {
 	shown    map[string]int
 	dead     map[store.Pair]bool
 	verdicts map[store.Pair]bool
-	cases    map[string]store.CaseRecord
+	enqueued map[string][]string // the campaign's cases: the oracles each was enqueued for
 }
 
 // violation counts one violation into *n and lists it, up to maxExamples of
@@ -90,7 +92,7 @@ func AuditCampaign(db *store.Store, campaign, marker string) (Audit, error) {
 	}
 	a := &auditor{Audit: Audit{Campaign: campaign, State: camp.State, Violations: []string{}}, marker: marker,
 		allowed: camp.Config.Oracles, shown: map[string]int{}, dead: map[store.Pair]bool{},
-		verdicts: map[store.Pair]bool{}, cases: map[string]store.CaseRecord{}}
+		verdicts: map[store.Pair]bool{}, enqueued: map[string][]string{}}
 	if camp.State != store.StateDone {
 		a.Violations = append(a.Violations, fmt.Sprintf("state: campaign %s is %s, not done", campaign, camp.State))
 	}
@@ -108,7 +110,7 @@ func AuditCampaign(db *store.Store, campaign, marker string) (Audit, error) {
 	if err := a.auditBuckets(db, campaign); err != nil {
 		return a.Audit, err
 	}
-	if err := a.auditDeadLetters(db); err != nil {
+	if err := a.auditDeadLetters(db, campaign); err != nil {
 		return a.Audit, err
 	}
 	_, total, err := db.Counts()
@@ -118,7 +120,7 @@ func AuditCampaign(db *store.Store, campaign, marker string) (Audit, error) {
 	if total != a.Verdicts {
 		a.violation(&a.ForgedKept, "stray verdicts", "the store holds %d verdicts, %d of them for the campaign's cases", total, a.Verdicts)
 	}
-	a.auditCounters(camp.Stats)
+	a.auditCounters(camp.Stats, a.DeadLetters)
 	if err := db.Check(); err != nil {
 		a.Violations = append(a.Violations, "bbolt: "+err.Error())
 	}
@@ -136,7 +138,7 @@ func (a *auditor) auditCase(campaign string) func(store.CaseRecord, []oracles.Ve
 			return nil
 		}
 		a.Cases++
-		a.cases[r.ID] = r
+		a.enqueued[r.ID] = r.Enqueued
 		if r.Enqueued == nil {
 			a.violation(&a.Lost, "never enqueued", "case %s (%s) was stored and never enqueued", r.ID, r.Domain)
 		}
@@ -169,8 +171,8 @@ func (a *auditor) auditCase(campaign string) func(store.CaseRecord, []oracles.Ve
 // auditDead checks that every dead mark is a pair the campaign enqueued.
 func (a *auditor) auditDead() {
 	for p := range a.dead {
-		r, ok := a.cases[p.Case]
-		if !ok || !slices.Contains(r.Enqueued, p.Oracle) {
+		orcs, ok := a.enqueued[p.Case]
+		if !ok || !slices.Contains(orcs, p.Oracle) {
 			a.violation(&a.ForgedKept, "dead mark never asked for", "pair (%s, %s) is counted dead and is no job of the campaign", p.Case, p.Oracle)
 			continue
 		}
@@ -193,7 +195,7 @@ func (a *auditor) auditBuckets(db *store.Store, campaign string) error {
 	for caseID, keys := range byCase {
 		for _, k := range keys {
 			members[k]++
-			if _, ok := a.cases[caseID]; !ok {
+			if _, ok := a.enqueued[caseID]; !ok {
 				a.violation(&a.ForgedKept, "foreign finding", "bucket %s has case %s, not a case of the campaign", k, caseID)
 			}
 		}
@@ -220,23 +222,35 @@ func (a *auditor) auditBuckets(db *store.Store, campaign string) error {
 	return nil
 }
 
-// auditDeadLetters counts the dead letters and those of forged messages.
-func (a *auditor) auditDeadLetters(db *store.Store) error {
+// auditDeadLetters counts the dead letters, those of forged messages, and
+// any stream message recorded twice.
+func (a *auditor) auditDeadLetters(db *store.Store, campaign string) error {
 	dls, err := db.DeadLetters()
 	if err != nil {
 		return err
 	}
+	seen := map[string]bool{}
 	for _, dl := range dls {
-		a.DeadLetters++
+		if dl.Campaign == campaign {
+			a.DeadLetters++
+		}
 		if a.forged(dl.Reason, string(dl.Data)) {
 			a.ForgedDeadLetters++
 		}
+		if dl.Message == "" {
+			continue
+		}
+		key := dl.Message + "\x00" + dl.Subject + "\x00" + string(dl.Data)
+		if seen[key] {
+			a.violation(&a.Double, "dead letter recorded twice", "message %s on %s (%s)", dl.Message, dl.Subject, dl.Reason)
+		}
+		seen[key] = true
 	}
 	return nil
 }
 
 // auditCounters compares the campaign's counters with what the store holds.
-func (a *auditor) auditCounters(st store.Stats) {
+func (a *auditor) auditCounters(st store.Stats, letters int) {
 	for _, c := range []struct {
 		name        string
 		count, have int
@@ -246,6 +260,7 @@ func (a *auditor) auditCounters(st store.Stats) {
 		{"judged", st.Judged, a.Verdicts},
 		{"dead cases", st.DeadCases, a.DeadPairs},
 		{"findings", st.Findings, a.Findings},
+		{"dead letters", st.DeadLetters, letters},
 	} {
 		if c.count != c.have {
 			a.violation(&a.Miscounted, "counter", "the campaign counts %d %s, the store holds %d", c.count, c.name, c.have)

@@ -1,6 +1,7 @@
 package reliability_test
 
 import (
+	"encoding/binary"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func auditStore(t *testing.T, edit func(db *store.Store, ids []string), raw func
 			}
 		}
 	}
-	dl := store.DeadLetter{Campaign: auditCampaign, Subject: "deadletters.audit", Reason: "gave up", Time: time.Now()}
+	dl := store.DeadLetter{Campaign: auditCampaign, Subject: "deadletters.audit", Reason: "gave up", Time: time.Now(), Message: "LF_RESULTS:1"}
 	if err := db.AddDeadLetter(dl, []store.Pair{{Case: ids[2], Oracle: "fixed-b"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +174,15 @@ func TestAuditCampaign(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, nil, forged, "forged bucket"},
+		{"dead letter recorded twice", nil, func(tx *bolt.Tx, _ []string) error {
+			b := tx.Bucket([]byte("deadletters"))
+			_, first := b.Cursor().First()
+			seq, err := b.NextSequence()
+			if err != nil {
+				return err
+			}
+			return b.Put(binary.BigEndian.AppendUint64(nil, seq), first)
+		}, double, "dead letter recorded twice"},
 		{"dead mark for a pair never enqueued", nil, func(tx *bolt.Tx, ids []string) error {
 			return tx.Bucket([]byte("dead")).Put([]byte(ids[0]+"\x00gpu"), []byte{})
 		}, forged, "dead mark never asked for"},
