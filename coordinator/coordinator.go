@@ -494,15 +494,6 @@ func (c *Coordinator) fuzzWorkers() int {
 	return n
 }
 
-// consumeLoop fetches messages from a consumer and hands each to handle.
-func (c *Coordinator) consumeLoop(ctx context.Context, cons jetstream.Consumer, handle func(jetstream.Msg)) error {
-	return c.consumeBatches(ctx, cons, func(ms []jetstream.Msg) {
-		for _, m := range ms {
-			handle(m)
-		}
-	})
-}
-
 // consumeBatches hands messages over in batches: it waits for one, then takes
 // whatever else has already arrived, up to 64, so their effects can share
 // one store transaction without waiting for a batch to fill.

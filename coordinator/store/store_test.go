@@ -129,10 +129,11 @@ func TestDeadLetterRedelivered(t *testing.T) {
 		t.Fatal(err)
 	}
 	dl := store.DeadLetter{Campaign: "c", Subject: "results.c", Reason: "garbage", Data: []byte("x"), Message: "LF_RESULTS:7"}
-	for range 3 {
-		if err := s.AddDeadLetter(dl, nil); err != nil {
-			t.Fatal(err)
-		}
+	if err := s.AddDeadLetters([]store.DeadLetter{dl, dl}, [][]store.Pair{nil, nil}); err != nil { // twice in one fetch
+		t.Fatal(err)
+	}
+	if err := s.AddDeadLetter(dl, nil); err != nil { // and in a later one
+		t.Fatal(err)
 	}
 	reused := dl
 	reused.Data = []byte("y")
