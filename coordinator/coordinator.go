@@ -553,9 +553,13 @@ func (c *Coordinator) verdictsOK(res queue.Result, known map[string]store.CaseRe
 			return fmt.Errorf("unknown verdict kind %q", v.Kind)
 		}
 	}
-	for _, b := range res.Bad { // counted as dead cases: only cases of ours
-		if r, ok := known[b.ID]; !ok || r.Campaign != camp {
+	for _, b := range res.Bad { // counted as dead cases: only jobs of ours
+		r, ok := known[b.ID]
+		if !ok || r.Campaign != camp {
 			return fmt.Errorf("undecodable report for case %q, which is not this campaign's", b.ID)
+		}
+		if !c.enqueuedFor(r, res.Oracle) {
+			return fmt.Errorf("undecodable report of %s for case %q, which no job of this campaign asked %s for", res.Oracle, b.ID, res.Oracle)
 		}
 	}
 	return nil

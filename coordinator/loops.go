@@ -194,16 +194,43 @@ func (c *Coordinator) consumeDead(ctx context.Context, campaign string) error {
 				l.add(c, m, fmt.Sprintf("dead letter: %v", err), nil)
 				continue
 			}
-			var dead []store.Pair // the store counts those the campaign enqueued and never judged
+			var dead []store.Pair
 			if job, err := queue.Decode[queue.Job](dl.Data); err == nil {
-				for _, wc := range job.Cases {
-					dead = append(dead, store.Pair{Case: wc.ID, Oracle: job.Oracle})
+				if dead, err = c.jobPairs(job); err != nil {
+					c.log.Error("read store; dead letters will be redelivered", "err", err)
+					nakAll(ms)
+					return
 				}
 			}
 			l.add(c, m, fmt.Sprintf("worker %s: %s (on %s)", dl.Worker, dl.Reason, dl.Subject), dead)
 		}
 		c.recordDead(&l)
 	})
+}
+
+// jobPairs are the (case, oracle) pairs of a dead job that are jobs of this
+// campaign: cases of its, enqueued for the job's oracle or, before the mark,
+// going to it (Coordinator.enqueuedFor, as for a verdict). The store counts
+// those it has not judged as dead; a forged dead letter naming the
+// campaign's cases for an oracle nobody runs counts for nothing, even while
+// the cases' enqueue is not yet marked.
+func (c *Coordinator) jobPairs(job queue.Job) ([]store.Pair, error) {
+	ids := make([]string, len(job.Cases))
+	for i, wc := range job.Cases {
+		ids[i] = wc.ID
+	}
+	known, err := c.opts.Store.Cases(ids)
+	if err != nil {
+		return nil, err
+	}
+	camp := c.Campaign().ID
+	var pairs []store.Pair
+	for _, id := range ids {
+		if r, ok := known[id]; ok && r.Campaign == camp && c.enqueuedFor(r, job.Oracle) {
+			pairs = append(pairs, store.Pair{Case: id, Oracle: job.Oracle})
+		}
+	}
+	return pairs, nil
 }
 
 // inputsLoop turns new fuzz inputs into cases and jobs, then acks them.

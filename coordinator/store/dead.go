@@ -67,7 +67,9 @@ func markDead(tx *bolt.Tx, campaign string, pairs []Pair) (int, error) {
 		}
 		// A case not yet marked enqueued has jobs in flight (results can
 		// overtake the mark); its pairs count, and a verdict that comes
-		// after all revives them.
+		// after all revives them. The caller passes only pairs of oracles
+		// the case is going to (Coordinator.jobPairs): the store cannot
+		// tell them from a forged oracle's.
 		if !ok || r.Campaign != campaign || r.Enqueued != nil && !slices.Contains(r.Enqueued, p.Oracle) {
 			continue // not a job of this campaign: nothing to count
 		}
