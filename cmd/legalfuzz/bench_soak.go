@@ -90,7 +90,8 @@ Exit 1 when any invariant failed (the report is written anyway).`,
 	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "the campaign's --drain-timeout")
 	f.StringSliceVar(&o.oracles, "oracles", []string{"spec/seed", "spec/ptxisa", "ptxas"}, "the campaign's oracles (those not available here are left out)")
 	f.StringSliceVar(&o.domains, "domains", nil, "domains (default: all)")
-	f.StringVar(&o.generator, "generator", coordinator.GenAll, "the campaign's --generator")
+	f.StringVar(&o.generator, "generator", coordinator.GenStructured,
+		"the campaign's --generator (structured: paced to keep every oracle busy; the fuzz slices of all are not paced by the judges, and the random fallback floods the inputs)")
 	f.StringVar(&o.fuzzBinary, "fuzz-binary", "bin/fuzz.test", "instrumented fuzz binary for campaign and workers; missing: random inputs")
 	f.StringVar(&o.dir, "dir", "legalfuzz-out/bench-soak", "work folder (replaced): NATS data, the store, logs")
 	f.StringVar(&o.out, "out", "", "write the JSON report to this file (required)")
