@@ -520,15 +520,6 @@ func (c *Coordinator) fuzzWorkers() int {
 	return n
 }
 
-// consumeLoop fetches messages from a consumer and hands each to handle.
-func (c *Coordinator) consumeLoop(ctx context.Context, cons jetstream.Consumer, handle func(jetstream.Msg)) error {
-	return c.consumeBatches(ctx, cons, func(ms []jetstream.Msg) {
-		for _, m := range ms {
-			handle(m)
-		}
-	})
-}
-
 // consumeBatches hands messages over in batches: it waits for one, then takes
 // whatever else has already arrived, up to 64, so their effects can share
 // one store transaction without waiting for a batch to fill.
@@ -588,9 +579,13 @@ func (c *Coordinator) verdictsOK(res queue.Result, known map[string]store.CaseRe
 			return fmt.Errorf("unknown verdict kind %q", v.Kind)
 		}
 	}
-	for _, b := range res.Bad { // counted as dead cases: only cases of ours
-		if r, ok := known[b.ID]; !ok || r.Campaign != camp {
+	for _, b := range res.Bad { // counted as dead cases: only jobs of ours
+		r, ok := known[b.ID]
+		if !ok || r.Campaign != camp {
 			return fmt.Errorf("undecodable report for case %q, which is not this campaign's", b.ID)
+		}
+		if !c.enqueuedFor(r, res.Oracle) {
+			return fmt.Errorf("undecodable report of %s for case %q, which no job of this campaign asked %s for", res.Oracle, b.ID, res.Oracle)
 		}
 	}
 	return nil

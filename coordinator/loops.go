@@ -49,12 +49,14 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 	}
 	var good []jetstream.Msg
 	var commits []store.Commit
+	var dead letters
+	defer c.recordDead(&dead)
 	for i, m := range ms {
 		if errs[i] == nil {
 			errs[i] = c.verdictsOK(results[i], known)
 		}
 		if errs[i] != nil {
-			c.recordDead(m, fmt.Sprintf("result: %v", errs[i]), nil)
+			dead.add(c, m, fmt.Sprintf("result: %v", errs[i]), nil)
 			continue
 		}
 		if !c.recordBad(m, results[i]) {
@@ -72,7 +74,7 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 	if len(res.Bad) == 0 {
 		return true
 	}
-	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(),
+	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Time: time.Now().UTC(), Message: queue.MessageID(m),
 		Reason: fmt.Sprintf("%d cases of batch %s could not be decoded by worker %s: %s", len(res.Bad), res.Batch, res.Worker, res.Bad[0].Error)}
 	var pairs []store.Pair
 	for _, bad := range res.Bad {
@@ -130,17 +132,42 @@ func nakAll(ms []jetstream.Msg) {
 	}
 }
 
-// recordDead stores an unprocessable message and terminates it.
-func (c *Coordinator) recordDead(m jetstream.Msg, reason string, pairs []store.Pair) {
+// letters collects the dead letters of one fetch, to be recorded in one
+// store transaction: a storm of garbage costs a disk sync per fetch, not
+// per message, and does not hold up the results queued behind it.
+type letters struct {
+	msgs  []jetstream.Msg
+	dls   []store.DeadLetter
+	pairs [][]store.Pair
+}
+
+// add collects an unprocessable message with the (case, oracle) pairs it
+// gives up.
+func (l *letters) add(c *Coordinator, m jetstream.Msg, reason string, pairs []store.Pair) {
 	c.log.Warn("dead letter", "subject", m.Subject(), "reason", reason)
-	dl := store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(), Time: time.Now().UTC()}
-	if err := c.opts.Store.AddDeadLetter(dl, pairs); err != nil {
-		c.log.Error("store dead letter", "err", err)
-		_ = m.NakWithDelay(time.Second)
+	l.msgs = append(l.msgs, m)
+	l.dls = append(l.dls, store.DeadLetter{Campaign: c.Campaign().ID, Subject: m.Subject(), Reason: reason, Data: m.Data(),
+		Time: time.Now().UTC(), Message: queue.MessageID(m)})
+	l.pairs = append(l.pairs, pairs)
+}
+
+// recordDead stores the collected messages and terminates them; if the
+// store fails they are redelivered. A message redelivered after it was
+// stored (a crash before the Term, or an ack deadline passed while it
+// waited behind a backlog) is stored once.
+func (c *Coordinator) recordDead(l *letters) {
+	if len(l.msgs) == 0 {
+		return
+	}
+	if err := c.opts.Store.AddDeadLetters(l.dls, l.pairs); err != nil {
+		c.log.Error("store dead letters", "err", err)
+		nakAll(l.msgs)
 		return
 	}
 	c.reload()
-	_ = m.Term()
+	for _, m := range l.msgs {
+		_ = m.Term()
+	}
 }
 
 // deadLoop records the dead letters workers send.
@@ -160,20 +187,51 @@ func (c *Coordinator) consumeDead(ctx context.Context, campaign string) error {
 	if err != nil {
 		return err
 	}
-	return c.consumeLoop(ctx, cons, func(m jetstream.Msg) {
-		dl, err := queue.Decode[queue.DeadLetter](m.Data())
-		if err != nil {
-			c.recordDead(m, fmt.Sprintf("dead letter: %v", err), nil)
-			return
-		}
-		var dead []store.Pair // the store counts those the campaign enqueued and never judged
-		if job, err := queue.Decode[queue.Job](dl.Data); err == nil {
-			for _, wc := range job.Cases {
-				dead = append(dead, store.Pair{Case: wc.ID, Oracle: job.Oracle})
+	return c.consumeBatches(ctx, cons, func(ms []jetstream.Msg) {
+		var l letters
+		for _, m := range ms {
+			dl, err := queue.Decode[queue.DeadLetter](m.Data())
+			if err != nil {
+				l.add(c, m, fmt.Sprintf("dead letter: %v", err), nil)
+				continue
 			}
+			var dead []store.Pair
+			if job, err := queue.Decode[queue.Job](dl.Data); err == nil {
+				if dead, err = c.jobPairs(job); err != nil {
+					c.log.Error("read store; dead letters will be redelivered", "err", err)
+					nakAll(ms)
+					return
+				}
+			}
+			l.add(c, m, fmt.Sprintf("worker %s: %s (on %s)", dl.Worker, dl.Reason, dl.Subject), dead)
 		}
-		c.recordDead(m, fmt.Sprintf("worker %s: %s (on %s)", dl.Worker, dl.Reason, dl.Subject), dead)
+		c.recordDead(&l)
 	})
+}
+
+// jobPairs are the (case, oracle) pairs of a dead job that are jobs of this
+// campaign: cases of its, enqueued for the job's oracle or, before the mark,
+// going to it (Coordinator.enqueuedFor, as for a verdict). The store counts
+// those it has not judged as dead; a forged dead letter naming the
+// campaign's cases for an oracle nobody runs counts for nothing, even while
+// the cases' enqueue is not yet marked.
+func (c *Coordinator) jobPairs(job queue.Job) ([]store.Pair, error) {
+	ids := make([]string, len(job.Cases))
+	for i, wc := range job.Cases {
+		ids[i] = wc.ID
+	}
+	known, err := c.opts.Store.Cases(ids)
+	if err != nil {
+		return nil, err
+	}
+	camp := c.Campaign().ID
+	var pairs []store.Pair
+	for _, id := range ids {
+		if r, ok := known[id]; ok && r.Campaign == camp && c.enqueuedFor(r, job.Oracle) {
+			pairs = append(pairs, store.Pair{Case: id, Oracle: job.Oracle})
+		}
+	}
+	return pairs, nil
 }
 
 // inputsLoop turns new fuzz inputs into cases and jobs, then acks them.
@@ -182,24 +240,28 @@ func (c *Coordinator) inputsLoop(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.consumeLoop(ctx, cons, func(m jetstream.Msg) {
-		in, err := queue.Decode[queue.Inputs](m.Data())
-		if err == nil && in.Campaign != c.Campaign().ID {
-			err = fmt.Errorf("inputs for campaign %q", in.Campaign)
+	return c.consumeBatches(ctx, cons, func(ms []jetstream.Msg) {
+		var dead letters
+		defer c.recordDead(&dead)
+		for _, m := range ms {
+			in, err := queue.Decode[queue.Inputs](m.Data())
+			if err == nil && in.Campaign != c.Campaign().ID {
+				err = fmt.Errorf("inputs for campaign %q", in.Campaign)
+			}
+			if _, ok := fuzz.Lookup(in.Domain); err == nil && !ok { // never decodable: not worth a redelivery
+				err = fmt.Errorf("unknown domain %q", in.Domain)
+			}
+			if err != nil {
+				dead.add(c, m, fmt.Sprintf("inputs: %v", err), nil)
+				continue
+			}
+			if err := c.addInputs(ctx, in); err != nil {
+				c.log.Warn("add inputs; will be redelivered", "err", err)
+				_ = m.NakWithDelay(time.Second)
+				continue
+			}
+			_ = m.Ack()
 		}
-		if _, ok := fuzz.Lookup(in.Domain); err == nil && !ok { // never decodable: not worth a redelivery
-			err = fmt.Errorf("unknown domain %q", in.Domain)
-		}
-		if err != nil {
-			c.recordDead(m, fmt.Sprintf("inputs: %v", err), nil)
-			return
-		}
-		if err := c.addInputs(ctx, in); err != nil {
-			c.log.Warn("add inputs; will be redelivered", "err", err)
-			_ = m.NakWithDelay(time.Second)
-			return
-		}
-		_ = m.Ack()
 	})
 }
 

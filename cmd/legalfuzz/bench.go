@@ -17,7 +17,7 @@ func newBenchCmd() *cobra.Command {
 		Use:   "bench",
 		Short: "Measure legalfuzz itself",
 	}
-	cmd.AddCommand(newBenchBatchingCmd(), newBenchGenerationCmd())
+	cmd.AddCommand(newBenchBatchingCmd(), newBenchGenerationCmd(), newBenchSoakCmd())
 	return cmd
 }
 

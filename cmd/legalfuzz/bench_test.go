@@ -25,3 +25,26 @@ func TestBenchBatchingUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchSoakUsage: the soak's mistakes are usage errors, before any
+// server or process starts.
+func TestBenchSoakUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no out", []string{"bench", "soak"}, "out"},
+		{"zero duration", []string{"bench", "soak", "--duration", "0s", "--out", "x.json"}, "--duration"},
+		{"no workers", []string{"bench", "soak", "--workers", "0", "--out", "x.json"}, "--workers"},
+		{"unknown oracle", []string{"bench", "soak", "--oracles", "nope", "--out", "x.json"}, "unknown oracle"},
+		{"unknown domain", []string{"bench", "soak", "--domains", "nope", "--out", "x.json"}, "unknown domain"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := runCLI(t, "", tc.args...)
+			if code != exitError || !strings.Contains(errOut, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, errOut, exitError, tc.want)
+			}
+		})
+	}
+}

@@ -214,3 +214,14 @@ func Workers(ctx context.Context, js jetstream.JetStream) ([]Capability, error) 
 
 // HeartbeatPeriod is how often workers refresh their registry entry.
 func HeartbeatPeriod() time.Duration { return heartbeatPeriod }
+
+// MessageID names a stream message by its stream and stream sequence, which
+// stay the same when the message is redelivered; empty when m carries no
+// JetStream metadata.
+func MessageID(m jetstream.Msg) string {
+	meta, err := m.Metadata()
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", meta.Stream, meta.Sequence.Stream)
+}

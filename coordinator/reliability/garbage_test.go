@@ -158,7 +158,24 @@ func garbageMessages(campaign, known string) []garbage {
 		{"dead letter: not JSON", dead, []byte("]]"), "dead letter: garbage message"},
 		{"dead letter: truncated", dead, dl[:10], "dead letter: garbage message"},
 		{"dead letter: forged, 5000 cases", dead, forgedDead(campaign), "worker w: forged (on jobs.fixed-a.kindword)"},
+		// A case stored and not yet marked enqueued (here: as a crash left
+		// it) must not be counted dead for an oracle nobody runs: the soak
+		// found 5 such dead marks, which lower the work owed.
+		{"dead letter: forged, a case of the campaign for an oracle nobody runs", dead, forgedDeadFor(campaign, known, "gpu"),
+			"worker w: forged (on jobs.gpu.kindword)"},
+		{"result: forged, an undecodable case for an oracle nobody runs", results,
+			queue.Encode(queue.Result{V: queue.Version, Campaign: campaign, Batch: "b", Worker: "forger", Oracle: "gpu", Domain: "kindword",
+				Bad: []queue.BadCase{{ID: known, Error: "forged"}}}),
+			`undecodable report of gpu for case "` + known + `", which no job of this campaign asked gpu for`},
 	}
+}
+
+// forgedDeadFor is a dead letter claiming a job of oracle for one case.
+func forgedDeadFor(campaign, caseID, oracle string) []byte {
+	job := queue.Job{V: queue.Version, Campaign: campaign, Batch: "forged", Oracle: oracle, Domain: "kindword",
+		Cases: []queue.WireCase{{ID: caseID, Data: []byte{1}}}}
+	return queue.Encode(queue.DeadLetter{V: queue.Version, Campaign: campaign, Worker: "w", Subject: queue.JobSubject(oracle, "kindword"),
+		Reason: "forged", Data: queue.Encode(job)})
 }
 
 // forgedDead is a dead letter claiming a job of 5,000 cases the campaign

@@ -25,18 +25,19 @@ func (s *Store) Check() error {
 
 // records says how each bucket's values decode; members hold no value.
 var records = map[string]func([]byte) error{
-	string(bucketCampaigns):    decodes[Campaign],
-	string(bucketCases):        decodes[CaseRecord],
-	string(bucketVerdicts):     decodes[oracles.Verdict],
-	string(bucketBuckets):      decodes[Bucket],
-	string(bucketMembers):      func([]byte) error { return nil },
-	string(bucketDeadLetters):  decodes[DeadLetter],
-	string(bucketSuppressions): decodes[Suppression],
-	string(bucketMeta):         func([]byte) error { return nil },
-	string(bucketAliases):      func([]byte) error { return nil },
-	string(bucketDead):         func([]byte) error { return nil },
-	string(bucketFeatures):     decodes[Feature],
-	string(bucketCorpus):       decodes[CorpusEntry],
+	string(bucketCampaigns):      decodes[Campaign],
+	string(bucketCases):          decodes[CaseRecord],
+	string(bucketVerdicts):       decodes[oracles.Verdict],
+	string(bucketBuckets):        decodes[Bucket],
+	string(bucketMembers):        func([]byte) error { return nil },
+	string(bucketDeadLetters):    decodes[DeadLetter],
+	string(bucketSuppressions):   decodes[Suppression],
+	string(bucketMeta):           func([]byte) error { return nil },
+	string(bucketAliases):        func([]byte) error { return nil },
+	string(bucketDead):           func([]byte) error { return nil },
+	string(bucketLetterMessages): func([]byte) error { return nil },
+	string(bucketFeatures):       decodes[Feature],
+	string(bucketCorpus):         decodes[CorpusEntry],
 }
 
 func decodes[T any](data []byte) error {

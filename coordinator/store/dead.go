@@ -1,9 +1,12 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -13,6 +16,33 @@ import (
 // own, so a dead letter counts only pairs the campaign enqueued and never
 // judged, once, whatever the dead letter claims.
 var bucketDead = []byte("dead") // case \x00 oracle -> {}
+
+// bucketLetterMessages holds the stream messages recorded as dead letters,
+// so that a redelivered one is recorded once.
+var bucketLetterMessages = []byte("deadletter-messages") // message \x00 hash of subject and data -> {}
+
+// seenMessage reports whether d's stream message was already recorded, and
+// remembers it otherwise. The key holds a hash of the message's subject
+// and data beside its stream sequence: sequences start again when the NATS
+// data is lost, and a new message must not pass for an old one.
+func seenMessage(tx *bolt.Tx, d DeadLetter) (bool, error) {
+	if d.Message == "" {
+		return false, nil
+	}
+	b, err := tx.CreateBucketIfNotExists(bucketLetterMessages)
+	if err != nil {
+		return false, err
+	}
+	h := sha256.New()
+	h.Write([]byte(d.Subject))
+	h.Write([]byte{0})
+	h.Write(d.Data)
+	key := []byte(d.Message + "\x00" + hex.EncodeToString(h.Sum(nil)[:8]))
+	if b.Get(key) != nil {
+		return true, nil
+	}
+	return false, b.Put(key, []byte{})
+}
 
 // Pair names one (case, oracle) job.
 type Pair struct{ Case, Oracle string }
@@ -37,7 +67,9 @@ func markDead(tx *bolt.Tx, campaign string, pairs []Pair) (int, error) {
 		}
 		// A case not yet marked enqueued has jobs in flight (results can
 		// overtake the mark); its pairs count, and a verdict that comes
-		// after all revives them.
+		// after all revives them. The caller passes only pairs of oracles
+		// the case is going to (Coordinator.jobPairs): the store cannot
+		// tell them from a forged oracle's.
 		if !ok || r.Campaign != campaign || r.Enqueued != nil && !slices.Contains(r.Enqueued, p.Oracle) {
 			continue // not a job of this campaign: nothing to count
 		}
@@ -99,6 +131,27 @@ func (s *Store) Unjudged(campaign string) (map[string][]CaseRecord, error) {
 					out[o] = append(out[o], r)
 				}
 			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// DeadPairs returns every (case, oracle) pair marked dead, in key order: the
+// jobs the store counts as given up, for an audit against the verdicts.
+func (s *Store) DeadPairs() ([]Pair, error) {
+	var out []Pair
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDead)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
+			caseID, oracle, ok := strings.Cut(string(k), "\x00")
+			if !ok {
+				return fmt.Errorf("corrupt dead mark %q", k)
+			}
+			out = append(out, Pair{Case: caseID, Oracle: oracle})
 			return nil
 		})
 	})

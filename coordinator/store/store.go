@@ -81,6 +81,12 @@ type DeadLetter struct {
 	Reason   string    `json:"reason"`
 	Data     []byte    `json:"data"`
 	Time     time.Time `json:"time"`
+	// Message names the stream message the letter records (stream and
+	// sequence, see queue.MessageID); empty when it records none (a
+	// drain's give-up). A message redelivered after its letter was stored
+	// (its ack lost to a crash, or its ack deadline passed while it waited
+	// in a busy coordinator's buffer) is recorded and counted once.
+	Message string `json:"message,omitempty"`
 }
 
 func put(b *bolt.Bucket, key []byte, v any) error {
@@ -503,27 +509,46 @@ func (s *Store) Buckets() ([]Bucket, error) {
 // jobs it takes out of the outstanding work. A dead letter's claim about
 // itself counts for nothing.
 func (s *Store) AddDeadLetter(d DeadLetter, pairs []Pair) error {
+	return s.AddDeadLetters([]DeadLetter{d}, [][]Pair{pairs})
+}
+
+// AddDeadLetters records several dead letters, pairs[i] those of ds[i], as
+// AddDeadLetter would, in one transaction: one disk sync for a fetch of
+// garbage, so that a storm of it does not hold up the results behind it.
+func (s *Store) AddDeadLetters(ds []DeadLetter, pairs [][]Pair) error {
 	return s.update(func(tx *bolt.Tx) error {
-		deadCases, err := markDead(tx, d.Campaign, pairs)
-		if err != nil {
-			return err
+		for i, d := range ds {
+			if err := addDeadLetter(tx, d, pairs[i]); err != nil {
+				return err
+			}
 		}
-		b := tx.Bucket(bucketDeadLetters)
-		seq, err := b.NextSequence()
-		if err != nil {
-			return err
-		}
-		if err := put(b, binary.BigEndian.AppendUint64(nil, seq), d); err != nil {
-			return err
-		}
-		camp := d.Campaign
-		if tx.Bucket(bucketCampaigns).Get([]byte(camp)) == nil {
-			camp = "" // unknown campaign (garbage): recorded, counted nowhere
-		}
-		return updateCampaign(tx, camp, func(c *Campaign) {
-			c.Stats.DeadLetters++
-			c.Stats.DeadCases += deadCases
-		})
+		return nil
+	})
+}
+
+func addDeadLetter(tx *bolt.Tx, d DeadLetter, pairs []Pair) error {
+	if seen, err := seenMessage(tx, d); err != nil || seen {
+		return err
+	}
+	deadCases, err := markDead(tx, d.Campaign, pairs)
+	if err != nil {
+		return err
+	}
+	b := tx.Bucket(bucketDeadLetters)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	if err := put(b, binary.BigEndian.AppendUint64(nil, seq), d); err != nil {
+		return err
+	}
+	camp := d.Campaign
+	if tx.Bucket(bucketCampaigns).Get([]byte(camp)) == nil {
+		camp = "" // unknown campaign (garbage): recorded, counted nowhere
+	}
+	return updateCampaign(tx, camp, func(c *Campaign) {
+		c.Stats.DeadLetters++
+		c.Stats.DeadCases += deadCases
 	})
 }
 

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+)
+
+// child is a legalfuzz child process of the soak.
+type child struct {
+	name string
+	cmd  *exec.Cmd
+	done chan struct{}
+	code int // exit code once done; -1 when killed by a signal
+}
+
+// startChild runs exe with args, its output appended to logPath. The
+// kernel kills it when the soak dies.
+func startChild(name, exe, logPath string, env []string, args ...string) (*child, error) {
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	fmt.Fprintf(logf, "--- %s start %s\n", time.Now().UTC().Format(time.RFC3339), name)
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	c := &child{name: name, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait() // the exit code says it
+		logf.Close()
+		c.code = cmd.ProcessState.ExitCode()
+		close(c.done)
+	}()
+	return c, nil
+}
+
+// kill SIGKILLs the process and waits for it.
+func (c *child) kill() {
+	_ = c.cmd.Process.Signal(syscall.SIGKILL)
+	<-c.done
+}
+
+// stop asks the process to finish (SIGTERM), and kills it after grace.
+func (c *child) stop(grace time.Duration) {
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(grace):
+		c.kill()
+	}
+}
+
+// soak runs the campaign, the workers, the kills and the storm until the
+// campaign is done, and fills rep's process and storm figures.
+func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Server, users soakUsers, rep *soakReport) error {
+	ctx := cmd.Context()
+	url := ns.ClientURL()
+	logs := filepath.Join(o.dir, "logs")
+	if err := os.MkdirAll(logs, 0o755); err != nil {
+		return err
+	}
+	workerArgs := func(i int) []string {
+		return []string{"worker", "--nats", url, "--nats-user", "worker", "--name", fmt.Sprintf("soak-w%d", i),
+			"--oracles", strings.Join(o.oracles, ","), "--fuzz-binary", o.fuzzBinary, "--work-dir", filepath.Join(o.dir, "workers", fmt.Sprint(i))}
+	}
+	workerEnv := []string{"LEGALFUZZ_NATS_PASSWORD=" + users.worker}
+	workers := make([]*child, o.workers)
+	for i := range workers {
+		w, err := startChild(fmt.Sprintf("worker %d", i), exe, filepath.Join(logs, fmt.Sprintf("worker-%d.log", i)), workerEnv, workerArgs(i)...)
+		if err != nil {
+			return err
+		}
+		workers[i] = w
+	}
+	defer func() {
+		for _, w := range workers {
+			w.stop(30 * time.Second)
+		}
+	}()
+	campArgs := []string{"campaign", "--nats", url, "--nats-user", "coordinator", "--campaign", soakCampaign,
+		"--duration", o.duration.String(), "--drain-timeout", o.drain.String(), "--oracles", strings.Join(o.oracles, ","),
+		"--generator", o.generator, "--fuzz-binary", o.fuzzBinary, "--out", filepath.Join(o.dir, "campaign"), "--no-minimize", "--quiet"}
+	if len(o.domains) > 0 {
+		campArgs = append(campArgs, "--domains", strings.Join(o.domains, ","))
+	}
+	startCampaign := func() (*child, error) {
+		rep.CampaignStarts++
+		fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: campaign start %d\n", rep.CampaignStarts)
+		return startChild("campaign", exe, filepath.Join(logs, "campaign.log"), []string{"LEGALFUZZ_NATS_PASSWORD=" + users.coordinator}, campArgs...)
+	}
+	camp, err := startCampaign()
+	if err != nil {
+		return err
+	}
+	defer camp.kill()
+
+	stormCtx, stopStorm := context.WithCancel(ctx)
+	defer stopStorm()
+	stormDone := make(chan stormCounts, 1)
+	go func() { stormDone <- o.storm(stormCtx, ns, users, cmd) }()
+	start := time.Now()
+	killEvery := time.NewTicker(o.killEvery)
+	defer killEvery.Stop()
+	resumes := 0
+	for done := false; !done; {
+		var campaignKill <-chan time.Time // the next campaign kill, evenly spread over the duration
+		if rep.CampaignKills < o.campaignKills {
+			at := o.duration * time.Duration(rep.CampaignKills+1) / time.Duration(o.campaignKills+1)
+			campaignKill = time.After(time.Until(start.Add(at)))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-killEvery.C:
+			i := rep.WorkerKills % len(workers)
+			workers[i].kill()
+			rep.WorkerKills++
+			fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: %s SIGKILLed at %s\n", workers[i].name, time.Since(start).Round(time.Second))
+			if workers[i], err = startChild(workers[i].name, exe, filepath.Join(logs, fmt.Sprintf("worker-%d.log", i)), workerEnv, workerArgs(i)...); err != nil {
+				return err
+			}
+			rep.WorkerRestarts++
+		case <-campaignKill:
+			camp.kill()
+			rep.CampaignKills++
+			rep.CampaignExits = append(rep.CampaignExits, "SIGKILL")
+			fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: campaign SIGKILLed at %s\n", time.Since(start).Round(time.Second))
+			if camp, err = startCampaign(); err != nil {
+				return err
+			}
+		case <-camp.done:
+			rep.CampaignExits = append(rep.CampaignExits, fmt.Sprintf("exit %d", camp.code))
+			switch {
+			case camp.code == exitOK || camp.code == exitFindings:
+				done = true
+			case resumes < maxResumes: // a drain timeout with jobs owed: resume
+				resumes++
+				if camp, err = startCampaign(); err != nil {
+					return err
+				}
+			default: // given up: the audit says what is owed
+				fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: the campaign exited %d %d times (see %s)\n", camp.code, resumes+1, filepath.Join(logs, "campaign.log"))
+				done = true
+			}
+		}
+	}
+	stopStorm()
+	rep.Storm = <-stormDone
+	rep.Storm.Unread = unread(ctx, url, users)
+	return nil
+}
+
+// maxResumes bounds the campaign's restarts after it exits 2 on its own.
+const maxResumes = 3
+
+// stormCounts are the storm's figures.
+type stormCounts struct {
+	Sent             int            `json:"sent"`
+	ByKind           map[string]int `json:"by_kind"`
+	PublishErrors    int            `json:"publish_errors"`
+	JobsAttempted    int            `json:"jobs_attempted"`
+	JobsDenied       int            `json:"jobs_denied"`
+	Oversized        int            `json:"oversized"`
+	OversizedRefused int            `json:"oversized_refused"`
+	Unread           int            `json:"unread"`
+}
+
+// storm publishes o.forged messages as the worker user, spread over the
+// duration, and o.oversized over the payload limit on raw connections.
+func (o *benchSoakOptions) storm(ctx context.Context, ns *server.Server, users soakUsers, cmd *cobra.Command) stormCounts {
+	counts := stormCounts{ByKind: map[string]int{}}
+	var mu sync.Mutex
+	nc, err := nats.Connect(ns.ClientURL(), nats.UserInfo("worker", users.worker), nats.Name("soak-storm"), nats.MaxReconnects(-1),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if errors.Is(err, nats.ErrPermissionViolation) {
+				mu.Lock()
+				counts.JobsDenied++
+				mu.Unlock()
+			}
+		}))
+	if err != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "bench soak: storm:", err)
+		return counts
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err == nil {
+		err = queue.WaitStreams(ctx, js)
+	}
+	if err != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "bench soak: storm:", err)
+		return counts
+	}
+	s := reliability.NewStorm(soakCampaign, soakMarker, o.oracles, "gpu", o.domains, 1, int(nc.MaxPayload()))
+	start := time.Now()
+	total := o.forged + o.oversized
+	for i := 0; i < total && ctx.Err() == nil; i++ {
+		// Pace: message i goes out at i/total of the duration.
+		if wait := time.Until(start.Add(o.duration * time.Duration(i) / time.Duration(total))); wait > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
+		}
+		switch {
+		case i%(total/max(o.oversized, 1)+1) == 0 && counts.Oversized < o.oversized:
+			counts.Oversized++
+			if oversizedRefused(ns.Addr().String(), users.worker, queue.ResultSubject(soakCampaign), 2*int(nc.MaxPayload())) {
+				counts.OversizedRefused++
+			}
+		case i%100 == 50:
+			counts.JobsAttempted++
+			_ = nc.Publish(queue.JobSubject(o.oracles[0], "kindword"), []byte(soakMarker+" forged job"))
+		default:
+			m := s.Next(i)
+			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			_, err := js.Publish(pctx, m.Subject, m.Data)
+			cancel()
+			if err != nil {
+				counts.PublishErrors++
+				continue
+			}
+			counts.Sent++
+			counts.ByKind[m.Kind]++
+		}
+	}
+	_ = nc.Flush()
+	time.Sleep(500 * time.Millisecond) // the last permission errors come back asynchronously
+	mu.Lock()
+	defer mu.Unlock()
+	return counts
+}
+
+// oversizedRefused publishes size bytes on a raw client connection, as a
+// client that ignores the server's limit would, and reports whether the
+// server refused them with a payload violation.
+func oversizedRefused(addr, password, subject string, size int) bool {
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(15 * time.Second))
+	r := bufio.NewReader(c)
+	if _, err := r.ReadString('\n'); err != nil { // the server's INFO
+		return false
+	}
+	connect, _ := json.Marshal(map[string]any{"user": "worker", "pass": password, "verbose": false, "pedantic": false})
+	if _, err := fmt.Fprintf(c, "CONNECT %s\r\nPUB %s %d\r\n", connect, subject, size); err != nil {
+		return false
+	}
+	go func() { _, _ = c.Write(make([]byte, size)) }() // the server may stop reading at the header
+	for range 4 {
+		line, err := r.ReadString('\n')
+		if strings.Contains(line, "Maximum Payload") {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// unread counts the messages left on the results and inputs streams: storm
+// messages the campaign ended before reading.
+func unread(ctx context.Context, url string, users soakUsers) int {
+	nc, err := nats.Connect(url, nats.UserInfo("coordinator", users.coordinator))
+	if err != nil {
+		return -1
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, name := range []string{"LF_RESULTS", "LF_INPUTS"} {
+		s, err := js.Stream(ctx, name)
+		if err != nil {
+			return -1
+		}
+		n += int(s.CachedInfo().State.Msgs)
+	}
+	return n
+}
