@@ -46,8 +46,14 @@ func cluster(t *testing.T, n int) []*server.Server {
 				return fmt.Errorf("%s has %d routes", s.Name(), s.NumRoutes())
 			}
 		}
-		if !slices.ContainsFunc(servers, (*server.Server).JetStreamIsLeader) {
+		i := slices.IndexFunc(servers, (*server.Server).JetStreamIsLeader)
+		if i < 0 {
 			return fmt.Errorf("%w: no JetStream meta leader", errNotYet)
+		}
+		// An R3 stream needs every peer known to the leader, with stats:
+		// before that, placement fails ("no suitable peers for placement").
+		if peers := servers[i].JetStreamClusterPeers(); len(peers) < n {
+			return fmt.Errorf("%w: the meta leader knows %d JetStream peers of %d", errNotYet, len(peers), n)
 		}
 		return nil
 	})
