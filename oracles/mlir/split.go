@@ -449,7 +449,9 @@ func crashFrame(out string) string {
 	}
 	if len(frames) == 0 {
 		for _, m := range unsymbolizedFrame.FindAllStringSubmatch(out, -1) {
-			frames = append(frames, unsymbolizedOffset.ReplaceAllString(m[2], ""))
+			if !strings.HasPrefix(m[1], "libc.so") { // gsignal, abort: how it died, not where
+				frames = append(frames, unsymbolizedOffset.ReplaceAllString(m[2], ""))
+			}
 		}
 	}
 	for _, f := range frames {

@@ -135,6 +135,14 @@ func TestCrashFrameWithoutSymbolizer(t *testing.T) {
 			t.Errorf("%s: frame %q, want %q", f, got, want)
 		}
 	}
+	// An abort's libc frames (gsignal, abort) say how it died, not where.
+	out, err := os.ReadFile("testdata/crash-22-abort-unsymbolized.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := crashFrame(string(out)), "mlir::NVVM::MmaOp::verify()"; got != want {
+		t.Errorf("abort: frame %q, want %q", got, want)
+	}
 }
 
 // TestDataMovementWants checks the emitted-PTX checks of ldsm, cpasync and
