@@ -29,18 +29,22 @@ func (a Arch) FamilySpecific() bool { return a.Suffix == "f" }
 type archInfo struct {
 	arch   Arch
 	minPTX PTX // the first PTX ISA version that accepts the target
+	// lastPTX is the last PTX ISA version that names the target, or 0:
+	// PTX ISA 9.0 renamed sm_101 to sm_110 (Jetson Thor), so a .version 9.0
+	// module has no sm_101 target (llc 22 then selects no tcgen05.mma for it).
+	lastPTX PTX
 }
 
 // known lists every target legalfuzz can render, oldest first. The order is
 // the canonical encoding of a target, so only append to it.
 var known = []archInfo{
-	{Arch{80, ""}, 70}, {Arch{86, ""}, 71}, {Arch{87, ""}, 74}, {Arch{89, ""}, 78},
-	{Arch{90, ""}, 78}, {Arch{90, "a"}, 80},
-	{Arch{100, ""}, 86}, {Arch{100, "a"}, 86}, {Arch{100, "f"}, 88},
-	{Arch{101, ""}, 86}, {Arch{101, "a"}, 86}, {Arch{101, "f"}, 88},
-	{Arch{103, ""}, 88}, {Arch{103, "a"}, 88}, {Arch{103, "f"}, 88},
-	{Arch{110, ""}, 90}, {Arch{110, "a"}, 90}, {Arch{110, "f"}, 90},
-	{Arch{120, ""}, 87}, {Arch{120, "a"}, 87}, {Arch{120, "f"}, 88},
+	{Arch{80, ""}, 70, 0}, {Arch{86, ""}, 71, 0}, {Arch{87, ""}, 74, 0}, {Arch{89, ""}, 78, 0},
+	{Arch{90, ""}, 78, 0}, {Arch{90, "a"}, 80, 0},
+	{Arch{100, ""}, 86, 0}, {Arch{100, "a"}, 86, 0}, {Arch{100, "f"}, 88, 0},
+	{Arch{101, ""}, 86, 88}, {Arch{101, "a"}, 86, 88}, {Arch{101, "f"}, 88, 88},
+	{Arch{103, ""}, 88, 0}, {Arch{103, "a"}, 88, 0}, {Arch{103, "f"}, 88, 0},
+	{Arch{110, ""}, 90, 0}, {Arch{110, "a"}, 90, 0}, {Arch{110, "f"}, 90, 0},
+	{Arch{120, ""}, 87, 0}, {Arch{120, "a"}, 87, 0}, {Arch{120, "f"}, 88, 0},
 }
 
 // PTX is a PTX ISA version times ten: 84 is PTX ISA 8.4.
@@ -69,6 +73,17 @@ func MinPTX(a Arch) PTX {
 		}
 	}
 	return 0
+}
+
+// Names reports whether t's PTX ISA version names its architecture: not
+// before the target's first version, nor after a rename retired it.
+func (t Target) Names() bool {
+	for _, k := range known {
+		if k.arch == t.Arch {
+			return t.PTX >= k.minPTX && (k.lastPTX == 0 || t.PTX <= k.lastPTX)
+		}
+	}
+	return false
 }
 
 // ParseArch parses "sm_90a".

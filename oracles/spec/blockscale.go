@@ -100,7 +100,7 @@ var ptxTable36 = []struct {
 // 8 × N fragment bits.
 func ptxBlockScaleAccepts(v bs.Value) bool {
 	n, ok := v.ScaleVecN()
-	if !ok || !blockScaleTarget(v.Tgt) || v.Tgt.PTX < target.MinPTX(v.Tgt.Arch) || int(v.ScaleFragmentBits) != 8*n {
+	if !ok || !blockScaleTarget(v.Tgt) || !v.Tgt.Names() || int(v.ScaleFragmentBits) != 8*n {
 		return false
 	}
 	for _, row := range ptxTable36 {

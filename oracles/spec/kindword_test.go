@@ -109,6 +109,10 @@ func TestKindWordPTXISA(t *testing.T) {
 		{"legal f16", base, ""},
 		{"ptx too old", with(func(v *kw.Value) { v.Tgt = target.MustParse("sm_100a", "8.4") }), "ptxisa.kindword.target-ptx-version"},
 		{"sm_90a", with(func(v *kw.Value) { v.Tgt = target.MustParse("sm_90a", "") }), "ptxisa.kindword.target"},
+		// PTX ISA 9.0 renamed sm_101 to sm_110: sm_101a is named up to 8.8 only.
+		{"sm_101a at PTX 8.8", with(func(v *kw.Value) { v.Tgt = target.MustParse("sm_101a", "8.8") }), ""},
+		{"sm_101a at PTX 9.0", with(func(v *kw.Value) { v.Tgt = target.MustParse("sm_101a", "9.0") }), "ptxisa.kindword.target-ptx-version"},
+		{"sm_110a at PTX 9.0", with(func(v *kw.Value) { v.Tgt = target.MustParse("sm_110a", "9.0") }), ""},
 		{"sm_100f needs PTX 8.8", with(func(v *kw.Value) { v.Tgt = target.MustParse("sm_100f", "8.8") }), ""},
 		{"reserved kind", with(func(v *kw.Value) { v.Kind = kw.Reserved6 }), "ptxisa.kindword.reserved-kind"},
 		{"cta_group 3", with(func(v *kw.Value) { v.CTAGroup = 3 }), "ptxisa.kindword.cta-group"},

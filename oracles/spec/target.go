@@ -16,13 +16,14 @@ func archIn(t target.Target, names ...string) bool {
 func ptxAtLeast(t target.Target, p target.PTX) bool { return t.PTX >= p }
 
 // targetPTXCheck is the first ptxisa rule of every domain: a PTX ISA version
-// older than the target's first one cannot name the target at all.
+// older than the target's first one, or newer than a rename that retired it
+// (sm_101 became sm_110 in PTX ISA 9.0), cannot name the target at all.
 func targetPTXCheck[V domain.Value](domainName string) Check[V] {
 	return Check[V]{
 		Rule: &Rule{ID: "ptxisa." + domainName + ".target-ptx-version", Set: PTXISA, Domain: domainName,
 			Message: "PTX ISA version does not know the .target",
-			Source:  "PTX ISA 1.3 (PTX versions and targets); ptx-facts: CUDA -> PTX ISA table"},
-		Fires:  func(v V) bool { return v.Target().PTX < target.MinPTX(v.Target().Arch) },
+			Source:  "PTX ISA 1.3 (PTX versions and targets); PTX ISA 9.0 release notes (sm_101 renamed sm_110); ptx-facts: CUDA -> PTX ISA table"},
+		Fires:  func(v V) bool { return !v.Target().Names() },
 		Detail: func(v V) string { return ": " + v.Target().String() },
 	}
 }
