@@ -13,7 +13,7 @@ import (
 // "m16n8k16" is "mNnNkN", "PTX .version 7.0" is "PTX .version N.N". Every
 // GPU target, arch-specific suffix included, is one name: "sm_86", "sm_90a"
 // and "sm_100f" are "sm_N", "compute_90a" is "compute_N", "gfx90a" and
-// "gfx1100" are "gfxN". Operation spellings that differ only by a variant
+// "gfx1100" are "gfxN"; MLIR's small floats ("f8E4M3FN", "f8E5M2") are "fN". Operation spellings that differ only by a variant
 // checked by the same verifier code are one name (see opVariants). White
 // space runs are one space.
 func Title(text string) string {
@@ -28,6 +28,10 @@ func Title(text string) string {
 // digit rule so that their suffix letters go too.
 var titleRules = []rule{
 	{regexp.MustCompile(`\b(sm|compute)_\d+[a-z]?\b`), "${1}_N"},
+	// MLIR's small float types (f8E4M3FN, f8E5M2, f6E2M3FN, f4E2M1FN) are
+	// one name: one check refuses each the same way, and their letters
+	// would survive the digit rule and split its bucket.
+	{regexp.MustCompile(`\bf\d+E\d+M\d+(?:FNUZ|FN|B\d+FNUZ)?\b`), "fN"},
 	{regexp.MustCompile(`\bgfx[0-9a-f]+\b`), "gfxN"},
 	{regexp.MustCompile(`\d+`), "N"},
 	opVariants,

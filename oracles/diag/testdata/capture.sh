@@ -21,6 +21,8 @@ captures=(
 	"mlir-opt-22-mma-sp-bad-shape|mlir-opt-22 {in}/mma-sp-bad-shape.mlir"
 	"mlir-opt-19-mma-sp-e4m3|mlir-opt-19 {in}/mma-sp-e4m3.mlir -o /dev/null"
 	"mlir-opt-19-mma-e4m3|mlir-opt-19 {in}/mma-e4m3.mlir -o /dev/null"
+	"mlir-opt-19-wgmma-e4m3-e4m3|mlir-opt-19 {in}/wgmma-e4m3-e4m3.mlir -o /dev/null"
+	"mlir-opt-19-wgmma-e5m2-e4m3|mlir-opt-19 {in}/wgmma-e5m2-e4m3.mlir -o /dev/null"
 	"mlir-opt-19-mma-split|mlir-opt-19 --split-input-file {in}/mma-split.mlir -o /dev/null"
 	"mlir-opt-22-mma-split|mlir-opt-22 --split-input-file {in}/mma-split.mlir -o /dev/null"
 	"mlir-opt-19-ldmatrix-numtiles|mlir-opt-19 {in}/ldmatrix-numtiles.mlir"
