@@ -56,8 +56,8 @@ func (c Class) Bug() bool { return c != Limitation && c != SeedEvidence }
 
 // limitationWords are how tools say they do not do something on purpose:
 // MLIR's "Interleave options are not supported yet.", "hit a limitation",
-// "(or not supported yet)".
-var limitationWords = regexp.MustCompile(`(?i)not supported yet|not supported \(yet\)|or not supported yet|hit a limitation|not yet supported|unimplemented`)
+// "(or not supported yet)", "supports non-transpose A ... for the time being".
+var limitationWords = regexp.MustCompile(`(?i)not supported yet|not supported \(yet\)|or not supported yet|hit a limitation|not yet supported|unimplemented|for the time being`)
 
 // ClassOf classifies a bucket's signature.
 func ClassOf(s Signature) Class {

@@ -38,6 +38,8 @@ func TestClassOf(t *testing.T) {
 			Diag: "error: the tensormap descriptor must have last dimension of N bytes but it is N bytes"}, TooStrict},
 		{"MLIR's own not supported yet", Signature{Domain: "tmadesc", Tool: oracles.MLIR, Kind: oracles.Reject, On: OnVerdict,
 			Diag: "error: Interleave options are not supported yet."}, Limitation},
+		{"MLIR's own for the time being", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Reject, On: OnVerdict,
+			Diag: "error: 'nvgpu.warpgroup.mma' op supports non-transpose A (Row Major) and transpose B (Column Major) for the time being"}, Limitation},
 		{"MLIR's own hit a limitation", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Reject, On: OnVerdict,
 			Diag: "error: 'nvgpu.warpgroup.mma' op hit a limitation: 'fN' += 'fNENMNFN' * 'fNENMNFN', it is not supported yet"}, Limitation},
 		{"fence inserter under test", Signature{Domain: "schedule", Tool: oracles.FenceProxy, Kind: oracles.Reject}, SeedEvidence},
