@@ -56,7 +56,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 
 	for _, plot := range []struct{ id, mark string }{
-		{"plot-cases", `<path class="series"`}, {"plot-buckets", `<path class="series"`},
+		{"plot-cases", `<path class="series"`}, {"plot-buckets", `<path class="series"`}, {"plot-features", `<path class="series"`},
 		{"plot-throughput", `<rect class="bar"`}, {"plot-coverage", `<rect class="bar"`},
 	} {
 		svg := reportstest.Between(t, dom, `<svg id="`+plot.id+`"`, "</svg>")

@@ -189,3 +189,22 @@ func (f fixture) load(t *testing.T) *Report {
 	}
 	return r
 }
+
+// signal counts the campaign's features and corpus entries in the store.
+func (f fixture) signal(t *testing.T, campaign string) (features, corpus int) {
+	t.Helper()
+	s, err := store.OpenStoreReadOnly(f.path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	fs, err := s.Features(campaign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := s.Corpus(campaign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(fs), len(es)
+}

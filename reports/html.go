@@ -58,7 +58,7 @@ type page struct {
 	Definition                                           string
 	ClaimGroups                                          []claimGroup
 	Contradicted                                         []Claim
-	CasesPlot, BucketsPlot, ThroughputPlot, CoveragePlot template.HTML
+	CasesPlot, BucketsPlot, FeaturesPlot, ThroughputPlot, CoveragePlot template.HTML
 }
 
 // WriteHTML writes the report as one self-contained page: inline CSS and
@@ -66,13 +66,14 @@ type page struct {
 // can find: #summary, #campaigns-table, #tonight (cards #tonight-new,
 // #tonight-still, #tonight-regressed, #tonight-fixed; #tonight-versions;
 // #tonight-table with tr.tonight-row rows, data-tonight), #plots with svg#plot-cases,
-// #plot-buckets, #plot-throughput and #plot-coverage, #buckets-table with
+// #plot-buckets, #plot-features, #plot-throughput and #plot-coverage, #buckets-table with
 // tr.bucket rows (details.reproducer inside), #claims-matrix with tr.claim
 // rows (data-rule, data-verdict), #agreement-matrix with tr.matrix-row rows.
 func WriteHTML(w io.Writer, r *Report) error {
 	p := page{R: r, Definition: ClaimsDefinition,
 		CasesPlot:      stepChart("plot-cases", "Cases over time (cumulative)", "cases", colorA, r.Timeline.Cases),
 		BucketsPlot:    stepChart("plot-buckets", "Buckets over time (cumulative, by first sighting)", "buckets", "#c2410c", r.Timeline.Buckets),
+		FeaturesPlot:   stepChart("plot-features", "Features over time (the campaign's distinct verdict features)", "features", "#15803d", r.Timeline.Features),
 		ThroughputPlot: throughputChart(r.Throughput),
 		CoveragePlot:   coverageChart(r.Coverage),
 	}

@@ -164,6 +164,11 @@ type Throughput struct {
 type Timeline struct {
 	Cases   []TimePoint `json:"cases"`   // cases stored, by each case's Seen time
 	Buckets []TimePoint `json:"buckets"` // buckets, by FirstSeen
+	// Features and Corpus are the report's campaign's distinct features and
+	// corpus entries, by when each first came: the curve that says whether
+	// generation still finds new behaviour or has flattened.
+	Features []TimePoint `json:"features"`
+	Corpus   []TimePoint `json:"corpus"`
 }
 
 // TimePoint is a cumulative count at a time.
@@ -247,6 +252,9 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	r.Coverage = acc.coverage()
 	r.Throughput = throughput(camps)
 	r.Timeline = Timeline{Cases: cumulative(acc.seen), Buckets: bucketTimes(buckets)}
+	if r.Timeline.Features, r.Timeline.Corpus, err = signalTimes(s, r.Campaign); err != nil {
+		return nil, err
+	}
 	r.DeadLetters = []DeadLetter{}
 	for _, d := range dead {
 		r.DeadLetters = append(r.DeadLetters, DeadLetter{Campaign: d.Campaign, Subject: d.Subject, Reason: d.Reason, Time: d.Time})
@@ -489,6 +497,26 @@ func bucketTimes(buckets []store.Bucket) []TimePoint {
 		ts[i] = b.FirstSeen
 	}
 	return cumulative(ts)
+}
+
+// signalTimes is the campaign's features and corpus over time.
+func signalTimes(s *store.Store, campaign string) (features, corpus []TimePoint, err error) {
+	fs, err := s.Features(campaign)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read features: %w", err)
+	}
+	es, err := s.Corpus(campaign)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read corpus: %w", err)
+	}
+	var ft, ct []time.Time
+	for _, f := range fs {
+		ft = append(ft, f.Seen)
+	}
+	for _, e := range es {
+		ct = append(ct, e.Added)
+	}
+	return cumulative(ft), cumulative(ct), nil
 }
 
 // tonight counts the buckets' tonight statuses.

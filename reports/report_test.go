@@ -59,6 +59,13 @@ func TestLoad(t *testing.T) {
 	if len(r.Timeline.Cases) == 0 || r.Timeline.Cases[len(r.Timeline.Cases)-1].Count != f.cases || len(r.Timeline.Buckets) != 3 {
 		t.Fatalf("timeline %+v; want %d cases (the minimized one left out) and 3 buckets", r.Timeline, f.cases)
 	}
+	features, corpus := f.signal(t, r.Campaign)
+	if n := len(r.Timeline.Features); features == 0 || n == 0 || r.Timeline.Features[n-1].Count != features {
+		t.Fatalf("features timeline %+v; want it to end at the campaign's %d features", r.Timeline.Features, features)
+	}
+	if n := len(r.Timeline.Corpus); corpus == 0 || n == 0 || r.Timeline.Corpus[n-1].Count != corpus {
+		t.Fatalf("corpus timeline %+v; want it to end at the campaign's %d corpus entries", r.Timeline.Corpus, corpus)
+	}
 	var ptxas Throughput
 	for _, tp := range r.Throughput {
 		if tp.Oracle == "ptxas" {
@@ -223,7 +230,7 @@ func TestHTMLSelfContained(t *testing.T) {
 		t.Error("page names a network address")
 	}
 	for _, want := range []string{`id="buckets-table"`, `id="claims-matrix"`, `id="agreement-matrix"`, `id="plot-cases"`,
-		`id="plot-buckets"`, `id="plot-throughput"`, `id="plot-coverage"`, "&lt;script&gt;alert", "exec:&lt;b&gt;x&lt;/b&gt;",
+		`id="plot-buckets"`, `id="plot-features"`, `id="plot-throughput"`, `id="plot-coverage"`, "&lt;script&gt;alert", "exec:&lt;b&gt;x&lt;/b&gt;",
 		`id="claims-definition"`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
