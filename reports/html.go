@@ -54,10 +54,10 @@ type claimGroup struct {
 
 // page is what the HTML template renders.
 type page struct {
-	R                                                    *Report
-	Definition                                           string
-	ClaimGroups                                          []claimGroup
-	Contradicted                                         []Claim
+	R                                                                  *Report
+	Definition                                                         string
+	ClaimGroups                                                        []claimGroup
+	Contradicted                                                       []Claim
 	CasesPlot, BucketsPlot, FeaturesPlot, ThroughputPlot, CoveragePlot template.HTML
 }
 
