@@ -6,6 +6,8 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
@@ -89,10 +92,24 @@ func TestClusterNodeLoss(t *testing.T) {
 	cases := mustCases(t, "kindword", 64, 4)
 	publishInputs(t, js, qcfg, campaign, "kindword", cases)
 
+	// Each oracle judges a few batches, then waits at the gate until the
+	// node is gone: the loss falls mid-campaign however loaded the machine.
+	gate := make(chan struct{})
+	var openGate sync.Once
+	open := func() { openGate.Do(func() { close(gate) }) }
+	t.Cleanup(open)
+	held := func() func([]domain.Case) {
+		var n atomic.Int32
+		return func([]domain.Case) {
+			if n.Add(1) > 4 {
+				<-gate
+			}
+		}
+	}
 	var names []string
 	for i := range 2 {
-		a := testoracle.New(testoracle.Config{Name: "fixed-a", Latency: 150 * time.Millisecond, Domains: []string{"kindword"}})
-		b := testoracle.New(testoracle.Config{Name: "fixed-b", Latency: 100 * time.Millisecond, Domains: []string{"kindword"}})
+		a := testoracle.New(testoracle.Config{Name: "fixed-a", Latency: 150 * time.Millisecond, Domains: []string{"kindword"}, OnJudge: held()})
+		b := testoracle.New(testoracle.Config{Name: "fixed-b", Latency: 100 * time.Millisecond, Domains: []string{"kindword"}, OnJudge: held()})
 		orcs, sts := statuses(a, b)
 		name := fmt.Sprintf("w%d", i)
 		startWorker(t, connect(t, name, urls), worker.Config{Name: name, Oracles: orcs, Statuses: sts, Queue: qcfg})
@@ -118,6 +135,7 @@ func TestClusterNodeLoss(t *testing.T) {
 	before := coord.Campaign().Stats
 	victim.Shutdown()
 	t.Logf("shut down %s at judged %d of %d", victim.Name(), before.Judged, before.Enqueued)
+	open()
 
 	camp := <-done
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
