@@ -27,32 +27,24 @@ const Name = oracles.AMDGPUMC
 // CPU is the AMD GPU the waitcnt domain's default cases are assembled for.
 const CPU = "gfx942"
 
-var llvmVersion = regexp.MustCompile(`LLVM version (\d+)\.\d+\.\d+`)
-
-// mcSpec finds an llvm-mc with the amdgcn target; major, when not zero, is
-// the LLVM major version it must have.
-func mcSpec(name, env string, major string, files ...string) tool.Spec {
-	return tool.Spec{
-		Name:        name,
-		Env:         env,
-		Files:       files,
-		VersionArgs: []string{"--version"},
-		Version: func(out string) (string, bool) {
-			m := llvmVersion.FindStringSubmatch(out)
-			if m == nil || !strings.Contains(out, "amdgcn") || (major != "" && m[1] != major) {
-				return "", false
-			}
-			return strings.TrimPrefix(m[0], "LLVM version "), true
-		},
-		Install: "make oracles",
+// mcSpec finds an llvm-mc of LLVM major (0: any) with the amdgcn target.
+func mcSpec(name, env string, major int, files ...string) tool.Spec {
+	s := tool.LLVM(name, env, major, "make oracles", files...)
+	llvm := s.Version
+	s.Version = func(out string) (string, bool) {
+		if !strings.Contains(out, "amdgcn") {
+			return "", false
+		}
+		return llvm(out)
 	}
+	return s
 }
 
 // Spec finds llvm-mc 19 (any LLVM version with the amdgcn target will do
 // for a plain llvm-mc); Spec22 finds llvm-mc 22.
 var (
-	Spec   = mcSpec(Name, "LEGALFUZZ_LLVM_MC", "", "llvm-mc-19", "llvm-mc")
-	Spec22 = mcSpec(oracles.AMDGPUMC22, "LEGALFUZZ_LLVM_MC22", "22", "llvm-mc-22")
+	Spec   = mcSpec(Name, "LEGALFUZZ_LLVM_MC", 0, "llvm-mc-19", "llvm-mc")
+	Spec22 = mcSpec(oracles.AMDGPUMC22, "LEGALFUZZ_LLVM_MC22", 22, "llvm-mc-22")
 )
 
 // DefaultTimeout bounds one llvm-mc process.

@@ -8,10 +8,8 @@ package llvm
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,23 +37,8 @@ var LLC22 = Variant{Name: oracles.LLC22, Major: 22, Spec: llcSpec(oracles.LLC22,
 // Variants lists both llc oracles, oldest first.
 var Variants = []Variant{LLC19, LLC22}
 
-var llvmVersion = regexp.MustCompile(`LLVM version (\d+)\.(\d+)\.(\d+)`)
-
 func llcSpec(name string, major int, env string, files ...string) tool.Spec {
-	return tool.Spec{
-		Name:        name,
-		Env:         env,
-		Files:       files,
-		VersionArgs: []string{"--version"},
-		Version: func(out string) (string, bool) {
-			m := llvmVersion.FindStringSubmatch(out)
-			if m == nil || m[1] != strconv.Itoa(major) {
-				return "", false
-			}
-			return m[1] + "." + m[2] + "." + m[3], true
-		},
-		Install: "make oracles",
-	}
+	return tool.LLVM(name, env, major, "make oracles", files...)
 }
 
 // NoSymbolize keeps LLVM tools from symbolizing the stack dump of a crash.

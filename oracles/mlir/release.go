@@ -3,7 +3,6 @@ package mlir
 import (
 	"context"
 	"fmt"
-	"regexp"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
@@ -33,18 +32,8 @@ type release struct {
 
 const install22 = "make oracles (Debian trixie mlir-22-tools and llvm-22 in a private root)"
 
-// llvm22 matches the version line of LLVM 22's tools.
-var llvm22 = regexp.MustCompile(`LLVM version (22(?:\.\d+)*)\b`)
-
 func llvm22Spec(name, env string, files ...string) tool.Spec {
-	return tool.Spec{Name: name, Env: env, Files: files, VersionArgs: []string{"--version"},
-		Version: func(out string) (string, bool) {
-			m := llvm22.FindStringSubmatch(out)
-			if m == nil {
-				return "", false
-			}
-			return m[1], true
-		}, Install: install22}
+	return tool.LLVM(name, env, 22, install22, files...)
 }
 
 var (

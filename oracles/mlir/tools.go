@@ -10,21 +10,8 @@ import (
 
 const install19 = "make oracles (Debian bookworm packages mlir-19-tools and llvm-19)"
 
-// llvm19 matches the version line of every LLVM 19 tool: "Debian LLVM
-// version 19.1.7" or plain "LLVM version 19.1.7".
-var llvm19 = regexp.MustCompile(`LLVM version (19(?:\.\d+)*)\b`)
-
-func llvm19Version(out string) (string, bool) {
-	m := llvm19.FindStringSubmatch(out)
-	if m == nil {
-		return "", false
-	}
-	return m[1], true
-}
-
 func llvm19Spec(name, env string, files ...string) tool.Spec {
-	return tool.Spec{Name: name, Env: env, Files: files, VersionArgs: []string{"--version"},
-		Version: llvm19Version, Install: install19}
+	return tool.LLVM(name, env, 19, install19, files...)
 }
 
 // The tools the oracle runs. mlir-opt is required; the rest only serve the
