@@ -269,7 +269,17 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *n
 	if err != nil {
 		return err
 	}
+	o.say(cmd, "minimizing the new buckets with the workers (--no-minimize skips it)")
 	return minimizeBuckets(cmd.Context(), io.Discard, db, panel, nil, 200, false)
+}
+
+// say tells a user watching the campaign what it does once the progress
+// line has stopped (minimizing, replaying can take minutes); --quiet
+// silences it.
+func (o *campaignOptions) say(cmd *cobra.Command, what string) {
+	if !o.quiet {
+		fmt.Fprintln(cmd.ErrOrStderr(), what+" ...")
+	}
 }
 
 // replayNight ends the night: the buckets the campaign did not find are
@@ -280,6 +290,7 @@ func (o *campaignOptions) replayNight(cmd *cobra.Command, db *store.Store, nc *n
 	if err != nil {
 		return err
 	}
+	o.say(cmd, "replaying the store's other buckets with tonight's tools (still failing or fixed)")
 	n, err := coordinator.ReplayNight(cmd.Context(), db, panel, campaign)
 	if err != nil {
 		return fmt.Errorf("replay the open buckets: %w", err)
