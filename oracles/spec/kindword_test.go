@@ -126,6 +126,12 @@ func TestKindWordPTXISA(t *testing.T) {
 		{"scale-input-d on sm_100f", with(func(v *kw.Value) {
 			v.ScaleInputAcc, v.ScaleInputD, v.Tgt = true, 7, target.MustParse("sm_100f", "")
 		}), ""},
+		{"scale-input-d on sm_103a", with(func(v *kw.Value) {
+			v.ScaleInputAcc, v.Tgt = true, target.MustParse("sm_103a", "8.8")
+		}), ""},
+		{"scale-input-d on sm_110a", with(func(v *kw.Value) {
+			v.ScaleInputAcc, v.Tgt = true, target.MustParse("sm_110a", "9.0")
+		}), "ptxisa.kindword.scale-input-d-target"},
 		{"scale-input-d with i8", with(func(v *kw.Value) { v.Kind, v.ScaleInputAcc = kw.I8, true }), "ptxisa.kindword.scale-input-d-kind"},
 		{"ashift without tmem", with(func(v *kw.Value) { v.AShift = true }), "ptxisa.kindword.ashift-tmem"},
 	} {
