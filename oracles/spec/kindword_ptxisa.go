@@ -63,7 +63,9 @@ var kindwordPTXISA = &Ladder[kw.Value]{Set: PTXISA, Domain: kw.Name,
 			Fires: func(v kw.Value) bool { return v.ScaleInputAcc && v.Kind != kw.F16 && v.Kind != kw.TF32 }},
 		{Rule: kwRule("scale-input-d-target", "scale-input-d requires sm_100a, or the sm_100f family from PTX 8.8"),
 			// sm_103a has every feature of sm_103f, a member of the sm_100f family.
-			Fires: func(v kw.Value) bool { return v.ScaleInputAcc && !archIn(v.Tgt, "sm_100a", "sm_100f", "sm_103f", "sm_103a") }},
+			Fires: func(v kw.Value) bool {
+				return v.ScaleInputAcc && !archIn(v.Tgt, "sm_100a", "sm_100f", "sm_103f", "sm_103a")
+			}},
 		{Rule: kwRule("ws-cta-group", ".ws requires .cta_group::1"),
 			Fires: func(v kw.Value) bool { return v.WS && v.CTAGroup != 1 }},
 		{Rule: kwRule("ws-kind", ".ws allows .kind::f16, ::tf32, ::f8f6f4 and ::i8 only"),
