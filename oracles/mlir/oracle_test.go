@@ -94,6 +94,8 @@ var knownAnswers = []struct {
 	{"ldmatrix x1", "ldsm", m{}, oracles.Accept, "ptxas", ""},
 	{"ldmatrix x4 trans", "ldsm", m{"mode": "MT88", "transpose": true, "num_matrices": 4, "result_dim0": 8}, oracles.Accept, "ptxas", ""},
 	{"ldmatrix tiles vs fragment", "ldsm", m{"num_matrices": 2}, oracles.Reject, "verify", "expected vector register shape[0] and numTiles to match"},
+	{"ldmatrix rank-2 fragment", "ldsm", m{"num_matrices": 4, "register_count": 4, "cosize": 4, "result_rank": 2, "result_dim0": 4},
+		oracles.Unsupported, "render", "a rank-2 fragment has no spelling of its own"},
 	{"ldmatrix from global", "ldsm", m{"src_space": "global"}, oracles.Reject, "verify", "srcMemref must have a memory space attribute of IntegerAttr(3)"},
 	{"stmatrix on sm_80", "ldsm", m{"op": "stmatrix", "src_space": "register", "dst_space": "shared", "target": "sm_80", "ptx": "7.8"},
 		oracles.Error, "ptxas/refused", "Feature 'stmatrix' requires .target sm_90 or higher"},

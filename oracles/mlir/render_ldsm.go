@@ -60,6 +60,13 @@ func renderLdmatrix(v ldsm.Value) (kernel, error) {
 	if err != nil {
 		return kernel{}, err
 	}
+	if v.ResultRank == 2 && v.ResultDim0 == v.NumMatrices {
+		// vector<tiles x per> is how nvgpu spells every whole fragment: the
+		// rank-2 form and the rank-1 one of .num x 2 elements are one type,
+		// so MLIR cannot be asked about the rank the PTX ISA rule checks.
+		return kernel{}, unsupported("nvgpu.ldmatrix's vector<%dx%dx%s> is the fragment of either rank: a rank-2 fragment has no spelling of its own",
+			v.NumMatrices, 32/bits, elem)
+	}
 	res, rank := fragmentType(int(v.ResultRank), int(v.ResultDim0), 32/bits, elem)
 	b := newBody("      ")
 	src, srcType := b.memrefAt(uint64(v.Align), []int64{64, 64}, elem, space)
