@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/oracles/bench"
 )
 
 type benchGenerationOptions struct {
@@ -93,7 +93,7 @@ type genReport struct {
 	DurationS  float64        `json:"duration_s"`
 	Domains    []string       `json:"domains"`
 	Oracles    []string       `json:"oracles"`
-	Machine    map[string]int `json:"machine"`
+	Machine    bench.Machine  `json:"machine"`
 	Runs       []genRun       `json:"runs"`
 	Comparison map[string]any `json:"comparison"`
 }
@@ -106,7 +106,7 @@ func (o *benchGenerationOptions) run(cmd *cobra.Command) error {
 		return fmt.Errorf("the native run needs the fuzz binary (make fuzzbin): %w", err)
 	}
 	rep := genReport{Generated: time.Now().UTC(), DurationS: o.duration.Seconds(), Domains: o.domains, Oracles: o.oracles,
-		Machine: map[string]int{"cores": runtime.NumCPU(), "gomaxprocs": runtime.GOMAXPROCS(0)}}
+		Machine: bench.ThisMachine()}
 	plan := []struct {
 		name, generator string
 		seeds           bool

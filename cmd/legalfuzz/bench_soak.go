@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/bench"
 )
 
 type benchSoakOptions struct {
@@ -103,7 +103,7 @@ Exit 1 when any invariant failed (the report is written anyway).`,
 type soakReport struct {
 	Generated      time.Time         `json:"generated"`
 	Command        string            `json:"command"`
-	Machine        map[string]any    `json:"machine"`
+	Machine        bench.Machine     `json:"machine"`
 	DurationS      float64           `json:"duration_s"`
 	WallS          float64           `json:"wall_s"`
 	Campaign       string            `json:"campaign"`
@@ -155,7 +155,7 @@ func (o *benchSoakOptions) run(cmd *cobra.Command) error {
 	}
 	rep := soakReport{Generated: time.Now().UTC(), Command: strings.Join(os.Args, " "), DurationS: o.duration.Seconds(),
 		Campaign: soakCampaign, Oracles: o.oracles, Domains: o.domains, Generator: o.generator, Workers: o.workers,
-		Machine: map[string]any{"cores": runtime.NumCPU(), "gomaxprocs": runtime.GOMAXPROCS(0), "load_average": loadAverage()}}
+		Machine: bench.ThisMachine()}
 	ns, users, err := startSoakNATS(filepath.Join(o.dir, "nats"))
 	if err != nil {
 		return err
@@ -242,19 +242,6 @@ func secret() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// loadAverage reads /proc/loadavg's three figures; nil where there is none.
-func loadAverage() []float64 {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return nil
-	}
-	var l [3]float64
-	if _, err := fmt.Sscanf(string(data), "%f %f %f", &l[0], &l[1], &l[2]); err != nil {
-		return nil
-	}
-	return l[:]
 }
 
 func printSoak(cmd *cobra.Command, rep soakReport) {

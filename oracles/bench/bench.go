@@ -161,7 +161,7 @@ func answer(v oracles.Verdict) Answer {
 // not installed is listed in Skipped; an unknown name is an error.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
-	rep := &Report{Generated: time.Now().UTC().Truncate(time.Second), Machine: machine(),
+	rep := &Report{Generated: time.Now().UTC().Truncate(time.Second), Machine: ThisMachine(),
 		Oracles: []OracleReport{}, Skipped: []Skipped{}}
 	for _, name := range opts.Oracles {
 		if _, ok := subjects[name]; !ok {

@@ -108,7 +108,9 @@ type Machine struct {
 	LoadAverage []float64 `json:"load_average"`
 }
 
-func machine() Machine {
+// ThisMachine describes the machine a benchmark runs on, now: every bench
+// report records it, so ratios are read against the load they ran under.
+func ThisMachine() Machine {
 	return Machine{Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), CPU: cpuModel(),
 		OS: runtime.GOOS, Arch: runtime.GOARCH, Go: runtime.Version(), LoadAverage: loadAverage()}
 }
