@@ -11,9 +11,12 @@
 // host (nvgpu.tma.create.descriptor). Addresses a value names are built
 // into the IR as constants, so they reach the PTX; register operands are
 // kernel parameters, so none folds into an immediate. A value with no
-// MLIR 19 spelling, and every target LLVM 19 cannot emit (past sm_90a or
-// PTX ISA 8.5, or a PTX version below the target's first one, which llc
-// silently raises), is Unsupported with the reason. Each render_*.go file
+// MLIR spelling, and every target the release's NVPTX backend cannot emit
+// (LLVM 19: past sm_90a or PTX ISA 8.5; LLVM 22: past PTX ISA 9.0; for both
+// a PTX version that does not name the target, which llc 19 silently raises
+// and llc 22 refuses), is Unsupported with the reason; mlir22 judges the
+// tcgen05-era targets, so an op MLIR 22 lets through below its floor is a
+// finding. Each render_*.go file
 // documents its domain's mapping.
 //
 // Verdicts. Many cases go into one file separated by "// -----";

@@ -45,6 +45,8 @@ type Oracle struct {
 	unspelled func(domain.Case) string
 	// vectorAsmOK trusts inline wgmma with vector operands (release.vectorAsmOK).
 	vectorAsmOK bool
+	// llvm is the release's NVPTX backend; the zero value is LLVM 19's.
+	llvm nvptx
 }
 
 // New returns a verifier-only oracle over mlir-opt.
@@ -62,11 +64,6 @@ func Domains() []string {
 	}
 	slices.Sort(ds)
 	return ds
-}
-
-// Targets lists the targets LLVM 19 knows among legalfuzz's.
-func Targets() []string {
-	return []string{"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"}
 }
 
 // Name is "mlir", or the OracleName given.
@@ -93,6 +90,14 @@ func (o *Oracle) Version() string {
 func (o *Oracle) Judges(domainName string) bool {
 	_, ok := renderers[domainName]
 	return ok
+}
+
+// nvptx is the release's NVPTX backend: LLVM 19's unless set.
+func (o *Oracle) nvptx() nvptx {
+	if o.llvm.llvm == "" {
+		return llvm19
+	}
+	return o.llvm
 }
 
 func (o *Oracle) timeout() time.Duration {
@@ -132,7 +137,7 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 		}
 		first[c.ID] = i
 		out[i] = oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain}
-		text, k, err := render(c)
+		text, k, err := render(c, o.nvptx())
 		if o.unspelled != nil && err == nil {
 			if why := o.unspelled(c); why != "" {
 				err = unsupported("%s", why)
@@ -211,7 +216,7 @@ func texts(jobs []*job) []string {
 func (o *Oracle) VerifyCommand(cases []domain.Case, path string) (file []byte, args []string, err error) {
 	var ts []string
 	for _, c := range cases {
-		text, _, err := render(c)
+		text, _, err := render(c, o.nvptx())
 		if _, ok := isUnsupported(err); ok {
 			continue
 		}

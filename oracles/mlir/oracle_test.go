@@ -178,7 +178,7 @@ func TestKnownAnswers(t *testing.T) {
 		t.Run(ka.name, func(t *testing.T) {
 			v := verdicts[i]
 			if v.Kind != ka.kind || v.Rule != ka.rule || !strings.Contains(v.Diagnostic, ka.diag) {
-				text, _, _ := render(cases[i])
+				text, _, _ := render(cases[i], llvm19)
 				t.Errorf("got %s/%s %q, want %s/%s containing %q\n%s", v.Kind, v.Rule, v.Diagnostic, ka.kind, ka.rule, ka.diag, text)
 			}
 			if v.Oracle != Name || v.Case != cases[i].ID || v.Domain != ka.domain {
@@ -313,5 +313,47 @@ func TestKnownAnswers22(t *testing.T) {
 				t.Errorf("got %s %s/%s %q, want %s/%s containing %q", v.Oracle, v.Kind, v.Rule, v.Diagnostic, kind, rule, diag)
 			}
 		})
+	}
+}
+
+// TestTargetsBeyondLLVM19 judges targets only LLVM 22 knows with mlir22:
+// MLIR 22 gates the wgmma fence on sm_90a, but not nvvm.wgmma.mma_async
+// itself, which it lowers to a wgmma that no sm_120f has (a known answer
+// from mlir-opt-22 22.1.8; ptxas 12.4 cannot read PTX 8.8, so the
+// lowering stops at llc).
+func TestTargetsBeyondLLVM19(t *testing.T) {
+	o, st := Discover22(context.Background())
+	if o == nil || o.Lower == nil {
+		t.Skipf("MLIR 22 with its lowering not found: %s (%s)", st.Reason, st.Install)
+	}
+	tests := []struct {
+		name     string
+		domain   string
+		override m
+		kind     oracles.Kind
+		rule     string
+		diag     string
+	}{
+		{"wgmma fence on sm_100a", wgmma.Name, m{"target": "sm_100a", "ptx": "8.6"},
+			oracles.Reject, "pass:convert-nvgpu-to-nvvm", "'nvvm.wgmma.fence.aligned' op is not supported on sm_100a"},
+		{"nvvm wgmma on sm_120f", wgmma.Name, m{"target": "sm_120f", "ptx": "8.8", "a_type": "e4m3", "b_type": "e5m2",
+			"d_type": "f16", "result_type": "f16", "k": 32, "b_k": 32, "n": 64, "scale_a": -1},
+			oracles.Accept, "llc", "lowering stopped at llc"},
+		{"ldmatrix on sm_100a", ldsm.Name, m{"target": "sm_100a", "ptx": "8.6"}, oracles.Accept, "llc", ""},
+		{"PTX 9.0 names no sm_101a", ldsm.Name, m{"target": "sm_101a", "ptx": "9.0"},
+			oracles.Unsupported, "render", "PTX ISA 9.0 does not name sm_101a"},
+	}
+	cases := make([]domain.Case, len(tests))
+	for i, tc := range tests {
+		cases[i] = caseFrom(t, tc.domain, tc.override)
+	}
+	vs, err := o.Judge(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range tests {
+		if v := vs[i]; v.Kind != tc.kind || v.Rule != tc.rule || !strings.Contains(v.Diagnostic, tc.diag) {
+			t.Errorf("%s: got %s %s %q, want %s %s containing %q", tc.name, v.Kind, v.Rule, v.Diagnostic, tc.kind, tc.rule, tc.diag)
+		}
 	}
 }

@@ -28,6 +28,7 @@ type release struct {
 	// inline wgmma (f16 accumulators) real constraints; MLIR 19's writes
 	// uninitialized bytes (see errJunkConstraint).
 	vectorAsmOK bool
+	llvm        nvptx
 }
 
 const install22 = "make oracles (Debian trixie mlir-22-tools and llvm-22 in a private root)"
@@ -37,13 +38,13 @@ func llvm22Spec(name, env string, files ...string) tool.Spec {
 }
 
 var (
-	release19 = release{name: Name, opt: OptSpec, translate: TranslateSpec, link: LinkSpec, llc: LLCSpec}
+	release19 = release{name: Name, opt: OptSpec, translate: TranslateSpec, link: LinkSpec, llc: LLCSpec, llvm: llvm19}
 	release22 = release{name: Name22,
 		opt:       llvm22Spec("mlir-opt", "LEGALFUZZ_MLIR_OPT22", "mlir-opt-22"),
 		translate: llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
 		link:      llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
 		llc:       llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
-		unspelled: unspelled22, vectorAsmOK: true}
+		unspelled: unspelled22, vectorAsmOK: true, llvm: llvm22}
 )
 
 // unspelled22 names the renderings whose nvvm ops MLIR 22 spells
@@ -72,14 +73,14 @@ func Discover22(ctx context.Context) (*Oracle, oracles.Status) {
 // discoverRelease locates a release's mlir-opt and, when all are present, its
 // lowering tools; the oracle lowers by default when it can.
 func discoverRelease(ctx context.Context, r release) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: r.name, Domains: Domains(), Targets: Targets(), Install: r.opt.Install}
+	st := oracles.Status{Name: r.name, Domains: Domains(), Targets: r.llvm.targets(), Install: r.opt.Install}
 	opt, err := tool.Locate(ctx, r.opt)
 	if err != nil {
 		st.Reason = err.Error()
 		return nil, st
 	}
 	o := New(opt)
-	o.OracleName, o.unspelled, o.vectorAsmOK = r.name, r.unspelled, r.vectorAsmOK
+	o.OracleName, o.unspelled, o.vectorAsmOK, o.llvm = r.name, r.unspelled, r.vectorAsmOK, r.llvm
 	if l, err := discoverLowering(ctx, r); err == nil {
 		o.Lower = l
 	}

@@ -55,23 +55,56 @@ func isUnsupported(err error) (string, bool) {
 	return "", false
 }
 
-// MaxPTX is the newest PTX ISA version LLVM 19's NVPTX backend emits.
-const MaxPTX target.PTX = 85
+// nvptx is what a release's NVPTX backend (llc, and MLIR's translation
+// to LLVM IR before it) can be asked for: a case for a target or PTX ISA
+// version it does not know is Unsupported, never a reject.
+type nvptx struct {
+	llvm   string // "LLVM 19"
+	maxPTX target.PTX
+	// maxSM is the newest architecture; familySpecific says whether the
+	// sm_XXf targets exist for it.
+	maxSM          int
+	familySpecific bool
+}
 
-// checkTarget refuses the targets LLVM 19 does not know: it stops at sm_90a
-// and PTX ISA 8.5, so tcgen05-era targets are unsupported, never rejected;
-// and llc silently raises a PTX version below the target's first one.
-func checkTarget(t target.Target) error {
-	if t.Arch.SM > 90 || t.Arch.FamilySpecific() || !t.Valid() {
-		return unsupported("LLVM 19 knows NVPTX targets up to sm_90a, not %s", t.Arch)
+// llvm19 stops at sm_90a and PTX ISA 8.5; llvm22 knows every target
+// legalfuzz renders (llc-22 -mcpu=help lists sm_100 to sm_121f) and PTX ISA
+// up to 9.0 (-mattr=help).
+var (
+	llvm19 = nvptx{llvm: "LLVM 19", maxPTX: 85, maxSM: 90}
+	llvm22 = nvptx{llvm: "LLVM 22", maxPTX: 90, maxSM: 121, familySpecific: true}
+)
+
+// check refuses the targets the backend does not know, and PTX ISA
+// versions that do not name the target: llc 19 silently raises a version
+// below the target's first, llc 22 refuses it, so neither has a spelling
+// of the case as written.
+func (n nvptx) check(t target.Target) error {
+	if !t.Valid() || !n.knows(t.Arch) {
+		return unsupported("%s does not know the NVPTX target %s", n.llvm, t.Arch)
 	}
-	if t.PTX > MaxPTX {
-		return unsupported("LLVM 19 emits PTX ISA up to %s, not %s", MaxPTX, t.PTX)
+	if t.PTX > n.maxPTX {
+		return unsupported("%s emits PTX ISA up to %s, not %s", n.llvm, n.maxPTX, t.PTX)
 	}
-	if min := target.MinPTX(t.Arch); t.PTX < min {
-		return unsupported("llc-19 raises .version to %s, the first PTX ISA version for %s: PTX %s has no spelling", min, t.Arch, t.PTX)
+	if !t.Names() {
+		return unsupported("PTX ISA %s does not name %s: llc raises .version or refuses, so the case has no spelling", t.PTX, t.Arch)
 	}
 	return nil
+}
+
+func (n nvptx) knows(a target.Arch) bool {
+	return a.SM <= n.maxSM && (!a.FamilySpecific() || n.familySpecific)
+}
+
+// targets lists the targets the backend knows among legalfuzz's.
+func (n nvptx) targets() []string {
+	var names []string
+	for _, t := range target.Known() {
+		if n.knows(t.Arch) {
+			names = append(names, t.Arch.String())
+		}
+	}
+	return names
 }
 
 // kernelName is the case's gpu.func; it is unique in a batch because cases
@@ -80,13 +113,13 @@ func kernelName(c domain.Case) string { return "k_" + c.ID }
 
 // render spells one case as a self-contained MLIR module: host code, then a
 // gpu.module carrying the case's own target.
-func render(c domain.Case) (string, kernel, error) {
+func render(c domain.Case, nv nvptx) (string, kernel, error) {
 	r, ok := renderers[c.Domain]
 	if !ok {
 		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
 	}
 	t := c.Value.Target()
-	if err := checkTarget(t); err != nil {
+	if err := nv.check(t); err != nil {
 		return "", kernel{}, err
 	}
 	k, err := r(c.Value)
@@ -94,8 +127,8 @@ func render(c domain.Case) (string, kernel, error) {
 		return "", kernel{}, err
 	}
 	t.PTX = max(t.PTX, k.MinPTX)
-	if t.PTX > MaxPTX {
-		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond LLVM 19's %s", t.PTX, MaxPTX)
+	if t.PTX > nv.maxPTX {
+		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, nv.llvm, nv.maxPTX)
 	}
 	k.Target = t
 	var b strings.Builder
