@@ -13,13 +13,16 @@ const (
 	PTXAS13    = "ptxas13"     // CUDA 13's ptxas, on GPU machines
 	MLIR       = "mlir"        // mlir-opt 19's nvgpu/nvvm verifiers and lowering
 	MLIR22     = "mlir22"      // the same with MLIR 22 (mlir-opt-22, llc-22)
-	LLC19      = "llc19"       // LLVM 19's NVPTX backend
-	LLC22      = "llc22"       // LLVM 22's NVPTX backend
-	AMDGPUMC   = "amdgpu-mc"   // llvm-mc 19's AMDGPU assembler
-	AMDGPUMC22 = "amdgpu-mc22" // llvm-mc 22's AMDGPU assembler
-	CUDADriver = "cuda-driver" // the CUDA driver's tensor-map encoder
-	CUDAJIT    = "cuda-jit"    // the CUDA driver's PTX JIT
-	GPU        = "gpu"         // kernels run on the GPU itself
+	// MLIR's GPU passes beyond the mlir oracles' lowering, one at a time.
+	MLIRPasses   = "mlir-passes"
+	MLIR22Passes = "mlir22-passes"
+	LLC19        = "llc19"       // LLVM 19's NVPTX backend
+	LLC22        = "llc22"       // LLVM 22's NVPTX backend
+	AMDGPUMC     = "amdgpu-mc"   // llvm-mc 19's AMDGPU assembler
+	AMDGPUMC22   = "amdgpu-mc22" // llvm-mc 22's AMDGPU assembler
+	CUDADriver   = "cuda-driver" // the CUDA driver's tensor-map encoder
+	CUDAJIT      = "cuda-jit"    // the CUDA driver's PTX JIT
+	GPU          = "gpu"         // kernels run on the GPU itself
 )
 
 // ExecPrefix starts the name of a user's verifier: exec:NAME.
@@ -47,6 +50,8 @@ var catalog = []Info{
 	{Name: PTXAS13, Family: "ptxas", Where: "CUDA 13's ptxas on a GPU machine; knows sm_100a and newer", GPU: true},
 	{Name: MLIR, Family: "mlir", Where: "mlir-opt 19 from make oracles"},
 	{Name: MLIR22, Family: "mlir", Where: "mlir-opt 22 and LLVM 22 from make oracles (private trixie root)"},
+	{Name: MLIRPasses, Family: "mlir-passes", Where: "mlir-opt 19 from make oracles"},
+	{Name: MLIR22Passes, Family: "mlir-passes", Where: "mlir-opt 22 from make oracles (private trixie root)"},
 	{Name: LLC19, Family: "llc", Where: "LLVM 19 llc from make oracles"},
 	{Name: LLC22, Family: "llc", Where: "LLVM 22 llc from make oracles"},
 	{Name: AMDGPUMC, Family: "llvm-mc", Where: "llvm-mc 19 from make oracles; gfx9-gfx12 as -mcpu=help lists them"},

@@ -25,10 +25,12 @@ const (
 	// Dropped: the chain emitted code without the instruction the op asked
 	// for, or with fewer or smaller ones: work silently lost.
 	Dropped Fault = "dropped"
+	// InvalidIR: a pass exited 0 with output the verifier rejects.
+	InvalidIR Fault = "invalid-ir"
 )
 
 // faults are the Fault values a Rule may end with.
-var faults = []Fault{Refused, ExitZero, Unconverted, Dropped}
+var faults = []Fault{Refused, ExitZero, Unconverted, Dropped, InvalidIR}
 
 // Stage is where a staged tool decided a case, and how it failed there
 // when it did not decide in its own words.

@@ -21,6 +21,10 @@ const (
 	OnVerdict Aspect = "verdict"
 	// OnValue: both accept and compute the same value (e.g. a descriptor).
 	OnValue Aspect = "value"
+	// OnCrash: neither crashes nor hangs. What the second oracle accepts or
+	// refuses says nothing about the case (a pass judge runs passes the
+	// case never asked for); only its failures are findings.
+	OnCrash Aspect = "crash"
 )
 
 // Pair is two oracles that must agree on a domain.
@@ -59,10 +63,8 @@ func (e Expectation) Side() string {
 // covers reports whether e explains a disagreement between a and b on a case
 // spec/ptxisa decided with specRule, whose value is v (nil if unknown).
 func (e Expectation) covers(a, b oracles.Verdict, specRule string, v domain.Value) bool {
-	for _, v := range []oracles.Verdict{a, b} {
-		if v.Kind == oracles.Error || v.Kind == oracles.Timeout {
-			return false // a crash is never expected
-		}
+	if failed(a) || failed(b) {
+		return false // a crash is never expected
 	}
 	pairOK := (a.Oracle == e.Side() && slices.Contains(e.Oracles, b.Oracle)) ||
 		(b.Oracle == e.Side() && slices.Contains(e.Oracles, a.Oracle))
@@ -161,6 +163,16 @@ var policies = []Policy{
 				Why: "MLIR's verifier sees memref strides that PTX never spells, and passes srcElements at run time where the PTX rendering spells an immediate"},
 			Expectation{Oracles: []string{oracles.LLC19, oracles.LLC22}, Rules: []string{"ptxisa.cpasync.src-size"},
 				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"})},
+}
+
+// The pass judges watch every domain the mlir oracles judge, on OnCrash.
+func init() {
+	for i, p := range policies {
+		if slices.Contains(p.Judges, oracles.MLIR) {
+			policies[i].Pairs = append(policies[i].Pairs,
+				Pair{oracles.SpecPTXISA, oracles.MLIRPasses, OnCrash}, Pair{oracles.SpecPTXISA, oracles.MLIR22Passes, OnCrash})
+		}
+	}
 }
 
 // llc19RaisesVersion expects llc 19 to accept a PTX version too old for the
@@ -333,12 +345,17 @@ func (p Policy) Evaluate(c domain.Case, verdicts []oracles.Verdict) []Disagreeme
 // else than the prediction) agrees with nothing but the same result.
 func comparable(v oracles.Verdict) bool { return v.Kind != oracles.Unsupported }
 
+func failed(v oracles.Verdict) bool { return v.Kind == oracles.Error || v.Kind == oracles.Timeout }
+
 func agree(a, b oracles.Verdict, on Aspect) bool {
+	if failed(a) || failed(b) {
+		return false // two failing oracles are two findings, not agreement
+	}
+	if on == OnCrash {
+		return true
+	}
 	if a.Kind != b.Kind {
 		return false
-	}
-	if a.Kind == oracles.Error || a.Kind == oracles.Timeout {
-		return false // two failing oracles are two findings, not agreement
 	}
 	if a.Kind == oracles.Result {
 		return a.Value == b.Value

@@ -16,7 +16,7 @@ func verdict(oracle string, kind oracles.Kind, rule, value string) oracles.Verdi
 }
 
 func TestEvaluate(t *testing.T) {
-	p := Policy{Domain: "d", Judges: []string{"ptxas"}, Pairs: []Pair{{oracles.SpecPTXISA, "mlir", OnValue}},
+	p := Policy{Domain: "d", Judges: []string{"ptxas"}, Pairs: []Pair{{oracles.SpecPTXISA, "mlir", OnValue}, {oracles.SpecPTXISA, "passes", OnCrash}},
 		Expected: []Expectation{{Oracles: []string{"ptxas"}, Rules: []string{"ptxisa.d.align"}, Why: "runtime address"}}}
 	for _, tc := range []struct {
 		name         string
@@ -33,6 +33,9 @@ func TestEvaluate(t *testing.T) {
 		{"value differs", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.d", "0x1"), verdict("mlir", oracles.Accept, "", "0x2")}, 1, 1},
 		{"value agrees", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.d", "0x1"), verdict("mlir", oracles.Accept, "", "0x1")}, 0, 0},
 		{"gpu result differs from the prediction", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.d", ""), verdict("ptxas", oracles.Result, "", "byte 12: got 0x3f want 0x00")}, 1, 1},
+		{"a pass judge's refusal says nothing", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.d", ""), verdict("passes", oracles.Reject, "pass:cse", "")}, 0, 0},
+		{"a pass judge's accept says nothing", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Reject, "ptxisa.d.r", ""), verdict("passes", oracles.Accept, "", "")}, 0, 0},
+		{"a pass judge's crash is a finding", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Reject, "ptxisa.d.r", ""), verdict("passes", oracles.Error, "pass:cse", "")}, 1, 1},
 		{"absent oracle skipped", []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.d", "")}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

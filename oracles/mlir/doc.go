@@ -68,4 +68,15 @@
 // mlir-translate, llvm-link + llc, ptxas) for the accepted cases, roughly
 // doubling a batch's time; one case per process it costs about five
 // processes per accepted case. BenchmarkJudge1000 measures all four.
+//
+// Pass judges (passes.go: mlir-passes, mlir22-passes). A compiler built on
+// MLIR runs more GPU passes than Pipeline: optimizations on nvgpu IR before
+// the lowering and, after it, the host's GPU calls to LLVM and MLIR's own
+// serialization of the gpu.module to PTX. The pass judges run each alone
+// (the verifier off, its output verified in a run of its own) on the cases
+// the mlir oracle's verifier and Pipeline pass, so a root cause those
+// stages show is reported once, by the mlir oracle. Policies compare them
+// with spec/ptxisa on crashes only (policy.OnCrash): a crash, a hang, IR
+// the verifier rejects or an error at exit status 0 is a finding whose
+// Rule names the pass.
 package mlir

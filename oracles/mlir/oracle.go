@@ -128,14 +128,33 @@ type job struct {
 // Judge renders every case, runs the verifier over batches of them, and
 // lowers what it accepts when Lower is set. Duplicate cases are judged once.
 func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
+	out, jobs, err := o.prepare(cases)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.verify(ctx, jobs); err != nil {
+		return nil, err
+	}
+	if o.Lower != nil {
+		if err := o.lower(ctx, jobs); err != nil {
+			return nil, err
+		}
+	}
+	return dedupe(cases, out), nil
+}
+
+// prepare renders each distinct case into a job whose verdict is its
+// entry of the returned slice; a case with no spelling in this release is
+// Unsupported there and has no job.
+func (o *Oracle) prepare(cases []domain.Case) ([]oracles.Verdict, []*job, error) {
 	out := make([]oracles.Verdict, len(cases))
-	first := map[string]int{}
+	seen := map[string]bool{}
 	var jobs []*job
 	for i, c := range cases {
-		if _, dup := first[c.ID]; dup {
+		if seen[c.ID] {
 			continue
 		}
-		first[c.ID] = i
+		seen[c.ID] = true
 		out[i] = oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain}
 		text, k, err := render(c, o.nvptx())
 		if o.unspelled != nil && err == nil {
@@ -148,24 +167,24 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("mlir: render case %s: %w", c.ID, err)
+			return nil, nil, fmt.Errorf("mlir: render case %s: %w", c.ID, err)
 		}
 		jobs = append(jobs, &job{c: c, text: text, v: &out[i], value: k.Value, target: k.Target})
 	}
-	if err := o.verify(ctx, jobs); err != nil {
-		return nil, err
-	}
-	if o.Lower != nil {
-		if err := o.lower(ctx, jobs); err != nil {
-			return nil, err
-		}
-	}
+	return out, jobs, nil
+}
+
+// dedupe copies each case's first verdict to its duplicates.
+func dedupe(cases []domain.Case, out []oracles.Verdict) []oracles.Verdict {
+	first := map[string]int{}
 	for i, c := range cases {
-		if j := first[c.ID]; j != i {
+		if j, ok := first[c.ID]; ok {
 			out[i] = out[j]
+			continue
 		}
+		first[c.ID] = i
 	}
-	return out, nil
+	return out
 }
 
 // verify runs the verifier over the jobs, BatchSize at a time, the cases

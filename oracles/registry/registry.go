@@ -49,6 +49,8 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover22(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses22(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover19(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover22(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx)) },

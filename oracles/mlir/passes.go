@@ -1,0 +1,217 @@
+package mlir
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// The pass judges' names: MLIR's GPU passes beyond the lowering the mlir
+// oracles judge, one at a time, for MLIR 19 and MLIR 22.
+const (
+	PassesName   = oracles.MLIRPasses
+	PassesName22 = oracles.MLIR22Passes
+)
+
+// Passes is the GPU passes a compiler built on MLIR runs that the mlir
+// oracle's Pipeline does not: the optimizations before the lowering, each
+// on the case as rendered, and the end of the default GPU pipeline
+// (gpu-lower-to-nvvm-pipeline), each on the previous one's output after
+// Pipeline: the host's GPU calls to LLVM, and the gpu.module to PTX by
+// MLIR's own NVPTX serialization. Each pass runs alone with the verifier
+// off and its output is verified in a run of its own, so a pass that
+// leaves IR the verifier rejects is told from a pass that refuses.
+type Passes struct {
+	o    *Oracle
+	name string
+	// before run on the rendering, after on Pipeline's output in order;
+	// both hold the passes this release has.
+	before, after []string
+}
+
+// passesBefore are the optimizations a GPU compiler may run on nvgpu IR.
+// gpu-eliminate-barriers is not among them: it runs on func.func only, and
+// the kernels are gpu.func.
+var passesBefore = []string{"nvgpu-optimize-shared-memory", "fold-memref-alias-ops", "gpu-decompose-memrefs",
+	"gpu-launch-sink-index-computations", "canonicalize", "cse"}
+
+// passesAfter ends the default GPU pipeline after Pipeline's passes.
+var passesAfter = []string{"gpu-to-llvm", "gpu-module-to-binary{format=isa}"}
+
+// DiscoverPasses finds the MLIR 19 pass judge: mlir-opt-19 and the passes
+// its --help lists.
+func DiscoverPasses(ctx context.Context) (*Passes, oracles.Status) {
+	return discoverPasses(ctx, release19, PassesName)
+}
+
+// DiscoverPasses22 finds the MLIR 22 pass judge.
+func DiscoverPasses22(ctx context.Context) (*Passes, oracles.Status) {
+	return discoverPasses(ctx, release22, PassesName22)
+}
+
+func discoverPasses(ctx context.Context, r release, name string) (*Passes, oracles.Status) {
+	o, st := discoverRelease(ctx, r)
+	st.Name = name
+	if o == nil {
+		return nil, st
+	}
+	res, err := o.Opt.Run(ctx, o.timeout(), nil, "--help")
+	if err != nil {
+		st.Available, st.Reason = false, fmt.Sprintf("%s --help: %v", o.Opt.Path, err)
+		return nil, st
+	}
+	help := string(res.Stdout)
+	p := &Passes{o: o, name: name, before: listed(help, passesBefore), after: listed(help, passesAfter)}
+	st.Version = p.Version()
+	return p, st
+}
+
+// listed keeps the passes whose flag --help lists.
+func listed(help string, passes []string) []string {
+	var out []string
+	for _, p := range passes {
+		flag, _, _ := strings.Cut(p, "{")
+		if strings.Contains(help, "--"+flag+" ") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Name implements oracles.Oracle.
+func (p *Passes) Name() string { return p.name }
+
+// Version names mlir-opt's version and the passes run.
+func (p *Passes) Version() string {
+	return "mlir-opt " + p.o.Opt.Version + " passes " + strings.Join(append(slices.Clone(p.before), p.after...), ",")
+}
+
+// Judges reports whether the release renders the domain.
+func (p *Passes) Judges(domainName string) bool { return p.o.Judges(domainName) }
+
+// Judge runs every pass on every case the verifier accepts. A case's
+// verdict is the worst a pass gave it: a crash, a hang, IR the verifier
+// rejects, an error printed at exit status 0 (each an Error or Timeout
+// naming the pass), then a refusal in the pass's own words (Reject);
+// Accept when every pass ran. What the verifier or Pipeline refuses is the
+// mlir oracle's verdict, so it is Unsupported here, never reported twice.
+func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
+	out, jobs, err := p.o.prepare(cases)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Oracle, out[i].Version = p.name, p.Version()
+	}
+	if err := p.o.verify(ctx, jobs); err != nil {
+		return nil, err
+	}
+	jobs = p.judgedAlready(jobs, "MLIR's verifier")
+	for _, j := range jobs {
+		j.v.Kind, j.v.Rule, j.v.Diagnostic = oracles.Accept, "", ""
+	}
+	for _, pass := range p.before {
+		if _, _, err := p.run(ctx, pass, jobs, texts(jobs)); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.runAfter(ctx, jobs); err != nil {
+		return nil, err
+	}
+	return dedupe(cases, out), nil
+}
+
+// judgedAlready makes the jobs a stage of the mlir oracle did not accept
+// Unsupported and returns the others.
+func (p *Passes) judgedAlready(jobs []*job, by string) []*job {
+	var kept []*job
+	for _, j := range jobs {
+		if j.v.Kind == oracles.Accept {
+			kept = append(kept, j)
+			continue
+		}
+		j.v.Kind, j.v.Diagnostic = oracles.Unsupported, fmt.Sprintf("%s does not pass the case (%s %s: the mlir oracle's verdict)", by, j.v.Kind, j.v.Rule)
+	}
+	return kept
+}
+
+// runAfter lowers the jobs with Pipeline, which the mlir oracle judges,
+// then runs the end of the default pipeline on its output, pass by pass.
+func (p *Passes) runAfter(ctx context.Context, jobs []*job) error {
+	var ready []*job
+	var ts []string
+	res, err := p.o.runSplit(ctx, stage{name: stageLowering, tool: p.o.Opt,
+		args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}, texts(jobs))
+	if err != nil {
+		return err
+	}
+	for i, j := range jobs {
+		_, err := deviceModule(piece{j: j}, res[i].out, p.o.vectorAsmOK)
+		if res[i].outcome == passed && err == nil && j.v.Kind == oracles.Accept {
+			ready, ts = append(ready, j), append(ts, res[i].out)
+		}
+	}
+	for _, pass := range p.after {
+		if ready, ts, err = p.run(ctx, pass, ready, ts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run runs one pass on the texts (one per job), verifies what it wrote,
+// records the worst outcome in each job's verdict, and returns the jobs
+// the pass and the verifier passed with the pass's output.
+func (p *Passes) run(ctx context.Context, pass string, jobs []*job, ts []string) ([]*job, []string, error) {
+	st := stage{name: passStage(pass), tool: p.o.Opt, marker: splitMarker,
+		args: []string{timingFlag, "--verify-each=false", "--pass-pipeline=builtin.module(" + pass + ")"}}
+	res, err := p.o.runSplit(ctx, st, ts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var done []*job
+	var outs []string
+	for i, j := range jobs {
+		if res[i].outcome != passed {
+			worsen(j.v, st.name, res[i])
+			continue
+		}
+		done, outs = append(done, j), append(outs, res[i].out)
+	}
+	vres, err := p.o.runSplit(ctx, stage{name: stageVerify, tool: p.o.Opt, args: []string{timingFlag}}, outs)
+	if err != nil {
+		return nil, nil, err
+	}
+	var kept []*job
+	var keptOuts []string
+	for i, j := range done {
+		if vres[i].outcome == passed {
+			kept, keptOuts = append(kept, j), append(keptOuts, outs[i])
+			continue
+		}
+		worsen(j.v, oracles.Stage{Name: st.name, Fault: oracles.InvalidIR}.String(),
+			chunkResult{outcome: crashed, diag: st.prefix() + "left IR the verifier rejects: " + vres[i].diag})
+	}
+	return kept, keptOuts, nil
+}
+
+// severity orders verdict kinds from best to worst for worsen.
+var severity = map[oracles.Kind]int{oracles.Accept: 0, oracles.Reject: 1, oracles.Timeout: 2, oracles.Error: 3}
+
+// worsen records a pass's result on a case when it is worse than what an
+// earlier pass gave: the first crash is the one reported. An error printed
+// at exit status 0 is a crash of the pass.
+func worsen(v *oracles.Verdict, rule string, r chunkResult) {
+	var next oracles.Verdict
+	setVerdict(&next, rule, r)
+	if strings.HasSuffix(next.Diagnostic, exitZeroNote) {
+		next.Kind, next.Rule = oracles.Error, oracles.Stage{Name: rule, Fault: oracles.ExitZero}.String()
+	}
+	if severity[next.Kind] > severity[v.Kind] {
+		v.Kind, v.Rule, v.Diagnostic = next.Kind, next.Rule, next.Diagnostic
+	}
+}

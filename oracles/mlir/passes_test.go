@@ -1,0 +1,96 @@
+package mlir
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// passJudge returns the MLIR 19 pass judge, or skips naming what is missing.
+func passJudge(t *testing.T) *Passes {
+	t.Helper()
+	p, st := DiscoverPasses(context.Background())
+	if p == nil {
+		t.Skipf("mlir-opt-19 not found: %s (%s)", st.Reason, st.Install)
+	}
+	if len(p.before) != len(passesBefore) || len(p.after) != len(passesAfter) {
+		t.Fatalf("mlir-opt-19 --help lists passes %v then %v, want %v then %v", p.before, p.after, passesBefore, passesAfter)
+	}
+	return p
+}
+
+// TestPassJudgeKnownAnswers: every pass runs on a seed ldmatrix (answers
+// from mlir-opt-19 19.1.7), and a case the verifier refuses is the mlir
+// oracle's verdict, not this judge's.
+func TestPassJudgeKnownAnswers(t *testing.T) {
+	p := passJudge(t)
+	cases := []domain.Case{
+		caseFrom(t, ldsm.Name, nil),
+		caseFrom(t, ldsm.Name, m{"src_space": "global"}),
+		caseFrom(t, ldsm.Name, m{"target": "sm_100a", "ptx": "8.6"}),
+	}
+	vs, err := p.Judge(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		kind oracles.Kind
+		diag string
+	}{
+		{oracles.Accept, ""},
+		{oracles.Unsupported, "MLIR's verifier does not pass the case (reject verify"},
+		{oracles.Unsupported, "LLVM 19 does not know the NVPTX target sm_100a"},
+	}
+	for i, w := range want {
+		v := vs[i]
+		if v.Oracle != PassesName || v.Kind != w.kind || !strings.Contains(v.Diagnostic, w.diag) {
+			t.Errorf("case %d: got %s %s %s %q, want %s containing %q", i, v.Oracle, v.Kind, v.Rule, v.Diagnostic, w.kind, w.diag)
+		}
+	}
+}
+
+// TestPassJudgeFailures puts a mlir-opt in front that fails in one pass
+// only: a crash in cse, IR the verifier rejects after canonicalize, an
+// error at exit status 0 in gpu-to-llvm. The verdict names the first pass
+// that failed and how.
+func TestPassJudgeFailures(t *testing.T) {
+	real := passJudge(t)
+	tests := []struct {
+		name, pass, action string
+		kind               oracles.Kind
+		rule, diag         string
+	}{
+		{"crash", "builtin.module(cse)", `echo "Stack dump:" >&2; kill -SEGV $$`,
+			oracles.Error, "pass:cse", "crashed"},
+		{"invalid IR", "builtin.module(canonicalize)", `'REAL' "$@" | sed 's/gpu.return/gpu.return %bad/'; exit 0`,
+			oracles.Error, "pass:canonicalize/invalid-ir", "left IR the verifier rejects"},
+		{"exit 0", "builtin.module(gpu-to-llvm)", `echo "$LAST:1:1: error: made up" >&2; 'REAL' "$@"; exit 0`,
+			oracles.Error, "pass:gpu-to-llvm/exit-0", "made up"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			script := "#!/bin/sh\nfor LAST in \"$@\"; do :; done\ncase \"$*\" in *'" + tc.pass + "'*) " +
+				strings.ReplaceAll(tc.action, "REAL", real.o.Opt.Path) + ";; esac\nexec '" + real.o.Opt.Path + "' \"$@\"\n"
+			path := filepath.Join(t.TempDir(), "mlir-opt-fake")
+			if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			opt := real.o.Opt
+			opt.Path = path
+			p := &Passes{o: New(opt), name: PassesName, before: real.before, after: real.after}
+			vs, err := p.Judge(context.Background(), []domain.Case{caseFrom(t, ldsm.Name, nil)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := vs[0]; v.Kind != tc.kind || v.Rule != tc.rule || !strings.Contains(v.Diagnostic, tc.diag) {
+				t.Errorf("got %s %s %q, want %s %s containing %q", v.Kind, v.Rule, v.Diagnostic, tc.kind, tc.rule, tc.diag)
+			}
+		})
+	}
+}
