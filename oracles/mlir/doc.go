@@ -73,9 +73,11 @@
 // MLIR runs more GPU passes than Pipeline: optimizations on nvgpu IR before
 // the lowering and, after it, the host's GPU calls to LLVM and MLIR's own
 // serialization of the gpu.module to PTX. The pass judges run each alone
-// (the verifier off, its output verified in a run of its own) on the cases
-// the mlir oracle's verifier and Pipeline pass, so a root cause those
-// stages show is reported once, by the mlir oracle. Policies compare them
+// (the verifier off, its output verified in a run of its own): the first on
+// the cases MLIR's verifier accepts, the others on those the mlir oracle's
+// whole chain accepts, so a root cause that chain shows is reported once,
+// by the mlir oracle (gpu-module-to-binary segfaults on the inline asm
+// llvm-link refuses in that chain). Policies compare them
 // with spec/ptxisa on crashes only (policy.OnCrash): a crash, a hang, IR
 // the verifier rejects or an error at exit status 0 is a finding whose
 // Rule names the pass.

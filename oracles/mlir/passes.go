@@ -93,12 +93,16 @@ func (p *Passes) Version() string {
 // Judges reports whether the release renders the domain.
 func (p *Passes) Judges(domainName string) bool { return p.o.Judges(domainName) }
 
-// Judge runs every pass on every case the verifier accepts. A case's
-// verdict is the worst a pass gave it: a crash, a hang, IR the verifier
-// rejects, an error printed at exit status 0 (each an Error or Timeout
-// naming the pass), then a refusal in the pass's own words (Reject);
-// Accept when every pass ran. What the verifier or Pipeline refuses is the
-// mlir oracle's verdict, so it is Unsupported here, never reported twice.
+// Judge runs the passes before the lowering on every case MLIR's verifier
+// accepts, and the passes after it on every case the mlir oracle's whole
+// chain accepts (verifier, Pipeline, mlir-translate, llvm-link, llc,
+// ptxas): what that chain refuses or crashes on is the mlir oracle's
+// finding, and a pass after it failing on the same IR would report that
+// root cause again. A case's verdict is the worst a pass gave it: a crash,
+// a hang, IR the verifier rejects, an error printed at exit status 0 (each
+// an Error or Timeout naming the pass), then a refusal in the pass's own
+// words (Reject); Accept when every pass ran. A case the verifier refuses
+// is Unsupported here.
 func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
 	out, jobs, err := p.o.prepare(cases)
 	if err != nil {
@@ -110,48 +114,61 @@ func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 	if err := p.o.verify(ctx, jobs); err != nil {
 		return nil, err
 	}
-	jobs = p.judgedAlready(jobs, "MLIR's verifier")
+	jobs = judgedAlready(jobs)
+	var lowered []*job
+	if p.o.Lower != nil {
+		if err := p.o.lower(ctx, jobs); err != nil {
+			return nil, err
+		}
+		for _, j := range jobs {
+			if j.v.Kind == oracles.Accept {
+				lowered = append(lowered, j)
+			}
+		}
+	}
 	for _, j := range jobs {
-		j.v.Kind, j.v.Rule, j.v.Diagnostic = oracles.Accept, "", ""
+		j.v.Kind, j.v.Rule, j.v.Diagnostic, j.v.Value = oracles.Accept, "", "", ""
 	}
 	for _, pass := range p.before {
 		if _, _, err := p.run(ctx, pass, jobs, texts(jobs)); err != nil {
 			return nil, err
 		}
 	}
-	if err := p.runAfter(ctx, jobs); err != nil {
+	if err := p.runAfter(ctx, lowered); err != nil {
 		return nil, err
 	}
 	return dedupe(cases, out), nil
 }
 
-// judgedAlready makes the jobs a stage of the mlir oracle did not accept
-// Unsupported and returns the others.
-func (p *Passes) judgedAlready(jobs []*job, by string) []*job {
+// judgedAlready makes the jobs MLIR's verifier did not accept Unsupported
+// and returns the others.
+func judgedAlready(jobs []*job) []*job {
 	var kept []*job
 	for _, j := range jobs {
 		if j.v.Kind == oracles.Accept {
 			kept = append(kept, j)
 			continue
 		}
-		j.v.Kind, j.v.Diagnostic = oracles.Unsupported, fmt.Sprintf("%s does not pass the case (%s %s: the mlir oracle's verdict)", by, j.v.Kind, j.v.Rule)
+		j.v.Kind, j.v.Diagnostic = oracles.Unsupported, fmt.Sprintf("MLIR's verifier does not pass the case (%s %s: the mlir oracle's verdict)", j.v.Kind, j.v.Rule)
 	}
 	return kept
 }
 
-// runAfter lowers the jobs with Pipeline, which the mlir oracle judges,
-// then runs the end of the default pipeline on its output, pass by pass.
+// runAfter lowers the jobs with Pipeline again, for its output, then runs
+// the end of the default pipeline on it, pass by pass.
 func (p *Passes) runAfter(ctx context.Context, jobs []*job) error {
-	var ready []*job
-	var ts []string
+	if len(jobs) == 0 {
+		return nil
+	}
 	res, err := p.o.runSplit(ctx, stage{name: stageLowering, tool: p.o.Opt,
 		args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}, texts(jobs))
 	if err != nil {
 		return err
 	}
+	var ready []*job
+	var ts []string
 	for i, j := range jobs {
-		_, err := deviceModule(piece{j: j}, res[i].out, p.o.vectorAsmOK)
-		if res[i].outcome == passed && err == nil && j.v.Kind == oracles.Accept {
+		if res[i].outcome == passed {
 			ready, ts = append(ready, j), append(ts, res[i].out)
 		}
 	}
