@@ -93,16 +93,18 @@ func (p *Passes) Version() string {
 // Judges reports whether the release renders the domain.
 func (p *Passes) Judges(domainName string) bool { return p.o.Judges(domainName) }
 
-// Judge runs the passes before the lowering on every case MLIR's verifier
-// accepts, and the passes after it on every case the mlir oracle's whole
-// chain accepts (verifier, Pipeline, mlir-translate, llvm-link, llc,
-// ptxas): what that chain refuses or crashes on is the mlir oracle's
-// finding, and a pass after it failing on the same IR would report that
-// root cause again. A case's verdict is the worst a pass gave it: a crash,
-// a hang, IR the verifier rejects, an error printed at exit status 0 (each
-// an Error or Timeout naming the pass), then a refusal in the pass's own
-// words (Reject); Accept when every pass ran. A case the verifier refuses
-// is Unsupported here.
+// Judge runs the passes before the lowering, then Pipeline and the passes
+// after it, each group in one run per batch; only a case a group fails on
+// is looked at pass by pass, so the common case costs two runs. A case
+// MLIR's verifier refuses is Unsupported here, and the passes after the
+// lowering judge only cases the mlir oracle's whole chain accepts
+// (verifier, Pipeline, mlir-translate, llvm-link, llc, ptxas): what that
+// chain refuses or crashes on is the mlir oracle's finding, and a pass
+// after it failing on the same IR would report that root cause again. A
+// case's verdict is the worst a pass gave it: a crash, a hang, IR the
+// verifier rejects, an error printed at exit status 0 (each an Error or
+// Timeout naming the pass), then a refusal in the pass's own words
+// (Reject); Accept when every pass ran.
 func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
 	out, jobs, err := p.o.prepare(cases)
 	if err != nil {
@@ -111,69 +113,125 @@ func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 	for i := range out {
 		out[i].Oracle, out[i].Version = p.name, p.Version()
 	}
-	if err := p.o.verify(ctx, jobs); err != nil {
+	for _, j := range jobs {
+		j.v.Kind = oracles.Accept
+	}
+	before, err := p.failing(ctx, "builtin.module("+strings.Join(p.before, ",")+")", jobs)
+	if err != nil {
 		return nil, err
 	}
-	jobs = judgedAlready(jobs)
-	var lowered []*job
-	if p.o.Lower != nil {
-		if err := p.o.lower(ctx, jobs); err != nil {
-			return nil, err
-		}
-		for _, j := range jobs {
-			if j.v.Kind == oracles.Accept {
-				lowered = append(lowered, j)
-			}
-		}
-	}
-	for _, j := range jobs {
-		j.v.Kind, j.v.Rule, j.v.Diagnostic, j.v.Value = oracles.Accept, "", "", ""
-	}
-	for _, pass := range p.before {
-		if _, _, err := p.run(ctx, pass, jobs, texts(jobs)); err != nil {
+	var after []*job
+	if p.o.Lower != nil && len(p.after) > 0 {
+		whole := strings.TrimSuffix(Pipeline, ")") + "," + strings.Join(p.after, ",") + ")"
+		if after, err = p.failing(ctx, whole, jobs); err != nil {
 			return nil, err
 		}
 	}
-	if err := p.runAfter(ctx, lowered); err != nil {
+	if err := p.attribute(ctx, before, after); err != nil {
 		return nil, err
 	}
 	return dedupe(cases, out), nil
 }
 
-// judgedAlready makes the jobs MLIR's verifier did not accept Unsupported
-// and returns the others.
-func judgedAlready(jobs []*job) []*job {
-	var kept []*job
-	for _, j := range jobs {
-		if j.v.Kind == oracles.Accept {
-			kept = append(kept, j)
-			continue
-		}
-		j.v.Kind, j.v.Diagnostic = oracles.Unsupported, fmt.Sprintf("MLIR's verifier does not pass the case (%s %s: the mlir oracle's verdict)", j.v.Kind, j.v.Rule)
+// failing runs a pipeline over the jobs and returns those it did not pass.
+func (p *Passes) failing(ctx context.Context, pipeline string, jobs []*job) ([]*job, error) {
+	res, err := p.o.runSplit(ctx, stage{name: "passes", tool: p.o.Opt, args: []string{timingFlag, "--pass-pipeline=" + pipeline}}, texts(jobs))
+	if err != nil {
+		return nil, err
 	}
-	return kept
+	var bad []*job
+	for i, j := range jobs {
+		if res[i].outcome != passed {
+			bad = append(bad, j)
+		}
+	}
+	return bad, nil
 }
 
-// runAfter lowers the jobs with Pipeline again, for its output, then runs
-// the end of the default pipeline on it, pass by pass.
-func (p *Passes) runAfter(ctx context.Context, jobs []*job) error {
-	if len(jobs) == 0 {
-		return nil
-	}
-	res, err := p.o.runSplit(ctx, stage{name: stageLowering, tool: p.o.Opt,
-		args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}, texts(jobs))
-	if err != nil {
-		return err
-	}
-	var ready []*job
-	var ts []string
-	for i, j := range jobs {
-		if res[i].outcome == passed {
-			ready, ts = append(ready, j), append(ts, res[i].out)
+// attribute runs the failing groups pass by pass on the cases the verifier
+// accepts, the passes after the lowering only where the mlir chain accepts.
+func (p *Passes) attribute(ctx context.Context, before, after []*job) error {
+	suspects := slices.Clone(before)
+	for _, j := range after {
+		if !slices.Contains(before, j) {
+			suspects = append(suspects, j)
 		}
 	}
-	for _, pass := range p.after {
-		if ready, ts, err = p.run(ctx, pass, ready, ts); err != nil {
+	if len(suspects) == 0 {
+		return nil
+	}
+	if err := p.o.verify(ctx, suspects); err != nil {
+		return err
+	}
+	refused := unjudged(suspects, "MLIR's verifier")
+	var lower []*job
+	for _, j := range after {
+		if !refused[j] {
+			lower = append(lower, j)
+		}
+	}
+	if err := p.o.lower(ctx, lower); err != nil {
+		return err
+	}
+	chainFailed := unjudged(lower, "the mlir oracle's lowering chain")
+	for _, j := range suspects {
+		if !refused[j] && !chainFailed[j] {
+			j.v.Kind, j.v.Rule, j.v.Diagnostic, j.v.Value = oracles.Accept, "", "", ""
+		}
+	}
+	if err := p.chain(ctx, p.before, keep(before, refused), nil); err != nil {
+		return err
+	}
+	return p.chain(ctx, p.after, keep(after, refused, chainFailed), []string{Pipeline})
+}
+
+// unjudged makes the jobs a stage of the mlir oracle did not accept
+// Unsupported, and returns them.
+func unjudged(jobs []*job, by string) map[*job]bool {
+	out := map[*job]bool{}
+	for _, j := range jobs {
+		if j.v.Kind != oracles.Accept {
+			out[j] = true
+			j.v.Kind, j.v.Diagnostic = oracles.Unsupported, fmt.Sprintf("%s does not pass the case (%s %s: the mlir oracle's verdict)", by, j.v.Kind, j.v.Rule)
+		}
+	}
+	return out
+}
+
+// keep returns the jobs none of the sets holds.
+func keep(jobs []*job, sets ...map[*job]bool) []*job {
+	var out []*job
+	for _, j := range jobs {
+		if !slices.ContainsFunc(sets, func(s map[*job]bool) bool { return s[j] }) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// chain runs the passes one at a time, each on the previous one's output,
+// after the unjudged pipelines first (Pipeline, which the mlir oracle
+// judges, for the passes after the lowering).
+func (p *Passes) chain(ctx context.Context, passes []string, jobs []*job, first []string) error {
+	ts := texts(jobs)
+	for _, pipeline := range first {
+		res, err := p.o.runSplit(ctx, stage{name: stageLowering, tool: p.o.Opt,
+			args: []string{timingFlag, "--pass-pipeline=" + pipeline}, marker: splitMarker}, ts)
+		if err != nil {
+			return err
+		}
+		var ready []*job
+		var outs []string
+		for i, j := range jobs {
+			if res[i].outcome == passed {
+				ready, outs = append(ready, j), append(outs, res[i].out)
+			}
+		}
+		jobs, ts = ready, outs
+	}
+	var err error
+	for _, pass := range passes {
+		if jobs, ts, err = p.run(ctx, pass, jobs, ts); err != nil {
 			return err
 		}
 	}
