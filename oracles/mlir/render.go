@@ -10,10 +10,11 @@ import (
 )
 
 // renderer turns one domain value into a kernel; an error made by
-// unsupported means the value has no MLIR 19 spelling.
+// unsupported means the value has no spelling in the renderer's release.
 type renderer func(v domain.Value) (kernel, error)
 
-// renderers lists the domains the oracle judges.
+// renderers lists the domains the oracle judges, with MLIR 19's rendering
+// of each; a release whose ops differ replaces some (release.renderers).
 var renderers = map[string]renderer{}
 
 // kernel is what a renderer produces for one case: a gpu.func with its
@@ -78,10 +79,17 @@ func checkTarget(t target.Target) error {
 // are deduplicated by ID, and diag.Normalize turns it into ENTRY.
 func kernelName(c domain.Case) string { return "k_" + c.ID }
 
-// render spells one case as a self-contained MLIR module: host code, then a
-// gpu.module carrying the case's own target.
-func render(c domain.Case) (string, kernel, error) {
-	r, ok := renderers[c.Domain]
+// render spells one case as MLIR 19 writes it (see renderWith).
+func render(c domain.Case) (string, kernel, error) { return renderWith(nil, c) }
+
+// renderWith spells one case as a self-contained MLIR module: host code,
+// then a gpu.module carrying the case's own target. The domain's renderer
+// is the one in overrides, else MLIR 19's.
+func renderWith(overrides map[string]renderer, c domain.Case) (string, kernel, error) {
+	r, ok := overrides[c.Domain]
+	if !ok {
+		r, ok = renderers[c.Domain]
+	}
 	if !ok {
 		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
 	}
@@ -143,6 +151,9 @@ func (b *body) index(n int64) string { return b.val("arith.constant %d : index",
 
 // i64 materializes an LLVM i64 constant (addresses wrap to two's complement).
 func (b *body) i64(n uint64) string { return b.val("llvm.mlir.constant(%d : i64) : i64", int64(n)) }
+
+// i16 materializes an LLVM i16 constant (the im2col::w operands).
+func (b *body) i16(n uint16) string { return b.val("llvm.mlir.constant(%d : i16) : i16", int16(n)) }
 
 // memrefType spells a memref of shape, element and memory space (0 is the
 // generic space and is left out).

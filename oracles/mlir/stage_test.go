@@ -146,9 +146,9 @@ func TestCrashFrameWithoutSymbolizer(t *testing.T) {
 }
 
 // TestDataMovementWants checks the emitted-PTX checks of ldsm, cpasync and
-// tmamode on lines LLVM 19 printed for their seeds: the instruction the op
-// names passes, one that moves fewer matrices or bytes, or drops .trans,
-// im2col or multicast, is dropped work.
+// tmamode on lines LLVM 19 and 22 printed for their seeds: the instruction
+// the op names passes, one that moves fewer matrices or bytes, or drops
+// .trans, the mode, multicast or the CTA group, is dropped work.
 func TestDataMovementWants(t *testing.T) {
 	for _, tc := range []struct {
 		domain string
@@ -168,6 +168,15 @@ func TestDataMovementWants(t *testing.T) {
 		{"tmamode", map[string]any{"mode": "im2col", "rank": 3}, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2,%r2,%r2} ], [%r5];", false},
 		{"tmamode", map[string]any{"rank": 2, "multicast": true}, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2,%r2} ], [%r4];", false},
 		{"tmamode", map[string]any{"direction": "store", "dst": "global", "rank": 3}, "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%rd1, {%r2, %r2, %r2} ], [%r1];", true},
+		// Lines LLVM 22 printed for MLIR 22's renderings.
+		{"tmamode", map[string]any{"rank": 2, "multicast": true}, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%rd2], [%rd1, {%r1, %r1}], [%rd3], %rs1;", true},
+		{"tmamode", map[string]any{"direction": "store", "dst": "global", "mode": "im2col_no_offs", "rank": 3}, "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r1, %r1, %r1}], [%rd2];", true},
+		{"tmamode", map[string]any{"direction": "store", "dst": "global", "mode": "im2col_no_offs", "rank": 3}, "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r1, %r1}], [%rd2];", false},
+		{"tmamode", map[string]any{"direction": "prefetch", "dst": "L2", "mode": "im2col", "rank": 4}, "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [%rd1, {%r1, %r1, %r1, %r1}], {%rs1, %rs1};", true},
+		{"tmamode", map[string]any{"direction": "prefetch", "dst": "L2", "mode": "im2col", "rank": 4}, "cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1}];", false},
+		{"tmamode", map[string]any{"direction": "prefetch", "dst": "L2", "rank": 2}, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1}], [%rd3];", false},
+		{"tmamode", map[string]any{"mode": "im2col::w", "rank": 3}, "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1, %r1}], [%rd3], {%rs1};", false},
+		{"tmamode", map[string]any{"rank": 2, "cta_group": 2}, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1}], [%rd3];", false},
 	} {
 		c := caseFrom(t, tc.domain, tc.value)
 		err := checkEmitted(c, "\t"+tc.ptx+"\n")
