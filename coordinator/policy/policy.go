@@ -213,7 +213,8 @@ func waitcntOneCounter(dv domain.Value) bool {
 // mcs are the llvm-mc releases.
 var mcs = []string{oracles.AMDGPUMC, oracles.AMDGPUMC22}
 
-// mlirs are the MLIR releases, which see the same renderings.
+// mlirs are the MLIR releases, which see the same renderings (MLIR 22 its
+// own spelling of the same ops for tmamode and stmatrix).
 var mlirs = []string{oracles.MLIR, oracles.MLIR22}
 
 // toolsPTX are the tools that judge PTX text or NVVM IR, not runtime values.

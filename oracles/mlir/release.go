@@ -11,9 +11,10 @@ import (
 )
 
 // Name22 is the name of the oracle that runs MLIR 22 (mlir-opt-22,
-// mlir-translate-22, llvm-link-22, llc-22) on the same renderings as MLIR
-// 19: the newer release of the "mlir" family, which says whether a bug
-// found with 19 is fixed.
+// mlir-translate-22, llvm-link-22, llc-22) on MLIR 19's renderings, except
+// the domains whose nvvm ops MLIR 22 spells otherwise (release22's
+// renderers): the newer release of the "mlir" family, which says whether
+// a bug found with 19 is fixed.
 const Name22 = oracles.MLIR22
 
 // release is one MLIR release the oracle can run: its name, its tools, and
