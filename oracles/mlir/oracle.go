@@ -42,7 +42,7 @@ type Oracle struct {
 	OracleName string
 	// overrides are the release's own renderers of some domains
 	// (release.renderers); the others are rendered as MLIR 19 spells them.
-	overrides map[string]renderer
+	overrides map[string]rendering
 	// vectorAsmOK trusts inline wgmma with vector operands (release.vectorAsmOK).
 	vectorAsmOK bool
 }

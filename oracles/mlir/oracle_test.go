@@ -16,6 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // domains are the domains this oracle renders, by name.
@@ -223,6 +224,38 @@ func TestUnsupportedTargets(t *testing.T) {
 	}
 }
 
+// TestTargets22 checks which targets MLIR 22 is asked about: its own
+// renderings (tmamode, ldsm) on every target LLVM 22 knows, MLIR 19's
+// renderings of the other domains on LLVM 19's only.
+func TestTargets22(t *testing.T) {
+	o, _ := NewRelease(Name22, tool.Tool{})
+	for _, tc := range []struct {
+		domain string
+		over   m
+		want   string // "" renders
+	}{
+		{"tmamode", m{"mode": "tile::gather4", "rank": 2, "target": "sm_100a", "ptx": "8.6"}, ""},
+		{"tmamode", m{"target": "sm_120f", "ptx": "8.8"}, ""},
+		{"tmamode", m{"target": "sm_101a", "ptx": "9.0"}, "PTX ISA 9.0 no longer names sm_101a"},
+		{"tmamode", m{"target": "sm_100a", "ptx": "8.4"}, "llc-22 raises .version to 8.6"},
+		{"ldsm", m{"target": "sm_100a", "ptx": "8.6"}, ""},
+		{"cpasync", m{"target": "sm_100a", "ptx": "8.6"}, "LLVM 19 knows NVPTX targets up to sm_90a"},
+		{"wgmma", m{"target": "sm_90a", "ptx": "8.6"}, "LLVM 19 emits PTX ISA up to 8.5"},
+	} {
+		c := caseFrom(t, tc.domain, tc.over)
+		_, _, err := o.render(c)
+		why, unsup := isUnsupported(err)
+		switch {
+		case err != nil && !unsup:
+			t.Errorf("%s %v: %v", tc.domain, tc.over, err)
+		case tc.want == "" && unsup:
+			t.Errorf("%s %v: unsupported (%s), want a rendering", tc.domain, tc.over, why)
+		case tc.want != "" && !strings.Contains(why, tc.want):
+			t.Errorf("%s %v: got %q, want unsupported containing %q", tc.domain, tc.over, why, tc.want)
+		}
+	}
+}
+
 // TestMatDescValue compares the descriptor MLIR's lowering of
 // nvgpu.warpgroup.generate.descriptor computes with spec/ptxisa's packing of
 // the same value, and with seed 004's claimed layout, which MLIR does not
@@ -292,9 +325,9 @@ var changes22 = map[string]struct {
 // knownAnswers22 are cases only MLIR 22's renderings spell (its TMA modes,
 // prefetch, stmatrix shapes), observed running mlir-opt-22 22.1.8,
 // mlir-translate-22, llvm-link-22, llc-22 and ptxas 12.4 by hand on the
-// rendered modules. Targets stop at sm_90a and PTX ISA 8.5 (checkTarget),
-// so the sm_100 modes are judged where they are illegal: MLIR 22's verifier
-// checks only the op's sm_90, and llc-22 refuses the intrinsic.
+// rendered modules. These renderings are judged on every target LLVM 22
+// knows (llvm22Targets); on an older one MLIR 22's verifier checks at most
+// the op's sm_90, and llc-22 refuses an intrinsic the target lacks.
 var knownAnswers22 = []struct {
 	name, domain string
 	override     m
@@ -319,6 +352,22 @@ var knownAnswers22 = []struct {
 	{"tmamode gather4 3d", "tmamode", m{"mode": "tile::gather4", "rank": 3, "target": "sm_90a", "ptx": "8.0"},
 		oracles.Unsupported, "render", "tile_gather4 is 2D"},
 	{"tmamode store multicast", "tmamode", m{"direction": "store", "dst": "global", "multicast": true}, oracles.Unsupported, "render", "no multicast mask"},
+	// On the targets their modes need, llc-22 emits them; ptxas 12.4 reads
+	// no PTX ISA 8.6, so the lowering stops at llc.
+	{"tmamode gather4 multicast cta_group::2", "tmamode", m{"mode": "tile::gather4", "rank": 2, "multicast": true, "cta_group": 2, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "reads PTX ISA up to 8.4, not 8.6; lowering stopped at llc"},
+	{"tmamode scatter4 store", "tmamode", m{"direction": "store", "dst": "global", "mode": "tile::scatter4", "rank": 2, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "lowering stopped at llc"},
+	{"tmamode gather4 prefetch", "tmamode", m{"direction": "prefetch", "dst": "L2", "mode": "tile::gather4", "rank": 2, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "lowering stopped at llc"},
+	// wHalo is an i16 operand: 512 is past .im2col::w's bound, and neither
+	// MLIR 22 nor llc-22 checks it.
+	{"tmamode im2col::w wHalo 512", "tmamode", m{"mode": "im2col::w", "rank": 3, "w_halo": 512, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "lowering stopped at llc"},
+	{"tmamode gather4 on sm_100", "tmamode", m{"mode": "tile::gather4", "rank": 2, "target": "sm_100", "ptx": "8.6"},
+		oracles.Error, "llc/refused", "Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d"},
+	{"stmatrix m16n8 x1 trans b8", "ldsm", m{"op": "stmatrix", "mode": "reserved", "shape": "m16n8", "size": "b8", "transpose": true, "src_space": "register", "dst_space": "shared",
+		"result_dim0": 4, "target": "sm_100a", "ptx": "8.6"}, oracles.Accept, "llc", "lowering stopped at llc"},
 	{"stmatrix x4 trans", "ldsm", m{"op": "stmatrix", "mode": "MT88", "src_space": "register", "dst_space": "shared", "transpose": true, "num_matrices": 4,
 		"result_dim0": 8, "target": "sm_90a", "ptx": "8.0"}, oracles.Accept, "ptxas", ""},
 	{"stmatrix m16n8 row", "ldsm", m{"op": "stmatrix", "mode": "reserved", "shape": "m16n8", "size": "b8", "src_space": "register", "dst_space": "shared",

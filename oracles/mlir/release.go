@@ -23,10 +23,10 @@ type release struct {
 	name                      string
 	opt, translate, link, llc tool.Spec
 	// renderers replaces, per domain, MLIR 19's rendering (the renderers
-	// table) with this release's: where its nvvm ops take other operands
-	// or attributes, MLIR 19's text would be the release refusing our
-	// spelling, not judging the case.
-	renderers map[string]renderer
+	// table, on LLVM 19's targets) with this release's: where its nvvm ops
+	// take other operands or attributes, MLIR 19's text would be the
+	// release refusing our spelling, not judging the case.
+	renderers map[string]rendering
 	// vectorAsmOK: the release's PTX builder gives vector operands of
 	// inline wgmma (f16 accumulators) real constraints; MLIR 19's writes
 	// uninitialized bytes (see errJunkConstraint).
@@ -51,9 +51,9 @@ var (
 		translate: llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
 		link:      llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
 		llc:       llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
-		renderers: map[string]renderer{
-			tmamode.Name: renderTMAMode22,
-			ldsm.Name:    ldsmRenderer(renderStmatrix22),
+		renderers: map[string]rendering{
+			tmamode.Name: {renderTMAMode22, llvm22Targets},
+			ldsm.Name:    {ldsmRenderer(renderStmatrix22), llvm22Targets},
 		},
 		vectorAsmOK: true}
 )

@@ -59,20 +59,57 @@ func isUnsupported(err error) (string, bool) {
 // MaxPTX is the newest PTX ISA version LLVM 19's NVPTX backend emits.
 const MaxPTX target.PTX = 85
 
-// checkTarget refuses the targets LLVM 19 does not know: it stops at sm_90a
-// and PTX ISA 8.5, so tcgen05-era targets are unsupported, never rejected;
-// and llc silently raises a PTX version below the target's first one.
-func checkTarget(t target.Target) error {
-	if t.Arch.SM > 90 || t.Arch.FamilySpecific() || !t.Valid() {
-		return unsupported("LLVM 19 knows NVPTX targets up to sm_90a, not %s", t.Arch)
+// targetRange is the NVPTX targets a rendering is judged on: those its
+// release's llc knows, up to the newest PTX ISA version it emits. A target
+// outside it is unsupported, never rejected.
+type targetRange struct {
+	llvm   string // the LLVM release, as messages name it: "LLVM 19"
+	llc    string // its llc: "llc-19"
+	maxPTX target.PTX
+	// newest names the newest target the release knows, or "" when it
+	// knows every legalfuzz target.
+	newest string
+}
+
+var (
+	// llvm19Targets stops at sm_90a and PTX ISA 8.5: tcgen05-era targets
+	// are unsupported. Every MLIR 19 rendering is judged on it, on either
+	// release.
+	llvm19Targets = targetRange{llvm: "LLVM 19", llc: "llc-19", maxPTX: MaxPTX, newest: "sm_90a"}
+	// llvm22Targets is every legalfuzz target up to PTX ISA 9.0 (llc-22
+	// -mcpu=help lists them all): MLIR 22's own renderings are judged on
+	// the targets whose instructions they were written for.
+	llvm22Targets = targetRange{llvm: "LLVM 22", llc: "llc-22", maxPTX: 90}
+)
+
+// check refuses the targets the release cannot be asked about: one its llc
+// does not know, a PTX ISA version beyond what it emits, one below the
+// target's first version (llc-19 silently raises .version), and one a later
+// PTX ISA renamed away (sm_101 under PTX 9.0).
+func (r targetRange) check(t target.Target) error {
+	if r.newest != "" && (t.Arch.SM > 90 || t.Arch.FamilySpecific() || !t.Valid()) {
+		return unsupported("%s knows NVPTX targets up to %s, not %s", r.llvm, r.newest, t.Arch)
 	}
-	if t.PTX > MaxPTX {
-		return unsupported("LLVM 19 emits PTX ISA up to %s, not %s", MaxPTX, t.PTX)
+	if !t.Valid() {
+		return unsupported("%s is no target %s knows", t, r.llvm)
+	}
+	if t.PTX > r.maxPTX {
+		return unsupported("%s emits PTX ISA up to %s, not %s", r.llvm, r.maxPTX, t.PTX)
 	}
 	if min := target.MinPTX(t.Arch); t.PTX < min {
-		return unsupported("llc-19 raises .version to %s, the first PTX ISA version for %s: PTX %s has no spelling", min, t.Arch, t.PTX)
+		return unsupported("%s raises .version to %s, the first PTX ISA version for %s: PTX %s has no spelling", r.llc, min, t.Arch, t.PTX)
+	}
+	if !t.Names() {
+		return unsupported("PTX ISA %s no longer names %s", t.PTX, t.Arch)
 	}
 	return nil
+}
+
+// rendering is a release's own renderer of a domain and the targets it is
+// judged on.
+type rendering struct {
+	render  renderer
+	targets targetRange
 }
 
 // kernelName is the case's gpu.func; it is unique in a batch because cases
@@ -83,27 +120,28 @@ func kernelName(c domain.Case) string { return "k_" + c.ID }
 func render(c domain.Case) (string, kernel, error) { return renderWith(nil, c) }
 
 // renderWith spells one case as a self-contained MLIR module: host code,
-// then a gpu.module carrying the case's own target. The domain's renderer
-// is the one in overrides, else MLIR 19's.
-func renderWith(overrides map[string]renderer, c domain.Case) (string, kernel, error) {
-	r, ok := overrides[c.Domain]
+// then a gpu.module carrying the case's own target. The domain's rendering
+// is the one in overrides, else MLIR 19's on LLVM 19's targets.
+func renderWith(overrides map[string]rendering, c domain.Case) (string, kernel, error) {
+	rd, ok := overrides[c.Domain]
 	if !ok {
-		r, ok = renderers[c.Domain]
+		rd.render, ok = renderers[c.Domain]
+		rd.targets = llvm19Targets
 	}
 	if !ok {
 		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
 	}
 	t := c.Value.Target()
-	if err := checkTarget(t); err != nil {
+	if err := rd.targets.check(t); err != nil {
 		return "", kernel{}, err
 	}
-	k, err := r(c.Value)
+	k, err := rd.render(c.Value)
 	if err != nil {
 		return "", kernel{}, err
 	}
 	t.PTX = max(t.PTX, k.MinPTX)
-	if t.PTX > MaxPTX {
-		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond LLVM 19's %s", t.PTX, MaxPTX)
+	if t.PTX > rd.targets.maxPTX {
+		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, rd.targets.llvm, rd.targets.maxPTX)
 	}
 	k.Target = t
 	var b strings.Builder
