@@ -4,8 +4,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 func TestStageRoundTrip(t *testing.T) {
@@ -200,6 +202,31 @@ func TestDataMovementWants(t *testing.T) {
 		err := checkEmitted(c, "\t"+tc.ptx+"\n")
 		if (err == nil) != tc.ok {
 			t.Errorf("%s %v on %q: got %v, want ok=%t", tc.domain, tc.value, tc.ptx, err, tc.ok)
+		}
+	}
+}
+
+// TestSingleCannotSelect checks how a failed llc run alone in its batch
+// reads: "Cannot select" then an abort is llc refusing the case; an abort
+// after any other fatal error, or a segfault, is a crash.
+func TestSingleCannotSelect(t *testing.T) {
+	sel := "LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d\nPLEASE submit a bug report\n"
+	for _, tc := range []struct {
+		name string
+		r    tool.Result
+		want outcome
+	}{
+		{"cannot select, aborted", tool.Result{Stderr: []byte(sel), ExitCode: -1, Signal: "aborted"}, failed},
+		{"cannot select, 134 through a shell", tool.Result{Stderr: []byte(sel), ExitCode: 134}, failed},
+		{"cannot select, segfault", tool.Result{Stderr: []byte(sel), ExitCode: -1, Signal: "segmentation fault"}, crashed},
+		{"other fatal error, aborted", tool.Result{Stderr: []byte("LLVM ERROR: out of memory\n"), ExitCode: -1, Signal: "aborted"}, crashed},
+	} {
+		got := single("llc", "llc-22", tc.r, time.Second)
+		if got.outcome != tc.want {
+			t.Errorf("%s: got outcome %v (%q), want %v", tc.name, got.outcome, got.diag, tc.want)
+		}
+		if tc.want == failed && got.diag != "llc: LLVM ERROR: Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d" {
+			t.Errorf("%s: diag %q", tc.name, got.diag)
 		}
 	}
 }
