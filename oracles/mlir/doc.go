@@ -16,6 +16,13 @@
 // silently raises), is Unsupported with the reason. Each render_*.go file
 // documents its domain's mapping.
 //
+// Releases. The "mlir22" oracle runs the same stages with MLIR 22's tools.
+// It renders as MLIR 19 does except where MLIR 22 spells the ops
+// otherwise (release.renderers): its TMA copies (render_tmamode22.go) and
+// stmatrix (render_ldsm22.go), which are judged on every target LLVM 22
+// knows; MLIR 19's renderings stay on LLVM 19's targets on both releases.
+// llc's "Cannot select" abort is llc refusing the case, like a ptxas error.
+//
 // Verdicts. Many cases go into one file separated by "// -----";
 // mlir-opt-19 --split-input-file judges each chunk and reports an error
 // "within split at FILE:N", N being the chunk's first line (1) or its
