@@ -48,7 +48,7 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 		}
 		return append(renderPTX(w, c), "# the gpu oracle runs kernels built from "+PTXFile+" and compares what they compute; legalfuzz check runs them on a GPU machine")
 	case isMLIR(name):
-		return renderMLIR(w, c)
+		return renderMLIR(w, c, name)
 	case name == llvm.LLC19.Name || name == llvm.LLC22.Name:
 		return renderLLC(ctx, w, c, name, twoLLC, orcs)
 	case name == amdgpu.Name || name == oracles.AMDGPUMC22:
@@ -125,26 +125,33 @@ func renderDriver(w *writer, c domain.Case) []string {
 	return []string{"# the driver call (parameters in " + DriverFile + "), made on a GPU machine by legalfuzz check:", "# " + call.String()}
 }
 
-// renderMLIR writes the module the mlir oracle verifies, and the verifier's
-// and the lowering's command lines.
-func renderMLIR(w *writer, c domain.Case) []string {
-	file, args, err := mlir.New(tool.Tool{}).VerifyCommand([]domain.Case{c}, MLIRFile)
+// renderMLIR writes the module the named MLIR oracle (mlir or mlir22)
+// verifies, in its release's spelling, and the verifier's and the
+// lowering's command lines with that release's tools.
+func renderMLIR(w *writer, c domain.Case, name string) []string {
+	o, ok := mlir.NewRelease(name, tool.Tool{})
+	tools, _ := mlir.ToolsOf(name)
+	if !ok || len(tools.Opt.Files) == 0 || len(tools.Translate.Files) == 0 || len(tools.LLC.Files) == 0 {
+		return []string{"# " + MLIRFile + " not written: " + name + " is no MLIR release legalfuzz knows"}
+	}
+	file, args, err := o.VerifyCommand([]domain.Case{c}, MLIRFile)
 	if err != nil {
 		return []string{"# " + MLIRFile + " not written: " + err.Error()}
 	}
 	if len(file) == 0 {
-		return []string{"# " + MLIRFile + " not written: MLIR 19 cannot spell this case (see the mlir verdict)"}
+		return []string{"# " + MLIRFile + " not written: " + name + " cannot spell this case (see its verdict)"}
 	}
 	w.file(MLIRFile, string(file))
 	t := c.Value.Target()
+	opt, translate, llc := tools.Opt.Files[0], tools.Translate.Files[0], tools.LLC.Files[0]
 	return []string{
 		"# the verifier (its verdicts have rule \"verify\"):",
-		"mlir-opt-19 " + strings.Join(args, " "),
+		opt + " " + strings.Join(args, " "),
 		"# what the verifier accepts is lowered, one step after another (rules \"lowering\", \"translate\", \"link\", \"llc\", \"ptxas\");",
 		"# between the first two steps the gpu.module's body is cut out of case.lowered.mlir as a plain module (repro.sh does it with awk):",
-		"mlir-opt-19 --pass-pipeline='" + mlir.Pipeline + "' " + MLIRFile + " -o case.lowered.mlir",
-		"mlir-translate-19 --mlir-to-llvmir case.lowered.mlir -o case.mlir.ll",
-		"llc-19 " + strings.Join(mlir.LLCArgs(t, "case.mlir.ll", "case.mlir.ptx"), " "),
+		opt + " --pass-pipeline='" + mlir.Pipeline + "' " + MLIRFile + " -o case.lowered.mlir",
+		translate + " --mlir-to-llvmir case.lowered.mlir -o case.mlir.ll",
+		llc + " " + strings.Join(mlir.LLCArgs(t, "case.mlir.ll", "case.mlir.ptx"), " "),
 		"ptxas " + strings.Join(mlir.PtxasArgs(t, "case.mlir.ptx", "/dev/null"), " "),
 	}
 }

@@ -38,6 +38,7 @@ func plant(t *testing.T) planted {
 	}{
 		{"tmadesc", policy.Pair{A: oracles.SpecPTXISA, B: "cuda-driver", On: policy.OnVerdict}},
 		{"mma", policy.Pair{A: "mlir", B: "ptxas", On: policy.OnVerdict}},
+		{"tmamode", policy.Pair{A: "mlir22", B: "ptxas", On: policy.OnVerdict}},
 		{"mma", policy.Pair{A: "llc19", B: "llc22", On: policy.OnVerdict}},
 		{"waitcnt", policy.Pair{A: oracles.SpecPTXISA, B: "amdgpu-mc", On: policy.OnValue}},
 		{"schedule", policy.Pair{A: oracles.SpecPTXISA, B: "fenceproxy", On: policy.OnVerdict}},
@@ -74,6 +75,20 @@ func spellableSeed(d domain.Domain) domain.Value {
 	return d.Seeds()[0]
 }
 
+// TestWriteMLIR22Spelling checks that an mlir22 bucket's case.mlir is MLIR
+// 22's rendering (a TMA load into an address-space-7 buffer), the module
+// its repro.sh runs mlir-opt-22 on, not MLIR 19's.
+func TestWriteMLIR22Spelling(t *testing.T) {
+	p := plant(t)
+	bd, err := Write(context.Background(), p.s, p.buckets["mlir22~ptxas/verdict"].Key, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := read(t, filepath.Join(bd.Dir, MLIRFile)); !strings.Contains(text, "!llvm.ptr<7>") {
+		t.Errorf("%s is not MLIR 22's spelling:\n%s", MLIRFile, text)
+	}
+}
+
 func TestWriteRendersEachTool(t *testing.T) {
 	p := plant(t)
 	var orcs []oracles.Oracle
@@ -85,6 +100,7 @@ func TestWriteRendersEachTool(t *testing.T) {
 	for pair, want := range map[string][]string{
 		"spec/ptxisa~cuda-driver/verdict": {DriverFile, "cuTensorMapEncode"},
 		"mlir~ptxas/verdict":              {MLIRFile, PTXFile, "mlir-opt-19 --split-input-file", "ptxas -arch=sm_"},
+		"mlir22~ptxas/verdict":            {MLIRFile, PTXFile, "mlir-opt-22 --split-input-file", "llc-22 -march=nvptx64"},
 		"llc19~llc22/verdict":             {"case.llc19.ll", "case.llc22.ll", "llc-19 -march=nvptx64", "llc-22 -march=nvptx64"},
 		"spec/ptxisa~amdgpu-mc/value":     {AsmFile, "llvm-mc-19 -arch=amdgcn -mcpu=gfx942"},
 		"spec/ptxisa~fenceproxy/verdict":  {"fenceproxy runs in process"},

@@ -124,8 +124,14 @@ func (o *Oracle) bisectBackend(ctx context.Context, ps []piece, step string, r t
 }
 
 // single is the result of a failed step on a case that was alone in it: a
-// rejection, unless the tool crashed or hung.
+// rejection, unless the tool crashed or hung. llc's "Cannot select" abort
+// is a rejection too: it is how the NVPTX backend refuses an intrinsic its
+// target or PTX version lacks (the llc oracles read it so, see
+// oracles/llvm's classify), not a crash of llc's own.
 func single(step, name string, r tool.Result, timeout fmt.Stringer) chunkResult {
+	if sel := cannotSelect(r); sel != "" {
+		return chunkResult{outcome: failed, diag: step + ": " + diag.Normalize(sel)}
+	}
 	if r.TimedOut || r.Crashed() {
 		return toolFailure(name, step+": ", r, timeout)
 	}
@@ -134,6 +140,20 @@ func single(step, name string, r tool.Result, timeout fmt.Stringer) chunkResult 
 		msg = crashText(r.Output())
 	}
 	return chunkResult{outcome: failed, diag: step + ": " + diag.Normalize(msg)}
+}
+
+// cannotSelect is llc's "LLVM ERROR: Cannot select: ..." line when llc
+// aborted after it (SIGABRT, or status 134 through a shell), else "".
+func cannotSelect(r tool.Result) string {
+	if r.TimedOut || r.Signal != "aborted" && r.ExitCode != 134 {
+		return ""
+	}
+	for _, line := range strings.Split(r.Output(), "\n") {
+		if strings.HasPrefix(line, "LLVM ERROR: Cannot select:") {
+			return line
+		}
+	}
+	return ""
 }
 
 // assemble runs ptxas on the PTX and attributes its errors to entries.

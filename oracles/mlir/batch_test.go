@@ -44,7 +44,7 @@ func randomCases(tb testing.TB, n int, withSeeds bool) []domain.Case {
 	for found, tries := 0, 0; found < n && tries < 2000*n; tries++ {
 		name := names[rng.IntN(len(names))]
 		c := domain.NewCase(name, decodeRandom(tb, domains[name], rng))
-		if _, _, err := render(c, llvm19); err == nil && !seen[c.ID] {
+		if _, _, err := render(c); err == nil && !seen[c.ID] {
 			seen[c.ID] = true
 			cases = append(cases, c)
 			found++
@@ -128,7 +128,7 @@ func TestFailingTool(t *testing.T) {
 	}
 	bad := -1
 	for i, c := range cases {
-		if _, _, err := render(c, llvm19); err == nil {
+		if _, _, err := render(c); err == nil {
 			bad = i
 			break
 		}

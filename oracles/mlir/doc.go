@@ -14,10 +14,16 @@
 // MLIR spelling, and every target the release's NVPTX backend cannot emit
 // (LLVM 19: past sm_90a or PTX ISA 8.5; LLVM 22: past PTX ISA 9.0; for both
 // a PTX version that does not name the target, which llc 19 silently raises
-// and llc 22 refuses), is Unsupported with the reason; mlir22 judges the
-// tcgen05-era targets, so an op MLIR 22 lets through below its floor is a
-// finding. Each render_*.go file
-// documents its domain's mapping.
+// and llc 22 refuses), is Unsupported with the reason. Each render_*.go
+// file documents its domain's mapping.
+//
+// Releases. The "mlir22" oracle runs the same stages with MLIR 22's tools.
+// It renders as MLIR 19 does except where MLIR 22 spells the ops
+// otherwise (release.renderers): its TMA copies (render_tmamode22.go) and
+// stmatrix (render_ldsm22.go). It judges every domain on every target
+// LLVM 22 knows, so an op MLIR 22 lets through on a target below or beside
+// its floor (a tcgen05-era target for wgmma) is a finding.
+// llc's "Cannot select" abort is llc refusing the case, like a ptxas error.
 //
 // Verdicts. Many cases go into one file separated by "// -----";
 // mlir-opt-19 --split-input-file judges each chunk and reports an error

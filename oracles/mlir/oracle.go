@@ -40,13 +40,13 @@ type Oracle struct {
 	// OracleName is the name the verdicts carry: Name (MLIR 19) when
 	// empty, Name22 when the tools are MLIR 22's.
 	OracleName string
-	// unspelled, when set, says why a case's rendering is not MLIR of this
-	// release (see release.unspelled): such a case is Unsupported.
-	unspelled func(domain.Case) string
+	// overrides are the release's own renderers of some domains
+	// (release.renderers); the others are rendered as MLIR 19 spells them.
+	overrides map[string]renderer
 	// vectorAsmOK trusts inline wgmma with vector operands (release.vectorAsmOK).
 	vectorAsmOK bool
-	// llvm is the release's NVPTX backend; the zero value is LLVM 19's.
-	llvm nvptx
+	// targets are the release's targets; the zero value is LLVM 19's.
+	targets targetRange
 }
 
 // New returns a verifier-only oracle over mlir-opt.
@@ -92,12 +92,12 @@ func (o *Oracle) Judges(domainName string) bool {
 	return ok
 }
 
-// nvptx is the release's NVPTX backend: LLVM 19's unless set.
-func (o *Oracle) nvptx() nvptx {
-	if o.llvm.llvm == "" {
-		return llvm19
+// targetRange is the release's targets: LLVM 19's unless set.
+func (o *Oracle) targetRange() targetRange {
+	if o.targets.llvm == "" {
+		return llvm19Targets
 	}
-	return o.llvm
+	return o.targets
 }
 
 func (o *Oracle) timeout() time.Duration {
@@ -156,12 +156,7 @@ func (o *Oracle) prepare(cases []domain.Case) ([]oracles.Verdict, []*job, error)
 		}
 		seen[c.ID] = true
 		out[i] = oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain}
-		text, k, err := render(c, o.nvptx())
-		if o.unspelled != nil && err == nil {
-			if why := o.unspelled(c); why != "" {
-				err = unsupported("%s", why)
-			}
-		}
+		text, k, err := o.render(c)
 		if reason, ok := isUnsupported(err); ok {
 			out[i].Kind, out[i].Rule, out[i].Diagnostic = oracles.Unsupported, "render", reason
 			continue
@@ -228,14 +223,19 @@ func texts(jobs []*job) []string {
 	return ts
 }
 
+// render spells a case in the oracle's release.
+func (o *Oracle) render(c domain.Case) (string, kernel, error) {
+	return renderWith(o.overrides, o.targetRange(), c)
+}
+
 // VerifyCommand renders the cases the oracle can spell into the split file
 // the verifier reads and the arguments it runs with (the file at path), so
 // a benchmark can time the bare tool on exactly what Judge runs. Cases
-// without an MLIR 19 spelling are left out.
+// without a spelling in the oracle's release are left out.
 func (o *Oracle) VerifyCommand(cases []domain.Case, path string) (file []byte, args []string, err error) {
 	var ts []string
 	for _, c := range cases {
-		text, _, err := render(c, o.nvptx())
+		text, _, err := o.render(c)
 		if _, ok := isUnsupported(err); ok {
 			continue
 		}

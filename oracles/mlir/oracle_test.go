@@ -16,6 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // domains are the domains this oracle renders, by name.
@@ -178,7 +179,7 @@ func TestKnownAnswers(t *testing.T) {
 		t.Run(ka.name, func(t *testing.T) {
 			v := verdicts[i]
 			if v.Kind != ka.kind || v.Rule != ka.rule || !strings.Contains(v.Diagnostic, ka.diag) {
-				text, _, _ := render(cases[i], llvm19)
+				text, _, _ := render(cases[i])
 				t.Errorf("got %s/%s %q, want %s/%s containing %q\n%s", v.Kind, v.Rule, v.Diagnostic, ka.kind, ka.rule, ka.diag, text)
 			}
 			if v.Oracle != Name || v.Case != cases[i].ID || v.Domain != ka.domain {
@@ -219,6 +220,42 @@ func TestUnsupportedTargets(t *testing.T) {
 	for i, v := range vs {
 		if v.Kind != oracles.Unsupported || !strings.Contains(v.Diagnostic, "LLVM 19") {
 			t.Errorf("%s %v: got %s %q, want unsupported naming LLVM 19", cases[i].Domain, cases[i].Value.Target(), v.Kind, v.Diagnostic)
+		}
+	}
+}
+
+// TestTargets22 checks which targets MLIR 22 is asked about: every target
+// LLVM 22 knows, with its own renderings (tmamode, ldsm) and MLIR 19's of
+// the other domains; MLIR 19 only on LLVM 19's.
+func TestTargets22(t *testing.T) {
+	o, _ := NewRelease(Name22, tool.Tool{})
+	for _, tc := range []struct {
+		domain string
+		over   m
+		want   string // "" renders
+	}{
+		{"tmamode", m{"mode": "tile::gather4", "rank": 2, "target": "sm_100a", "ptx": "8.6"}, ""},
+		{"tmamode", m{"target": "sm_120f", "ptx": "8.8"}, ""},
+		{"tmamode", m{"target": "sm_101a", "ptx": "9.0"}, "PTX ISA 9.0 no longer names sm_101a"},
+		{"tmamode", m{"target": "sm_100a", "ptx": "8.4"}, "PTX ISA 8.4 is below sm_100a's first, 8.6"},
+		{"ldsm", m{"target": "sm_100a", "ptx": "8.6"}, ""},
+		{"cpasync", m{"target": "sm_100a", "ptx": "8.6"}, ""},
+		{"wgmma", m{"target": "sm_90a", "ptx": "8.6"}, ""},
+		{"wgmma", m{"target": "sm_110a", "ptx": "8.8"}, "PTX ISA 8.8 is below sm_110a's first, 9.0"},
+	} {
+		c := caseFrom(t, tc.domain, tc.over)
+		_, _, err := o.render(c)
+		if _, _, err19 := render(c); tc.want == "" && tc.over["target"] == "sm_100a" && err19 == nil {
+			t.Errorf("%s %v: MLIR 19 renders it, want unsupported", tc.domain, tc.over)
+		}
+		why, unsup := isUnsupported(err)
+		switch {
+		case err != nil && !unsup:
+			t.Errorf("%s %v: %v", tc.domain, tc.over, err)
+		case tc.want == "" && unsup:
+			t.Errorf("%s %v: unsupported (%s), want a rendering", tc.domain, tc.over, why)
+		case tc.want != "" && !strings.Contains(why, tc.want):
+			t.Errorf("%s %v: got %q, want unsupported containing %q", tc.domain, tc.over, why, tc.want)
 		}
 	}
 }
@@ -271,13 +308,13 @@ var changes22 = map[string]struct {
 	kind       oracles.Kind
 	rule, diag string
 }{
-	"stmatrix on sm_80":           {oracles.Unsupported, "render", "nvvm.stmatrix takes an eltType"},
-	"stmatrix num 3":              {oracles.Unsupported, "render", "nvvm.stmatrix takes an eltType"},
-	"tmamode load 1d":             {oracles.Unsupported, "render", "address space 7"},
-	"tmamode im2col 3d multicast": {oracles.Unsupported, "render", "address space 7"},
-	"tmamode store 3d":            {oracles.Unsupported, "render", "address space 7"},
-	"tmamode 6d":                  {oracles.Unsupported, "render", "address space 7"},
-	"tmamode im2col 2d":           {oracles.Unsupported, "render", "address space 7"},
+	// MLIR 22 spells stmatrix with shape and eltType attributes and
+	// checks .num itself; llc-22 refuses stmatrix below sm_90 ("Cannot
+	// select", LLVM's refusal) where 19's inline PTX reached ptxas.
+	"stmatrix on sm_80": {oracles.Error, "llc/refused", "llc: LLVM ERROR: Cannot select: intrinsic llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.b16"},
+	"stmatrix num 3":    {oracles.Reject, "verify", "'nvvm.stmatrix' op expected num attribute to be 1, 2 or 4"},
+	// MLIR 22 has the L2 prefetch LLVM 19 lacks.
+	"tmamode prefetch": {oracles.Accept, "ptxas", ""},
 	// Fixed in 22: the lowering refuses what 19 emitted for ptxas to refuse.
 	"mma f16 D f32 C": {oracles.Reject, "pass:convert-nvgpu-to-nvvm", "'nvvm.mma.sync' op ctype does not match dtype"},
 	"wgmma on sm_90":  {oracles.Reject, "pass:convert-nvgpu-to-nvvm", "'nvvm.wgmma.fence.aligned' op is not supported on sm_90"},
@@ -289,28 +326,98 @@ var changes22 = map[string]struct {
 	"matdesc 64B": {oracles.Reject, "verify", "the tensormap descriptor must have last dimension of 64 bytes but it is 128 bytes"},
 }
 
+// knownAnswers22 are cases only MLIR 22's renderings spell (its TMA modes,
+// prefetch, stmatrix shapes), observed running mlir-opt-22 22.1.8,
+// mlir-translate-22, llvm-link-22, llc-22 and ptxas 12.4 by hand on the
+// rendered modules. These renderings are judged on every target LLVM 22
+// knows (llvm22Targets); on an older one MLIR 22's verifier checks at most
+// the op's sm_90, and llc-22 refuses an intrinsic the target lacks.
+var knownAnswers22 = []struct {
+	name, domain string
+	override     m
+	kind         oracles.Kind
+	rule, diag   string
+}{
+	{"tmamode load 2d sm_90a", "tmamode", m{"rank": 2, "target": "sm_90a", "ptx": "8.0"}, oracles.Accept, "ptxas", ""},
+	{"tmamode store im2col_no_offs", "tmamode", m{"direction": "store", "dst": "global", "mode": "im2col_no_offs", "rank": 3}, oracles.Accept, "ptxas", ""},
+	{"tmamode store im2col_no_offs 2d", "tmamode", m{"direction": "store", "dst": "global", "mode": "im2col_no_offs", "rank": 2},
+		oracles.Reject, "verify", "to use im2col mode, the tensor has to be at least 3-dimensional"},
+	{"tmamode prefetch im2col 4d", "tmamode", m{"direction": "prefetch", "dst": "L2", "mode": "im2col", "rank": 4}, oracles.Accept, "ptxas", ""},
+	{"tmamode load on sm_80", "tmamode", m{"rank": 2, "target": "sm_80", "ptx": "7.0"},
+		oracles.Reject, "verify", "'nvvm.cp.async.bulk.tensor.shared.cluster.global' op is not supported on sm_80"},
+	{"tmamode load PTX 7.8", "tmamode", m{"rank": 2, "target": "sm_90", "ptx": "7.8"},
+		oracles.Error, "llc/refused", "Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.tile.2d"},
+	{"tmamode gather4 on sm_90a", "tmamode", m{"mode": "tile::gather4", "rank": 2, "target": "sm_90a", "ptx": "8.0"},
+		oracles.Error, "llc/refused", "Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d"},
+	{"tmamode im2col::w on sm_90a", "tmamode", m{"mode": "im2col::w", "rank": 3, "target": "sm_90a", "ptx": "8.0"},
+		oracles.Error, "llc/refused", "Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d"},
+	{"tmamode into shared::cta at PTX 8.0", "tmamode", m{"dst": "shared::cta", "rank": 2, "target": "sm_90a", "ptx": "8.0"},
+		oracles.Error, "llc/refused", "Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.cta.tile.2d"},
+	{"tmamode gather4 3d", "tmamode", m{"mode": "tile::gather4", "rank": 3, "target": "sm_90a", "ptx": "8.0"},
+		oracles.Unsupported, "render", "tile_gather4 is 2D"},
+	{"tmamode store multicast", "tmamode", m{"direction": "store", "dst": "global", "multicast": true}, oracles.Unsupported, "render", "no multicast mask"},
+	// On the targets their modes need, llc-22 emits them; ptxas 12.4 reads
+	// no PTX ISA 8.6, so the lowering stops at llc.
+	{"tmamode gather4 multicast cta_group::2", "tmamode", m{"mode": "tile::gather4", "rank": 2, "multicast": true, "cta_group": 2, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "reads PTX ISA up to 8.4, not 8.6; lowering stopped at llc"},
+	{"tmamode scatter4 store", "tmamode", m{"direction": "store", "dst": "global", "mode": "tile::scatter4", "rank": 2, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "lowering stopped at llc"},
+	{"tmamode gather4 prefetch", "tmamode", m{"direction": "prefetch", "dst": "L2", "mode": "tile::gather4", "rank": 2, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "lowering stopped at llc"},
+	// wHalo is an i16 operand: 512 is past .im2col::w's bound, and neither
+	// MLIR 22 nor llc-22 checks it.
+	{"tmamode im2col::w wHalo 512", "tmamode", m{"mode": "im2col::w", "rank": 3, "w_halo": 512, "target": "sm_100a", "ptx": "8.6"},
+		oracles.Accept, "llc", "lowering stopped at llc"},
+	{"tmamode gather4 on sm_100", "tmamode", m{"mode": "tile::gather4", "rank": 2, "target": "sm_100", "ptx": "8.6"},
+		oracles.Error, "llc/refused", "Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d"},
+	{"stmatrix m16n8 x1 trans b8", "ldsm", m{"op": "stmatrix", "mode": "reserved", "shape": "m16n8", "size": "b8", "transpose": true, "src_space": "register", "dst_space": "shared",
+		"result_dim0": 4, "target": "sm_100a", "ptx": "8.6"}, oracles.Accept, "llc", "lowering stopped at llc"},
+	{"stmatrix x4 trans", "ldsm", m{"op": "stmatrix", "mode": "MT88", "src_space": "register", "dst_space": "shared", "transpose": true, "num_matrices": 4,
+		"result_dim0": 8, "target": "sm_90a", "ptx": "8.0"}, oracles.Accept, "ptxas", ""},
+	{"stmatrix m16n8 row", "ldsm", m{"op": "stmatrix", "mode": "reserved", "shape": "m16n8", "size": "b8", "src_space": "register", "dst_space": "shared",
+		"result_dim0": 4, "target": "sm_90a", "ptx": "8.0"}, oracles.Reject, "verify", "'nvvm.stmatrix' op expected layout to be col for 16x8 matrix"},
+	{"stmatrix m8n8 b8", "ldsm", m{"op": "stmatrix", "size": "b8", "src_space": "register", "dst_space": "shared", "target": "sm_90a", "ptx": "8.0"},
+		oracles.Reject, "verify", "'nvvm.stmatrix' op expected element type to be B16 for 8x8 matrix"},
+	{"stmatrix fragment of 4 for x1", "ldsm", m{"op": "stmatrix", "src_space": "register", "dst_space": "shared", "result_dim0": 4, "target": "sm_90a", "ptx": "8.0"},
+		oracles.Unsupported, "render", "a rank-1 fragment of 4 for 1 m8n8 matrices (2 per lane)"},
+}
+
 func TestKnownAnswers22(t *testing.T) {
 	o, st := Discover22(context.Background())
 	if o == nil || o.Lower == nil || o.Lower.Ptxas.Path == "" {
 		t.Skipf("MLIR 22 with its lowering and ptxas not found: %s (%s)", st.Reason, st.Install)
 	}
-	cases := make([]domain.Case, len(knownAnswers))
-	for i, ka := range knownAnswers {
-		cases[i] = caseFrom(t, ka.domain, ka.override)
+	type answer struct {
+		name       string
+		c          domain.Case
+		kind       oracles.Kind
+		rule, diag string
+	}
+	var as []answer
+	for _, ka := range knownAnswers {
+		a := answer{ka.name, caseFrom(t, ka.domain, ka.override), ka.kind, ka.rule, ka.diag}
+		if c, ok := changes22[ka.name]; ok {
+			a.kind, a.rule, a.diag = c.kind, c.rule, c.diag
+		}
+		as = append(as, a)
+	}
+	for _, ka := range knownAnswers22 {
+		as = append(as, answer{ka.name, caseFrom(t, ka.domain, ka.override), ka.kind, ka.rule, ka.diag})
+	}
+	cases := make([]domain.Case, len(as))
+	for i, a := range as {
+		cases[i] = a.c
 	}
 	verdicts, err := o.Judge(context.Background(), cases)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, ka := range knownAnswers {
-		t.Run(ka.name, func(t *testing.T) {
-			kind, rule, diag := ka.kind, ka.rule, ka.diag
-			if c, ok := changes22[ka.name]; ok {
-				kind, rule, diag = c.kind, c.rule, c.diag
-			}
+	for i, a := range as {
+		t.Run(a.name, func(t *testing.T) {
 			v := verdicts[i]
-			if v.Kind != kind || v.Rule != rule || !strings.Contains(v.Diagnostic, diag) || v.Oracle != Name22 {
-				t.Errorf("got %s %s/%s %q, want %s/%s containing %q", v.Oracle, v.Kind, v.Rule, v.Diagnostic, kind, rule, diag)
+			if v.Kind != a.kind || v.Rule != a.rule || !strings.Contains(v.Diagnostic, a.diag) || v.Oracle != Name22 {
+				text, _, _ := o.render(a.c)
+				t.Errorf("got %s %s/%s %q, want %s/%s containing %q\n%s", v.Oracle, v.Kind, v.Rule, v.Diagnostic, a.kind, a.rule, a.diag, text)
 			}
 		})
 	}
@@ -341,7 +448,7 @@ func TestTargetsBeyondLLVM19(t *testing.T) {
 			oracles.Accept, "llc", "lowering stopped at llc"},
 		{"ldmatrix on sm_100a", ldsm.Name, m{"target": "sm_100a", "ptx": "8.6"}, oracles.Accept, "llc", ""},
 		{"PTX 9.0 names no sm_101a", ldsm.Name, m{"target": "sm_101a", "ptx": "9.0"},
-			oracles.Unsupported, "render", "PTX ISA 9.0 does not name sm_101a"},
+			oracles.Unsupported, "render", "PTX ISA 9.0 no longer names sm_101a"},
 	}
 	cases := make([]domain.Case, len(tests))
 	for i, tc := range tests {

@@ -52,7 +52,7 @@ func TestPassJudgeKnownAnswers(t *testing.T) {
 	}{
 		{oracles.Accept, ""},
 		{oracles.Unsupported, "MLIR's verifier does not pass the case (reject verify"},
-		{oracles.Unsupported, "LLVM 19 does not know the NVPTX target sm_100a"},
+		{oracles.Unsupported, "LLVM 19 knows NVPTX targets up to sm_90a, not sm_100a"},
 		{oracles.Unsupported, "the mlir oracle's lowering chain does not pass the case (error link/refused"},
 	}
 	mv, err := p.o.Judge(context.Background(), cases[3:])

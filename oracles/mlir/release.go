@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -12,23 +11,28 @@ import (
 )
 
 // Name22 is the name of the oracle that runs MLIR 22 (mlir-opt-22,
-// mlir-translate-22, llvm-link-22, llc-22) on the same renderings as MLIR
-// 19: the newer release of the "mlir" family, which says whether a bug
-// found with 19 is fixed.
+// mlir-translate-22, llvm-link-22, llc-22) on MLIR 19's renderings, except
+// the domains whose nvvm ops MLIR 22 spells otherwise (release22's
+// renderers): the newer release of the "mlir" family, which says whether
+// a bug found with 19 is fixed.
 const Name22 = oracles.MLIR22
 
-// release is one MLIR release the oracle can run: its name and its tools.
+// release is one MLIR release the oracle can run: its name, its tools, and
+// the renderings it spells otherwise than MLIR 19.
 type release struct {
 	name                      string
 	opt, translate, link, llc tool.Spec
-	// unspelled says why a case's rendering (written for MLIR 19) is not
-	// MLIR in this release, or "".
-	unspelled func(domain.Case) string
+	// renderers replaces, per domain, MLIR 19's rendering (the renderers
+	// table) with this release's: where its nvvm ops take other operands
+	// or attributes, MLIR 19's text would be the release refusing our
+	// spelling, not judging the case.
+	renderers map[string]renderer
 	// vectorAsmOK: the release's PTX builder gives vector operands of
 	// inline wgmma (f16 accumulators) real constraints; MLIR 19's writes
 	// uninitialized bytes (see errJunkConstraint).
 	vectorAsmOK bool
-	llvm        nvptx
+	// targets are the targets the release's llc knows.
+	targets targetRange
 }
 
 const install22 = "make oracles (Debian trixie mlir-22-tools and llvm-22 in a private root)"
@@ -38,31 +42,41 @@ func llvm22Spec(name, env string, files ...string) tool.Spec {
 }
 
 var (
-	release19 = release{name: Name, opt: OptSpec, translate: TranslateSpec, link: LinkSpec, llc: LLCSpec, llvm: llvm19}
+	release19 = release{name: Name, opt: OptSpec, translate: TranslateSpec, link: LinkSpec, llc: LLCSpec, targets: llvm19Targets}
+	// release22's nvvm ops differ from 19's for TMA copies (a
+	// shared::cluster destination in address space 7, the mode as an
+	// attribute, prefetch, gather4/scatter4, im2col::w, .cta_group) and
+	// stmatrix (eltType and shape attributes), checked on mlir-opt-22
+	// 22.1.8.
 	release22 = release{name: Name22,
-		opt:       llvm22Spec("mlir-opt", "LEGALFUZZ_MLIR_OPT22", "mlir-opt-22"),
-		translate: llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
-		link:      llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
-		llc:       llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
-		unspelled: unspelled22, vectorAsmOK: true, llvm: llvm22}
+		opt:         llvm22Spec("mlir-opt", "LEGALFUZZ_MLIR_OPT22", "mlir-opt-22"),
+		translate:   llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
+		link:        llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
+		llc:         llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
+		renderers:   map[string]renderer{tmamode.Name: renderTMAMode22, ldsm.Name: ldsmRenderer(renderStmatrix22)},
+		vectorAsmOK: true, targets: llvm22Targets}
 )
 
-// unspelled22 names the renderings whose nvvm ops MLIR 22 spells
-// otherwise (checked on mlir-opt-22 22.1.8): nvvm.stmatrix takes an
-// eltType attribute ("'nvvm.stmatrix' op requires attribute 'eltType'")
-// and nvvm.cp.async.bulk.tensor.shared.cluster.global a pointer in address
-// space 7 ("Shared::cluster destination requires address-space 7."). Judged
-// as written they would be MLIR 22 refusing our spelling, not the case.
-func unspelled22(c domain.Case) string {
-	switch v := c.Value.(type) {
-	case tmamode.Value:
-		return "MLIR 22's nvvm.cp.async.bulk.tensor.shared.cluster.global takes a shared::cluster pointer (address space 7); the rendering is MLIR 19's"
-	case ldsm.Value:
-		if v.Op == ldsm.Store {
-			return "MLIR 22's nvvm.stmatrix takes an eltType attribute; the rendering is MLIR 19's"
+// releases are the MLIR releases the oracle runs, oldest first.
+var releases = []release{release19, release22}
+
+// NewRelease returns a verifier-only oracle over opt that renders and
+// names its verdicts as the named release (mlir or mlir22) does; false for
+// any other name.
+func NewRelease(name string, opt tool.Tool) (*Oracle, bool) {
+	for _, r := range releases {
+		if r.name == name {
+			return r.oracle(opt), true
 		}
 	}
-	return ""
+	return nil, false
+}
+
+// oracle is a verifier-only oracle of the release over opt.
+func (r release) oracle(opt tool.Tool) *Oracle {
+	o := New(opt)
+	o.OracleName, o.overrides, o.vectorAsmOK, o.targets = r.name, r.renderers, r.vectorAsmOK, r.targets
+	return o
 }
 
 // Discover22 locates mlir-opt-22 and its lowering tools: the mlir22 oracle.
@@ -73,14 +87,13 @@ func Discover22(ctx context.Context) (*Oracle, oracles.Status) {
 // discoverRelease locates a release's mlir-opt and, when all are present, its
 // lowering tools; the oracle lowers by default when it can.
 func discoverRelease(ctx context.Context, r release) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: r.name, Domains: Domains(), Targets: r.llvm.targets(), Install: r.opt.Install}
+	st := oracles.Status{Name: r.name, Domains: Domains(), Targets: r.targets.targets(), Install: r.opt.Install}
 	opt, err := tool.Locate(ctx, r.opt)
 	if err != nil {
 		st.Reason = err.Error()
 		return nil, st
 	}
-	o := New(opt)
-	o.OracleName, o.unspelled, o.vectorAsmOK, o.llvm = r.name, r.unspelled, r.vectorAsmOK, r.llvm
+	o := r.oracle(opt)
 	if l, err := discoverLowering(ctx, r); err == nil {
 		o.Lower = l
 	}
@@ -114,7 +127,7 @@ type Tools struct{ Opt, Translate, Link, LLC tool.Spec }
 // ToolsOf returns the tools of the named MLIR oracle (mlir or mlir22); false
 // for any other oracle.
 func ToolsOf(oracle string) (Tools, bool) {
-	for _, r := range []release{release19, release22} {
+	for _, r := range releases {
 		if r.name == oracle {
 			return Tools{Opt: r.opt, Translate: r.translate, Link: r.link, LLC: r.llc}, true
 		}

@@ -10,10 +10,11 @@ import (
 )
 
 // renderer turns one domain value into a kernel; an error made by
-// unsupported means the value has no MLIR 19 spelling.
+// unsupported means the value has no spelling in the renderer's release.
 type renderer func(v domain.Value) (kernel, error)
 
-// renderers lists the domains the oracle judges.
+// renderers lists the domains the oracle judges, with MLIR 19's rendering
+// of each; a release whose ops differ replaces some (release.renderers).
 var renderers = map[string]renderer{}
 
 // kernel is what a renderer produces for one case: a gpu.func with its
@@ -55,52 +56,65 @@ func isUnsupported(err error) (string, bool) {
 	return "", false
 }
 
-// nvptx is what a release's NVPTX backend (llc, and MLIR's translation
-// to LLVM IR before it) can be asked for: a case for a target or PTX ISA
-// version it does not know is Unsupported, never a reject.
-type nvptx struct {
-	llvm   string // "LLVM 19"
+// targetRange is the NVPTX targets a release is judged on: those its llc
+// knows, up to the newest PTX ISA version it emits. A target outside it is
+// unsupported, never rejected.
+type targetRange struct {
+	llvm   string // the LLVM release, as messages name it: "LLVM 19"
+	llc    string // its llc: "llc-19"
 	maxPTX target.PTX
-	// maxSM is the newest architecture; familySpecific says whether the
-	// sm_XXf targets exist for it.
-	maxSM          int
-	familySpecific bool
+	// newest names the newest target the release knows, or "" when it
+	// knows every legalfuzz target.
+	newest string
 }
 
-// llvm19 stops at sm_90a and PTX ISA 8.5; llvm22 knows every target
-// legalfuzz renders (llc-22 -mcpu=help lists sm_100 to sm_121f) and PTX ISA
-// up to 9.0 (-mattr=help).
 var (
-	llvm19 = nvptx{llvm: "LLVM 19", maxPTX: 85, maxSM: 90}
-	llvm22 = nvptx{llvm: "LLVM 22", maxPTX: 90, maxSM: 121, familySpecific: true}
+	// llvm19Targets stops at sm_90a and PTX ISA 8.5: tcgen05-era targets
+	// are unsupported.
+	llvm19Targets = targetRange{llvm: "LLVM 19", llc: "llc-19", maxPTX: 85, newest: "sm_90a"}
+	// llvm22Targets is every legalfuzz target up to PTX ISA 9.0 (llc-22
+	// -mcpu=help lists them all), so MLIR 22 is asked about every op on
+	// the tcgen05-era targets, below or beside its floor too.
+	llvm22Targets = targetRange{llvm: "LLVM 22", llc: "llc-22", maxPTX: 90}
 )
 
-// check refuses the targets the backend does not know, and PTX ISA
-// versions that do not name the target: llc 19 silently raises a version
-// below the target's first, llc 22 refuses it, so neither has a spelling
-// of the case as written.
-func (n nvptx) check(t target.Target) error {
-	if !t.Valid() || !n.knows(t.Arch) {
-		return unsupported("%s does not know the NVPTX target %s", n.llvm, t.Arch)
+// check refuses the targets the release cannot be asked about: one its llc
+// does not know, a PTX ISA version beyond what it emits, one below the
+// target's first version (llc-19 silently raises .version, llc-22 refuses
+// it), and one a later PTX ISA renamed away (sm_101 under PTX 9.0).
+func (r targetRange) check(t target.Target) error {
+	if !t.Valid() || !r.knows(t.Arch) {
+		return unsupported("%s knows NVPTX targets up to %s, not %s", r.llvm, r.newestName(), t.Arch)
 	}
-	if t.PTX > n.maxPTX {
-		return unsupported("%s emits PTX ISA up to %s, not %s", n.llvm, n.maxPTX, t.PTX)
+	if t.PTX > r.maxPTX {
+		return unsupported("%s emits PTX ISA up to %s, not %s", r.llvm, r.maxPTX, t.PTX)
+	}
+	if min := target.MinPTX(t.Arch); t.PTX < min {
+		return unsupported("PTX ISA %s is below %s's first, %s (llc-19 raises .version, llc-22 refuses): %s has no spelling of it", t.PTX, t.Arch, min, r.llc)
 	}
 	if !t.Names() {
-		return unsupported("PTX ISA %s does not name %s: llc raises .version or refuses, so the case has no spelling", t.PTX, t.Arch)
+		return unsupported("PTX ISA %s no longer names %s", t.PTX, t.Arch)
 	}
 	return nil
 }
 
-func (n nvptx) knows(a target.Arch) bool {
-	return a.SM <= n.maxSM && (!a.FamilySpecific() || n.familySpecific)
+// knows reports whether the release's llc knows the architecture.
+func (r targetRange) knows(a target.Arch) bool {
+	return r.newest == "" || (a.SM <= 90 && !a.FamilySpecific())
 }
 
-// targets lists the targets the backend knows among legalfuzz's.
-func (n nvptx) targets() []string {
+func (r targetRange) newestName() string {
+	if r.newest == "" {
+		return target.ArchNames()[len(target.ArchNames())-1]
+	}
+	return r.newest
+}
+
+// targets lists the targets the release knows among legalfuzz's.
+func (r targetRange) targets() []string {
 	var names []string
 	for _, t := range target.Known() {
-		if n.knows(t.Arch) {
+		if r.knows(t.Arch) {
 			names = append(names, t.Arch.String())
 		}
 	}
@@ -111,15 +125,22 @@ func (n nvptx) targets() []string {
 // are deduplicated by ID, and diag.Normalize turns it into ENTRY.
 func kernelName(c domain.Case) string { return "k_" + c.ID }
 
-// render spells one case as a self-contained MLIR module: host code, then a
-// gpu.module carrying the case's own target.
-func render(c domain.Case, nv nvptx) (string, kernel, error) {
-	r, ok := renderers[c.Domain]
+// render spells one case as MLIR 19 writes it (see renderWith).
+func render(c domain.Case) (string, kernel, error) { return renderWith(nil, llvm19Targets, c) }
+
+// renderWith spells one case as a self-contained MLIR module: host code,
+// then a gpu.module carrying the case's own target, one of the release's
+// targets. The domain's renderer is the one in overrides, else MLIR 19's.
+func renderWith(overrides map[string]renderer, targets targetRange, c domain.Case) (string, kernel, error) {
+	r, ok := overrides[c.Domain]
+	if !ok {
+		r, ok = renderers[c.Domain]
+	}
 	if !ok {
 		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
 	}
 	t := c.Value.Target()
-	if err := nv.check(t); err != nil {
+	if err := targets.check(t); err != nil {
 		return "", kernel{}, err
 	}
 	k, err := r(c.Value)
@@ -127,8 +148,8 @@ func render(c domain.Case, nv nvptx) (string, kernel, error) {
 		return "", kernel{}, err
 	}
 	t.PTX = max(t.PTX, k.MinPTX)
-	if t.PTX > nv.maxPTX {
-		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, nv.llvm, nv.maxPTX)
+	if t.PTX > targets.maxPTX {
+		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, targets.llvm, targets.maxPTX)
 	}
 	k.Target = t
 	var b strings.Builder
@@ -176,6 +197,9 @@ func (b *body) index(n int64) string { return b.val("arith.constant %d : index",
 
 // i64 materializes an LLVM i64 constant (addresses wrap to two's complement).
 func (b *body) i64(n uint64) string { return b.val("llvm.mlir.constant(%d : i64) : i64", int64(n)) }
+
+// i16 materializes an LLVM i16 constant (the im2col::w operands).
+func (b *body) i16(n uint16) string { return b.val("llvm.mlir.constant(%d : i16) : i16", int16(n)) }
 
 // memrefType spells a memref of shape, element and memory space (0 is the
 // generic space and is left out).

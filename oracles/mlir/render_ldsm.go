@@ -8,31 +8,34 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 )
 
-func init() { renderers[ldsm.Name] = renderLDSM }
+func init() { renderers[ldsm.Name] = ldsmRenderer(renderStmatrix) }
 
 // ldsmSpaces are the memref memory spaces of the operand spaces; registers
 // have none.
 var ldsmSpaces = map[ldsm.Space]int{ldsm.Shared: 3, ldsm.Global: 1, ldsm.Local: 5}
 
-// renderLDSM spells ldmatrix as nvgpu.ldmatrix and stmatrix as LLVM 19's
-// nvvm.stmatrix. Both know only .m8n8 moving 16-bit data (nvgpu.ldmatrix
-// also takes 8-bit elements, which it moves as .b16); the shared operand
-// sits at the address Align, so its alignment is the value's. Seed 001's
-// register bookkeeping (RegisterCount, Cosize) has no MLIR counterpart: the
-// vector type carries the fragment, so only a consistent pair is spelled.
-func renderLDSM(dv domain.Value) (kernel, error) {
-	v, ok := dv.(ldsm.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("ldsm renderer got %T", dv)
+// ldsmRenderer spells ldmatrix as nvgpu.ldmatrix and stmatrix with store,
+// the release's nvvm.stmatrix (whose attributes changed after MLIR 19).
+// nvgpu.ldmatrix knows only .m8n8 moving 16-bit data (it also takes 8-bit
+// elements, which it moves as .b16); the shared operand sits at the
+// address Align, so its alignment is the value's. Seed 001's register
+// bookkeeping (RegisterCount, Cosize) has no MLIR counterpart: the vector
+// type carries the fragment, so only a consistent pair is spelled.
+func ldsmRenderer(store func(ldsm.Value) (kernel, error)) renderer {
+	return func(dv domain.Value) (kernel, error) {
+		v, ok := dv.(ldsm.Value)
+		if !ok {
+			return kernel{}, fmt.Errorf("ldsm renderer got %T", dv)
+		}
+		if v.RegisterCount != v.Cosize {
+			return kernel{}, unsupported("MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
+				v.RegisterCount, v.Cosize)
+		}
+		if v.Op == ldsm.Load {
+			return renderLdmatrix(v)
+		}
+		return store(v)
 	}
-	if v.RegisterCount != v.Cosize {
-		return kernel{}, unsupported("MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
-			v.RegisterCount, v.Cosize)
-	}
-	if v.Op == ldsm.Load {
-		return renderLdmatrix(v)
-	}
-	return renderStmatrix(v)
 }
 
 // ldsmElem is the MLIR element type of a size pattern.
@@ -98,6 +101,8 @@ func fragmentType(rank, dim0, per int, elem string) (string, int) {
 	return fmt.Sprintf("vector<%dx%dx1x%s>", dim0, per, elem), 3
 }
 
+// renderStmatrix spells stmatrix as LLVM 19's nvvm.stmatrix: .m8n8 .b16
+// only, one i32 register per matrix.
 func renderStmatrix(v ldsm.Value) (kernel, error) {
 	space, ok := ldsmSpaces[v.Dst]
 	switch {

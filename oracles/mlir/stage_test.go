@@ -4,8 +4,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 func TestStageRoundTrip(t *testing.T) {
@@ -146,9 +148,9 @@ func TestCrashFrameWithoutSymbolizer(t *testing.T) {
 }
 
 // TestDataMovementWants checks the emitted-PTX checks of ldsm, cpasync and
-// tmamode on lines LLVM 19 printed for their seeds: the instruction the op
-// names passes, one that moves fewer matrices or bytes, or drops .trans,
-// im2col or multicast, is dropped work.
+// tmamode on lines LLVM 19 and 22 printed for their seeds: the instruction
+// the op names passes, one that moves fewer matrices or bytes, or drops
+// .trans, the mode, multicast or the CTA group, is dropped work.
 func TestDataMovementWants(t *testing.T) {
 	for _, tc := range []struct {
 		domain string
@@ -168,11 +170,63 @@ func TestDataMovementWants(t *testing.T) {
 		{"tmamode", map[string]any{"mode": "im2col", "rank": 3}, "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2,%r2,%r2} ], [%r5];", false},
 		{"tmamode", map[string]any{"rank": 2, "multicast": true}, "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2,%r2} ], [%r4];", false},
 		{"tmamode", map[string]any{"direction": "store", "dst": "global", "rank": 3}, "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%rd1, {%r2, %r2, %r2} ], [%r1];", true},
+		// Lines LLVM 22 printed for MLIR 22's renderings.
+		{"tmamode", map[string]any{"rank": 2, "multicast": true}, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%rd2], [%rd1, {%r1, %r1}], [%rd3], %rs1;", true},
+		{"tmamode", map[string]any{"direction": "store", "dst": "global", "mode": "im2col_no_offs", "rank": 3}, "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {%r1, %r1, %r1}], [%rd2];", true},
+		{"tmamode", map[string]any{"direction": "store", "dst": "global", "mode": "im2col_no_offs", "rank": 3}, "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%rd1, {%r1, %r1, %r1}], [%rd2];", false},
+		{"tmamode", map[string]any{"direction": "prefetch", "dst": "L2", "mode": "im2col", "rank": 4}, "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [%rd1, {%r1, %r1, %r1, %r1}], {%rs1, %rs1};", true},
+		{"tmamode", map[string]any{"direction": "prefetch", "dst": "L2", "mode": "im2col", "rank": 4}, "cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%rd1, {%r1, %r1, %r1, %r1}];", false},
+		{"tmamode", map[string]any{"direction": "prefetch", "dst": "L2", "rank": 2}, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1}], [%rd3];", false},
+		{"tmamode", map[string]any{"mode": "im2col::w", "rank": 3}, "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1, %r1}], [%rd3], {%rs1};", false},
+		{"tmamode", map[string]any{"rank": 2, "cta_group": 2}, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1}], [%rd3];", false},
+		{"tmamode", map[string]any{"mode": "tile::gather4", "rank": 2, "multicast": true, "cta_group": 2, "target": "sm_100a", "ptx": "8.6"},
+			"cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [%rd2], [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%rd3], %rs1;", true},
+		{"tmamode", map[string]any{"mode": "tile::gather4", "rank": 2, "dst": "shared::cta", "target": "sm_100", "ptx": "8.6"},
+			"cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%rd3];", true},
+		{"tmamode", map[string]any{"mode": "tile::gather4", "rank": 2, "dst": "shared::cta", "target": "sm_100", "ptx": "8.6"},
+			"cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%rd3];", false},
+		{"tmamode", map[string]any{"mode": "im2col::w::128", "rank": 5, "w_halo": 31, "cta_group": 1, "target": "sm_100f", "ptx": "8.8"},
+			"cp.async.bulk.tensor.5d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes.cta_group::1 [%rd2], [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%rd3], {%rs2, %rs1};", true},
+		{"tmamode", map[string]any{"mode": "im2col::w", "rank": 5, "target": "sm_100a", "ptx": "8.6"},
+			"cp.async.bulk.tensor.5d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes [%rd2], [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%rd3], {%rs2, %rs1};", false},
+		{"tmamode", map[string]any{"direction": "store", "dst": "global", "mode": "tile::scatter4", "rank": 2, "target": "sm_100a", "ptx": "8.6"},
+			"cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%rd2];", true},
+		{"tmamode", map[string]any{"direction": "prefetch", "dst": "L2", "mode": "tile::gather4", "rank": 2, "target": "sm_100a", "ptx": "8.6"},
+			"cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r1, %r1, %r1, %r1}];", true},
+		{"ldsm", map[string]any{"op": "stmatrix", "mode": "reserved", "shape": "m16n8", "size": "b8", "transpose": true, "src_space": "register", "dst_space": "shared", "result_dim0": 4, "target": "sm_100a", "ptx": "8.6"},
+			"stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%rd1], {%r1};", true},
+		{"ldsm", map[string]any{"op": "stmatrix", "mode": "reserved", "shape": "m16n8", "size": "b8", "transpose": true, "src_space": "register", "dst_space": "shared", "result_dim0": 4, "target": "sm_100a", "ptx": "8.6"},
+			"stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%rd1], {%r1};", false},
 	} {
 		c := caseFrom(t, tc.domain, tc.value)
 		err := checkEmitted(c, "\t"+tc.ptx+"\n")
 		if (err == nil) != tc.ok {
 			t.Errorf("%s %v on %q: got %v, want ok=%t", tc.domain, tc.value, tc.ptx, err, tc.ok)
+		}
+	}
+}
+
+// TestSingleCannotSelect checks how a failed llc run alone in its batch
+// reads: "Cannot select" then an abort is llc refusing the case; an abort
+// after any other fatal error, or a segfault, is a crash.
+func TestSingleCannotSelect(t *testing.T) {
+	sel := "LLVM ERROR: Cannot select: intrinsic %llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d\nPLEASE submit a bug report\n"
+	for _, tc := range []struct {
+		name string
+		r    tool.Result
+		want outcome
+	}{
+		{"cannot select, aborted", tool.Result{Stderr: []byte(sel), ExitCode: -1, Signal: "aborted"}, failed},
+		{"cannot select, 134 through a shell", tool.Result{Stderr: []byte(sel), ExitCode: 134}, failed},
+		{"cannot select, segfault", tool.Result{Stderr: []byte(sel), ExitCode: -1, Signal: "segmentation fault"}, crashed},
+		{"other fatal error, aborted", tool.Result{Stderr: []byte("LLVM ERROR: out of memory\n"), ExitCode: -1, Signal: "aborted"}, crashed},
+	} {
+		got := single("llc", "llc-22", tc.r, time.Second)
+		if got.outcome != tc.want {
+			t.Errorf("%s: got outcome %v (%q), want %v", tc.name, got.outcome, got.diag, tc.want)
+		}
+		if tc.want == failed && got.diag != "llc: LLVM ERROR: Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.im2col.w.3d" {
+			t.Errorf("%s: diag %q", tc.name, got.diag)
 		}
 	}
 }

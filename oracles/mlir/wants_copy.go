@@ -12,7 +12,7 @@ import (
 
 // The data movement ops' emitted-PTX checks: a lowering that exits 0
 // everywhere and moves fewer matrices or bytes, drops the transpose, or
-// loses im2col or multicast has miscompiled silently. The patterns are
+// loses the mode, multicast or CTA group has miscompiled silently. The patterns are
 // what LLVM 19 and 22 print (checked on the seeds); LLVM 19 writes
 // stmatrix's .num before .shape, which ptxas accepts.
 func init() {
@@ -32,16 +32,21 @@ func wantsLDSM(dv domain.Value) []want {
 	if v.Transpose {
 		trans = `\.trans`
 	}
-	name, mods := "ldmatrix", `m8n8\.`+num+trans
+	name, shape, typ, mods := "ldmatrix", "m8n8", "b16", `m8n8\.`+num+trans
 	if v.Op == ldsm.Store {
-		name, mods = "stmatrix", `(m8n8\.`+num+trans+`|`+num+trans+`\.m8n8)`
+		// MLIR 22's stmatrix names the value's shape and element type.
+		name, shape = "stmatrix", v.Shape.String()
+		if t, ok := stmatrixElt22[v.Size]; ok {
+			typ = t
+		}
+		mods = `(` + shape + `\.` + num + trans + `|` + num + trans + `\.` + shape + `)`
 	}
-	what := fmt.Sprintf("%s .m8n8.x%d", name, v.NumMatrices)
+	what := fmt.Sprintf("%s .%s.x%d", name, shape, v.NumMatrices)
 	if v.Transpose {
 		what += ".trans"
 	}
 	return []want{{what: what, n: 1, why: "the op names one instruction",
-		re: regexp.MustCompile(name + `\.sync\.aligned\.` + mods + `\.(shared(::cta)?\.)?b16 `)}}
+		re: regexp.MustCompile(name + `\.sync\.aligned\.` + mods + `\.(shared(::cta)?\.)?` + regexp.QuoteMeta(typ) + ` `)}}
 }
 
 // wantsCPAsync: one cp.async of the op's copy size in bytes.
@@ -55,25 +60,42 @@ func wantsCPAsync(dv domain.Value) []want {
 		re:  regexp.MustCompile(fmt.Sprintf(`cp\.async\.c[ag]\.shared(::cta)?\.global[.:a-zA-Z0-9_]* \[[%%a-z0-9_+]*\], \[[%%a-z0-9_+]*\], %d[,;]`, v.CPSize()))}}
 }
 
-// wantsTMAMode: one cp.async.bulk.tensor of the value's rank and direction,
-// in im2col mode and with multicast when the value asks for them.
+// wantsTMAMode: one cp.async.bulk.tensor (or L2 prefetch) of the value's
+// rank, direction and destination, in the value's mode (tile, which LLVM 19
+// leaves out, excepted), with multicast and .cta_group when the value asks
+// for them.
 func wantsTMAMode(dv domain.Value) []want {
 	v, ok := dv.(tmamode.Value)
-	if !ok || v.Direction != tmamode.Load && v.Direction != tmamode.Store {
+	if !ok {
 		return nil
 	}
-	dir := `shared::cluster\.global`
-	if v.Direction == tmamode.Store {
-		dir = `global\.shared::cta`
+	var base, what string
+	switch v.Direction {
+	case tmamode.Load:
+		base = fmt.Sprintf(`cp\.async\.bulk\.tensor\.%dd\.%s\.global`, v.Rank, regexp.QuoteMeta(v.Dst.String()))
+		what = fmt.Sprintf("cp.async.bulk.tensor.%dd load into .%s", v.Rank, v.Dst)
+	case tmamode.Store:
+		base = fmt.Sprintf(`cp\.async\.bulk\.tensor\.%dd\.global\.shared::cta`, v.Rank)
+		what = fmt.Sprintf("cp.async.bulk.tensor.%dd store", v.Rank)
+	case tmamode.Prefetch:
+		base = fmt.Sprintf(`cp\.async\.bulk\.prefetch\.tensor\.%dd\.L2\.global`, v.Rank)
+		what = fmt.Sprintf("cp.async.bulk.prefetch.tensor.%dd", v.Rank)
+	default:
+		return nil
 	}
-	base := fmt.Sprintf(`cp\.async\.bulk\.tensor\.%dd\.%s`, v.Rank, dir)
-	what := fmt.Sprintf("cp.async.bulk.tensor.%dd %s", v.Rank, v.Direction)
 	ws := []want{{what: what, re: regexp.MustCompile(base), n: 1, why: "the op names one copy"}}
-	if v.Direction == tmamode.Load && v.Mode == tmamode.Im2col {
-		ws = append(ws, want{what: what + " .im2col", re: regexp.MustCompile(base + `[^;]*\.im2col`), n: 1, why: "the op has im2col offsets"})
+	with := func(qual, why string) {
+		ws = append(ws, want{what: what + " ." + qual, n: 1, why: why,
+			re: regexp.MustCompile(base + `[^;]*\.` + regexp.QuoteMeta(qual) + `[.\s]`)})
+	}
+	if v.Mode != tmamode.Tile {
+		with(v.Mode.String(), "the op names the mode")
 	}
 	if v.Multicast {
-		ws = append(ws, want{what: what + " .multicast::cluster", re: regexp.MustCompile(base + `[^;]*\.multicast::cluster`), n: 1, why: "the op has a multicast mask"})
+		with("multicast::cluster", "the op has a multicast mask")
+	}
+	if v.CTAGroup != 0 {
+		with(fmt.Sprintf("cta_group::%d", v.CTAGroup), "the op names a CTA group")
 	}
 	return ws
 }

@@ -1,0 +1,60 @@
+package mlir
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+)
+
+// stmatrixElt22 is MLIR 22's #nvvm.ld_st_matrix_elt_type of a size
+// pattern: the PTX types, with the seed's unsigned spellings read as the
+// same-width .b type.
+var stmatrixElt22 = map[ldsm.Size]string{
+	ldsm.U16: "b16", ldsm.B16: "b16", ldsm.U8: "b8", ldsm.B8: "b8",
+	ldsm.B6P32: "b8x16.b6x16_p32", ldsm.B4P64: "b8x16.b4x16_p64",
+}
+
+// renderStmatrix22 spells stmatrix as MLIR 22's nvvm.stmatrix, which names
+// the shape and element type as attributes: the value's are written as
+// they are (any m x n, any PTX element type), so MLIR 22's verifier judges
+// the combination itself. The op stores one i32 register per matrix, so
+// the value's fragment must be rank 1 with the per-lane element count of
+// its shape and matrix count.
+func renderStmatrix22(v ldsm.Value) (kernel, error) {
+	space, ok := ldsmSpaces[v.Dst]
+	if !ok {
+		return kernel{}, unsupported("nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
+	}
+	if v.Src != ldsm.Register {
+		return kernel{}, unsupported("nvvm.stmatrix always stores registers, not %s", v.Src)
+	}
+	elt, ok := stmatrixElt22[v.Size]
+	if !ok {
+		return kernel{}, unsupported("MLIR 22's #nvvm.ld_st_matrix_elt_type has no %s", v.Size)
+	}
+	perLane := ldsm.ElementsPerLane(v.Shape, int(v.NumMatrices))
+	if v.ResultRank != 1 || int(v.ResultDim0) != perLane {
+		return kernel{}, unsupported("nvvm.stmatrix takes one i32 register per matrix: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
+			v.ResultRank, v.ResultDim0, v.NumMatrices, v.Shape, perLane)
+	}
+	rows, cols := v.Shape.Dims()
+	layout := "row"
+	if v.Transpose {
+		layout = "col"
+	}
+	attrs := fmt.Sprintf("{layout = #nvvm.mma_layout<%s>, shape = #nvvm.ld_st_matrix_shape<m = %d, n = %d>, eltType = #nvvm.ld_st_matrix_elt_type<%s>}",
+		layout, rows, cols, elt)
+	b := newBody("      ")
+	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.Align)), ptrType(space))
+	n := int(v.NumMatrices)
+	regs := strings.TrimSuffix(strings.Repeat("%r, ", n), ", ")
+	types := strings.TrimSuffix(strings.Repeat("i32, ", n), ", ")
+	if n == 0 {
+		b.op("nvvm.stmatrix %s %s : %s", p, attrs, ptrType(space))
+	} else {
+		b.op("nvvm.stmatrix %s, %s %s : %s, %s", p, regs, attrs, ptrType(space), types)
+	}
+	// The registers are a kernel parameter, as in MLIR 19's rendering.
+	return kernel{Params: "%r: i32", Body: b.String()}, nil
+}
