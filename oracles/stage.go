@@ -25,10 +25,13 @@ const (
 	// Dropped: the chain emitted code without the instruction the op asked
 	// for, or with fewer or smaller ones: work silently lost.
 	Dropped Fault = "dropped"
+	// Disagree: two tools that read the same output (nvdisasm and cuobjdump
+	// on one cubin) printed different instructions for it.
+	Disagree Fault = "disagree"
 )
 
 // faults are the Fault values a Rule may end with.
-var faults = []Fault{Refused, ExitZero, Unconverted, Dropped}
+var faults = []Fault{Refused, ExitZero, Unconverted, Dropped, Disagree}
 
 // Stage is where a staged tool decided a case, and how it failed there
 // when it did not decide in its own words.
