@@ -11,8 +11,10 @@ import (
 // Utilities" (12.4, §4.4 Ampere and Ada and §4.5 Hopper Instruction Set)
 // names, checked on the seeds of every domain package ptx renders.
 type mapping struct {
-	// ptx matches one such PTX instruction in an entry's text.
-	ptx *regexp.Regexp
+	// what names the PTX instruction for people; ptx matches one in an
+	// entry's text.
+	what string
+	ptx  *regexp.Regexp
 	// sass is the opcode, without modifiers: "LDGSTS".
 	sass string
 	// doc is the table's description of the opcode.
@@ -28,30 +30,30 @@ type mapping struct {
 
 // mappings is the table; docs/sass.md lists it with its sources.
 var mappings = []mapping{
-	{ptx: regexp.MustCompile(`\bcp\.async\.c[ag]\.shared`), sass: "LDGSTS", required: true,
+	{what: "cp.async.ca/cg", ptx: regexp.MustCompile(`\bcp\.async\.c[ag]\.shared`), sass: "LDGSTS", required: true,
 		doc: "Asynchronous Global to Shared Memcopy"},
-	{ptx: regexp.MustCompile(`\bstmatrix\.`), sass: "STSM", required: true,
+	{what: "stmatrix", ptx: regexp.MustCompile(`\bstmatrix\.`), sass: "STSM", required: true,
 		doc: "Store Matrix to Shared Memory"},
-	{ptx: regexp.MustCompile(`\bcp\.async\.bulk\.tensor\.\dd\.shared::cluster\.global\.`), sass: "UTMALDG", required: true,
+	{what: "cp.async.bulk.tensor (global to shared)", ptx: regexp.MustCompile(`\bcp\.async\.bulk\.tensor\.\dd\.shared::cluster\.global\.`), sass: "UTMALDG", required: true,
 		doc: "Tensor Load from Global to Shared Memory"},
-	{ptx: regexp.MustCompile(`\bcp\.async\.bulk\.tensor\.\dd\.global\.shared::cta\.`), sass: "UTMASTG", required: true,
+	{what: "cp.async.bulk.tensor (shared to global)", ptx: regexp.MustCompile(`\bcp\.async\.bulk\.tensor\.\dd\.global\.shared::cta\.`), sass: "UTMASTG", required: true,
 		doc: "Tensor Store from Shared to Global Memory"},
 	// A prefetch changes no memory a program can read: ptxas may drop it.
-	{ptx: regexp.MustCompile(`\bcp\.async\.bulk\.prefetch\.tensor\.`), sass: "UTMAPF",
+	{what: "cp.async.bulk.prefetch.tensor", ptx: regexp.MustCompile(`\bcp\.async\.bulk\.prefetch\.tensor\.`), sass: "UTMAPF",
 		doc: "Tensor Prefetch"},
-	{ptx: regexp.MustCompile(`\bldmatrix\.`), sass: "LDSM",
+	{what: "ldmatrix", ptx: regexp.MustCompile(`\bldmatrix\.`), sass: "LDSM",
 		doc: "Load Matrix from Shared Memory with Element Size Expansion"},
-	{ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "HGMMA",
+	{what: "wgmma.mma_async", ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "HGMMA",
 		doc: "Matrix Multiply and Accumulate Across a Warpgroup"},
-	{ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "IGMMA",
+	{what: "wgmma.mma_async", ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "IGMMA",
 		doc: "Integer Matrix Multiply and Accumulate Across a Warpgroup"},
-	{ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "QGMMA",
+	{what: "wgmma.mma_async", ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "QGMMA",
 		doc: "FP8 Matrix Multiply and Accumulate Across a Warpgroup"},
-	{ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "BGMMA",
+	{what: "wgmma.mma_async", ptx: regexp.MustCompile(`\bwgmma\.mma_async\.`), sass: "BGMMA",
 		doc: "Bit Matrix Multiply and Accumulate Across Warpgroup"},
-	{ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "HMMA", doc: "Matrix Multiply and Accumulate"},
-	{ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "IMMA", doc: "Integer Matrix Multiply and Accumulate"},
-	{ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "DMMA", doc: "Matrix Multiply Accumulate"},
+	{what: "mma", ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "HMMA", doc: "Matrix Multiply and Accumulate"},
+	{what: "mma", ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "IMMA", doc: "Integer Matrix Multiply and Accumulate"},
+	{what: "mma", ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "DMMA", doc: "Matrix Multiply Accumulate"},
 }
 
 // family is an opcode without its modifiers: "LDSM" for "LDSM.16.M88.4".
@@ -72,7 +74,7 @@ func dropped(ptxText string, code []Instr) string {
 			continue
 		}
 		if n := len(m.ptx.FindAllStringIndex(ptxText, -1)); n > 0 && have[m.sass] == 0 {
-			return fmt.Sprintf("the PTX has %d %s where the SASS has no %s (%q)", n, strings.TrimPrefix(m.ptx.String(), `\b`), m.sass, m.doc)
+			return fmt.Sprintf("the PTX has %d %s where the SASS has no %s (%q)", n, m.what, m.sass, m.doc)
 		}
 	}
 	return ""
