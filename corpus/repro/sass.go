@@ -19,7 +19,7 @@ func renderSASS(w *writer, c domain.Case) []string {
 		return notes
 	}
 	return []string{"# CUDA 12.4's ptxas, then both disassemblers on its cubin",
-		"ptxas " + strings.Join(sass.AssembleArgs(c.Value.Target().Arch.String(), PTXFile, "case.cubin"), " "),
+		"ptxas " + strings.Join(sass.AssembleArgs(c.Value.Target().Arch.String(), "case.cubin", PTXFile), " "),
 		"nvdisasm " + strings.Join(sass.NVDisasmArgs("case.cubin"), " "),
 		"cuobjdump " + strings.Join(sass.CUObjdumpArgs("case.cubin"), " ")}
 }
@@ -31,7 +31,7 @@ func renderSASS(w *writer, c domain.Case) []string {
 func planSASS(s *script, bd Bundle) {
 	obs := bd.Observed
 	arch := bd.Case.Value.Target().Arch.String()
-	s.add(`step ptxas `+s.need("PTXAS", ptxas.PTXAS124.Spec)+" "+strings.Join(sass.AssembleArgs(arch, PTXFile, cubinFile), " "),
+	s.add(`step ptxas `+s.need("PTXAS", ptxas.PTXAS124.Spec)+" "+strings.Join(sass.AssembleArgs(arch, cubinFile, PTXFile), " "),
 		`[ "$rc" -eq 0 ] || fixed "ptxas no longer writes the cubin"`)
 	dis := `step nvdisasm ` + s.need("NVDISASM", sass.NVDisasm) + " " + strings.Join(sass.NVDisasmArgs(cubinFile), " ")
 	dump := `step cuobjdump ` + s.need("CUOBJDUMP", sass.CUObjdump) + " " + strings.Join(sass.CUObjdumpArgs(cubinFile), " ")

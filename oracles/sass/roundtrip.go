@@ -31,12 +31,13 @@ type item struct {
 	e ptx.Entry
 }
 
-// module is one cubin's worth of entries: one PTX module, one target. One
-// module per run keeps ptxas's .version/.target check on it (ptxas checks
-// the header of the last module of its command line only).
+// module is one cubin's worth of entries, all of one architecture: one
+// PTX module per target (.version), in order of first appearance. ptxas
+// checks the header of the last module of its command line only, but every
+// entry here was accepted by the ptxas oracle under its own header first.
 type module struct {
 	entries []ptx.Entry
-	text    string
+	texts   []string
 }
 
 // roundTrip is what the three tools did with one module; a disassembler
@@ -46,7 +47,7 @@ type roundTrip struct {
 	dis, dump *tool.Result
 }
 
-// Prepare renders a case ptxas accepted; it groups by target.
+// Prepare renders a case ptxas accepted; it groups by architecture.
 func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[item], error) {
 	e, err := ptx.Render(c)
 	if errors.Is(err, ptx.ErrNoSpelling) {
@@ -55,20 +56,29 @@ func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[item], error) {
 	if err != nil {
 		return batch.Prepared[item]{}, fmt.Errorf("sass: %w", err)
 	}
-	return batch.Prepared[item]{Item: item{c, e}, Group: e.Target.String(), Expect: oracles.Accept}, nil
+	return batch.Prepared[item]{Item: item{c, e}, Group: e.Target.Arch.String(), Expect: oracles.Accept}, nil
 }
 
-// Render lays the entries out as one module.
+// Render lays the entries out as one module per target.
 func (o *Oracle) Render(items []item) (module, error) {
 	m := module{}
+	byTarget := map[string][]ptx.Entry{}
+	var order []string
 	for _, it := range items {
 		m.entries = append(m.entries, it.e)
+		k := it.e.Target.String()
+		if _, ok := byTarget[k]; !ok {
+			order = append(order, k)
+		}
+		byTarget[k] = append(byTarget[k], it.e)
 	}
-	text, _, err := ptx.Module(m.entries)
-	if err != nil {
-		return module{}, fmt.Errorf("sass: %w", err)
+	for _, k := range order {
+		text, _, err := ptx.Module(byTarget[k])
+		if err != nil {
+			return module{}, fmt.Errorf("sass: %w", err)
+		}
+		m.texts = append(m.texts, text)
 	}
-	m.text = text
 	return m, nil
 }
 
@@ -80,12 +90,17 @@ func (o *Oracle) Run(ctx context.Context, m module) (roundTrip, error) {
 		return roundTrip{}, fmt.Errorf("sass: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	src, cubin := filepath.Join(dir, "m.ptx"), filepath.Join(dir, "m.cubin")
-	if err := os.WriteFile(src, []byte(m.text), 0o644); err != nil {
-		return roundTrip{}, fmt.Errorf("sass: %w", err)
+	cubin := filepath.Join(dir, "m.cubin")
+	var srcs []string
+	for i, text := range m.texts {
+		src := filepath.Join(dir, fmt.Sprintf("m%d.ptx", i))
+		if err := os.WriteFile(src, []byte(text), 0o644); err != nil {
+			return roundTrip{}, fmt.Errorf("sass: %w", err)
+		}
+		srcs = append(srcs, src)
 	}
 	var rt roundTrip
-	if rt.asm, err = o.ptxas.Run(ctx, o.timeout(), nil, AssembleArgs(m.entries[0].Target.Arch.String(), src, cubin)...); err != nil {
+	if rt.asm, err = o.ptxas.Run(ctx, o.timeout(), nil, AssembleArgs(m.entries[0].Target.Arch.String(), cubin, srcs...)...); err != nil {
 		return roundTrip{}, fmt.Errorf("sass: ptxas: %w", err)
 	}
 	if !clean(rt.asm) {
@@ -107,8 +122,8 @@ func (o *Oracle) Run(ctx context.Context, m module) (roundTrip, error) {
 
 // AssembleArgs, NVDisasmArgs and CUObjdumpArgs are the three commands of a
 // round trip, for reproducers.
-func AssembleArgs(arch, src, cubin string) []string {
-	return []string{"-arch=" + arch, "-O0", src, "-o", cubin}
+func AssembleArgs(arch, cubin string, srcs ...string) []string {
+	return append(append([]string{"-arch=" + arch, "-O0"}, srcs...), "-o", cubin)
 }
 
 // NVDisasmArgs lists a cubin's code only (-c).

@@ -189,3 +189,23 @@ func TestConformance(t *testing.T) {
 		},
 	})
 }
+
+// BenchmarkSeeds times judging every seed of the domains ptx renders with
+// ptxas alone and with the round trip (which runs ptxas's judgement too),
+// batched. Run with -benchtime=1x.
+func BenchmarkSeeds(b *testing.B) {
+	o := realSASS(b)
+	cases := seedCases(b, ptx.Domains()...)
+	for _, bench := range []struct {
+		name string
+		o    oracles.Oracle
+	}{{"ptxas", o.asm}, {"sass", o}} {
+		b.Run(bench.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := bench.o.Judge(context.Background(), cases); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
