@@ -181,6 +181,7 @@ func (o *Oracle) failure(name string, res tool.Result) *batch.Outcome {
 	case res.ExitCode != 0:
 		return &batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: name, Fault: oracles.Refused}.String(), Diagnostic: crashText(name, res)}
 	case errorWords.Match(res.Stderr):
+		res.Stdout = nil // the listing: the error is on stderr
 		return &batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: name, Fault: oracles.ExitZero}.String(), Diagnostic: crashText(name, res)}
 	}
 	return nil
@@ -193,7 +194,7 @@ func crashText(name string, res tool.Result) string {
 	if res.Signal != "" {
 		status = "killed by signal " + res.Signal
 	}
-	out := diag.Normalize(strings.TrimSpace(string(res.Stderr)))
+	out := diag.Normalize(strings.TrimSpace(res.Output()))
 	if len(out) > maxDiag {
 		out = out[:maxDiag] + "..."
 	}

@@ -209,3 +209,23 @@ func BenchmarkSeeds(b *testing.B) {
 		})
 	}
 }
+
+// TestTruncatedCubin: when ptxas (here a stand-in that accepts everything)
+// writes a cubin that is not an ELF file, the real nvdisasm refuses it in
+// its own words ("Object file ... appears truncated"), and the case gets an error naming that step.
+func TestTruncatedCubin(t *testing.T) {
+	real := realSASS(t)
+	fake := filepath.Join(t.TempDir(), "ptxas")
+	script := "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n" +
+		"case \"$out\" in *.cubin) printf '\\177ELF truncated' >\"$out\";; esac\nexit 0\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	asm := real.ptxas
+	asm.Path = fake
+	o := New(asm, real.nvdisasm, real.cuobjdmp)
+	v := batchtest.Judge(t, o, []domain.Case{domain.NewCase(cpasync.Name, cpForm(cpasync.F32, 1))})[0]
+	if v.Kind != oracles.Error || v.Rule != "nvdisasm/refused" || !strings.Contains(v.Diagnostic, "nvdisasm fatal   : Object file FILE appears truncated") {
+		t.Errorf("%s rule %q %q, want error nvdisasm/refused: appears truncated", v.Kind, v.Rule, v.Diagnostic)
+	}
+}
