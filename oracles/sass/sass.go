@@ -32,6 +32,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -69,7 +70,10 @@ var (
 
 // Oracle assembles cases with ptxas 12.4 and reads the cubins back.
 type Oracle struct {
+	// asm is the ptxas oracle that decides step 1; mu guards copying
+	// Timeout and BatchSize into it.
 	asm                       *ptxas.Oracle
+	mu                        sync.Mutex
 	ptxas, nvdisasm, cuobjdmp tool.Tool
 	// Timeout bounds one tool process; zero means DefaultTimeout.
 	Timeout time.Duration
@@ -121,8 +125,7 @@ func (o *Oracle) timeout() time.Duration {
 // cases it accepts; one verdict per case, in order. The error is for
 // harness failures only.
 func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	o.asm.Timeout, o.asm.BatchSize = o.Timeout, o.BatchSize
-	first, err := o.asm.Judge(ctx, cases)
+	first, err := o.assembler().Judge(ctx, cases)
 	if err != nil {
 		return nil, fmt.Errorf("sass: %w", err)
 	}
@@ -144,6 +147,18 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 		out[i] = trip[k]
 	}
 	return out, nil
+}
+
+// assembler is the ptxas oracle, with this oracle's timeout and batch size.
+// It writes them only when they changed since the last call, so that a
+// Judge a worker abandoned (still running) never races a later one.
+func (o *Oracle) assembler() *ptxas.Oracle {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.asm.Timeout != o.Timeout || o.asm.BatchSize != o.BatchSize {
+		o.asm.Timeout, o.asm.BatchSize = o.Timeout, o.BatchSize
+	}
+	return o.asm
 }
 
 // mirror is this oracle's verdict on a case ptxas did not accept.
