@@ -11,6 +11,7 @@ const (
 	FenceProxy = "fenceproxy"  // seed 003's fence inserter, an algorithm under test
 	PTXAS      = "ptxas"       // CUDA 12.4's ptxas
 	PTXAS13    = "ptxas13"     // CUDA 13's ptxas, on GPU machines
+	SASS       = "sass"        // ptxas 12.4's cubin read back by nvdisasm and cuobjdump
 	MLIR       = "mlir"        // mlir-opt 19's nvgpu/nvvm verifiers and lowering
 	MLIR22     = "mlir22"      // the same with MLIR 22 (mlir-opt-22, llc-22)
 	// MLIR's GPU passes beyond the mlir oracles' lowering, one at a time.
@@ -47,6 +48,7 @@ var catalog = []Info{
 	{Name: SpecPTXISA, Family: "spec", Where: "legalfuzz itself (oracles/spec, PTX ISA rule set)"},
 	{Name: FenceProxy, Family: "algo", Where: "legalfuzz itself (seed 003's fence inserter under test)"},
 	{Name: PTXAS, Family: "ptxas", Where: "ptxas 12.4 from make oracles; knows sm_90a and older"},
+	{Name: SASS, Family: "nvdisasm", Where: "ptxas, nvdisasm and cuobjdump 12.4 from make oracles; the SASS of what ptxas accepts, read back"},
 	{Name: PTXAS13, Family: "ptxas", Where: "CUDA 13's ptxas on a GPU machine; knows sm_100a and newer", GPU: true},
 	{Name: MLIR, Family: "mlir", Where: "mlir-opt 19 from make oracles"},
 	{Name: MLIR22, Family: "mlir", Where: "mlir-opt 22 and LLVM 22 from make oracles (private trixie root)"},

@@ -27,10 +27,13 @@ const (
 	Dropped Fault = "dropped"
 	// InvalidIR: a pass exited 0 with output the verifier rejects.
 	InvalidIR Fault = "invalid-ir"
+	// Disagree: two tools that read the same output (nvdisasm and cuobjdump
+	// on one cubin) printed different instructions for it.
+	Disagree Fault = "disagree"
 )
 
 // faults are the Fault values a Rule may end with.
-var faults = []Fault{Refused, ExitZero, Unconverted, Dropped, InvalidIR}
+var faults = []Fault{Refused, ExitZero, Unconverted, Dropped, InvalidIR, Disagree}
 
 // Stage is where a staged tool decided a case, and how it failed there
 // when it did not decide in its own words.

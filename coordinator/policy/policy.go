@@ -99,12 +99,12 @@ const seedNote = "spec/seed disagreeing with spec/ptxisa or a tool is evidence a
 // policies is the one place that says which oracles must agree on what.
 var policies = []Policy{
 	{Domain: "kindword", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT},
-		Pairs: []Pair{{oracles.PTXAS13, oracles.LLC22, OnVerdict}}},
+		Pairs: []Pair{sassPair, {oracles.PTXAS13, oracles.LLC22, OnVerdict}}},
 	{Domain: "tmadesc", Judges: []string{oracles.MLIR, oracles.MLIR22, oracles.CUDADriver, oracles.GPU},
 		Expected: []Expectation{{Oracles: mlirs, Rules: tmaRuntimeRules,
 			Why: "nvgpu.tma.create.descriptor passes the global address, dimensions and strides, and the kernel the tensor map's and the shared box's addresses, as run-time values: MLIR's !nvgpu.tensormap.descriptor type holds only the box shape, element type and enums"}}},
 	{Domain: "tmamode", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC22, oracles.CUDAJIT},
-		Pairs: []Pair{{oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
+		Pairs: []Pair{sassPair, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
 		Expected: []Expectation{{Oracles: []string{oracles.LLC22},
 			Rules: []string{"ptxisa.tmamode.w-halo", "ptxisa.tmamode.w-offset"},
 			Why:   "wHalo and wOffset are i16 register operands of the intrinsic; llc cannot bound them"},
@@ -113,14 +113,14 @@ var policies = []Policy{
 				Why: "MLIR 22's TMA ops take wHalo and wOffset as i16 SSA operands (the im2col list), which neither the verifier nor llc bounds, " +
 					"and name no tensor map but a pointer to one: its box and interleave are the driver's"}}},
 	{Domain: "matdesc", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.CUDAJIT, oracles.GPU},
-		Pairs: []Pair{{oracles.SpecPTXISA, oracles.MLIR, OnValue}, {oracles.SpecPTXISA, oracles.MLIR22, OnValue}},
+		Pairs: []Pair{sassPair, {oracles.SpecPTXISA, oracles.MLIR, OnValue}, {oracles.SpecPTXISA, oracles.MLIR22, OnValue}},
 		Expected: []Expectation{{Oracles: []string{oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
 			Rules: []string{"ptxisa.matdesc.alignment", "ptxisa.matdesc.base-offset-no-swizzle", "ptxisa.matdesc.field-range", "ptxisa.matdesc.reserved", "ptxisa.matdesc.uniform"},
 			Why:   "the descriptor reaches ptxas as an opaque 64-bit operand; its fields' meaning is checked, if at all, by the hardware"}}},
 	{Domain: "umma"},
 	{Domain: "swizzle"},
 	{Domain: "ldsm", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT, oracles.GPU},
-		Pairs: []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
+		Pairs: []Pair{sassPair, {oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
 		Expected: append(llc19RaisesVersion("ldsm"), Expectation{Oracles: toolsPTX,
 			Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.fragment-cosize", "ptxisa.ldsm.register-count", "ptxisa.ldsm.result-shape"},
 			Why:   "the shared address is a runtime value and the register fragment's layout a compiler-IR property; neither is in the instruction text"},
@@ -128,15 +128,18 @@ var policies = []Policy{
 				Why: "nvgpu.ldmatrix spells neither the shared address (a runtime value), the register count (derived from numTiles) nor an element type (always .b16)"},
 			Expectation{Oracles: mlirs, Against: oracles.PTXAS, Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
 				Why: "the PTX rendering spells the register count and element type the case names where MLIR derives them; MLIR checks the result vector, which ptxas never sees"})},
-	{Domain: "blockscale", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT}},
+	{Domain: "blockscale", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair}},
 	{Domain: "wgmma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair},
 		Expected: []Expectation{{Oracles: mlirs, Rules: []string{"ptxisa.wgmma.m", "ptxisa.wgmma.k"},
 			Condition: "M is a multiple of 64 and K of the instruction's K", When: wgmmaTileSplits,
 			Why: "nvgpu.warpgroup.mma is a tile-level op that MLIR splits into m64nNkK instructions, so other M and K are its to accept when they split evenly; a K or M that does not is work the lowering drops"}}},
 	{Domain: "mma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
-		Pairs:    []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
+		Pairs:    []Pair{sassPair, {oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
 		Expected: llc19RaisesVersion("mma")},
 	{Domain: "schedule", Judges: []string{oracles.FenceProxy, oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair},
 		Expected: []Expectation{{Oracles: []string{oracles.FenceProxy}, Rules: []string{"ptxisa.schedule.proxy-hazard"},
 			Why: "InjectFenceProxy inserts the fences the schedule lacked: that is its job"},
 			{Oracles: toolsPTX, Rules: scheduleSemantics,
@@ -157,7 +160,7 @@ var policies = []Policy{
 				"encode s_wait_loadcnt 0x1234 as [0x34,0x12,0xc0,0xbf] (test/MC/AMDGPU/gfx12_asm_sopp.s); the counter helpers " +
 				"of s_waitcnt, which do check their fields, stay a finding"}}},
 	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
-		Pairs: []Pair{{oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
+		Pairs: []Pair{sassPair, {oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
 		Expected: append(llc19RaisesVersion("cpasync"),
 			Expectation{Oracles: toolsPTX, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.unit-stride"},
 				Why: "addresses and memref strides are runtime values, not part of the instruction text"},
@@ -178,6 +181,12 @@ func init() {
 		}
 	}
 }
+
+// sassPair compares the sass oracle with ptxas: sass mirrors ptxas's accept
+// or reject (it asks ptxas the same question) and adds only what the round
+// trip through nvdisasm and cuobjdump found, as Error or Timeout verdicts.
+// Against spec/ptxisa it would report every ptxas disagreement twice.
+var sassPair = Pair{oracles.PTXAS, oracles.SASS, OnVerdict}
 
 // llc19RaisesVersion expects llc 19 to accept a PTX version too old for the
 // target, against spec/ptxisa and against llc 22: it raises .version

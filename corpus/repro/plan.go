@@ -45,6 +45,8 @@ func plan(ctx context.Context, bd Bundle, dir string) *script {
 		args := ptxas.New(cfg, tool.Tool{}).CommandArgs(bd.Case.Value.Target().Arch, PTXFile)
 		s.add(`step ptxas ` + s.need("PTXAS", cfg.Spec) + " " + strings.Join(args, " "))
 		judgeLast(s, "ptxas", obs, "")
+	case obs.Oracle == oracles.SASS && has(PTXFile):
+		planSASS(s, bd)
 	case (obs.Oracle == llvm.LLC19.Name || obs.Oracle == llvm.LLC22.Name) && has(llcFile(bd)):
 		v := llvm.LLC19
 		if obs.Oracle == llvm.LLC22.Name {

@@ -38,6 +38,8 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 	switch {
 	case name == ptxas.PTXAS124.Name || name == ptxas.PTXAS13.Name:
 		return renderPTXAS(w, c, name)
+	case name == oracles.SASS:
+		return renderSASS(w, c)
 	case name == cuda.JITName:
 		return append(renderPTX(w, c), "# the driver's JIT (cuModuleLoadDataEx) compiles "+PTXFile+" on a GPU machine; legalfuzz check runs it there")
 	case name == cuda.DriverName:

@@ -16,6 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
+	"github.com/legalfuzz/legalfuzz/oracles/sass"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -46,6 +47,7 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 	f.add(fp, fp.Status())
 	for _, found := range []func() (oracles.Oracle, oracles.Status){
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(sass.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover22(ctx)) },

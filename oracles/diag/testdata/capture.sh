@@ -16,6 +16,8 @@ captures=(
 	"ptxas-12.4-requires-sm90-on-sm80|ptxas -arch=sm_80 {in}/fence-proxy-sm_80.ptx -o /dev/null"
 	"ptxas-12.4-cp-async-size|ptxas -v -arch=sm_80 {in}/cp-async-size.ptx -o /dev/null"
 	"ptxas-12.4-ldmatrix-x3|ptxas -v -arch=sm_80 {in}/ldmatrix-x3.ptx -o /dev/null"
+	"nvdisasm-12.4-invalid-elf|nvdisasm -c {in}/truncated.cubin"
+	"cuobjdump-12.4-no-device-code|cuobjdump -sass {in}/truncated.cubin"
 	"mlir-opt-19-mma-bad-shape|mlir-opt-19 {in}/mma-bad-shape.mlir"
 	"mlir-opt-22-mma-bad-shape|mlir-opt-22 {in}/mma-bad-shape.mlir"
 	"mlir-opt-22-mma-sp-bad-shape|mlir-opt-22 {in}/mma-sp-bad-shape.mlir"
