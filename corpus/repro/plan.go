@@ -37,6 +37,8 @@ func plan(ctx context.Context, bd Bundle, dir string) *script {
 	switch {
 	case isMLIR(obs.Oracle) && has(MLIRFile):
 		planMLIR(ctx, s, bd, dir)
+	case mlir.IsPassJudge(obs.Oracle) && has(MLIRFile):
+		planPasses(s, bd)
 	case (obs.Oracle == ptxas.PTXAS124.Name || obs.Oracle == ptxas.PTXAS13.Name) && has(PTXFile) && bd.Reference.Oracle != "":
 		cfg := ptxas.PTXAS124
 		if obs.Oracle == ptxas.PTXAS13.Name {

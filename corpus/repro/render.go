@@ -51,6 +51,8 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 		return append(renderPTX(w, c), "# the gpu oracle runs kernels built from "+PTXFile+" and compares what they compute; legalfuzz check runs them on a GPU machine")
 	case isMLIR(name):
 		return renderMLIR(w, c, name)
+	case mlir.IsPassJudge(name):
+		return renderPasses(w, c, name)
 	case name == llvm.LLC19.Name || name == llvm.LLC22.Name:
 		return renderLLC(ctx, w, c, name, twoLLC, orcs)
 	case name == amdgpu.Name || name == oracles.AMDGPUMC22:

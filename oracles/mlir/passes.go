@@ -243,7 +243,7 @@ func (p *Passes) chain(ctx context.Context, passes []string, jobs []*job, first 
 // the pass and the verifier passed with the pass's output.
 func (p *Passes) run(ctx context.Context, pass string, jobs []*job, ts []string) ([]*job, []string, error) {
 	st := stage{name: passStage(pass), tool: p.o.Opt, marker: splitMarker,
-		args: []string{timingFlag, "--verify-each=false", "--pass-pipeline=builtin.module(" + pass + ")"}}
+		args: []string{timingFlag, "--verify-each=false", "--pass-pipeline=" + wrap([]string{pass})[0]}}
 	res, err := p.o.runSplit(ctx, st, ts)
 	if err != nil {
 		return nil, nil, err
@@ -290,3 +290,46 @@ func worsen(v *oracles.Verdict, rule string, r chunkResult) {
 		v.Kind, v.Rule, v.Diagnostic = next.Kind, next.Rule, next.Diagnostic
 	}
 }
+
+// PassReplay is how a reproducer replays a pass judge's verdict by hand.
+type PassReplay struct {
+	// Release is the mlir oracle whose tools and rendering the judge uses.
+	Release string
+	// Before are the pipelines that bring the rendering to the pass's
+	// input, in order, each with the verifier on; Pass runs last, alone,
+	// with the verifier off.
+	Before []string
+	Pass   string
+}
+
+// ReplayOf says how to replay the named pass judge's run of pass; false
+// for any other oracle or a pass the judge does not run.
+func ReplayOf(oracle, pass string) (PassReplay, bool) {
+	release := map[string]string{PassesName: Name, PassesName22: Name22}[oracle]
+	if release == "" {
+		return PassReplay{}, false
+	}
+	for i, p := range passesBefore {
+		if p == pass {
+			return PassReplay{Release: release, Before: wrap(passesBefore[:i]), Pass: wrap([]string{p})[0]}, true
+		}
+	}
+	for i, p := range passesAfter {
+		if p == pass {
+			return PassReplay{Release: release, Before: append([]string{Pipeline}, wrap(passesAfter[:i])...), Pass: wrap([]string{p})[0]}, true
+		}
+	}
+	return PassReplay{}, false
+}
+
+// wrap spells each pass as a pipeline of its own.
+func wrap(passes []string) []string {
+	out := make([]string, len(passes))
+	for i, p := range passes {
+		out[i] = "builtin.module(" + p + ")"
+	}
+	return out
+}
+
+// IsPassJudge reports whether the oracle is one of the pass judges.
+func IsPassJudge(oracle string) bool { return oracle == PassesName || oracle == PassesName22 }

@@ -1,0 +1,57 @@
+package repro
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+)
+
+// renderPasses writes the module a pass judge starts from (its release's
+// rendering) and says how the judge ran the passes.
+func renderPasses(w *writer, c domain.Case, name string) []string {
+	r, _ := mlir.ReplayOf(name, "cse")
+	return append(renderMLIR(w, c, r.Release),
+		"# "+name+" runs MLIR's GPU passes beyond that lowering on "+MLIRFile+", each alone with --verify-each=false;",
+		"# repro.sh replays the one the bucket names, after the pipelines that bring the module to its input")
+}
+
+// planPasses replays a pass judge's verdict: the pipelines before the pass,
+// then the pass alone with the verifier off, judged by how it failed in
+// the campaign (a crash, output the verifier rejects, an error printed at
+// exit status 0, or its own words).
+func planPasses(s *script, bd Bundle) {
+	obs := bd.Observed
+	st := oracles.ParseStage(obs.Rule)
+	r, ok := mlir.ReplayOf(obs.Oracle, strings.TrimPrefix(st.Name, "pass:"))
+	if !ok {
+		planCheck(s, bd)
+		return
+	}
+	tools, _ := mlir.ToolsOf(r.Release)
+	opt := s.need("MLIR_OPT", tools.Opt)
+	in := MLIRFile
+	for i, p := range r.Before {
+		out := fmt.Sprintf(`"$work/before%d.mlir"`, i)
+		s.add(fmt.Sprintf(`step before%d %s --pass-pipeline='%s' %s -o %s`, i, opt, p, in, out),
+			fmt.Sprintf(`clean before%d || cannot "a pipeline before the pass under test failed"`, i))
+		in = out
+	}
+	s.add(fmt.Sprintf(`step pass %s --verify-each=false --pass-pipeline='%s' %s -o "$work/pass.mlir"`, opt, r.Pass, in))
+	switch st.Fault {
+	case oracles.InvalidIR:
+		s.add(`clean pass || fixed "the pass failed instead of writing IR"`,
+			`step verify `+opt+` "$work/pass.mlir" -o /dev/null`,
+			`clean verify || reproduces "the verifier rejects what the pass wrote"`,
+			`fixed "the verifier accepts what the pass wrote"`)
+	case oracles.ExitZero:
+		if w := words(obs.Diagnostic); w != "" {
+			s.add(fmt.Sprintf(`[ "$rc" -eq 0 ] && said pass %s && reproduces "the pass said: %s, and exited 0"`, shQuote(w), shEsc(w)))
+		}
+		s.add(`fixed "the pass no longer prints an error with exit status 0"`)
+	default:
+		judgeLast(s, "pass", obs, "")
+	}
+}
