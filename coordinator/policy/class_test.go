@@ -103,8 +103,9 @@ func TestMLIRFaultsAreFindings(t *testing.T) {
 }
 
 // TestFaultKeys: a tool's crash or error at exit 0 is one bucket whatever
-// rule spec/ptxisa decided its cases with; refused output is keyed on
-// whether spec/ptxisa rejected, not on which rule; verdicts keep the rule.
+// rule spec/ptxisa decided its cases with; refused output of a case
+// spec/ptxisa rejects is the verifier's gap for that rule, whichever later
+// stage refused in whatever words; verdicts keep the rule.
 func TestFaultKeys(t *testing.T) {
 	sig := func(kind oracles.Kind, stage, rule string, spec oracles.Kind) Signature {
 		return Signature{Domain: "mma", Tool: oracles.MLIR, Kind: kind, Stage: stage, Rule: rule, SpecKind: spec, Diag: "d", On: OnVerdict}
@@ -116,7 +117,18 @@ func TestFaultKeys(t *testing.T) {
 	}{
 		{"exit-0 under two rules", sig(oracles.Error, "pass:p/exit-0", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "pass:p/exit-0", "ptxisa.mma", oracles.Accept), true},
 		{"crash under two rules", sig(oracles.Error, "verify", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "verify", "ptxisa.mma.type", oracles.Reject), true},
-		{"refused under two rejecting rules", sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), true},
+		{"refused under two rejecting rules", sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), false},
+		{"one gap refused by ptxas and by llc", sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), func() Signature {
+			s := sig(oracles.Error, "llc/refused", "ptxisa.mma.shape", oracles.Reject)
+			s.Tool, s.Diag = oracles.MLIR22, "Cannot select: intrinsic %llvm.nvvm.mma.m8n8k4"
+			return s
+		}(), true},
+		{"one gap left unconverted", sig(oracles.Error, "pass:p/unconverted", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), true},
+		{"refused legal cases keep their words", sig(oracles.Error, "ptxas/refused", "ptxisa.mma", oracles.Accept), func() Signature {
+			s := sig(oracles.Error, "ptxas/refused", "ptxisa.mma", oracles.Accept)
+			s.Diag = "other"
+			return s
+		}(), false},
 		{"refused, legal vs illegal", sig(oracles.Error, "ptxas/refused", "ptxisa.mma", oracles.Accept), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), false},
 		{"rejects under two rules", sig(oracles.Reject, "verify", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Reject, "verify", "ptxisa.mma.type", oracles.Reject), false},
 		{"mlir and mlir22", sig(oracles.Reject, "verify", "ptxisa.mma", oracles.Accept), func() Signature {

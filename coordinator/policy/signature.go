@@ -136,25 +136,40 @@ func (s Signature) AltKeys() []string {
 }
 
 func (s Signature) keyWith(title string) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), string(s.Kind), s.Stage, keyRule(s), title, string(s.On)}, "\x00")))
+	stage := s.Stage
+	if s.verifierGap() {
+		stage, title = "verifier-gap", ""
+	}
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), string(s.Kind), stage, keyRule(s), title, string(s.On)}, "\x00")))
 	return hex.EncodeToString(h[:8])
+}
+
+// verifierGap reports whether the bucket is a verifier letting through a
+// case spec/ptxisa rejects, which a later stage of the tool's own chain
+// then refused or could not lower. Its root cause is the check the
+// verifier lacks for the rule the case breaks; which later stage noticed,
+// and in what words, depends on the release's lowering (MLIR 19 writes
+// inline PTX that ptxas refuses, MLIR 22 intrinsics that llc cannot
+// select, one per TMA mode), so the key leaves both out: one bucket per
+// missing check, and found-in/fixed-in compares releases on the check.
+func (s Signature) verifierGap() bool {
+	f := oracles.ParseStage(s.Stage).Fault
+	return s.Kind == oracles.Error && (f == oracles.Refused || f == oracles.Unconverted) && specRejects(s)
 }
 
 // keyRule is spec/ptxisa's side as the key names it. A tool's failure
 // (Error, Timeout) is its own whatever rule spec/ptxisa decided the case
 // with: a crash, an error at exit status 0 or dropped work is one bucket
-// for every rule its cases happen to break; output a later tool refused
-// (or an op left unconverted) is keyed on whether spec/ptxisa rejected the
-// case, which decides its class (ClassOf).
+// for every rule its cases happen to break. A verifier gap is one bucket
+// per rule; output a later tool refused (or an op left unconverted) of a
+// case spec/ptxisa accepts is a miscompile, whatever the rule set.
 func keyRule(s Signature) string {
-	if s.Kind != oracles.Error && s.Kind != oracles.Timeout {
+	switch {
+	case s.Kind != oracles.Error && s.Kind != oracles.Timeout, s.verifierGap():
 		return s.Rule
 	}
 	switch oracles.ParseStage(s.Stage).Fault {
 	case oracles.Refused, oracles.Unconverted:
-		if specRejects(s) {
-			return "spec:" + string(oracles.Reject)
-		}
 		return "spec:" + string(oracles.Accept)
 	}
 	return ""
