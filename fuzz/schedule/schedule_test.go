@@ -11,12 +11,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
-// rngSeed returns the PRNG seed: SCHEDULE_SEED when set, else a fixed one.
-func rngSeed(t testing.TB) uint64 {
-	t.Helper()
-	return domaintest.Seed(t, "SCHEDULE_SEED", 0x5c4ed)
-}
-
 // roundTrip checks that v is valid, then its canonical and JSON round trips.
 func roundTrip(t testing.TB, v domain.Value) {
 	t.Helper()
@@ -27,11 +21,10 @@ func roundTrip(t testing.TB, v domain.Value) {
 	domaintest.RoundTrip(t, Domain, v)
 }
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, roundTrip) }
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "SCHEDULE_SEED", Seed: 0x5c4ed, Stream: 3, N: 5000, MaxLen: 400,
+	Check: roundTrip, Full: mustGenerate(Seed003DAG(1, 2))}
 
-func TestRandomBytesRoundTrip(t *testing.T) {
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: rngSeed(t), Stream: 3, N: 5000, MaxLen: 400, Check: roundTrip})
-}
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 // TestJSONForm pins the readable spelling of ops and refs.
 func TestJSONForm(t *testing.T) {
@@ -107,7 +100,7 @@ func TestDecodeRepairsControl(t *testing.T) {
 }
 
 func TestDAGRoundTripAndGenerate(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 7))
+	rng := rand.New(rand.NewPCG(suite.RNGSeed(t), 7))
 	for i := range 2000 {
 		d := RandomDAG(rng)
 		if back := DecodeDAG(d.Encode()); !reflect.DeepEqual(back, d) {

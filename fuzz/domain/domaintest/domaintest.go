@@ -181,3 +181,55 @@ func ParseJSONRefuses(t *testing.T, d domain.Domain, cases []Refused) {
 		})
 	}
 }
+
+// Suite is the parameters of the three checks every domain runs on its
+// decoder: the round trip of its seeds, the decoding and round trip of random
+// bytes, and the decoding of every prefix of a full encoding. Each domain's
+// tests once wrote these three tests out, identical but for the numbers; a
+// Suite literal states only the numbers, and Run runs the three.
+type Suite struct {
+	Domain domain.Domain
+	// SeedEnv names the variable that overrides Seed, the default PRNG seed.
+	SeedEnv string
+	Seed    uint64
+	Stream  uint64 // the PCG stream of the random bytes
+	N       int    // how many random inputs; ShortN under -short
+	MaxLen  int    // random lengths are drawn from [0, MaxLen)
+	// Check runs on each seed and each random value; nil is RoundTrip.
+	Check Check
+	// Decoded, when not nil, runs on each random value instead of Check.
+	Decoded Check
+	// Full is a value with every field set: each prefix of its encoding must
+	// decode.
+	Full domain.Value
+	// Prefix, when not nil, checks the value decoded from each prefix of
+	// Full's encoding, n bytes long.
+	Prefix func(t testing.TB, n int, v domain.Value)
+}
+
+// RNGSeed returns the suite's PRNG seed, SeedEnv overriding Seed, for a
+// domain's own randomized tests.
+func (s Suite) RNGSeed(t testing.TB) uint64 {
+	t.Helper()
+	return Seed(t, s.SeedEnv, s.Seed)
+}
+
+// Run runs the three checks as subtests named as the tests they replace:
+// SeedsRoundTrip, RandomBytesRoundTrip and DecodeShortInputs.
+func (s Suite) Run(t *testing.T) {
+	t.Run("SeedsRoundTrip", func(t *testing.T) { SeedsRoundTrip(t, s.Domain, s.Check) })
+	t.Run("RandomBytesRoundTrip", func(t *testing.T) {
+		check := s.Decoded
+		if check == nil {
+			check = s.Check
+		}
+		RandomBytes(t, s.Domain, Random{Seed: s.RNGSeed(t), Stream: s.Stream, N: s.N, MaxLen: s.MaxLen, Check: check})
+	})
+	t.Run("DecodeShortInputs", func(t *testing.T) {
+		var prefix func(n int, v domain.Value)
+		if s.Prefix != nil {
+			prefix = func(n int, v domain.Value) { t.Helper(); s.Prefix(t, n, v) }
+		}
+		ShortInputs(t, s.Domain, s.Full.Encode(), prefix)
+	})
+}
