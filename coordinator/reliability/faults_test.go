@@ -52,9 +52,7 @@ func TestHungAndCrashingOracles(t *testing.T) {
 		worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg, JobTimeout: time.Second})
 
 	db := storetest.Open(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: kw, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+	camp := runCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 4), 2*time.Minute)
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
 
 	dead := map[string][]string{}
@@ -127,14 +125,7 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
 
 	db := storetest.Open(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 3 * time.Second, BatchSize: 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan store.Campaign, 1)
-	go func() { done <- runTo(t, coord, 2*time.Minute) }()
+	coord, done := startCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, 3*time.Second, 4), 2*time.Minute)
 	checkFor(t, 30*time.Second, 10*time.Millisecond, func() error { // the coordinator's consumers exist
 		_, err := js.Consumer(ctx, "LF_INPUTS", "inputs-"+campaign)
 		return err
@@ -288,9 +279,7 @@ func TestOversizedResultsStored(t *testing.T) {
 	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
 
 	db := storetest.Open(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 64}}, 2*time.Minute)
+	camp := runCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 64), 2*time.Minute)
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"flood"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -316,9 +305,8 @@ func TestDrainTimeoutLeavesResumable(t *testing.T) {
 	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
 
 	db := storetest.Open(t, "")
-	opts := coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
-		DrainTimeout: 200 * time.Millisecond,
-		Config:       store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 300 * time.Millisecond, BatchSize: 2}}
+	opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 2)
+	opts.DrainTimeout = 200 * time.Millisecond
 	coord, err := coordinator.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -350,9 +338,9 @@ func TestResumeWithNATSDataLost(t *testing.T) {
 		o := testoracle.New(testoracle.Config{Name: "slow", Latency: latency, Domains: []string{"kindword"}})
 		orcs, sts := statuses(o)
 		startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg})
-		coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-			WaitWorkers: 20 * time.Second, DrainTimeout: drain,
-			Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 300 * time.Millisecond, BatchSize: 2}})
+		opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 2)
+		opts.DrainTimeout = drain
+		coord, err := coordinator.New(opts)
 		if err != nil {
 			t.Fatal(err)
 		}

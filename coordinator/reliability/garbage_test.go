@@ -48,9 +48,7 @@ func TestGarbageMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := storetest.Open(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 2 * time.Second, BatchSize: 4}})
+	coord, err := coordinator.New(kindwordCampaign(db, nc, qcfg, campaign, 2*time.Second, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,9 +259,7 @@ func TestWorkerLeastPrivilege(t *testing.T) {
 	startWorker(t, wc, worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg})
 
 	db := storetest.Open(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+	camp := runCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 4), 2*time.Minute)
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -395,6 +395,30 @@ func publishInputs(t *testing.T, js jetstream.JetStream, qcfg queue.Config, camp
 	}
 }
 
+// kindwordCampaign is the campaign most tests here run: native kindword
+// cases for duration in batches of batch, waiting up to 20s for workers and
+// draining for up to a minute. Each test wrote these options out; now it
+// states only its duration and batch, and changes what it is about.
+func kindwordCampaign(db *store.Store, nc *nats.Conn, qcfg queue.Config, campaign string, duration time.Duration, batch int) coordinator.Options {
+	return coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: duration, BatchSize: batch}}
+}
+
+// startCoordinator runs a coordinator in this process in the background,
+// for tests that act on the campaign while it runs; the channel receives the
+// campaign when it ends, as runTo checks it, within timeout.
+func startCoordinator(t *testing.T, opts coordinator.Options, timeout time.Duration) (*coordinator.Coordinator, <-chan store.Campaign) {
+	t.Helper()
+	coord, err := coordinator.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan store.Campaign, 1)
+	go func() { done <- runTo(t, coord, timeout) }()
+	return coord, done
+}
+
 // runCoordinator runs a coordinator in this process to the campaign's end.
 func runCoordinator(t *testing.T, opts coordinator.Options, timeout time.Duration) store.Campaign {
 	t.Helper()

@@ -52,14 +52,7 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 	w1 := startProc(t, w1cfg)
 
 	db := storetest.Open(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 8}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan store.Campaign, 1)
-	go func() { done <- runTo(t, coord, 2*time.Minute) }()
+	_, done := startCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 8), 2*time.Minute)
 
 	line, err := w1.waitLine("judging ", 30*time.Second)
 	if err != nil {
