@@ -46,12 +46,7 @@ func (s *Store) AdoptImported(campaign string, domains []string) ([]CaseRecord, 
 			}
 			adopted = append(adopted, r)
 		}
-		return updateCampaign(tx, campaign, func(c *Campaign) {
-			c.Stats.Cases += len(adopted)
-			for _, r := range adopted {
-				c.Domain(r.Domain).Cases++
-			}
-		})
+		return countCases(tx, campaign, adopted)
 	})
 	return adopted, err
 }

@@ -125,14 +125,21 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 			}
 			added = append(added, r)
 		}
-		return updateCampaign(tx, campaign, func(c *Campaign) {
-			c.Stats.Cases += len(added)
-			for _, r := range added {
-				c.Domain(r.Domain).Cases++
-			}
-		})
+		return countCases(tx, campaign, added)
 	})
 	return added, err
+}
+
+// countCases counts recs, new to campaign, in its stats, in all and per
+// domain: a campaign gains cases two ways, adding new ones and adopting
+// imported ones, and both count them alike.
+func countCases(tx *bolt.Tx, campaign string, recs []CaseRecord) error {
+	return updateCampaign(tx, campaign, func(c *Campaign) {
+		c.Stats.Cases += len(recs)
+		for _, r := range recs {
+			c.Domain(r.Domain).Cases++
+		}
+	})
 }
 
 // MarkEnqueued records that jobs were created for each case (by ID) for the
