@@ -42,6 +42,19 @@ type CaseRecord struct {
 	Enqueued []string `json:"enqueued,omitempty"`
 }
 
+// Decode decodes the record's canonical bytes with its domain. Every reader
+// of stored cases (reports, reproducers, minimization, regressions) turns a
+// record back into a value this way; a record of a domain this build does not
+// have is an error naming the domain.
+func (r CaseRecord) Decode() (domain.Domain, domain.Value, error) {
+	d, ok := fuzz.Lookup(r.Domain)
+	if !ok {
+		return d, nil, fmt.Errorf("unknown domain %q", r.Domain)
+	}
+	v, err := d.Decode(r.Data)
+	return d, v, err
+}
+
 // Bucket groups the findings that share a signature.
 type Bucket struct {
 	Key       string           `json:"key"`
@@ -393,10 +406,8 @@ func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
 	if err != nil || !ok {
 		return c
 	}
-	if d, found := fuzz.Lookup(rec.Domain); found {
-		if v, err := d.Decode(rec.Data); err == nil {
-			c.Domain, c.Value = rec.Domain, v
-		}
+	if _, v, err := rec.Decode(); err == nil {
+		c.Domain, c.Value = rec.Domain, v
 	}
 	return c
 }
