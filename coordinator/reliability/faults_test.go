@@ -121,8 +121,7 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 		t.Fatal(err)
 	}
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}})
-	orcs, sts := statuses(fixed)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, fixed)
 
 	db := storetest.Open(t, "")
 	coord, done := startCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, 3*time.Second, 4), 2*time.Minute)
@@ -231,8 +230,7 @@ func TestRunEndsAfterItsLoops(t *testing.T) {
 	cases := mustCases(t, "kindword", 4, 9)
 	publishInputs(t, js, qcfg, campaign, "kindword", cases)
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
-	orcs, sts := statuses(fixed)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, fixed)
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
 		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 500 * time.Millisecond}}, time.Minute)
@@ -275,8 +273,7 @@ func TestOversizedResultsStored(t *testing.T) {
 	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
 	flood := testoracle.New(testoracle.Config{Name: "flood", Domains: []string{"kindword"}, Kind: oracles.Error,
 		Diagnostic: strings.Repeat("internal compiler error, stack frame\n", 100_000/37)})
-	orcs, sts := statuses(flood)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, flood)
 
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 64), 2*time.Minute)
@@ -301,8 +298,7 @@ func TestDrainTimeoutLeavesResumable(t *testing.T) {
 	cases := mustCases(t, "kindword", 16, 13)
 	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
 	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 700 * time.Millisecond, Domains: []string{"kindword"}})
-	orcs, sts := statuses(slow)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, slow)
 
 	db := storetest.Open(t, "")
 	opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 2)
@@ -336,8 +332,7 @@ func TestResumeWithNATSDataLost(t *testing.T) {
 		nc := connect(t, "test", []string{ns.ClientURL()})
 		publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
 		o := testoracle.New(testoracle.Config{Name: "slow", Latency: latency, Domains: []string{"kindword"}})
-		orcs, sts := statuses(o)
-		startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg})
+		startFixedWorker(t, ns.ClientURL(), "w", qcfg, o)
 		opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 2)
 		opts.DrainTimeout = drain
 		coord, err := coordinator.New(opts)

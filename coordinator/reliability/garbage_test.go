@@ -78,8 +78,7 @@ func TestGarbageMessages(t *testing.T) {
 	}
 	a := testoracle.New(testoracle.Config{Name: "fixed-a", Domains: []string{"kindword"}})
 	b := testoracle.New(testoracle.Config{Name: "fixed-b", Domains: []string{"kindword"}})
-	orcs, sts := statuses(a, b)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, a, b)
 	camp := runTo(t, coord, 2*time.Minute)
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
 

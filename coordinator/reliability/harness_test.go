@@ -350,6 +350,15 @@ func startWorker(t *testing.T, nc *nats.Conn, cfg worker.Config) {
 	})
 }
 
+// startFixedWorker runs a worker named name in this process, on its own
+// connection to url, with fixed test oracles: most tests here need one such
+// worker and differ only in its oracles.
+func startFixedWorker(t *testing.T, url, name string, qcfg queue.Config, orcs ...*testoracle.FixedLatency) {
+	t.Helper()
+	o, sts := statuses(orcs...)
+	startWorker(t, connect(t, "worker", []string{url}), worker.Config{Name: name, Oracles: o, Statuses: sts, Queue: qcfg})
+}
+
 // statuses lists the statuses of fixed test oracles.
 func statuses(orcs ...*testoracle.FixedLatency) ([]oracles.Oracle, []oracles.Status) {
 	var out []oracles.Oracle
