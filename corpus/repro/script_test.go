@@ -53,28 +53,13 @@ func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) 
 			t.Fatalf("%s: %v", f, err)
 		}
 		c := domain.NewCase(d.Name, v)
-		if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: v.Encode()}}); err != nil {
-			t.Fatal(err)
-		}
-		var vs []oracles.Verdict
+		var judges []oracles.Oracle
 		for _, o := range found.Oracles {
-			if !o.Judges(d.Name) {
-				continue
+			if o.Judges(d.Name) {
+				judges = append(judges, o)
 			}
-			got, err := o.Judge(ctx, []domain.Case{c})
-			if err != nil {
-				t.Fatalf("%s on %s: %v", o.Name(), f, err)
-			}
-			vs = append(vs, got...)
 		}
-		res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-			Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-				return policy.PolicyFor(c.Domain).Evaluate(c, vs)
-			}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		buckets = append(buckets, res.NewBuckets...)
+		buckets = append(buckets, storetest.Plant(t, s, c, policy.PolicyFor(d.Name), storetest.Judge(t, judges, c))...)
 	}
 	return s, buckets, found.Oracles
 }
