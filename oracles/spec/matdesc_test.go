@@ -26,7 +26,7 @@ const (
 )
 
 func TestMatDescSeedLadder(t *testing.T) {
-	runMSUCases(t, matdescSeed, []msuCase[md.Value]{
+	runRuleRows(t, matdescSeed, []ruleRow[md.Value]{
 		{"wgmma K-major 128B", mdWG, "", "0x0010001000004040"},
 		{"tcgen05 128B", mdTC, "", "0x0020001000004100"},
 		{"wgmma below the floor", mdWith(mdWG, func(v *md.Value) { v.Tgt = target.MustParse("sm_90", "") }),
@@ -46,7 +46,7 @@ func TestMatDescSeedLadder(t *testing.T) {
 }
 
 func TestMatDescPTXISALadder(t *testing.T) {
-	runMSUCases(t, matdescPTXISA, []msuCase[md.Value]{
+	runRuleRows(t, matdescPTXISA, []ruleRow[md.Value]{
 		{"wgmma K-major 128B", mdWG, "", "0x4000004000010040"},
 		{"wgmma 32B swizzle", mdWith(mdWG, func(v *md.Value) { v.Swizzle = 3 }), "", "0xc000004000010040"},
 		{"tcgen05 128B", mdTC, "", "0x4000404000010100"},

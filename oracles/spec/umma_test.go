@@ -48,7 +48,7 @@ const (
 )
 
 func TestUMMASeedLadder(t *testing.T) {
-	runMSUCases(t, ummaSeed, []msuCase[um.Value]{
+	runRuleRows(t, ummaSeed, []ruleRow[um.Value]{
 		{"flat K-major", umFlatK, "", "elem_class=b16,k=16,mn=8"},
 		{"flat MN-major", umFlatMN, "", "elem_class=b16,k=16,mn=64"},
 		{"fp4 K-major", umWith(umFlatK, func(v *um.Value) {
@@ -82,7 +82,7 @@ func TestUMMASeedLadder(t *testing.T) {
 }
 
 func TestUMMAPTXISALadder(t *testing.T) {
-	runMSUCases(t, ummaPTXISA, []msuCase[um.Value]{
+	runRuleRows(t, ummaPTXISA, []ruleRow[um.Value]{
 		{"flat K-major", umFlatK, "", "K-major swizzle=none k=16 mn=8 bytes=144"},
 		{"K-major 128B canonical", umK128, "", "K-major swizzle=128B k=16 mn=128 bytes=16288"},
 		{"MN-major 128B canonical", umMN128, "", "MN-major swizzle=128B k=16 mn=128 bytes=7168"},
