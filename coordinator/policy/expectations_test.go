@@ -14,6 +14,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
@@ -47,11 +48,7 @@ func corpusCases(t *testing.T, n int) []domain.Case {
 			add(d, v)
 		}
 		for range n {
-			b := make([]byte, 4+rng.IntN(60))
-			for i := range b {
-				b[i] = byte(rng.Uint32())
-			}
-			if v, err := d.Decode(b); err == nil {
+			if v, err := d.Decode(domaintest.Input(rng, 4+rng.IntN(60))); err == nil {
 				add(d, v)
 			}
 		}

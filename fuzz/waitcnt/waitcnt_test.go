@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -93,21 +91,9 @@ func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil
 // TestDecodeAnyBytes decodes random bytes: every result is a valid program
 // whose canonical bytes decode to itself; -short decodes fewer inputs.
 func TestDecodeAnyBytes(t *testing.T) {
-	seed := uint64(9)
-	if s := os.Getenv("WAITCNT_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (WAITCNT_SEED overrides)", seed)
-	rng := rand.New(rand.NewPCG(seed, 9))
-	n := 20000
-	if testing.Short() {
-		n = 2000
-	}
-	for range n {
-		buf := make([]byte, rng.IntN(80))
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
+	rng := rand.New(rand.NewPCG(domaintest.Seed(t, "WAITCNT_SEED", 9), 9))
+	for range domaintest.Iterations(20000, 2000) {
+		buf := domaintest.Input(rng, rng.IntN(80))
 		dv, err := Decode(buf)
 		if err != nil {
 			t.Fatal(err)

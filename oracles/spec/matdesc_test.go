@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	md "github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -100,11 +101,7 @@ func TestMatDescLayoutsDiffer(t *testing.T) {
 // fields and words of both formats.
 func TestMatDescSelfCheckRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(0xde5c, 7))
-	n := 5000
-	if testing.Short() {
-		n = 300
-	}
-	for range n {
+	for range domaintest.Iterations(5000, 300) {
 		for _, f := range []md.Format{md.WGMMA, md.TCGen05} {
 			v := md.FromRaw(f, rng.Uint64(), rng.IntN(2) == 0, mdWG.Tgt)
 			v.StartAddr, v.LBO, v.SBO = rng.Uint32(), rng.Uint32(), rng.Uint32()

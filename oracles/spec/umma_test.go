@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	um "github.com/legalfuzz/legalfuzz/fuzz/umma"
 )
@@ -154,11 +155,7 @@ func TestUMMASelfChecks(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(0x0a11a, 9))
-	n := 3000
-	if testing.Short() {
-		n = 200
-	}
-	for range n {
+	for range domaintest.Iterations(3000, 200) {
 		v := um.Value{Direction: uint8(rng.IntN(3)), ElemBits: []uint8{4, 8, 16, 32}[rng.IntN(4)], Rank: uint8(1 + rng.IntN(4))}
 		for i := range v.Rank {
 			m := um.Mode{Subs: uint8(1 + rng.IntN(um.MaxSubs))}

@@ -96,21 +96,34 @@ func RandomBytes(t *testing.T, d domain.Domain, r Random) {
 	t.Helper()
 	check := orRoundTrip(d, r.Check)
 	rng := rand.New(rand.NewPCG(r.Seed, r.Stream))
-	n := r.N
-	if testing.Short() {
-		n = ShortN
-	}
-	for range n {
-		b := make([]byte, rng.IntN(r.MaxLen))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
+	for range Iterations(r.N, ShortN) {
+		b := Input(rng, rng.IntN(r.MaxLen))
 		v, err := d.Decode(b)
 		if err != nil {
 			t.Fatalf("decode %x: %v", b, err)
 		}
 		check(t, v)
 	}
+}
+
+// Input returns n bytes drawn from rng: a random input for a decoder. The
+// randomized tests of the domains and of what is built on them draw their
+// inputs this way, so that a seed names the same inputs in each.
+func Input(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// Iterations returns n, or short under -short: how many random inputs a
+// randomized test draws.
+func Iterations(n, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return n
 }
 
 // ShortInputs decodes every prefix of full, the empty one included: each
