@@ -24,10 +24,18 @@ import (
 // judgedStore judges the cases of testdata/buckets (one per bucket of a
 // 60 s campaign, docs/corpus.md) with every oracle installed here and
 // commits the verdicts through the domains' policies, as a campaign
-// does: the buckets are the ones these tools make of these cases.
+// does: the buckets are the ones these tools make of these cases. It skips
+// the test under -short, and where mlir-opt 19 (half the buckets' tool) is
+// not installed, for every test that needs these buckets.
 func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("judges 23 cases with every installed tool")
+	}
 	ctx := context.Background()
+	if _, st := mlir.Discover(ctx); !st.Available {
+		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
+	}
 	found, err := registry.Discover(ctx, registry.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -98,12 +106,6 @@ func runScript(t *testing.T, bd Bundle, env ...string) (int, string) {
 // installed tools make of the campaign's cases, repro.sh exits 1 (the bug
 // reproduces), with no manual step.
 func TestScriptReproducesEveryBucket(t *testing.T) {
-	if testing.Short() {
-		t.Skip("judges 23 cases with every installed tool and builds legalfuzz")
-	}
-	if _, st := mlir.Discover(context.Background()); !st.Available {
-		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
-	}
 	s, buckets, orcs := judgedStore(t)
 	if len(buckets) < 15 {
 		t.Fatalf("%d buckets from the campaign's cases; want most of its 23", len(buckets))
@@ -190,15 +192,9 @@ func litBinary() string {
 // failure, so the run passes; a test whose XFAIL is dropped, or whose
 // expectation is flipped, fails the run.
 func TestLitTestsStateTheCorrectOutcome(t *testing.T) {
-	if testing.Short() {
-		t.Skip("judges 23 cases with every installed tool")
-	}
 	lit := litBinary()
 	if lit == "" {
 		t.Skip("lit-19 not installed (make oracles links it from llvm-19-tools)")
-	}
-	if _, st := mlir.Discover(context.Background()); !st.Available {
-		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
 	}
 	s, buckets, orcs := judgedStore(t)
 	dir := t.TempDir()
