@@ -87,8 +87,7 @@ func TestClusterNodeLoss(t *testing.T) {
 	js := jetStream(t, nc)
 	qcfg := queue.Config{Replicas: 3, AckWait: 2 * time.Second, MaxDeliver: 10}
 	const campaign = "cluster"
-	cases := mustCases(t, "kindword", 64, 4)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 64, 4)
 
 	// Each oracle judges a few batches, then waits at the gate until the
 	// node is gone: the loss falls mid-campaign however loaded the machine.

@@ -14,7 +14,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
-	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
@@ -32,13 +31,11 @@ import (
 // verdicts, the failing batch becomes a dead letter after its deliveries, and
 // the same worker goes on judging every later job.
 func TestHungAndCrashingOracles(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
 	const campaign = "faulty-oracles"
-	cases := mustCases(t, "kindword", 32, 5) // batches of 4: cases[0:4] is the first batch
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 32, 5) // batches of 4: cases[0:4] is the first batch
 	is := func(ids ...string) func(domain.Case) bool {
 		return func(c domain.Case) bool { return slices.Contains(ids, c.ID) }
 	}
@@ -110,8 +107,7 @@ func TestEnqueueFailureLosesNothing(t *testing.T) {
 }
 
 func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: maxDeliver}
 	const campaign = "enqueue-failure"
@@ -222,13 +218,11 @@ func TestFindingCountedOncePerCase(t *testing.T) {
 // caller closes next): a message published right after Run returns stays on
 // the stream, and the stored campaign is the one Run returned.
 func TestRunEndsAfterItsLoops(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second}
 	const campaign = "run-ends"
-	cases := mustCases(t, "kindword", 4, 9)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	publishKindword(t, js, qcfg, campaign, 4, 9)
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
 	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, fixed)
 	db := storetest.Open(t, "")
@@ -265,12 +259,10 @@ func TestRunEndsAfterItsLoops(t *testing.T) {
 // server's 1 MiB payload limit. Nothing may be lost: every verdict is
 // stored, no job is dead, and each diagnostic is cut with a marker.
 func TestOversizedResultsStored(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 2}
 	const campaign = "flood"
-	cases := mustCases(t, "kindword", 128, 11)
-	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 128, 11)
 	flood := testoracle.New(testoracle.Config{Name: "flood", Domains: []string{"kindword"}, Kind: oracles.Error,
 		Diagnostic: strings.Repeat("internal compiler error, stack frame\n", 100_000/37)})
 	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, flood)
@@ -291,12 +283,10 @@ func TestOversizedResultsStored(t *testing.T) {
 // hundreds of verdicts missing); a second run on the same store resumes it
 // and ends with every verdict.
 func TestDrainTimeoutLeavesResumable(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 5}
 	const campaign = "slow-drain"
-	cases := mustCases(t, "kindword", 16, 13)
-	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 16, 13)
 	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 700 * time.Millisecond, Domains: []string{"kindword"}})
 	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, slow)
 
@@ -328,8 +318,7 @@ func TestResumeWithNATSDataLost(t *testing.T) {
 	cases := mustCases(t, "kindword", 12, 17)
 	db := storetest.Open(t, "")
 	run := func(latency, drain time.Duration) (store.Campaign, error) {
-		ns := queuetest.Server(t, nil)
-		nc := connect(t, "test", []string{ns.ClientURL()})
+		ns, nc := natsServer(t)
 		publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
 		o := testoracle.New(testoracle.Config{Name: "slow", Latency: latency, Domains: []string{"kindword"}})
 		startFixedWorker(t, ns.ClientURL(), "w", qcfg, o)

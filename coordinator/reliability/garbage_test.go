@@ -37,8 +37,7 @@ type garbage struct {
 // becomes exactly one dead letter in the store with a clear reason, the
 // corrupt case is dead for each oracle, and every good case is judged.
 func TestGarbageMessages(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
 	const campaign = "garbage"
@@ -250,8 +249,7 @@ func TestWorkerLeastPrivilege(t *testing.T) {
 	nc := connect(t, "coordinator", []string{url}, nats.UserInfo("coordinator", "c-secret"))
 	qcfg := queue.Config{AckWait: 5 * time.Second}
 	const campaign = "least-privilege"
-	cases := mustCases(t, "kindword", 8, 21)
-	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 8, 21)
 	wc := connect(t, "worker", []string{url}, nats.UserInfo("worker", "w-secret"))
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
 	orcs, sts := statuses(fixed)

@@ -21,11 +21,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -368,6 +370,23 @@ func statuses(orcs ...*testoracle.FixedLatency) ([]oracles.Oracle, []oracles.Sta
 		ss = append(ss, o.Status())
 	}
 	return out, ss
+}
+
+// natsServer starts an embedded NATS server with JetStream and connects to
+// it: the start of most tests here.
+func natsServer(t *testing.T) (*server.Server, *nats.Conn) {
+	t.Helper()
+	ns := queuetest.Server(t, nil)
+	return ns, connect(t, "test", []string{ns.ClientURL()})
+}
+
+// publishKindword publishes n distinct kindword cases (from seed) as
+// campaign's inputs and returns them: the cases most tests here judge.
+func publishKindword(t *testing.T, js jetstream.JetStream, qcfg queue.Config, campaign string, n int, seed uint64) []domain.Case {
+	t.Helper()
+	cases := mustCases(t, "kindword", n, seed)
+	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	return cases
 }
 
 // mustCases returns n distinct cases of a domain.

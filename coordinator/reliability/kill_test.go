@@ -38,8 +38,7 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: time.Second, MaxDeliver: 5}
 	const campaign = "kill-worker"
-	cases := mustCases(t, "kindword", 16, 1)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 16, 1)
 	results := watchResults(t, nc, campaign)
 
 	latency := 2 * qcfg.AckWait
@@ -127,8 +126,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 5}
 	const campaign = "kill-coordinator"
-	cases := mustCases(t, "kindword", 64, 2)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 64, 2)
 
 	ptxas := testoracle.New(testoracle.Config{Name: "ptxas", Latency: 250 * time.Millisecond, Domains: []string{"kindword"}})
 	late := testoracle.New(testoracle.Config{Name: "fixed-late", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}})
