@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -168,11 +167,7 @@ func (s *Store) GetCampaign(id string) (Campaign, bool, error) {
 func (s *Store) Campaigns() ([]Campaign, error) {
 	var out []Campaign
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketCampaigns).ForEach(func(k, data []byte) error {
-			var c Campaign
-			if err := json.Unmarshal(data, &c); err != nil {
-				return fmt.Errorf("corrupt campaign %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketCampaigns), "campaign", func(c Campaign) error {
 			out = append(out, c)
 			return nil
 		})

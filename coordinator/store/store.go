@@ -122,6 +122,23 @@ func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 	return v, true, nil
 }
 
+// each decodes every record of b, in key order, as a T and calls f with it;
+// a record that does not decode is an error naming what it is and its key.
+// A nil b (a bucket an older store lacks) holds no records. It is the one
+// walk over a bucket's JSON records, as get is the one read of a record.
+func each[T any](b *bolt.Bucket, what string, f func(T) error) error {
+	if b == nil {
+		return nil
+	}
+	return b.ForEach(func(k, data []byte) error {
+		var v T
+		if err := json.Unmarshal(data, &v); err != nil {
+			return fmt.Errorf("corrupt %s %q: %w", what, k, err)
+		}
+		return f(v)
+	})
+}
+
 // AddCases stores the cases not yet known, counts them in the campaign, and
 // returns those, in order.
 func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, error) {
@@ -200,11 +217,7 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
 	var out []CaseRecord
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketCases).ForEach(func(k, data []byte) error {
-			var r CaseRecord
-			if err := json.Unmarshal(data, &r); err != nil {
-				return fmt.Errorf("corrupt case %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketCases), "case", func(r CaseRecord) error {
 			if r.Campaign == campaign && r.Enqueued == nil {
 				out = append(out, r)
 			}
@@ -510,11 +523,7 @@ func (s *Store) Verdicts(caseID string) ([]oracles.Verdict, error) {
 func (s *Store) Buckets() ([]Bucket, error) {
 	var out []Bucket
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketBuckets).ForEach(func(k, data []byte) error {
-			var b Bucket
-			if err := json.Unmarshal(data, &b); err != nil {
-				return fmt.Errorf("corrupt bucket %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketBuckets), "bucket", func(b Bucket) error {
 			out = append(out, b)
 			return nil
 		})
