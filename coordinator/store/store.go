@@ -124,19 +124,29 @@ func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 
 // each decodes every record of b, in key order, as a T and calls f with it;
 // a record that does not decode is an error naming what it is and its key.
-// A nil b (a bucket an older store lacks) holds no records. It is the one
-// walk over a bucket's JSON records, as get is the one read of a record.
+// A nil b (a bucket an older store lacks) holds no records.
 func each[T any](b *bolt.Bucket, what string, f func(T) error) error {
+	return eachPrefix(b, nil, what, func(_ []byte, v T) error { return f(v) })
+}
+
+// eachPrefix is each over the records whose keys start with prefix (a
+// campaign's, a case's), with their keys. It is the one walk over a
+// bucket's JSON records, as get is the one read of a record.
+func eachPrefix[T any](b *bolt.Bucket, prefix []byte, what string, f func(k []byte, v T) error) error {
 	if b == nil {
 		return nil
 	}
-	return b.ForEach(func(k, data []byte) error {
+	c := b.Cursor()
+	for k, data := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, data = c.Next() {
 		var v T
 		if err := json.Unmarshal(data, &v); err != nil {
 			return fmt.Errorf("corrupt %s %q: %w", what, k, err)
 		}
-		return f(v)
-	})
+		if err := f(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // AddCases stores the cases not yet known, counts them in the campaign, and
@@ -427,14 +437,12 @@ func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
 
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	var out []oracles.Verdict
-	prefix := []byte(caseID + "\x00")
-	c := tx.Bucket(bucketVerdicts).Cursor()
-	for k, data := c.Seek(prefix); k != nil && len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix); k, data = c.Next() {
-		var v oracles.Verdict
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, fmt.Errorf("corrupt verdict %q: %w", k, err)
-		}
+	err := eachPrefix(tx.Bucket(bucketVerdicts), []byte(caseID+"\x00"), "verdict", func(_ []byte, v oracles.Verdict) error {
 		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
