@@ -144,3 +144,20 @@ func TestExamplesValid(t *testing.T) {
 		}
 	}
 }
+
+// TestBlocks finds the ends of nested blocks and the else of an if:
+// loop { if { } else { if { } } } and a loop never closed.
+func TestBlocks(t *testing.T) {
+	ops := []Op{{Code: Loop}, {Code: If}, {Code: Else}, {Code: If}, {Code: EndIf}, {Code: EndIf}, {Code: EndLoop}, {Code: Loop}}
+	for _, tc := range []struct{ at, end int }{{0, 6}, {1, 5}, {3, 4}, {7, 8}} {
+		if got := BlockEnd(ops, tc.at); got != tc.end {
+			t.Errorf("BlockEnd at %d = %d, want %d", tc.at, got, tc.end)
+		}
+	}
+	if els, end := IfParts(ops, 1); els != 2 || end != 5 {
+		t.Errorf("IfParts(1) = %d, %d, want 2, 5", els, end)
+	}
+	if els, end := IfParts(ops, 3); els != 4 || end != 4 {
+		t.Errorf("IfParts(3) = %d, %d, want 4, 4 (no else)", els, end)
+	}
+}
