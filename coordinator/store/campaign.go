@@ -152,15 +152,7 @@ func (s *Store) PutCampaign(c Campaign) error {
 
 // GetCampaign loads a campaign.
 func (s *Store) GetCampaign(id string) (Campaign, bool, error) {
-	var (
-		c  Campaign
-		ok bool
-	)
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		c, ok, err = get[Campaign](tx.Bucket(bucketCampaigns), []byte(id))
-		return err
-	})
-	return c, ok, err
+	return lookup[Campaign](s, bucketCampaigns, id)
 }
 
 // Campaigns lists every stored campaign.

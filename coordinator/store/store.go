@@ -122,6 +122,20 @@ func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 	return v, true, nil
 }
 
+// lookup is get in a read transaction of its own: the one record key of
+// bucket, with whether it is there.
+func lookup[T any](s *Store, bucket []byte, key string) (T, bool, error) {
+	var (
+		v  T
+		ok bool
+	)
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		v, ok, err = get[T](tx.Bucket(bucket), []byte(key))
+		return err
+	})
+	return v, ok, err
+}
+
 // each decodes every record of b, in key order, as a T and calls f with it;
 // a record that does not decode is an error naming what it is and its key.
 // A nil b (a bucket an older store lacks) holds no records.
@@ -239,15 +253,7 @@ func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
 
 // Case returns a stored case.
 func (s *Store) Case(id string) (CaseRecord, bool, error) {
-	var (
-		r  CaseRecord
-		ok bool
-	)
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		r, ok, err = get[CaseRecord](tx.Bucket(bucketCases), []byte(id))
-		return err
-	})
-	return r, ok, err
+	return lookup[CaseRecord](s, bucketCases, id)
 }
 
 func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + oracle) }
