@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -159,5 +160,39 @@ func TestBlocks(t *testing.T) {
 	}
 	if els, end := IfParts(ops, 3); els != 4 || end != 4 {
 		t.Errorf("IfParts(3) = %d, %d, want 4, 4 (no else)", els, end)
+	}
+}
+
+// TestBuilderBounds: one declaration past a bound fails the build, naming
+// the bound, and the indices before it count from 0.
+func TestBuilderBounds(t *testing.T) {
+	for _, tc := range []struct {
+		what    string
+		max     int
+		declare func(b *Builder) int
+	}{
+		{"buffers", MaxBuffers, func(b *Builder) int { return b.Buffer(Smem) }},
+		{"mbarriers", MaxBarriers, func(b *Builder) int { return b.Barrier(1) }},
+		{"rings", MaxRings, func(b *Builder) int { return b.Ring(2) }},
+		{"tensor maps", MaxTensorMaps, func(b *Builder) int { return b.TensorMap() }},
+	} {
+		b := NewBuilder(sm90a)
+		for i := range tc.max {
+			if got := tc.declare(b); got != i {
+				t.Fatalf("%s: declaration %d has index %d", tc.what, i, got)
+			}
+		}
+		tc.declare(b)
+		want := fmt.Sprintf("more than %d %s", tc.max, tc.what)
+		if _, err := b.Value(); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", tc.what, err, want)
+		}
+	}
+	b := NewBuilder(sm90a)
+	for range MaxRoles + 1 {
+		b.Role(RoleLoad)
+	}
+	if _, err := b.Value(); err == nil || err.Error() != fmt.Sprintf("more than %d roles", MaxRoles) {
+		t.Errorf("roles: %v", err)
 	}
 }
