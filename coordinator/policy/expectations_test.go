@@ -25,13 +25,7 @@ import (
 // LEGALFUZZ_SEED overrides.
 func corpusCases(t *testing.T, n int) []domain.Case {
 	t.Helper()
-	seed := uint64(20261124)
-	if s := os.Getenv("LEGALFUZZ_SEED"); s != "" {
-		var err error
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			t.Fatalf("LEGALFUZZ_SEED: %v", err)
-		}
-	}
+	seed := domaintest.Seed(t, "LEGALFUZZ_SEED", 20261124)
 	t.Logf("corpus seed %d (set LEGALFUZZ_SEED to replay another), %d generated cases per domain", seed, n)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	seen := map[string]bool{}
