@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -132,20 +131,15 @@ func TestScriptJudgesTheOutcome(t *testing.T) {
 	s := storetest.Open(t, "")
 	d, _ := fuzz.Lookup("mma")
 	c := domain.NewCase(d.Name, spellableSeed(d))
-	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
-		t.Fatal(err)
-	}
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: mlir.Name, On: policy.OnVerdict}
-	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
+	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "ptxisa.mma"},
 		{Oracle: mlir.Name, Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "verify", Diagnostic: "FILE:LINE:COL: error: the bug's own words"},
-	}, Now: time.Unix(1, 0), Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-		return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(c, vs)
-	}})
-	if err != nil || len(res.NewBuckets) != 1 {
-		t.Fatalf("plant: %v, %d buckets", err, len(res.NewBuckets))
+	})
+	if len(bs) != 1 {
+		t.Fatalf("plant: %d buckets", len(bs))
 	}
-	bd, err := Write(context.Background(), s, res.NewBuckets[0].Key, t.TempDir(), nil)
+	bd, err := Write(context.Background(), s, bs[0].Key, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,8 +63,7 @@ func Plant(t testing.TB, db *store.Store, c domain.Case, pol policy.Policy, vs [
 	if _, err := db.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := db.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-		Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }})
+	res, err := db.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0), Judged: pol.Evaluate})
 	if err != nil {
 		t.Fatalf("plant %s: %v", c.ID, err)
 	}
