@@ -85,7 +85,8 @@ func SeedsRoundTrip(t *testing.T, d domain.Domain, check Check) {
 type Random struct {
 	Seed   uint64 // the PCG seed, usually from Seed
 	Stream uint64 // the PCG stream
-	N      int    // how many inputs; ShortN under -short
+	N      int    // how many inputs
+	ShortN int    // how many under -short; 0 is ShortN
 	MaxLen int    // lengths are drawn from [0, MaxLen)
 	Check  Check  // run on each decoded value; nil is RoundTrip
 }
@@ -96,7 +97,11 @@ func RandomBytes(t *testing.T, d domain.Domain, r Random) {
 	t.Helper()
 	check := orRoundTrip(d, r.Check)
 	rng := rand.New(rand.NewPCG(r.Seed, r.Stream))
-	for range Iterations(r.N, ShortN) {
+	short := r.ShortN
+	if short == 0 {
+		short = ShortN
+	}
+	for range Iterations(r.N, short) {
 		b := Input(rng, rng.IntN(r.MaxLen))
 		v, err := d.Decode(b)
 		if err != nil {
@@ -206,7 +211,8 @@ type Suite struct {
 	SeedEnv string
 	Seed    uint64
 	Stream  uint64 // the PCG stream of the random bytes
-	N       int    // how many random inputs; ShortN under -short
+	N       int    // how many random inputs
+	ShortN  int    // how many under -short; 0 is ShortN
 	MaxLen  int    // random lengths are drawn from [0, MaxLen)
 	// Check runs on each seed and each random value; nil is RoundTrip.
 	Check Check
@@ -236,7 +242,8 @@ func (s Suite) Run(t *testing.T) {
 		if check == nil {
 			check = s.Check
 		}
-		RandomBytes(t, s.Domain, Random{Seed: s.RNGSeed(t), Stream: s.Stream, N: s.N, MaxLen: s.MaxLen, Check: check})
+		RandomBytes(t, s.Domain, Random{Seed: s.RNGSeed(t), Stream: s.Stream, N: s.N, ShortN: s.ShortN, MaxLen: s.MaxLen,
+			Check: check})
 	})
 	t.Run("DecodeShortInputs", func(t *testing.T) {
 		var prefix func(n int, v domain.Value)
