@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -40,28 +39,12 @@ func plantPair(t *testing.T, s *store.Store, orcs []oracles.Oracle, pair policy.
 
 func plantOn(t *testing.T, s *store.Store, orcs []oracles.Oracle, pair policy.Pair, c domain.Case) (store.Bucket, bool) {
 	t.Helper()
-	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
-		t.Fatal(err)
-	}
-	var vs []oracles.Verdict
-	for _, o := range orcs {
-		v, err := o.Judge(context.Background(), []domain.Case{c})
-		if err != nil {
-			t.Fatal(err)
-		}
-		vs = append(vs, v...)
-	}
-	res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-			return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(cs, vs)
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.NewBuckets) == 0 {
+	pol := policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}
+	bs := storetest.Plant(t, s, c, pol, storetest.Judge(t, orcs, c))
+	if len(bs) == 0 {
 		return store.Bucket{}, false
 	}
-	return res.NewBuckets[0], true
+	return bs[0], true
 }
 
 func specOracles() []oracles.Oracle {

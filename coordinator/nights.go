@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
-	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -67,13 +66,9 @@ func replayTonight(ctx context.Context, s *store.Store, panel oracles.Panel, b s
 	if err != nil || !ok {
 		return store.Sighting{}, false, errors.Join(fmt.Errorf("bucket %s: case %s missing", b.Key, id), err)
 	}
-	d, ok := fuzz.Lookup(rec.Domain)
-	if !ok {
-		return store.Sighting{}, false, nil // a domain this build no longer has
-	}
-	v, err := d.Decode(rec.Data)
+	d, v, err := rec.Decode()
 	if err != nil {
-		return store.Sighting{}, false, nil
+		return store.Sighting{}, false, nil // a domain this build no longer has, or changed
 	}
 	vs, same, err := sameSignature(ctx, panel, b, domain.NewCase(d.Name, v))
 	if errors.Is(err, oracles.ErrUnavailable) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
-	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -32,11 +31,7 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	if err != nil || !ok {
 		return b, errors.Join(fmt.Errorf("bucket %s: case %s missing", b.Key, id), err)
 	}
-	d, ok := fuzz.Lookup(rec.Domain)
-	if !ok {
-		return b, fmt.Errorf("bucket %s: unknown domain %q", b.Key, rec.Domain)
-	}
-	v, err := d.Decode(rec.Data)
+	d, v, err := rec.Decode()
 	if err != nil {
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}

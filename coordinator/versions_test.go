@@ -3,10 +3,8 @@ package coordinator
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -54,26 +52,12 @@ func TestReplayVersions(t *testing.T) {
 			llc19 := testoracle.New(testoracle.Config{Name: oracles.LLC19, Kind: oracles.Accept})
 			llc22 := testoracle.New(testoracle.Config{Name: oracles.LLC22, Kind: tc.llc22})
 			orcs := []oracles.Oracle{spec.New(spec.PTXISA), llc19, llc22}
-			if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
-				t.Fatal(err)
-			}
-			var vs []oracles.Verdict
-			for _, o := range orcs[:2] {
-				v, err := o.Judge(context.Background(), []domain.Case{c})
-				if err != nil {
-					t.Fatal(err)
-				}
-				vs = append(vs, v...)
-			}
 			pair := policy.Pair{A: oracles.SpecPTXISA, B: oracles.LLC19, On: policy.OnVerdict}
-			res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-				Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-					return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(cs, vs)
-				}})
-			if err != nil || len(res.NewBuckets) != 1 {
-				t.Fatalf("planting: %v, %d buckets", err, len(res.NewBuckets))
+			bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, storetest.Judge(t, orcs[:2], c))
+			if len(bs) != 1 {
+				t.Fatalf("planting: %d buckets", len(bs))
 			}
-			b, err := ReplayVersions(context.Background(), s, oracles.Local{Oracles: orcs}, res.NewBuckets[0])
+			b, err := ReplayVersions(context.Background(), s, oracles.Local{Oracles: orcs}, bs[0])
 			if err != nil {
 				t.Fatal(err)
 			}

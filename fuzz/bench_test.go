@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -15,11 +16,7 @@ func benchValues(d domain.Domain) []domain.Value {
 	rng := rand.New(rand.NewPCG(1, 2))
 	vals := d.Seeds()
 	for range 1000 {
-		buf := make([]byte, 64)
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-		if v, err := d.Decode(buf); err == nil {
+		if v, err := d.Decode(domaintest.Input(rng, 64)); err == nil {
 			vals = append(vals, v)
 		}
 	}

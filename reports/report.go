@@ -10,7 +10,6 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
-	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -343,11 +342,7 @@ func caseJSON(rec store.CaseRecord) json.RawMessage {
 		data, _ := json.Marshal(map[string]string{"error": err.Error(), "canonical_hex": fmt.Sprintf("%x", rec.Data)})
 		return data
 	}
-	d, ok := fuzz.Lookup(rec.Domain)
-	if !ok {
-		return problem(fmt.Errorf("unknown domain %q", rec.Domain))
-	}
-	v, err := d.Decode(rec.Data)
+	_, v, err := rec.Decode()
 	if err != nil {
 		return problem(err)
 	}
@@ -560,11 +555,7 @@ func totals(r *Report, a *accumulator) Totals {
 // that were checked and held: rule coverage, recomputed rather than stored
 // with every verdict.
 func passedRules(rec store.CaseRecord) []string {
-	d, ok := fuzz.Lookup(rec.Domain)
-	if !ok {
-		return nil
-	}
-	v, err := d.Decode(rec.Data)
+	d, v, err := rec.Decode()
 	if err != nil {
 		return nil
 	}

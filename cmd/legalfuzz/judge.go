@@ -18,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
 	"github.com/legalfuzz/legalfuzz/reports"
 )
@@ -175,7 +176,7 @@ func writeDisagreements(w io.Writer, ds []policy.Disagreement) error {
 	}
 	groups := map[string]*group{}
 	for _, d := range ds {
-		key := fmt.Sprintf("%s: %s %s %s | %s %s %s", d.Domain, d.A.Oracle, d.A.Kind, ruleAndValue(d.A), d.B.Oracle, d.B.Kind, firstLine(d.B.Diagnostic+" "+d.B.Value))
+		key := fmt.Sprintf("%s: %s %s %s | %s %s %s", d.Domain, d.A.Oracle, d.A.Kind, ruleAndValue(d.A), d.B.Oracle, d.B.Kind, diag.FirstLine(d.B.Diagnostic+" "+d.B.Value))
 		g := groups[key]
 		if g == nil {
 			g = &group{key: key, example: d.Case, expected: d.Expected}
@@ -208,12 +209,4 @@ func ruleAndValue(v oracles.Verdict) string {
 		return v.Rule
 	}
 	return v.Rule + " = " + v.Value
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
@@ -24,13 +25,7 @@ import (
 // LEGALFUZZ_SEED overrides.
 func corpusCases(t *testing.T, n int) []domain.Case {
 	t.Helper()
-	seed := uint64(20261124)
-	if s := os.Getenv("LEGALFUZZ_SEED"); s != "" {
-		var err error
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			t.Fatalf("LEGALFUZZ_SEED: %v", err)
-		}
-	}
+	seed := domaintest.Seed(t, "LEGALFUZZ_SEED", 20261124)
 	t.Logf("corpus seed %d (set LEGALFUZZ_SEED to replay another), %d generated cases per domain", seed, n)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	seen := map[string]bool{}
@@ -47,11 +42,7 @@ func corpusCases(t *testing.T, n int) []domain.Case {
 			add(d, v)
 		}
 		for range n {
-			b := make([]byte, 4+rng.IntN(60))
-			for i := range b {
-				b[i] = byte(rng.Uint32())
-			}
-			if v, err := d.Decode(b); err == nil {
+			if v, err := d.Decode(domaintest.Input(rng, 4+rng.IntN(60))); err == nil {
 				add(d, v)
 			}
 		}

@@ -14,11 +14,9 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
@@ -89,8 +87,7 @@ func TestClusterNodeLoss(t *testing.T) {
 	js := jetStream(t, nc)
 	qcfg := queue.Config{Replicas: 3, AckWait: 2 * time.Second, MaxDeliver: 10}
 	const campaign = "cluster"
-	cases := mustCases(t, "kindword", 64, 4)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 64, 4)
 
 	// Each oracle judges a few batches, then waits at the gate until the
 	// node is gone: the loss falls mid-campaign however loaded the machine.
@@ -116,14 +113,7 @@ func TestClusterNodeLoss(t *testing.T) {
 		names = append(names, a.Name(), b.Name())
 	}
 	db := storetest.Open(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan store.Campaign, 1)
-	go func() { done <- runTo(t, coord, 2*time.Minute) }()
+	coord, done := startCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 4), 2*time.Minute)
 
 	checkFor(t, time.Minute, 10*time.Millisecond, func() error {
 		if s := coord.Campaign().Stats; s.Judged < s.Enqueued/4 || s.Enqueued == 0 {

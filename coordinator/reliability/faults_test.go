@@ -14,7 +14,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
-	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
@@ -32,13 +31,11 @@ import (
 // verdicts, the failing batch becomes a dead letter after its deliveries, and
 // the same worker goes on judging every later job.
 func TestHungAndCrashingOracles(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
 	const campaign = "faulty-oracles"
-	cases := mustCases(t, "kindword", 32, 5) // batches of 4: cases[0:4] is the first batch
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 32, 5) // batches of 4: cases[0:4] is the first batch
 	is := func(ids ...string) func(domain.Case) bool {
 		return func(c domain.Case) bool { return slices.Contains(ids, c.ID) }
 	}
@@ -52,9 +49,7 @@ func TestHungAndCrashingOracles(t *testing.T) {
 		worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg, JobTimeout: time.Second})
 
 	db := storetest.Open(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: kw, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+	camp := runCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 4), 2*time.Minute)
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
 
 	dead := map[string][]string{}
@@ -112,8 +107,7 @@ func TestEnqueueFailureLosesNothing(t *testing.T) {
 }
 
 func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: maxDeliver}
 	const campaign = "enqueue-failure"
@@ -123,18 +117,10 @@ func enqueueFailure(t *testing.T, maxDeliver int, beforeDrain bool) {
 		t.Fatal(err)
 	}
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}})
-	orcs, sts := statuses(fixed)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, fixed)
 
 	db := storetest.Open(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 3 * time.Second, BatchSize: 4}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan store.Campaign, 1)
-	go func() { done <- runTo(t, coord, 2*time.Minute) }()
+	coord, done := startCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, 3*time.Second, 4), 2*time.Minute)
 	checkFor(t, 30*time.Second, 10*time.Millisecond, func() error { // the coordinator's consumers exist
 		_, err := js.Consumer(ctx, "LF_INPUTS", "inputs-"+campaign)
 		return err
@@ -232,16 +218,13 @@ func TestFindingCountedOncePerCase(t *testing.T) {
 // caller closes next): a message published right after Run returns stays on
 // the stream, and the stored campaign is the one Run returned.
 func TestRunEndsAfterItsLoops(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second}
 	const campaign = "run-ends"
-	cases := mustCases(t, "kindword", 4, 9)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	publishKindword(t, js, qcfg, campaign, 4, 9)
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
-	orcs, sts := statuses(fixed)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, fixed)
 	db := storetest.Open(t, "")
 	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
 		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 500 * time.Millisecond}}, time.Minute)
@@ -276,21 +259,16 @@ func TestRunEndsAfterItsLoops(t *testing.T) {
 // server's 1 MiB payload limit. Nothing may be lost: every verdict is
 // stored, no job is dead, and each diagnostic is cut with a marker.
 func TestOversizedResultsStored(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 2}
 	const campaign = "flood"
-	cases := mustCases(t, "kindword", 128, 11)
-	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 128, 11)
 	flood := testoracle.New(testoracle.Config{Name: "flood", Domains: []string{"kindword"}, Kind: oracles.Error,
 		Diagnostic: strings.Repeat("internal compiler error, stack frame\n", 100_000/37)})
-	orcs, sts := statuses(flood)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, flood)
 
 	db := storetest.Open(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 64}}, 2*time.Minute)
+	camp := runCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 64), 2*time.Minute)
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"flood"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -305,20 +283,16 @@ func TestOversizedResultsStored(t *testing.T) {
 // hundreds of verdicts missing); a second run on the same store resumes it
 // and ends with every verdict.
 func TestDrainTimeoutLeavesResumable(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 5}
 	const campaign = "slow-drain"
-	cases := mustCases(t, "kindword", 16, 13)
-	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 16, 13)
 	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 700 * time.Millisecond, Domains: []string{"kindword"}})
-	orcs, sts := statuses(slow)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, slow)
 
 	db := storetest.Open(t, "")
-	opts := coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign, WaitWorkers: 20 * time.Second,
-		DrainTimeout: 200 * time.Millisecond,
-		Config:       store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 300 * time.Millisecond, BatchSize: 2}}
+	opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 2)
+	opts.DrainTimeout = 200 * time.Millisecond
 	coord, err := coordinator.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -344,15 +318,13 @@ func TestResumeWithNATSDataLost(t *testing.T) {
 	cases := mustCases(t, "kindword", 12, 17)
 	db := storetest.Open(t, "")
 	run := func(latency, drain time.Duration) (store.Campaign, error) {
-		ns := queuetest.Server(t, nil)
-		nc := connect(t, "test", []string{ns.ClientURL()})
+		ns, nc := natsServer(t)
 		publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
 		o := testoracle.New(testoracle.Config{Name: "slow", Latency: latency, Domains: []string{"kindword"}})
-		orcs, sts := statuses(o)
-		startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg})
-		coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-			WaitWorkers: 20 * time.Second, DrainTimeout: drain,
-			Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 300 * time.Millisecond, BatchSize: 2}})
+		startFixedWorker(t, ns.ClientURL(), "w", qcfg, o)
+		opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 2)
+		opts.DrainTimeout = drain
+		coord, err := coordinator.New(opts)
 		if err != nil {
 			t.Fatal(err)
 		}

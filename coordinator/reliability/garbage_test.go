@@ -37,8 +37,7 @@ type garbage struct {
 // becomes exactly one dead letter in the store with a clear reason, the
 // corrupt case is dead for each oracle, and every good case is judged.
 func TestGarbageMessages(t *testing.T) {
-	ns := queuetest.Server(t, nil)
-	nc := connect(t, "test", []string{ns.ClientURL()})
+	ns, nc := natsServer(t)
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
 	const campaign = "garbage"
@@ -48,9 +47,7 @@ func TestGarbageMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := storetest.Open(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: 2 * time.Second, BatchSize: 4}})
+	coord, err := coordinator.New(kindwordCampaign(db, nc, qcfg, campaign, 2*time.Second, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,8 +77,7 @@ func TestGarbageMessages(t *testing.T) {
 	}
 	a := testoracle.New(testoracle.Config{Name: "fixed-a", Domains: []string{"kindword"}})
 	b := testoracle.New(testoracle.Config{Name: "fixed-b", Domains: []string{"kindword"}})
-	orcs, sts := statuses(a, b)
-	startWorker(t, connect(t, "worker", []string{ns.ClientURL()}), worker.Config{Name: "w1", Oracles: orcs, Statuses: sts, Queue: qcfg})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, a, b)
 	camp := runTo(t, coord, 2*time.Minute)
 	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
 
@@ -253,17 +249,14 @@ func TestWorkerLeastPrivilege(t *testing.T) {
 	nc := connect(t, "coordinator", []string{url}, nats.UserInfo("coordinator", "c-secret"))
 	qcfg := queue.Config{AckWait: 5 * time.Second}
 	const campaign = "least-privilege"
-	cases := mustCases(t, "kindword", 8, 21)
-	publishInputs(t, jetStream(t, nc), qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 8, 21)
 	wc := connect(t, "worker", []string{url}, nats.UserInfo("worker", "w-secret"))
 	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
 	orcs, sts := statuses(fixed)
 	startWorker(t, wc, worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg})
 
 	db := storetest.Open(t, "")
-	camp := runCoordinator(t, coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 4}}, 2*time.Minute)
+	camp := runCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 4), 2*time.Minute)
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fixed"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -21,11 +21,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -350,6 +352,15 @@ func startWorker(t *testing.T, nc *nats.Conn, cfg worker.Config) {
 	})
 }
 
+// startFixedWorker runs a worker named name in this process, on its own
+// connection to url, with fixed test oracles: most tests here need one such
+// worker and differ only in its oracles.
+func startFixedWorker(t *testing.T, url, name string, qcfg queue.Config, orcs ...*testoracle.FixedLatency) {
+	t.Helper()
+	o, sts := statuses(orcs...)
+	startWorker(t, connect(t, "worker", []string{url}), worker.Config{Name: name, Oracles: o, Statuses: sts, Queue: qcfg})
+}
+
 // statuses lists the statuses of fixed test oracles.
 func statuses(orcs ...*testoracle.FixedLatency) ([]oracles.Oracle, []oracles.Status) {
 	var out []oracles.Oracle
@@ -359,6 +370,23 @@ func statuses(orcs ...*testoracle.FixedLatency) ([]oracles.Oracle, []oracles.Sta
 		ss = append(ss, o.Status())
 	}
 	return out, ss
+}
+
+// natsServer starts an embedded NATS server with JetStream and connects to
+// it: the start of most tests here.
+func natsServer(t *testing.T) (*server.Server, *nats.Conn) {
+	t.Helper()
+	ns := queuetest.Server(t, nil)
+	return ns, connect(t, "test", []string{ns.ClientURL()})
+}
+
+// publishKindword publishes n distinct kindword cases (from seed) as
+// campaign's inputs and returns them: the cases most tests here judge.
+func publishKindword(t *testing.T, js jetstream.JetStream, qcfg queue.Config, campaign string, n int, seed uint64) []domain.Case {
+	t.Helper()
+	cases := mustCases(t, "kindword", n, seed)
+	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	return cases
 }
 
 // mustCases returns n distinct cases of a domain.
@@ -393,6 +421,30 @@ func publishInputs(t *testing.T, js jetstream.JetStream, qcfg queue.Config, camp
 			t.Fatal(err)
 		}
 	}
+}
+
+// kindwordCampaign is the campaign most tests here run: native kindword
+// cases for duration in batches of batch, waiting up to 20s for workers and
+// draining for up to a minute. Each test wrote these options out; now it
+// states only its duration and batch, and changes what it is about.
+func kindwordCampaign(db *store.Store, nc *nats.Conn, qcfg queue.Config, campaign string, duration time.Duration, batch int) coordinator.Options {
+	return coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
+		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
+		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: duration, BatchSize: batch}}
+}
+
+// startCoordinator runs a coordinator in this process in the background,
+// for tests that act on the campaign while it runs; the channel receives the
+// campaign when it ends, as runTo checks it, within timeout.
+func startCoordinator(t *testing.T, opts coordinator.Options, timeout time.Duration) (*coordinator.Coordinator, <-chan store.Campaign) {
+	t.Helper()
+	coord, err := coordinator.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan store.Campaign, 1)
+	go func() { done <- runTo(t, coord, timeout) }()
+	return coord, done
 }
 
 // runCoordinator runs a coordinator in this process to the campaign's end.

@@ -38,8 +38,7 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: time.Second, MaxDeliver: 5}
 	const campaign = "kill-worker"
-	cases := mustCases(t, "kindword", 16, 1)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 16, 1)
 	results := watchResults(t, nc, campaign)
 
 	latency := 2 * qcfg.AckWait
@@ -52,14 +51,7 @@ func TestWorkerKilledMidBatch(t *testing.T) {
 	w1 := startProc(t, w1cfg)
 
 	db := storetest.Open(t, "")
-	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Queue: qcfg, CampaignID: campaign,
-		WaitWorkers: 20 * time.Second, DrainTimeout: time.Minute,
-		Config: store.CampaignConfig{Generator: coordinator.GenNative, Domains: []string{"kindword"}, Duration: time.Second, BatchSize: 8}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan store.Campaign, 1)
-	go func() { done <- runTo(t, coord, 2*time.Minute) }()
+	_, done := startCoordinator(t, kindwordCampaign(db, nc, qcfg, campaign, time.Second, 8), 2*time.Minute)
 
 	line, err := w1.waitLine("judging ", 30*time.Second)
 	if err != nil {
@@ -134,8 +126,7 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	js := jetStream(t, nc)
 	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 5}
 	const campaign = "kill-coordinator"
-	cases := mustCases(t, "kindword", 64, 2)
-	publishInputs(t, js, qcfg, campaign, "kindword", cases)
+	cases := publishKindword(t, js, qcfg, campaign, 64, 2)
 
 	ptxas := testoracle.New(testoracle.Config{Name: "ptxas", Latency: 250 * time.Millisecond, Domains: []string{"kindword"}})
 	late := testoracle.New(testoracle.Config{Name: "fixed-late", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}})

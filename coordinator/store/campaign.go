@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -153,26 +152,14 @@ func (s *Store) PutCampaign(c Campaign) error {
 
 // GetCampaign loads a campaign.
 func (s *Store) GetCampaign(id string) (Campaign, bool, error) {
-	var (
-		c  Campaign
-		ok bool
-	)
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		c, ok, err = get[Campaign](tx.Bucket(bucketCampaigns), []byte(id))
-		return err
-	})
-	return c, ok, err
+	return lookup[Campaign](s, bucketCampaigns, id)
 }
 
 // Campaigns lists every stored campaign.
 func (s *Store) Campaigns() ([]Campaign, error) {
 	var out []Campaign
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketCampaigns).ForEach(func(k, data []byte) error {
-			var c Campaign
-			if err := json.Unmarshal(data, &c); err != nil {
-				return fmt.Errorf("corrupt campaign %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketCampaigns), "campaign", func(c Campaign) error {
 			out = append(out, c)
 			return nil
 		})

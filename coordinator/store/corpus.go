@@ -1,8 +1,6 @@
 package store
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 	"time"
 
@@ -205,19 +203,11 @@ func (s *Store) Features(campaign string) (map[string]Feature, error) {
 	out := map[string]Feature{}
 	prefix := campaignKey(campaign, "")
 	err := s.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketFeatures)
-		if b == nil {
-			return nil // a schema-1 store, read-only: no features yet
-		}
-		c := b.Cursor()
-		for k, data := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, data = c.Next() {
-			var f Feature
-			if err := json.Unmarshal(data, &f); err != nil {
-				return fmt.Errorf("corrupt feature %q: %w", k, err)
-			}
+		// a schema-1 store, read-only, has no features bucket: no features yet
+		return eachPrefix(tx.Bucket(bucketFeatures), prefix, "feature", func(k []byte, f Feature) error {
 			out[string(k[len(prefix):])] = f
-		}
-		return nil
+			return nil
+		})
 	})
 	return out, err
 }
@@ -227,19 +217,11 @@ func scanCampaign[T any](s *Store, b []byte, campaign string) ([]T, error) {
 	var out []T
 	prefix := campaignKey(campaign, "")
 	err := s.view(func(tx *bolt.Tx) error {
-		bucket := tx.Bucket(b)
-		if bucket == nil {
-			return nil // a schema-1 store, read-only: none yet
-		}
-		c := bucket.Cursor()
-		for k, data := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, data = c.Next() {
-			var v T
-			if err := json.Unmarshal(data, &v); err != nil {
-				return fmt.Errorf("corrupt record %q: %w", k, err)
-			}
+		// a schema-1 store, read-only, lacks the bucket: none yet
+		return eachPrefix(tx.Bucket(b), prefix, "record", func(_ []byte, v T) error {
 			out = append(out, v)
-		}
-		return nil
+			return nil
+		})
 	})
 	return out, err
 }

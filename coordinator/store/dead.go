@@ -3,7 +3,6 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -117,11 +116,7 @@ func (s *Store) Unjudged(campaign string) (map[string][]CaseRecord, error) {
 	out := map[string][]CaseRecord{}
 	err := s.view(func(tx *bolt.Tx) error {
 		verdicts, dead := tx.Bucket(bucketVerdicts), tx.Bucket(bucketDead)
-		return tx.Bucket(bucketCases).ForEach(func(k, data []byte) error {
-			var r CaseRecord
-			if err := json.Unmarshal(data, &r); err != nil {
-				return fmt.Errorf("corrupt case %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketCases), "case", func(r CaseRecord) error {
 			if r.Campaign != campaign {
 				return nil
 			}

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,11 +24,7 @@ func (s *Store) AdoptImported(campaign string, domains []string) ([]CaseRecord, 
 		adopted = adopted[:0]
 		b := tx.Bucket(bucketCases)
 		var recs []CaseRecord
-		err := b.ForEach(func(k, data []byte) error {
-			var r CaseRecord
-			if err := json.Unmarshal(data, &r); err != nil {
-				return fmt.Errorf("corrupt case %q: %w", k, err)
-			}
+		err := each(b, "case", func(r CaseRecord) error {
 			if strings.HasPrefix(r.Source, ImportSource) && r.Enqueued == nil && r.Campaign != campaign &&
 				slices.Contains(domains, r.Domain) {
 				recs = append(recs, r)
@@ -46,12 +41,7 @@ func (s *Store) AdoptImported(campaign string, domains []string) ([]CaseRecord, 
 			}
 			adopted = append(adopted, r)
 		}
-		return updateCampaign(tx, campaign, func(c *Campaign) {
-			c.Stats.Cases += len(adopted)
-			for _, r := range adopted {
-				c.Domain(r.Domain).Cases++
-			}
-		})
+		return countCases(tx, campaign, adopted)
 	})
 	return adopted, err
 }

@@ -42,6 +42,19 @@ type CaseRecord struct {
 	Enqueued []string `json:"enqueued,omitempty"`
 }
 
+// Decode decodes the record's canonical bytes with its domain. Every reader
+// of stored cases (reports, reproducers, minimization, regressions) turns a
+// record back into a value this way; a record of a domain this build does not
+// have is an error naming the domain.
+func (r CaseRecord) Decode() (domain.Domain, domain.Value, error) {
+	d, ok := fuzz.Lookup(r.Domain)
+	if !ok {
+		return d, nil, fmt.Errorf("unknown domain %q", r.Domain)
+	}
+	v, err := d.Decode(r.Data)
+	return d, v, err
+}
+
 // Bucket groups the findings that share a signature.
 type Bucket struct {
 	Key       string           `json:"key"`
@@ -109,6 +122,47 @@ func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 	return v, true, nil
 }
 
+// lookup is get in a read transaction of its own: the one record key of
+// bucket, with whether it is there.
+func lookup[T any](s *Store, bucket []byte, key string) (T, bool, error) {
+	var (
+		v  T
+		ok bool
+	)
+	err := s.view(func(tx *bolt.Tx) (err error) {
+		v, ok, err = get[T](tx.Bucket(bucket), []byte(key))
+		return err
+	})
+	return v, ok, err
+}
+
+// each decodes every record of b, in key order, as a T and calls f with it;
+// a record that does not decode is an error naming what it is and its key.
+// A nil b (a bucket an older store lacks) holds no records.
+func each[T any](b *bolt.Bucket, what string, f func(T) error) error {
+	return eachPrefix(b, nil, what, func(_ []byte, v T) error { return f(v) })
+}
+
+// eachPrefix is each over the records whose keys start with prefix (a
+// campaign's, a case's), with their keys. It is the one walk over a
+// bucket's JSON records, as get is the one read of a record.
+func eachPrefix[T any](b *bolt.Bucket, prefix []byte, what string, f func(k []byte, v T) error) error {
+	if b == nil {
+		return nil
+	}
+	c := b.Cursor()
+	for k, data := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, data = c.Next() {
+		var v T
+		if err := json.Unmarshal(data, &v); err != nil {
+			return fmt.Errorf("corrupt %s %q: %w", what, k, err)
+		}
+		if err := f(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // AddCases stores the cases not yet known, counts them in the campaign, and
 // returns those, in order.
 func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, error) {
@@ -125,14 +179,21 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 			}
 			added = append(added, r)
 		}
-		return updateCampaign(tx, campaign, func(c *Campaign) {
-			c.Stats.Cases += len(added)
-			for _, r := range added {
-				c.Domain(r.Domain).Cases++
-			}
-		})
+		return countCases(tx, campaign, added)
 	})
 	return added, err
+}
+
+// countCases counts recs, new to campaign, in its stats, in all and per
+// domain: a campaign gains cases two ways, adding new ones and adopting
+// imported ones, and both count them alike.
+func countCases(tx *bolt.Tx, campaign string, recs []CaseRecord) error {
+	return updateCampaign(tx, campaign, func(c *Campaign) {
+		c.Stats.Cases += len(recs)
+		for _, r := range recs {
+			c.Domain(r.Domain).Cases++
+		}
+	})
 }
 
 // MarkEnqueued records that jobs were created for each case (by ID) for the
@@ -180,11 +241,7 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
 	var out []CaseRecord
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketCases).ForEach(func(k, data []byte) error {
-			var r CaseRecord
-			if err := json.Unmarshal(data, &r); err != nil {
-				return fmt.Errorf("corrupt case %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketCases), "case", func(r CaseRecord) error {
 			if r.Campaign == campaign && r.Enqueued == nil {
 				out = append(out, r)
 			}
@@ -196,15 +253,7 @@ func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
 
 // Case returns a stored case.
 func (s *Store) Case(id string) (CaseRecord, bool, error) {
-	var (
-		r  CaseRecord
-		ok bool
-	)
-	err := s.view(func(tx *bolt.Tx) (err error) {
-		r, ok, err = get[CaseRecord](tx.Bucket(bucketCases), []byte(id))
-		return err
-	})
-	return r, ok, err
+	return lookup[CaseRecord](s, bucketCases, id)
 }
 
 func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + oracle) }
@@ -386,24 +435,20 @@ func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
 	if err != nil || !ok {
 		return c
 	}
-	if d, found := fuzz.Lookup(rec.Domain); found {
-		if v, err := d.Decode(rec.Data); err == nil {
-			c.Domain, c.Value = rec.Domain, v
-		}
+	if _, v, err := rec.Decode(); err == nil {
+		c.Domain, c.Value = rec.Domain, v
 	}
 	return c
 }
 
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	var out []oracles.Verdict
-	prefix := []byte(caseID + "\x00")
-	c := tx.Bucket(bucketVerdicts).Cursor()
-	for k, data := c.Seek(prefix); k != nil && len(k) >= len(prefix) && string(k[:len(prefix)]) == string(prefix); k, data = c.Next() {
-		var v oracles.Verdict
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, fmt.Errorf("corrupt verdict %q: %w", k, err)
-		}
+	err := eachPrefix(tx.Bucket(bucketVerdicts), []byte(caseID+"\x00"), "verdict", func(_ []byte, v oracles.Verdict) error {
 		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -492,11 +537,7 @@ func (s *Store) Verdicts(caseID string) ([]oracles.Verdict, error) {
 func (s *Store) Buckets() ([]Bucket, error) {
 	var out []Bucket
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketBuckets).ForEach(func(k, data []byte) error {
-			var b Bucket
-			if err := json.Unmarshal(data, &b); err != nil {
-				return fmt.Errorf("corrupt bucket %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketBuckets), "bucket", func(b Bucket) error {
 			out = append(out, b)
 			return nil
 		})

@@ -99,15 +99,7 @@ func (s *Store) Unsuppress(bucket string) error {
 func (s *Store) Suppressions() ([]Suppression, error) {
 	var out []Suppression
 	err := s.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketSuppressions)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, data []byte) error {
-			var sup Suppression
-			if err := json.Unmarshal(data, &sup); err != nil {
-				return fmt.Errorf("corrupt suppression %q: %w", k, err)
-			}
+		return each(tx.Bucket(bucketSuppressions), "suppression", func(sup Suppression) error {
 			out = append(out, sup)
 			return nil
 		})

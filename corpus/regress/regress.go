@@ -14,7 +14,6 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus"
-	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -30,11 +29,7 @@ type Store interface {
 
 // decode turns a stored case back into a domain case.
 func decode(rec store.CaseRecord) (domain.Case, domain.Domain, error) {
-	d, ok := fuzz.Lookup(rec.Domain)
-	if !ok {
-		return domain.Case{}, d, fmt.Errorf("case %s: unknown domain %q", rec.ID, rec.Domain)
-	}
-	v, err := d.Decode(rec.Data)
+	d, v, err := rec.Decode()
 	if err != nil {
 		return domain.Case{}, d, fmt.Errorf("case %s: %w", rec.ID, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -28,20 +27,14 @@ func TestWriteIssue(t *testing.T) {
 	if err != nil || ref[0].Kind != oracles.Reject {
 		t.Fatalf("spec/ptxisa on K 24: %+v %v", ref, err)
 	}
-	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
-		t.Fatal(err)
-	}
 	mlirV := oracles.Verdict{Oracle: oracles.MLIR, Version: "mlir-opt 19.1.7 +lowering ptxas 12.4.131", Case: c.ID, Domain: c.Domain,
 		Kind: oracles.Error, Rule: "ptx/dropped", Diagnostic: "ptx: 1 wgmma.mma_async m64n128k16 where the op needs 2 (a 64x24 tile in m64n128k16 steps)"}
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: oracles.MLIR, On: policy.OnVerdict}
-	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{ref[0], mlirV}, Now: time.Unix(1, 0),
-		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-			return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(cs, vs)
-		}})
-	if err != nil || len(res.NewBuckets) != 1 {
-		t.Fatalf("plant: %v, %d buckets", err, len(res.NewBuckets))
+	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, []oracles.Verdict{ref[0], mlirV})
+	if len(bs) != 1 {
+		t.Fatalf("plant: %d buckets", len(bs))
 	}
-	b := res.NewBuckets[0]
+	b := bs[0]
 	b.Versions = []store.VersionVerdict{
 		{Oracle: oracles.MLIR, Version: mlirV.Version, Kind: oracles.Error, Rule: "ptx/dropped", Outcome: store.Reproduces},
 		{Oracle: oracles.MLIR22, Version: "mlir-opt 22.1.8 +lowering ptxas 12.4.131", Kind: oracles.Error, Rule: "ptx/dropped", Outcome: store.Reproduces},

@@ -19,7 +19,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
-	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
@@ -124,11 +123,7 @@ func choose(s regress.Store, b store.Bucket) (Bundle, error) {
 			errs = append(errs, fmt.Errorf("case %s has no stored verdict of %s and %s", id, b.Signature.Pair.A, b.Signature.Pair.B))
 			continue
 		}
-		d, ok := fuzz.Lookup(rec.Domain)
-		if !ok {
-			return Bundle{}, fmt.Errorf("case %s: unknown domain %q", id, rec.Domain)
-		}
-		v, err := d.Decode(rec.Data)
+		d, v, err := rec.Decode()
 		if err != nil {
 			return Bundle{}, fmt.Errorf("case %s: %w", id, err)
 		}

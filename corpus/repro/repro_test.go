@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -45,21 +44,15 @@ func plant(t *testing.T) planted {
 	} {
 		d, _ := fuzz.Lookup(tc.domain)
 		c := domain.NewCase(d.Name, spellableSeed(d))
-		if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
-			t.Fatal(err)
-		}
 		vs := []oracles.Verdict{
 			{Oracle: tc.pair.A, Version: "1", Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "r.a"},
 			{Oracle: tc.pair.B, Version: "2", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Diagnostic: "no\nsecond line"},
 		}
-		res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-			Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-				return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{tc.pair}}.Evaluate(cs, vs)
-			}})
-		if err != nil || len(res.NewBuckets) != 1 {
-			t.Fatalf("plant %s %s: %v, %d buckets", tc.domain, tc.pair, err, len(res.NewBuckets))
+		bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{tc.pair}}, vs)
+		if len(bs) != 1 {
+			t.Fatalf("plant %s %s: %d buckets", tc.domain, tc.pair, len(bs))
 		}
-		p.buckets[tc.pair.String()] = res.NewBuckets[0]
+		p.buckets[tc.pair.String()] = bs[0]
 	}
 	return p
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -24,10 +23,18 @@ import (
 // judgedStore judges the cases of testdata/buckets (one per bucket of a
 // 60 s campaign, docs/corpus.md) with every oracle installed here and
 // commits the verdicts through the domains' policies, as a campaign
-// does: the buckets are the ones these tools make of these cases.
+// does: the buckets are the ones these tools make of these cases. It skips
+// the test under -short, and where mlir-opt 19 (half the buckets' tool) is
+// not installed, for every test that needs these buckets.
 func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("judges 23 cases with every installed tool")
+	}
 	ctx := context.Background()
+	if _, st := mlir.Discover(ctx); !st.Available {
+		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
+	}
 	found, err := registry.Discover(ctx, registry.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,28 +60,13 @@ func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) 
 			t.Fatalf("%s: %v", f, err)
 		}
 		c := domain.NewCase(d.Name, v)
-		if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: v.Encode()}}); err != nil {
-			t.Fatal(err)
-		}
-		var vs []oracles.Verdict
+		var judges []oracles.Oracle
 		for _, o := range found.Oracles {
-			if !o.Judges(d.Name) {
-				continue
+			if o.Judges(d.Name) {
+				judges = append(judges, o)
 			}
-			got, err := o.Judge(ctx, []domain.Case{c})
-			if err != nil {
-				t.Fatalf("%s on %s: %v", o.Name(), f, err)
-			}
-			vs = append(vs, got...)
 		}
-		res, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0),
-			Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-				return policy.PolicyFor(c.Domain).Evaluate(c, vs)
-			}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		buckets = append(buckets, res.NewBuckets...)
+		buckets = append(buckets, storetest.Plant(t, s, c, policy.PolicyFor(d.Name), storetest.Judge(t, judges, c))...)
 	}
 	return s, buckets, found.Oracles
 }
@@ -113,12 +105,6 @@ func runScript(t *testing.T, bd Bundle, env ...string) (int, string) {
 // installed tools make of the campaign's cases, repro.sh exits 1 (the bug
 // reproduces), with no manual step.
 func TestScriptReproducesEveryBucket(t *testing.T) {
-	if testing.Short() {
-		t.Skip("judges 23 cases with every installed tool and builds legalfuzz")
-	}
-	if _, st := mlir.Discover(context.Background()); !st.Available {
-		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
-	}
 	s, buckets, orcs := judgedStore(t)
 	if len(buckets) < 15 {
 		t.Fatalf("%d buckets from the campaign's cases; want most of its 23", len(buckets))
@@ -145,20 +131,15 @@ func TestScriptJudgesTheOutcome(t *testing.T) {
 	s := storetest.Open(t, "")
 	d, _ := fuzz.Lookup("mma")
 	c := domain.NewCase(d.Name, spellableSeed(d))
-	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
-		t.Fatal(err)
-	}
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: mlir.Name, On: policy.OnVerdict}
-	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
+	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "ptxisa.mma"},
 		{Oracle: mlir.Name, Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "verify", Diagnostic: "FILE:LINE:COL: error: the bug's own words"},
-	}, Now: time.Unix(1, 0), Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-		return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(c, vs)
-	}})
-	if err != nil || len(res.NewBuckets) != 1 {
-		t.Fatalf("plant: %v, %d buckets", err, len(res.NewBuckets))
+	})
+	if len(bs) != 1 {
+		t.Fatalf("plant: %d buckets", len(bs))
 	}
-	bd, err := Write(context.Background(), s, res.NewBuckets[0].Key, t.TempDir(), nil)
+	bd, err := Write(context.Background(), s, bs[0].Key, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,15 +186,9 @@ func litBinary() string {
 // failure, so the run passes; a test whose XFAIL is dropped, or whose
 // expectation is flipped, fails the run.
 func TestLitTestsStateTheCorrectOutcome(t *testing.T) {
-	if testing.Short() {
-		t.Skip("judges 23 cases with every installed tool")
-	}
 	lit := litBinary()
 	if lit == "" {
 		t.Skip("lit-19 not installed (make oracles links it from llvm-19-tools)")
-	}
-	if _, st := mlir.Discover(context.Background()); !st.Available {
-		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
 	}
 	s, buckets, orcs := judgedStore(t)
 	dir := t.TempDir()

@@ -9,23 +9,17 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
-
-func TestRandomBytesRoundTrip(t *testing.T) {
-	seed := domaintest.Seed(t, "BLOCKSCALE_SEED", 0xb5ca)
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 4, N: 20000, MaxLen: 16})
-}
-
-// TestDecodeShortInputs decodes every prefix of a full encoding, the empty
-// input included.
-func TestDecodeShortInputs(t *testing.T) {
-	full := New(MXF4NVF4, E2M1, E2M1, UE4M3).Encode()
-	domaintest.ShortInputs(t, Domain, full, func(n int, v domain.Value) {
+// suite is blockscale's decoder checks: every decoded target, however
+// short the input, is a valid one.
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "BLOCKSCALE_SEED", Seed: 0xb5ca, Stream: 4, N: 20000, MaxLen: 16,
+	Full: New(MXF4NVF4, E2M1, E2M1, UE4M3),
+	Prefix: func(t testing.TB, n int, v domain.Value) {
 		if !v.Target().Valid() {
 			t.Fatalf("decode %d bytes: invalid target %v", n, v.Target())
 		}
-	})
-}
+	}}
+
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestScaleVecN(t *testing.T) {
 	for _, tc := range []struct {

@@ -38,15 +38,11 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // usual .scale_vec::NX (1X mxf8f6f4 and f8f6f4, 2X mxf4, 4X mxf4nvf4 with
 // ue4m3, else 2X); target sm_120a at its first PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("blockscale", data, jsonForm.value)
+	return domain.ParseTargetForm("blockscale", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	var v Value
-	var err error
-	if v.Tgt, err = f.JSON.FromJSON(DefaultArch); err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
+	v := Value{Tgt: t}
 	if err := f.kindAndK(&v); err != nil {
 		return Value{}, err
 	}
@@ -59,7 +55,7 @@ func (f jsonForm) value() (Value, error) {
 	}
 	n := usualScaleVecN(v.Kind, v.SFType)
 	v.ScaleVecSize, v.ScaleFragmentBits = uint8(int(v.K)/n), uint8(8*n)
-	err = domain.FirstErr(
+	err := domain.FirstErr(
 		domain.OptInt("scale_vector_size", f.ScaleVecSize, 0, 255, &v.ScaleVecSize),
 		domain.OptInt("scale_fragment_bits", f.ScaleFragmentBits, 0, 255, &v.ScaleFragmentBits),
 	)

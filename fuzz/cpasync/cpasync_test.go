@@ -7,19 +7,12 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
-
-func TestRandomBytesRoundTrip(t *testing.T) {
-	seed := domaintest.Seed(t, "CPASYNC_SEED", 0xc9a5)
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 3, N: 20000, MaxLen: 32})
-}
-
-func TestDecodeShortInputs(t *testing.T) {
-	full := Value{Elem: F64, SrcElem: I8, DstElements: 200, HasSrcElements: true, SrcElements: 9, Cache: CV,
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "CPASYNC_SEED", Seed: 0xc9a5, Stream: 3, N: 20000, MaxLen: 32,
+	Full: Value{Elem: F64, SrcElem: I8, DstElements: 200, HasSrcElements: true, SrcElements: 9, Cache: CV,
 		Prefetch: Prefetch256B, CacheHint: true, IgnoreSrc: true, DstStride: 7, SrcStride: 9,
-		DstAddr: 0xdeadbeef, SrcAddr: 1 << 60, Tgt: target.MustParse("sm_120a", "")}.Encode()
-	domaintest.ShortInputs(t, Domain, full, nil)
-}
+		DstAddr: 0xdeadbeef, SrcAddr: 1 << 60, Tgt: target.MustParse("sm_120a", "")}}
+
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestCPSize(t *testing.T) {
 	for _, tc := range []struct {

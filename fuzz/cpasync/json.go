@@ -58,14 +58,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // cache hint, no ignore-src, unit strides, addresses 0, target sm_80 with
 // its first PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("cpasync", data, jsonForm.value)
+	return domain.ParseTargetForm("cpasync", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
 	v := Value{Elem: F32, DstStride: 1, SrcStride: 1, Tgt: t}
 	if err := f.types(&v); err != nil {
 		return Value{}, err

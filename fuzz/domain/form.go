@@ -1,6 +1,10 @@
 package domain
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
 
 // The JSON forms of the domains mark an absent field by a nil pointer, so
 // that a hand-written case names only what it cares about. The helpers below
@@ -20,6 +24,28 @@ func ParseForm[F any, V Value](domainName string, data []byte, build func(F) (V,
 		return nil, fmt.Errorf("%s: %w", domainName, err)
 	}
 	return v, nil
+}
+
+// targetForm is a JSON form that embeds target.JSON, whose FromJSON it
+// promotes.
+type targetForm interface {
+	FromJSON(def target.Arch) (target.Target, error)
+}
+
+// ParseTargetForm is ParseForm for a form that embeds target.JSON: it
+// resolves the target ("target" and "ptx", def when absent) before build
+// sees the rest of the form. The NVIDIA domains all began their build this
+// way; here it is written once, and a bad target is reported before any
+// other field, as it always was.
+func ParseTargetForm[F targetForm, V Value](domainName string, data []byte, def target.Arch, build func(F, target.Target) (V, error)) (Value, error) {
+	return ParseForm(domainName, data, func(f F) (V, error) {
+		t, err := f.FromJSON(def)
+		if err != nil {
+			var zero V
+			return zero, err
+		}
+		return build(f, t)
+	})
 }
 
 // Ptr returns a pointer to a copy of v, for writing a present field of a

@@ -52,14 +52,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // collector_a discard, target sm_100a, ptx the target's first PTX ISA
 // version, arch_conditional true exactly when the target is sm_XXa or sm_XXf.
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("kindword", data, jsonForm.value)
+	return domain.ParseTargetForm("kindword", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
 	archCond := t.Arch.ArchSpecific() || t.Arch.FamilySpecific()
 	if f.ArchConditional != nil {
 		archCond = *f.ArchConditional

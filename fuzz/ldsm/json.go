@@ -51,15 +51,11 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // 16; register_count RegistersPerLane and cosize equal to it; target sm_90a
 // at its first PTX ISA version. A known mode with another shape is an error.
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("ldsm", data, jsonForm.value)
+	return domain.ParseTargetForm("ldsm", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	var v Value
-	var err error
-	if v.Tgt, err = f.JSON.FromJSON(DefaultArch); err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
+	v := Value{Tgt: t}
 	if err := f.instruction(&v); err != nil {
 		return Value{}, err
 	}

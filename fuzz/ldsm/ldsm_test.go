@@ -10,18 +10,12 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
-
-func TestRandomBytesRoundTrip(t *testing.T) {
-	seed := domaintest.Seed(t, "LDSM_SEED", 0x1d5e)
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 3, N: 20000, MaxLen: 24})
-}
-
-// TestDecodeShortInputs decodes every prefix of a full encoding, the empty
-// input included, and checks the decoder's invariants on each.
-func TestDecodeShortInputs(t *testing.T) {
-	full := New(Store, M16N8, 4, true, B8, target.MustParse("sm_100a", "")).Encode()
-	domaintest.ShortInputs(t, Domain, full, func(n int, v domain.Value) {
+// suite is ldsm's decoder checks: the value decoded from each prefix of a
+// full encoding keeps the decoder's invariants (a mode's own shape, a power
+// of two alignment, a valid target).
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "LDSM_SEED", Seed: 0x1d5e, Stream: 3, N: 20000, MaxLen: 24,
+	Full: New(Store, M16N8, 4, true, B8, target.MustParse("sm_100a", "")),
+	Prefix: func(t testing.TB, n int, v domain.Value) {
 		val := v.(Value)
 		if s, ok := val.Mode.Shape(); ok && s != val.Shape {
 			t.Fatalf("decode %d bytes: mode %s with shape %s", n, val.Mode, val.Shape)
@@ -29,8 +23,9 @@ func TestDecodeShortInputs(t *testing.T) {
 		if val.Align == 0 || val.Align&(val.Align-1) != 0 || !val.Tgt.Valid() {
 			t.Fatalf("decode %d bytes: bad value %+v", n, val)
 		}
-	})
-}
+	}}
+
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestParseJSONDefaults(t *testing.T) {
 	sm90a := target.MustParse("sm_90a", "")

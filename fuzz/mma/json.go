@@ -53,14 +53,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // bit_op "and" for .b1 and "none" otherwise, selector 0, target sm_80 with
 // its first PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("mma", data, jsonForm.value)
+	return domain.ParseTargetForm("mma", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
 	v := Value{ShapeRank: 3, Shape: [MaxShapeRank]uint16{16, 8, 16}, BLayout: Col, Tgt: t}
 	for _, step := range []func(*Value) error{f.opcode, f.shape, f.layouts, f.inputTypes, f.accumulators} {
 		if err := step(&v); err != nil {

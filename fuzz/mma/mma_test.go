@@ -7,19 +7,12 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
-
-func TestRandomBytesRoundTrip(t *testing.T) {
-	seed := domaintest.Seed(t, "MMA_SEED", 0x3a3a)
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 5, N: 20000, MaxLen: 32})
-}
-
-func TestDecodeShortInputs(t *testing.T) {
-	full := Value{Sparsity: SPOrdered, ShapeRank: 4, Shape: [MaxShapeRank]uint16{511, 8, 256, 3}, ALayout: Col,
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "MMA_SEED", Seed: 0x3a3a, Stream: 5, N: 20000, MaxLen: 32,
+	Full: Value{Sparsity: SPOrdered, ShapeRank: 4, Shape: [MaxShapeRank]uint16{511, 8, 256, 3}, ALayout: Col,
 		AType: S32, BType: B1, CType: E5M2, DType: U4, TF32: true, Satfinite: true, BitOp: XorPopc, Selector: 3,
-		Tgt: target.MustParse("sm_120a", "")}.Encode()
-	domaintest.ShortInputs(t, Domain, full, nil)
-}
+		Tgt: target.MustParse("sm_120a", "")}}
+
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestDecodeZeroesUnusedParts(t *testing.T) {
 	b := Value{Sparsity: SP, ShapeRank: 4, Shape: [MaxShapeRank]uint16{1, 2, 3, 4}, Selector: 3}.Encode()

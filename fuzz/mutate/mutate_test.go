@@ -80,10 +80,7 @@ func exercise(t testing.TB, f *mutate.Fields, rnd *rand.Rand) bool {
 // result round trips, and nearly every mutation changes its value.
 func TestMutateEveryDomain(t *testing.T) {
 	seed := domaintest.Seed(t, "MUTATE_SEED", 0x6d75746174)
-	n := 2000
-	if testing.Short() {
-		n = 200
-	}
+	n := domaintest.Iterations(2000, 200)
 	for _, f := range allFields(t) {
 		t.Run(f.Domain().Name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(seed, 1))

@@ -28,18 +28,29 @@ func (b *Builder) fail(format string, args ...any) {
 	}
 }
 
+// next counts one more declaration in *n (one of the value's NBuffers,
+// NRoles, ...), at most max of them, and returns its index. Past max the
+// build fails with "more than max what", and next returns 0, false. Every
+// declaration is bounded and numbered this way.
+func (b *Builder) next(n *uint8, max int, what string) (int, bool) {
+	if int(*n) == max {
+		b.fail("more than %d %s", max, what)
+		return 0, false
+	}
+	*n++
+	return int(*n) - 1, true
+}
+
 // MaxStates sets the model's state bound (0: the default).
 func (b *Builder) MaxStates(n int) *Builder { b.v.MaxStates = uint32(n); return b }
 
 // Buffer declares a buffer and returns its index.
 func (b *Builder) Buffer(s BufSpace) int {
-	if b.v.NBuffers == MaxBuffers {
-		b.fail("more than %d buffers", MaxBuffers)
-		return 0
+	i, ok := b.next(&b.v.NBuffers, MaxBuffers, "buffers")
+	if ok {
+		b.v.Buffers[i] = s
 	}
-	b.v.Buffers[b.v.NBuffers] = s
-	b.v.NBuffers++
-	return int(b.v.NBuffers) - 1
+	return i
 }
 
 // Barrier declares an mbarrier initialized with count before the roles
@@ -52,44 +63,35 @@ func (b *Builder) Barrier(count int) int {
 func (b *Builder) UninitBarrier() int { return b.barrier(Barrier{}) }
 
 func (b *Builder) barrier(bar Barrier) int {
-	if b.v.NBarriers == MaxBarriers {
-		b.fail("more than %d mbarriers", MaxBarriers)
-		return 0
+	i, ok := b.next(&b.v.NBarriers, MaxBarriers, "mbarriers")
+	if ok {
+		b.v.Barriers[i] = bar
 	}
-	b.v.Barriers[b.v.NBarriers] = bar
-	b.v.NBarriers++
-	return int(b.v.NBarriers) - 1
+	return i
 }
 
 // Ring declares a circular-buffer ring of stages and returns its index.
 func (b *Builder) Ring(stages int) int {
-	if b.v.NRings == MaxRings {
-		b.fail("more than %d rings", MaxRings)
-		return 0
+	i, ok := b.next(&b.v.NRings, MaxRings, "rings")
+	if ok {
+		b.v.Rings[i] = uint8(stages)
 	}
-	b.v.Rings[b.v.NRings] = uint8(stages)
-	b.v.NRings++
-	return int(b.v.NRings) - 1
+	return i
 }
 
 // TensorMap declares a tensor map and returns its index.
 func (b *Builder) TensorMap() int {
-	if b.v.NTensorMaps == MaxTensorMaps {
-		b.fail("more than %d tensor maps", MaxTensorMaps)
-		return 0
-	}
-	b.v.NTensorMaps++
-	return int(b.v.NTensorMaps) - 1
+	i, _ := b.next(&b.v.NTensorMaps, MaxTensorMaps, "tensor maps")
+	return i
 }
 
 // Role adds a role and returns its op builder.
 func (b *Builder) Role(k RoleKind) *RoleBuilder {
-	if b.v.NRoles == MaxRoles {
-		b.fail("more than %d roles", MaxRoles)
+	i, ok := b.next(&b.v.NRoles, MaxRoles, "roles")
+	if !ok {
 		return &RoleBuilder{b: b, role: &Role{}}
 	}
-	b.v.NRoles++
-	r := &b.v.Roles[b.v.NRoles-1]
+	r := &b.v.Roles[i]
 	r.Kind = k
 	return &RoleBuilder{b: b, role: r}
 }

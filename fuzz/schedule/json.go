@@ -205,16 +205,11 @@ func opJSON(o Op) jsonOp {
 
 // ParseJSON parses the strict JSON form (see jsonForm for defaults).
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("schedule", data, jsonForm.value)
+	return domain.ParseTargetForm("schedule", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	var v Value
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return v, err
-	}
-	v.Tgt = t
+func (f jsonForm) value(t target.Target) (Value, error) {
+	v := Value{Tgt: t}
 	if f.MaxStates != nil {
 		if err := domain.Range("max_states", *f.MaxStates, 0, MaxStatesLimit); err != nil {
 			return v, err

@@ -350,6 +350,44 @@ type Role struct {
 // Program returns the role's ops.
 func (r *Role) Program() []Op { return r.Ops[:r.NOps] }
 
+// BlockEnd returns the index of the endloop or endif that closes the loop or
+// if at i in ops, len(ops) when none does. Every pass that walks a
+// program's structure (the rules, the fence insertion) finds blocks this way.
+func BlockEnd(ops []Op, i int) int {
+	d := 0
+	for j := i; j < len(ops); j++ {
+		switch ops[j].Code {
+		case Loop, If:
+			d++
+		case EndLoop, EndIf:
+			if d--; d == 0 {
+				return j
+			}
+		}
+	}
+	return len(ops)
+}
+
+// IfParts returns the else of the if at i in ops (its endif when it has
+// none) and its endif.
+func IfParts(ops []Op, i int) (els, end int) {
+	end = BlockEnd(ops, i)
+	d := 0
+	for j := i + 1; j < end; j++ {
+		switch ops[j].Code {
+		case Loop, If:
+			d++
+		case EndLoop, EndIf:
+			d--
+		case Else:
+			if d == 0 {
+				return j, end
+			}
+		}
+	}
+	return end, end
+}
+
 // BufSpace is where a buffer lives.
 type BufSpace uint8
 

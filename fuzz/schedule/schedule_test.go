@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -10,12 +11,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
-
-// rngSeed returns the PRNG seed: SCHEDULE_SEED when set, else a fixed one.
-func rngSeed(t testing.TB) uint64 {
-	t.Helper()
-	return domaintest.Seed(t, "SCHEDULE_SEED", 0x5c4ed)
-}
 
 // roundTrip checks that v is valid, then its canonical and JSON round trips.
 func roundTrip(t testing.TB, v domain.Value) {
@@ -27,11 +22,10 @@ func roundTrip(t testing.TB, v domain.Value) {
 	domaintest.RoundTrip(t, Domain, v)
 }
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, roundTrip) }
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "SCHEDULE_SEED", Seed: 0x5c4ed, Stream: 3, N: 5000, MaxLen: 400,
+	Check: roundTrip, Full: mustGenerate(Seed003DAG(1, 2))}
 
-func TestRandomBytesRoundTrip(t *testing.T) {
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: rngSeed(t), Stream: 3, N: 5000, MaxLen: 400, Check: roundTrip})
-}
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 // TestJSONForm pins the readable spelling of ops and refs.
 func TestJSONForm(t *testing.T) {
@@ -107,7 +101,7 @@ func TestDecodeRepairsControl(t *testing.T) {
 }
 
 func TestDAGRoundTripAndGenerate(t *testing.T) {
-	rng := rand.New(rand.NewPCG(rngSeed(t), 7))
+	rng := rand.New(rand.NewPCG(suite.RNGSeed(t), 7))
 	for i := range 2000 {
 		d := RandomDAG(rng)
 		if back := DecodeDAG(d.Encode()); !reflect.DeepEqual(back, d) {
@@ -149,5 +143,56 @@ func TestExamplesValid(t *testing.T) {
 		if err := e.V.Validate(); err != nil {
 			t.Errorf("%s: %v", e.Name, err)
 		}
+	}
+}
+
+// TestBlocks finds the ends of nested blocks and the else of an if:
+// loop { if { } else { if { } } } and a loop never closed.
+func TestBlocks(t *testing.T) {
+	ops := []Op{{Code: Loop}, {Code: If}, {Code: Else}, {Code: If}, {Code: EndIf}, {Code: EndIf}, {Code: EndLoop}, {Code: Loop}}
+	for _, tc := range []struct{ at, end int }{{0, 6}, {1, 5}, {3, 4}, {7, 8}} {
+		if got := BlockEnd(ops, tc.at); got != tc.end {
+			t.Errorf("BlockEnd at %d = %d, want %d", tc.at, got, tc.end)
+		}
+	}
+	if els, end := IfParts(ops, 1); els != 2 || end != 5 {
+		t.Errorf("IfParts(1) = %d, %d, want 2, 5", els, end)
+	}
+	if els, end := IfParts(ops, 3); els != 4 || end != 4 {
+		t.Errorf("IfParts(3) = %d, %d, want 4, 4 (no else)", els, end)
+	}
+}
+
+// TestBuilderBounds: one declaration past a bound fails the build, naming
+// the bound, and the indices before it count from 0.
+func TestBuilderBounds(t *testing.T) {
+	for _, tc := range []struct {
+		what    string
+		max     int
+		declare func(b *Builder) int
+	}{
+		{"buffers", MaxBuffers, func(b *Builder) int { return b.Buffer(Smem) }},
+		{"mbarriers", MaxBarriers, func(b *Builder) int { return b.Barrier(1) }},
+		{"rings", MaxRings, func(b *Builder) int { return b.Ring(2) }},
+		{"tensor maps", MaxTensorMaps, func(b *Builder) int { return b.TensorMap() }},
+	} {
+		b := NewBuilder(sm90a)
+		for i := range tc.max {
+			if got := tc.declare(b); got != i {
+				t.Fatalf("%s: declaration %d has index %d", tc.what, i, got)
+			}
+		}
+		tc.declare(b)
+		want := fmt.Sprintf("more than %d %s", tc.max, tc.what)
+		if _, err := b.Value(); err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", tc.what, err, want)
+		}
+	}
+	b := NewBuilder(sm90a)
+	for range MaxRoles + 1 {
+		b.Role(RoleLoad)
+	}
+	if _, err := b.Value(); err == nil || err.Error() != fmt.Sprintf("more than %d roles", MaxRoles) {
+		t.Errorf("roles: %v", err)
 	}
 }

@@ -37,14 +37,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // 16-byte-granular no-swizzle); k 0; x 0; target sm_90a. A named mode's
 // b, m, s, when given, must be its triple (a reserved mode's is 0,0,0).
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("swizzle", data, jsonForm.value)
+	return domain.ParseTargetForm("swizzle", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
 	v := Value{Mode: None, Tgt: t}
 	if f.B != nil || f.M != nil || f.S != nil {
 		v.Mode = CuTe

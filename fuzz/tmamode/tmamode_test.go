@@ -7,18 +7,10 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "TMAMODE_SEED", Seed: 0x7a3a, Stream: 2, N: 20000, MaxLen: 24,
+	Full: Value{Direction: Store, Mode: Scatter4, Rank: 2, Dst: Global, BoxDim1: 1, Tgt: target.MustParse("sm_100a", "")}}
 
-func TestRandomBytesRoundTrip(t *testing.T) {
-	seed := domaintest.Seed(t, "TMAMODE_SEED", 0x7a3a)
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 2, N: 20000, MaxLen: 24})
-}
-
-func TestDecodeShortInputs(t *testing.T) {
-	full := Value{Direction: Store, Mode: Scatter4, Rank: 2, Dst: Global, BoxDim1: 1,
-		Tgt: target.MustParse("sm_100a", "")}.Encode()
-	domaintest.ShortInputs(t, Domain, full, nil)
-}
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestJSONDefaults(t *testing.T) {
 	sm90a := target.MustParse("sm_90a", "")

@@ -58,14 +58,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // elem_bits 16, swizzle [0,4,3], sparse false, modes [{shape [8], stride
 // [8]}, {shape [16], stride [1]}], mn_mode 0, k_mode 1, target sm_100a.
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("umma", data, jsonForm.value)
+	return domain.ParseTargetForm("umma", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
 	v := Value{ElemBits: defaultElem, Swizzle: [3]uint8{0, 4, 3}, Tgt: t}
 	if err := setUint8("direction", f.Direction, math.MaxUint8, &v.Direction); err != nil {
 		return Value{}, err

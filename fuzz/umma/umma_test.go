@@ -8,31 +8,27 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
-
-func TestRandomBytesRoundTrip(t *testing.T) {
-	seed := domaintest.Seed(t, "UMMA_SEED", 0x0a11a)
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 5, N: 20000, MaxLen: 120,
-		Check: func(t testing.TB, v domain.Value) {
-			t.Helper()
-			if val := v.(Value); val.KMode >= val.Rank || val.MNMode >= val.Rank {
-				t.Fatalf("mode index beyond rank: %+v", val)
-			}
-			domaintest.RoundTrip(t, Domain, v)
-		}})
-}
-
-func TestDecodeShortInputs(t *testing.T) {
-	full := Seeds()[2].Encode()
-	domaintest.ShortInputs(t, Domain, full, func(n int, v domain.Value) {
+// suite is umma's decoder checks: a random value's mode indices stay below
+// its rank, and no prefix of a full encoding decodes to an empty mode.
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "UMMA_SEED", Seed: 0x0a11a, Stream: 5, N: 20000, MaxLen: 120,
+	Decoded: func(t testing.TB, v domain.Value) {
+		t.Helper()
+		if val := v.(Value); val.KMode >= val.Rank || val.MNMode >= val.Rank {
+			t.Fatalf("mode index beyond rank: %+v", val)
+		}
+		domaintest.RoundTrip(t, Domain, v)
+	},
+	Full: Seeds()[2],
+	Prefix: func(t testing.TB, n int, v domain.Value) {
 		val := v.(Value)
 		for _, m := range val.Modes[:val.Rank] {
 			if m.Subs == 0 || m.Shape[0] == 0 {
 				t.Fatalf("decode of %d bytes has an empty mode: %+v", n, v)
 			}
 		}
-	})
-}
+	}}
+
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestModeOffsetAndCosize(t *testing.T) {
 	// ((8,16),(8,2)):((64,512),(1,8)), the K-major 128B f16 operand.

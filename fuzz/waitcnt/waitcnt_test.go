@@ -3,13 +3,11 @@ package waitcnt
 import (
 	"encoding/json"
 	"errors"
-	"math/rand/v2"
-	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
@@ -88,39 +86,20 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
-
-// TestDecodeAnyBytes decodes random bytes: every result is a valid program
-// whose canonical bytes decode to itself; -short decodes fewer inputs.
-func TestDecodeAnyBytes(t *testing.T) {
-	seed := uint64(9)
-	if s := os.Getenv("WAITCNT_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (WAITCNT_SEED overrides)", seed)
-	rng := rand.New(rand.NewPCG(seed, 9))
-	n := 20000
-	if testing.Short() {
-		n = 2000
-	}
-	for range n {
-		buf := make([]byte, rng.IntN(80))
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-		dv, err := Decode(buf)
-		if err != nil {
-			t.Fatal(err)
-		}
+// suite is waitcnt's decoder checks: every seed and every value decoded
+// from random bytes is a program Build accepts, and round trips.
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "WAITCNT_SEED", Seed: 9, Stream: 9, N: 20000, ShortN: 2000, MaxLen: 80,
+	Check: func(t testing.TB, dv domain.Value) {
+		t.Helper()
 		v := dv.(Value)
 		if _, err := Build(v.GPU, v.Program()...); err != nil {
-			t.Fatalf("%x decodes to an invalid %v: %v", buf, v, err)
+			t.Fatalf("%v is not a valid program: %v", v, err)
 		}
-		if back, _ := Decode(v.Encode()); !reflect.DeepEqual(back, dv) {
-			t.Fatalf("%v: canonical bytes decode to %v", v, back)
-		}
-	}
-}
+		domaintest.RoundTrip(t, Domain, dv)
+	},
+	Full: Seeds()[24]}
+
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestJSON(t *testing.T) {
 	v, err := ParseJSON([]byte(`{"program":[{"op":"lds"},{"op":"smem","token":1},{"wait":[1,0]}]}`))

@@ -60,14 +60,10 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // scale_b 1, dense, sp_sel 0, no satfinite, target sm_90a with its first PTX
 // ISA version.
 func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("wgmma", data, jsonForm.value)
+	return domain.ParseTargetForm("wgmma", data, DefaultArch, jsonForm.value)
 }
 
-func (f jsonForm) value() (Value, error) {
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return Value{}, err
-	}
+func (f jsonForm) value(t target.Target) (Value, error) {
 	v := Value{Rank: 2, M: 64, N: 128, ScaleD: true, ScaleA: 1, ScaleB: 1, Tgt: t}
 	for _, b := range [][2]*bool{{f.TransA, &v.TransA}, {f.TransB, &v.TransB}, {f.ScaleD, &v.ScaleD}, {f.Sparse, &v.Sparse}, {f.Satfinite, &v.Satfinite}} {
 		domain.Opt(b[0], b[1])

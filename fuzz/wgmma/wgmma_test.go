@@ -7,19 +7,12 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-func TestSeedsRoundTrip(t *testing.T) { domaintest.SeedsRoundTrip(t, Domain, nil) }
-
-func TestRandomBytesRoundTrip(t *testing.T) {
-	seed := domaintest.Seed(t, "WGMMA_SEED", 0x96a)
-	domaintest.RandomBytes(t, Domain, domaintest.Random{Seed: seed, Stream: 7, N: 20000, MaxLen: 32})
-}
-
-func TestDecodeShortInputs(t *testing.T) {
-	full := Value{Rank: 4, M: 511, N: 256, K: 32, BK: 7, AType: S4, BType: B1, DType: AccF64, ResultType: AccS32,
+var suite = domaintest.Suite{Domain: Domain, SeedEnv: "WGMMA_SEED", Seed: 0x96a, Stream: 7, N: 20000, MaxLen: 32,
+	Full: Value{Rank: 4, M: 511, N: 256, K: 32, BK: 7, AType: S4, BType: B1, DType: AccF64, ResultType: AccS32,
 		ARegister: true, TransA: true, TransB: true, ScaleD: true, ScaleA: -2, ScaleB: 2, Sparse: true, SpSel: 3,
-		Satfinite: true, Tgt: target.MustParse("sm_120a", "")}.Encode()
-	domaintest.ShortInputs(t, Domain, full, nil)
-}
+		Satfinite: true, Tgt: target.MustParse("sm_120a", "")}}
+
+func TestDomain(t *testing.T) { suite.Run(t) }
 
 func TestDecodeRanges(t *testing.T) {
 	b := []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}

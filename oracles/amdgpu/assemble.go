@@ -106,7 +106,7 @@ func (o *Oracle) Parse(src source, res tool.Result) batch.Report {
 		r, ok := lineResult(line, errs[pos], insts, pos)
 		if !ok && n == 1 {
 			r = Result{Kind: oracles.Error,
-				Diagnostic: fmt.Sprintf("llvm-mc exited %d without an answer: %s", res.ExitCode, diag.Normalize(firstLine(res.Output())))}
+				Diagnostic: fmt.Sprintf("llvm-mc exited %d without an answer: %s", res.ExitCode, diag.Normalize(diag.FirstLine(res.Output())))}
 			ok = true
 		}
 		if ok {
@@ -144,7 +144,7 @@ func died(r tool.Result, timeout string) (bool, Result) {
 	case r.Signal != "":
 		return true, Result{Kind: oracles.Error, Diagnostic: "llvm-mc died: signal: " + r.Signal}
 	case r.Crashed():
-		return true, Result{Kind: oracles.Error, Diagnostic: diag.Normalize(firstLine(r.Output()))}
+		return true, Result{Kind: oracles.Error, Diagnostic: diag.Normalize(diag.FirstLine(r.Output()))}
 	}
 	return false, Result{}
 }
@@ -244,12 +244,4 @@ func hexWords(b []byte) string {
 		ws = append(ws, fmt.Sprintf("0x%02x", x))
 	}
 	return strings.Join(ws, " ")
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -109,7 +109,7 @@ func (d disassembler) Parse(src disSource, res tool.Result) batch.Report {
 	if failed, r := died(res, d.o.timeout().String()); failed || res.ExitCode != 0 {
 		if src.n == 1 {
 			if !failed {
-				r = Result{Kind: oracles.Error, Diagnostic: fmt.Sprintf("llvm-mc -disassemble exited %d: %s", res.ExitCode, diag.Normalize(firstLine(res.Output())))}
+				r = Result{Kind: oracles.Error, Diagnostic: fmt.Sprintf("llvm-mc -disassemble exited %d: %s", res.ExitCode, diag.Normalize(diag.FirstLine(res.Output())))}
 			}
 			rep.Decide(0, batch.Outcome{Kind: r.Kind, Diagnostic: r.Diagnostic})
 		}

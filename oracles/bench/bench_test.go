@@ -3,26 +3,16 @@ package bench
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"strconv"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 )
 
 // seed is the cases' seed: LEGALFUZZ_SEED when set, else fixed.
 func seed(t *testing.T) uint64 {
 	t.Helper()
-	s := uint64(DefaultSeed)
-	if env := os.Getenv("LEGALFUZZ_SEED"); env != "" {
-		n, err := strconv.ParseUint(env, 0, 64)
-		if err != nil {
-			t.Fatalf("LEGALFUZZ_SEED=%q: %v", env, err)
-		}
-		s = n
-	}
-	t.Logf("cases from seed %d (set LEGALFUZZ_SEED to replay)", s)
-	return s
+	return domaintest.Seed(t, "LEGALFUZZ_SEED", DefaultSeed)
 }
 
 // TestBatchingPTXAS runs the whole benchmark on 20 ptxas cases and checks

@@ -39,18 +39,29 @@ type DriverOracle struct {
 // status says why.
 func DiscoverDriver(ctx context.Context) (*DriverOracle, oracles.Status) {
 	st := oracles.Status{Name: DriverName, Domains: []string{tmadesc.Name}}
-	dev, err := Open(0)
-	if err != nil {
-		st.Reason, st.Install = err.Error(), Install
-		return nil, st
-	}
-	c, err := dev.NewContext()
+	dev, c, err := openDevice((*Device).NewContext)
 	if err != nil {
 		st.Reason, st.Install = err.Error(), Install
 		return nil, st
 	}
 	st.Available, st.Version, st.Path, st.Targets = true, Version(dev), dev.Driver.Path, deviceTargets(dev)
 	return &DriverOracle{ctx: c}, st
+}
+
+// openDevice opens device 0 and then sets up on it what an oracle needs (a
+// context, a launch executor). Each oracle of this package is discovered
+// this way; an error from either step is the reason its status gives.
+func openDevice[T any](setup func(*Device) (T, error)) (*Device, T, error) {
+	var zero T
+	dev, err := Open(0)
+	if err != nil {
+		return nil, zero, err
+	}
+	x, err := setup(dev)
+	if err != nil {
+		return nil, zero, err
+	}
+	return dev, x, nil
 }
 
 // Version describes the driver and device, e.g. "13.0 NVIDIA H100 sm_90".

@@ -58,12 +58,7 @@ type GPUOptions struct {
 // is none.
 func DiscoverGPU(ctx context.Context, opts GPUOptions) (*GPUOracle, oracles.Status) {
 	st := oracles.Status{Name: GPUName, Domains: []string{tmadesc.Name, ldsm.Name, matdesc.Name}}
-	dev, err := Open(0)
-	if err != nil {
-		st.Reason, st.Install = err.Error(), Install
-		return nil, st
-	}
-	ex, err := newExecutor(ctx, dev, opts)
+	dev, ex, err := openDevice(func(dev *Device) (Executor, error) { return newExecutor(ctx, dev, opts) })
 	if err != nil {
 		st.Reason, st.Install = err.Error(), Install
 		return nil, st

@@ -85,12 +85,7 @@ func NewJITOracle(l ModuleLoader, version string, sm int, maxPTX target.PTX) *JI
 // there is none.
 func DiscoverJIT(ctx context.Context) (*JITOracle, oracles.Status) {
 	st := oracles.Status{Name: JITName, Domains: ptx.Domains()}
-	dev, err := Open(0)
-	if err != nil {
-		st.Reason, st.Install = err.Error(), Install
-		return nil, st
-	}
-	c, err := dev.NewContext()
+	dev, c, err := openDevice((*Device).NewContext)
 	if err != nil {
 		st.Reason, st.Install = err.Error(), Install
 		return nil, st

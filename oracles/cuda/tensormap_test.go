@@ -2,35 +2,21 @@ package cuda
 
 import (
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 )
 
 // rngSeed returns the PRNG seed: CUDA_TEST_SEED when set, else a fixed one.
 func rngSeed(t *testing.T) uint64 {
 	t.Helper()
-	seed := uint64(0xc0da)
-	if s := os.Getenv("CUDA_TEST_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 0, 64)
-		if err != nil {
-			t.Fatalf("CUDA_TEST_SEED: %v", err)
-		}
-		seed = n
-	}
-	t.Logf("seed %#x (override with CUDA_TEST_SEED)", seed)
-	return seed
+	return domaintest.Seed(t, "CUDA_TEST_SEED", 0xc0da)
 }
 
-func iterations() int {
-	if testing.Short() {
-		return 500
-	}
-	return 5000
-}
+// iterations is how many random values the randomized tests draw.
+func iterations() int { return domaintest.Iterations(5000, 500) }
 
 func tmaSeeds(t *testing.T) []tmadesc.Value {
 	t.Helper()
@@ -100,11 +86,7 @@ func TestTensorMapCallOfSeeds(t *testing.T) {
 func TestTensorMapCallOfRandomValues(t *testing.T) {
 	rng := rand.New(rand.NewPCG(rngSeed(t), 1))
 	for range iterations() {
-		b := make([]byte, rng.IntN(200))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		dv, err := tmadesc.Decode(b)
+		dv, err := tmadesc.Decode(domaintest.Input(rng, rng.IntN(200)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -75,6 +75,17 @@ func printable(text string) string {
 // also in split mode), stdin, and ptxas's "ptxas FILE, line N;".
 var location = regexp.MustCompile(`(?m)^(?:within split at FILE:LINE offset :LINE:COL: |FILE:LINE:COL: |FILE:LINE: |<stdin>:LINE:COL: |ptxas FILE, line LINE; )`)
 
+// FirstLine is the first line of a tool's output, surrounding space
+// trimmed: the one line a failure's summary (an Error verdict, a version
+// mismatch, a disagreement's key) shows of it.
+func FirstLine(text string) string {
+	text = strings.TrimSpace(text)
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		return text[:i]
+	}
+	return text
+}
+
 // StripLocations removes the position prefixes from the lines of a
 // normalized diagnostic: where a message was printed is not what it says.
 func StripLocations(normalized string) string {

@@ -203,3 +203,15 @@ func TestAltTitles(t *testing.T) {
 		})
 	}
 }
+
+func TestFirstLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                             "",
+		"one line":                     "one line",
+		"\n  error: bad\nnote: here\n": "error: bad",
+	} {
+		if got := FirstLine(in); got != want {
+			t.Errorf("FirstLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

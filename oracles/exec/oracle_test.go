@@ -11,7 +11,6 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -191,11 +191,7 @@ func TestKnownAnswers(t *testing.T) {
 // TestBatchedEqualsOneByOne judges a random sample in one batch and case by
 // case (BatchSize 1): the verdicts must be identical.
 func TestBatchedEqualsOneByOne(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("LEGALFUZZ_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d (set LEGALFUZZ_SEED to replay)", seed)
+	seed := domaintest.Seed(t, "LEGALFUZZ_SEED", uint64(time.Now().UnixNano()))
 	cases := randomCases(rand.New(rand.NewPCG(seed, 0)), 150)
 	batched := judge(t, start(t, Options{}), cases...)
 	single := start(t, Options{BatchSize: 1})

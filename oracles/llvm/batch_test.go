@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
@@ -45,15 +45,7 @@ var testDomains = map[string]struct {
 // logged; LEGALFUZZ_SEED overrides it.
 func randomCases(t *testing.T, n int) []domain.Case {
 	t.Helper()
-	seed := uint64(20261121)
-	if s := os.Getenv("LEGALFUZZ_SEED"); s != "" {
-		v, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("LEGALFUZZ_SEED=%q: %v", s, err)
-		}
-		seed = v
-	}
-	t.Logf("random cases from seed %d (set LEGALFUZZ_SEED to replay)", seed)
+	seed := domaintest.Seed(t, "LEGALFUZZ_SEED", 20261121)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	var cs []domain.Case
 	for _, name := range slices.Sorted(maps.Keys(renderers)) { // sorted: the draws must not depend on map order

@@ -61,7 +61,7 @@ func classify(r tool.Result, timeout string) outcome {
 	case r.Signal != "":
 		return outcome{oracles.Error, RuleCrash, "llc died: " + death(r)}
 	}
-	return outcome{oracles.Error, RuleUnexplained, fmt.Sprintf("llc exited %d: %s", r.ExitCode, diag.Normalize(firstLine(out)))}
+	return outcome{oracles.Error, RuleUnexplained, fmt.Sprintf("llc exited %d: %s", r.ExitCode, diag.Normalize(diag.FirstLine(out)))}
 }
 
 // aborted reports death by SIGABRT, or an abort's exit status through a shell.
@@ -94,14 +94,6 @@ func firstMatch(out string, subs ...string) string {
 		}
 	}
 	return ""
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // culprit is a failure pinned on one kernel of a module.

@@ -15,13 +15,19 @@ func ldsmCase(op ldsm.Op, s ldsm.Shape, num int, trans bool, size ldsm.Size, tgt
 	return domain.NewCase(ldsm.Name, ldsm.New(op, s, num, trans, size, target.MustParse(arch, ptx)))
 }
 
-func cpCase(cache cpasync.CacheOp, elems uint8, edit func(*cpasync.Value)) domain.Case {
-	v := cpasync.Value{Elem: cpasync.F32, SrcElem: cpasync.F32, DstElements: elems, Cache: cache,
-		DstStride: 1, SrcStride: 1, Tgt: target.MustParse("sm_80", "")}
+// editCase is v changed by edit, when not nil, as a case of the domain
+// name: the tables here write their cases as edits of one legal value.
+func editCase[V domain.Value](name string, v V, edit func(*V)) domain.Case {
 	if edit != nil {
 		edit(&v)
 	}
-	return domain.NewCase(cpasync.Name, v)
+	return domain.NewCase(name, v)
+}
+
+func cpCase(cache cpasync.CacheOp, elems uint8, edit func(*cpasync.Value)) domain.Case {
+	v := cpasync.Value{Elem: cpasync.F32, SrcElem: cpasync.F32, DstElements: elems, Cache: cache,
+		DstStride: 1, SrcStride: 1, Tgt: target.MustParse("sm_80", "")}
+	return editCase(cpasync.Name, v, edit)
 }
 
 // TestBothLLCsKnownAnswers pins what llc 19.1.7 and llc 22.1.8 said when run

@@ -16,10 +16,7 @@ import (
 func f16(tgt string, edit func(*kw.Value)) domain.Case {
 	arch, ptx, _ := splitTarget(tgt)
 	v := kw.Value{Kind: kw.F16, CTAGroup: 1, ArchConditional: true, Tgt: target.MustParse(arch, ptx)}
-	if edit != nil {
-		edit(&v)
-	}
-	return domain.NewCase(kw.Name, v)
+	return editCase(kw.Name, v, edit)
 }
 
 // splitTarget reads "sm_100a" or "sm_100a/8.8".

@@ -28,29 +28,20 @@ func tgt(s string) target.Target {
 func mmaCase(edit func(*mm.Value)) domain.Case {
 	v := mm.Value{ShapeRank: 3, Shape: [mm.MaxShapeRank]uint16{16, 8, 16}, BLayout: mm.Col,
 		AType: mm.F16, BType: mm.F16, CType: mm.F32, DType: mm.F32, Tgt: tgt("sm_80/7.1")}
-	if edit != nil {
-		edit(&v)
-	}
-	return domain.NewCase(mm.Name, v)
+	return editCase(mm.Name, v, edit)
 }
 
 // tmCase is the legal 2d tile load into .shared::cluster on sm_90 with
 // PTX 8.0, changed by edit.
 func tmCase(edit func(*tm.Value)) domain.Case {
 	v := tm.Value{Direction: tm.Load, Mode: tm.Tile, Rank: 2, Dst: tm.SharedCluster, BoxDim1: 1, Tgt: tgt("sm_90/8.0")}
-	if edit != nil {
-		edit(&v)
-	}
-	return domain.NewCase(tm.Name, v)
+	return editCase(tm.Name, v, edit)
 }
 
 // bsCase is blockscale.New's instruction on sm_120a, changed by edit.
 func bsCase(k bs.Kind, a, b bs.Type, sf bs.SF, edit func(*bs.Value)) domain.Case {
 	v := bs.New(k, a, b, sf)
-	if edit != nil {
-		edit(&v)
-	}
-	return domain.NewCase(bs.Name, v)
+	return editCase(bs.Name, v, edit)
 }
 
 // TestTensorCoreKnownAnswers pins what llc 19.1.7 and llc 22.1.8 said when

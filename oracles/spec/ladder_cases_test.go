@@ -39,6 +39,60 @@ func runLadderCases[V any](t *testing.T, l *Ladder[V], cases []ladderCase[V]) {
 	}
 }
 
+// ruleRow is a compact row of a rule table: a hand-written value, the rule
+// that must fire ("" for an accept), and out, the exact diagnostic when a
+// rule fires, else the exact value the accept carries.
+type ruleRow[V any] struct {
+	name string
+	v    V
+	rule string
+	out  string
+}
+
+// runRuleRows runs a table of rule rows as runLadderCases runs its cases:
+// every rule must fire on one row and hold on another.
+func runRuleRows[V any](t *testing.T, l *Ladder[V], rows []ruleRow[V]) {
+	t.Helper()
+	cases := make([]ladderCase[V], len(rows))
+	for i, tc := range rows {
+		cases[i] = ladderCase[V]{name: tc.name, v: tc.v, rule: tc.rule}
+		if tc.rule == "" {
+			cases[i].value = tc.out
+		} else {
+			cases[i].diag = tc.out
+		}
+	}
+	runLadderCases(t, l, cases)
+}
+
+// runFiringRows judges rows on each of which a rule must fire with its exact
+// diagnostic, and requires every rule of l to fire on one; the tests that
+// use it show the rules holding with checkAcceptsAll.
+func runFiringRows[V any](t *testing.T, l *Ladder[V], rows []ruleRow[V]) {
+	t.Helper()
+	fired := map[string]bool{}
+	for _, tc := range rows {
+		fired[tc.rule] = true
+		t.Run(tc.name, func(t *testing.T) { checkJudgment(t, l.Judge(tc.v), tc.rule, tc.out, "") })
+	}
+	for _, r := range l.Rules() {
+		if !fired[r.ID] {
+			t.Errorf("rule %s has no firing case", r.ID)
+		}
+	}
+}
+
+// checkAcceptsAll asserts l accepts v with value want, having checked and
+// held every one of its rules.
+func checkAcceptsAll[V any](t *testing.T, l *Ladder[V], v V, want string) {
+	t.Helper()
+	j := l.Judge(v)
+	checkJudgment(t, j, "", "", want)
+	if len(j.Passed) != len(l.Checks) {
+		t.Fatalf("passed %d rules, want all %d", len(j.Passed), len(l.Checks))
+	}
+}
+
 // disagreement is a value on which the seed's ladder and the PTX ISA's ladder
 // part: the rule each fires, "" for an accept.
 type disagreement[V any] struct {

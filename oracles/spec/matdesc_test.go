@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	md "github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -26,7 +27,7 @@ const (
 )
 
 func TestMatDescSeedLadder(t *testing.T) {
-	runMSUCases(t, matdescSeed, []msuCase[md.Value]{
+	runRuleRows(t, matdescSeed, []ruleRow[md.Value]{
 		{"wgmma K-major 128B", mdWG, "", "0x0010001000004040"},
 		{"tcgen05 128B", mdTC, "", "0x0020001000004100"},
 		{"wgmma below the floor", mdWith(mdWG, func(v *md.Value) { v.Tgt = target.MustParse("sm_90", "") }),
@@ -46,7 +47,7 @@ func TestMatDescSeedLadder(t *testing.T) {
 }
 
 func TestMatDescPTXISALadder(t *testing.T) {
-	runMSUCases(t, matdescPTXISA, []msuCase[md.Value]{
+	runRuleRows(t, matdescPTXISA, []ruleRow[md.Value]{
 		{"wgmma K-major 128B", mdWG, "", "0x4000004000010040"},
 		{"wgmma 32B swizzle", mdWith(mdWG, func(v *md.Value) { v.Swizzle = 3 }), "", "0xc000004000010040"},
 		{"tcgen05 128B", mdTC, "", "0x4000404000010100"},
@@ -100,11 +101,7 @@ func TestMatDescLayoutsDiffer(t *testing.T) {
 // fields and words of both formats.
 func TestMatDescSelfCheckRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(0xde5c, 7))
-	n := 5000
-	if testing.Short() {
-		n = 300
-	}
-	for range n {
+	for range domaintest.Iterations(5000, 300) {
 		for _, f := range []md.Format{md.WGMMA, md.TCGen05} {
 			v := md.FromRaw(f, rng.Uint64(), rng.IntN(2) == 0, mdWG.Tgt)
 			v.StartAddr, v.LBO, v.SBO = rng.Uint32(), rng.Uint32(), rng.Uint32()

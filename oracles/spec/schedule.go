@@ -104,7 +104,7 @@ func schedSeedProxyWalk(ops []sc.Op, lo, hi int, in uint8, visit func(pc int, st
 		visit(pc, st)
 		switch o.Code {
 		case sc.Loop:
-			end := schedClose(ops, pc)
+			end := sc.BlockEnd(ops, pc)
 			entry := st
 			for {
 				out := schedSeedProxyWalk(ops, pc+1, end, entry, func(int, uint8) {})
@@ -116,7 +116,7 @@ func schedSeedProxyWalk(ops []sc.Op, lo, hi int, in uint8, visit func(pc int, st
 			st = schedSeedProxyWalk(ops, pc+1, end, entry, visit) // loops run at least once
 			pc = end
 		case sc.If:
-			els, end := schedIfParts(ops, pc)
+			els, end := sc.IfParts(ops, pc)
 			thenOut := schedSeedProxyWalk(ops, pc+1, els, st, visit)
 			elseOut := st
 			if els != end {
@@ -136,42 +136,6 @@ func schedSeedProxyWalk(ops []sc.Op, lo, hi int, in uint8, visit func(pc int, st
 		}
 	}
 	return st
-}
-
-// matchingClose returns the endloop or endif closing the opener at pc.
-func schedClose(ops []sc.Op, pc int) int {
-	d := 0
-	for i := pc; i < len(ops); i++ {
-		switch ops[i].Code {
-		case sc.Loop, sc.If:
-			d++
-		case sc.EndLoop, sc.EndIf:
-			d--
-			if d == 0 {
-				return i
-			}
-		}
-	}
-	return len(ops)
-}
-
-// ifParts returns the if's else (== end when it has none) and endif.
-func schedIfParts(ops []sc.Op, pc int) (els, end int) {
-	end = schedClose(ops, pc)
-	d := 0
-	for i := pc + 1; i < end; i++ {
-		switch ops[i].Code {
-		case sc.Loop, sc.If:
-			d++
-		case sc.EndLoop, sc.EndIf:
-			d--
-		case sc.Else:
-			if d == 0 {
-				return i, end
-			}
-		}
-	}
-	return end, end
 }
 
 // seedStoreHandshake names the first TMA store not followed by

@@ -8,33 +8,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// msuCase is one hand-written value of the matdesc, umma or swizzle domain
-// and the exact outcome a ladder must give it.
-type msuCase[V any] struct {
-	name string
-	v    V
-	// rule is the rule ID that must fire; "" means accept.
-	rule string
-	// out is the exact diagnostic, or the exact accepted value.
-	out string
-}
-
-// runMSUCases runs a compact table of the matdesc, umma or swizzle domain:
-// out is the diagnostic when a rule must fire, else the accepted value.
-func runMSUCases[V any](t *testing.T, l *Ladder[V], cases []msuCase[V]) {
-	t.Helper()
-	rows := make([]ladderCase[V], len(cases))
-	for i, tc := range cases {
-		rows[i] = ladderCase[V]{name: tc.name, v: tc.v, rule: tc.rule}
-		if tc.rule == "" {
-			rows[i].value = tc.out
-		} else {
-			rows[i].diag = tc.out
-		}
-	}
-	runLadderCases(t, l, rows)
-}
-
 var (
 	swSM90a  = target.MustParse("sm_90a", "")
 	swSM100a = target.MustParse("sm_100a", "")
@@ -55,7 +28,7 @@ const (
 )
 
 func TestSwizzleSeedLadder(t *testing.T) {
-	runMSUCases(t, swizzleSeed, []msuCase[sw.Value]{
+	runRuleRows(t, swizzleSeed, []ruleRow[sw.Value]{
 		{"identity commutes with any offset", swNamed(sw.None, 3, 0x1234, swSM90a), "", ""},
 		{"128B with one period", swNamed(sw.B128, 1024, 0x10, swSM90a), "", ""},
 		{"128B with a negative period", swNamed(sw.B128, -4096, 0x10, swSM90a), "", ""},
@@ -70,7 +43,7 @@ func TestSwizzleSeedLadder(t *testing.T) {
 }
 
 func TestSwizzlePTXISALadder(t *testing.T) {
-	runMSUCases(t, swizzlePTXISA, []msuCase[sw.Value]{
+	runRuleRows(t, swizzlePTXISA, []ruleRow[sw.Value]{
 		{"old PTX", swNamed(sw.B128, 1024, 0, target.MustParse("sm_90a", "7.8")),
 			"ptxisa.swizzle.target-ptx-version", "PTX ISA version does not know the .target: sm_90a (PTX 7.8)"},
 		{"reserved mode", swNamed(sw.Reserved7, 0, 0, swSM90a), "ptxisa.swizzle.reserved-mode", "no swizzle mode has this encoding: reserved7"},

@@ -7,54 +7,6 @@ import (
 	td "github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 )
 
-// tmaRuleCase is a value on which one rule fires, with its exact diagnostic.
-type tmaRuleCase[V any] struct {
-	name string
-	v    V
-	rule string
-	diag string
-}
-
-// checkTMAFires asserts l rejects each case with its rule and diagnostic, and
-// that every rule of l has a case.
-func checkTMAFires[V any](t *testing.T, l *Ladder[V], cases []tmaRuleCase[V]) {
-	t.Helper()
-	covered := map[string]bool{}
-	for _, tc := range cases {
-		covered[tc.rule] = true
-		t.Run(tc.name, func(t *testing.T) {
-			j := l.Judge(tc.v)
-			if j.Accept {
-				t.Fatalf("accepted (value %q), want %s", j.Value, tc.rule)
-			}
-			if j.Rule.ID != tc.rule || j.Diagnostic != tc.diag {
-				t.Fatalf("fired %s\n  %q\nwant %s\n  %q", j.Rule.ID, j.Diagnostic, tc.rule, tc.diag)
-			}
-		})
-	}
-	for _, r := range l.Rules() {
-		if !covered[r.ID] {
-			t.Errorf("rule %s has no firing case", r.ID)
-		}
-	}
-}
-
-// checkTMAPasses asserts l accepts v with value want, having checked and
-// held every one of its rules.
-func checkTMAPasses[V any](t *testing.T, l *Ladder[V], v V, want string) {
-	t.Helper()
-	j := l.Judge(v)
-	if !j.Accept {
-		t.Fatalf("rejected by %s: %q", j.Rule.ID, j.Diagnostic)
-	}
-	if j.Value != want {
-		t.Fatalf("value %q, want %q", j.Value, want)
-	}
-	if len(j.Passed) != len(l.Checks) {
-		t.Fatalf("passed %d rules, want all %d", len(j.Passed), len(l.Checks))
-	}
-}
-
 func tdT(f func(*td.Value)) td.Value  { return td.With(td.BaseTiled, f) }
 func tdIL(f func(*td.Value)) td.Value { return td.With(td.BaseInterleaved, f) }
 func tdI2(f func(*td.Value)) td.Value { return td.With(td.BaseIm2col, f) }
@@ -67,7 +19,7 @@ func tdA16(d td.DType, f func(*td.Value)) td.Value {
 
 func TestTMADescSeedRules(t *testing.T) {
 	const claim8 = "Proposal accounts for TMA swizzle constraints such as **global alignment 128B**, shared alignment requirements, and “instruction invalid if inner dimension requirements are violated.”"
-	checkTMAFires(t, tmadescSeed, []tmaRuleCase[td.Value]{
+	runFiringRows(t, tmadescSeed, []ruleRow[td.Value]{
 		{"rank 6", tdT(func(v *td.Value) { v.Rank = 6 }), "seed.tmadesc.1-rank-max",
 			"TMA tensor-map creation via `cuTensorMapEncodeTiled` requires `tensorRank ≤ 5`. (tensorRank = 6)"},
 		{"rank 0", tdT(func(v *td.Value) { v.Rank = 0 }), "seed.tmadesc.1-rank-nonzero",
@@ -118,7 +70,7 @@ func TestTMADescPTXISARules(t *testing.T) {
 		smem        = "the shared-memory destination must be 128-byte aligned for a swizzled copy, 16-byte aligned otherwise"
 		gdim        = "globalDim entries must be in [1, 2^32]"
 	)
-	checkTMAFires(t, tmadescPTXISA, []tmaRuleCase[td.Value]{
+	runFiringRows(t, tmadescPTXISA, []ruleRow[td.Value]{
 		{"PTX 7.0 on sm_90", tdT(func(v *td.Value) { v.Tgt = target.MustParse("sm_90", "7.0") }), "ptxisa.tmadesc.target-ptx-version",
 			"PTX ISA version does not know the .target: sm_90 (PTX 7.0)"},
 		{"sm_89", tdT(func(v *td.Value) { v.Tgt = target.MustParse("sm_89", "") }), "ptxisa.tmadesc.compute-capability", cc},
@@ -221,8 +173,8 @@ func TestTMADescAccepted(t *testing.T) {
 		{"rank 1 without swizzle", tdT(func(v *td.Value) { v.Rank, v.Swizzle, v.BoxDim[0] = 1, td.SwizzleNone, 8 }), "16"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			checkTMAPasses(t, tmadescPTXISA, tc.v, tc.bytes)
-			checkTMAPasses(t, tmadescSeed, tc.v, "")
+			checkAcceptsAll(t, tmadescPTXISA, tc.v, tc.bytes)
+			checkAcceptsAll(t, tmadescSeed, tc.v, "")
 		})
 	}
 }

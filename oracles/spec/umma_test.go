@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	um "github.com/legalfuzz/legalfuzz/fuzz/umma"
 )
@@ -48,7 +49,7 @@ const (
 )
 
 func TestUMMASeedLadder(t *testing.T) {
-	runMSUCases(t, ummaSeed, []msuCase[um.Value]{
+	runRuleRows(t, ummaSeed, []ruleRow[um.Value]{
 		{"flat K-major", umFlatK, "", "elem_class=b16,k=16,mn=8"},
 		{"flat MN-major", umFlatMN, "", "elem_class=b16,k=16,mn=64"},
 		{"fp4 K-major", umWith(umFlatK, func(v *um.Value) {
@@ -82,7 +83,7 @@ func TestUMMASeedLadder(t *testing.T) {
 }
 
 func TestUMMAPTXISALadder(t *testing.T) {
-	runMSUCases(t, ummaPTXISA, []msuCase[um.Value]{
+	runRuleRows(t, ummaPTXISA, []ruleRow[um.Value]{
 		{"flat K-major", umFlatK, "", "K-major swizzle=none k=16 mn=8 bytes=144"},
 		{"K-major 128B canonical", umK128, "", "K-major swizzle=128B k=16 mn=128 bytes=16288"},
 		{"MN-major 128B canonical", umMN128, "", "MN-major swizzle=128B k=16 mn=128 bytes=7168"},
@@ -154,11 +155,7 @@ func TestUMMASelfChecks(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(0x0a11a, 9))
-	n := 3000
-	if testing.Short() {
-		n = 200
-	}
-	for range n {
+	for range domaintest.Iterations(3000, 200) {
 		v := um.Value{Direction: uint8(rng.IntN(3)), ElemBits: []uint8{4, 8, 16, 32}[rng.IntN(4)], Rank: uint8(1 + rng.IntN(4))}
 		for i := range v.Rank {
 			m := um.Mode{Subs: uint8(1 + rng.IntN(um.MaxSubs))}

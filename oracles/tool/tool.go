@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
 // Spec says how to find one tool.
@@ -59,7 +61,7 @@ func Locate(ctx context.Context, s Spec) (Tool, error) {
 		}
 		version, ok := s.Version(string(out))
 		if !ok {
-			tried = append(tried, fmt.Sprintf("%s: version %q does not match", path, firstLine(string(out))))
+			tried = append(tried, fmt.Sprintf("%s: version %q does not match", path, diag.FirstLine(string(out))))
 			continue
 		}
 		return Tool{Name: s.Name, Path: path, Version: version}, nil
@@ -138,14 +140,6 @@ func dedup(xs []string) []string {
 		}
 	}
 	return out
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // Result is what one run of a tool did.

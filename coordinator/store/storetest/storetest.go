@@ -3,6 +3,7 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -10,7 +11,10 @@ import (
 
 	bolterrors "go.etcd.io/bbolt/errors"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 // Open opens the store at path, or a fresh one in the test's temp dir when
@@ -48,4 +52,35 @@ func Close(t testing.TB, db *store.Store) {
 	if err := db.Close(); err != nil {
 		t.Errorf("close store: %v", err)
 	}
+}
+
+// Plant adds case c to the store, in no campaign, and commits the verdicts
+// vs, judged by pol, as a campaign would; it returns the buckets they open.
+// The tests that need findings in a store (minimization, version replays,
+// reproducers) plant them this way rather than write the commit out.
+func Plant(t testing.TB, db *store.Store, c domain.Case, pol policy.Policy, vs []oracles.Verdict) []store.Bucket {
+	t.Helper()
+	if _, err := db.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0), Judged: pol.Evaluate})
+	if err != nil {
+		t.Fatalf("plant %s: %v", c.ID, err)
+	}
+	return res.NewBuckets
+}
+
+// Judge judges c with each oracle in turn and returns all their verdicts,
+// the verdicts Plant commits when a test plants what real oracles say.
+func Judge(t testing.TB, orcs []oracles.Oracle, c domain.Case) []oracles.Verdict {
+	t.Helper()
+	var vs []oracles.Verdict
+	for _, o := range orcs {
+		v, err := o.Judge(context.Background(), []domain.Case{c})
+		if err != nil {
+			t.Fatalf("%s on %s: %v", o.Name(), c.ID, err)
+		}
+		vs = append(vs, v...)
+	}
+	return vs
 }

@@ -85,7 +85,8 @@ func SeedsRoundTrip(t *testing.T, d domain.Domain, check Check) {
 type Random struct {
 	Seed   uint64 // the PCG seed, usually from Seed
 	Stream uint64 // the PCG stream
-	N      int    // how many inputs; ShortN under -short
+	N      int    // how many inputs
+	ShortN int    // how many under -short; 0 is ShortN
 	MaxLen int    // lengths are drawn from [0, MaxLen)
 	Check  Check  // run on each decoded value; nil is RoundTrip
 }
@@ -96,21 +97,38 @@ func RandomBytes(t *testing.T, d domain.Domain, r Random) {
 	t.Helper()
 	check := orRoundTrip(d, r.Check)
 	rng := rand.New(rand.NewPCG(r.Seed, r.Stream))
-	n := r.N
-	if testing.Short() {
-		n = ShortN
+	short := r.ShortN
+	if short == 0 {
+		short = ShortN
 	}
-	for range n {
-		b := make([]byte, rng.IntN(r.MaxLen))
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
+	for range Iterations(r.N, short) {
+		b := Input(rng, rng.IntN(r.MaxLen))
 		v, err := d.Decode(b)
 		if err != nil {
 			t.Fatalf("decode %x: %v", b, err)
 		}
 		check(t, v)
 	}
+}
+
+// Input returns n bytes drawn from rng: a random input for a decoder. The
+// randomized tests of the domains and of what is built on them draw their
+// inputs this way, so that a seed names the same inputs in each.
+func Input(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// Iterations returns n, or short under -short: how many random inputs a
+// randomized test draws.
+func Iterations(n, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return n
 }
 
 // ShortInputs decodes every prefix of full, the empty one included: each
@@ -180,4 +198,58 @@ func ParseJSONRefuses(t *testing.T, d domain.Domain, cases []Refused) {
 			}
 		})
 	}
+}
+
+// Suite is the parameters of the three checks every domain runs on its
+// decoder: the round trip of its seeds, the decoding and round trip of random
+// bytes, and the decoding of every prefix of a full encoding. Each domain's
+// tests once wrote these three tests out, identical but for the numbers; a
+// Suite literal states only the numbers, and Run runs the three.
+type Suite struct {
+	Domain domain.Domain
+	// SeedEnv names the variable that overrides Seed, the default PRNG seed.
+	SeedEnv string
+	Seed    uint64
+	Stream  uint64 // the PCG stream of the random bytes
+	N       int    // how many random inputs
+	ShortN  int    // how many under -short; 0 is ShortN
+	MaxLen  int    // random lengths are drawn from [0, MaxLen)
+	// Check runs on each seed and each random value; nil is RoundTrip.
+	Check Check
+	// Decoded, when not nil, runs on each random value instead of Check.
+	Decoded Check
+	// Full is a value with every field set: each prefix of its encoding must
+	// decode.
+	Full domain.Value
+	// Prefix, when not nil, checks the value decoded from each prefix of
+	// Full's encoding, n bytes long.
+	Prefix func(t testing.TB, n int, v domain.Value)
+}
+
+// RNGSeed returns the suite's PRNG seed, SeedEnv overriding Seed, for a
+// domain's own randomized tests.
+func (s Suite) RNGSeed(t testing.TB) uint64 {
+	t.Helper()
+	return Seed(t, s.SeedEnv, s.Seed)
+}
+
+// Run runs the three checks as subtests named as the tests they replace:
+// SeedsRoundTrip, RandomBytesRoundTrip and DecodeShortInputs.
+func (s Suite) Run(t *testing.T) {
+	t.Run("SeedsRoundTrip", func(t *testing.T) { SeedsRoundTrip(t, s.Domain, s.Check) })
+	t.Run("RandomBytesRoundTrip", func(t *testing.T) {
+		check := s.Decoded
+		if check == nil {
+			check = s.Check
+		}
+		RandomBytes(t, s.Domain, Random{Seed: s.RNGSeed(t), Stream: s.Stream, N: s.N, ShortN: s.ShortN, MaxLen: s.MaxLen,
+			Check: check})
+	})
+	t.Run("DecodeShortInputs", func(t *testing.T) {
+		var prefix func(n int, v domain.Value)
+		if s.Prefix != nil {
+			prefix = func(n int, v domain.Value) { t.Helper(); s.Prefix(t, n, v) }
+		}
+		ShortInputs(t, s.Domain, s.Full.Encode(), prefix)
+	})
 }

@@ -108,40 +108,6 @@ type pass struct {
 	handshakes int
 }
 
-// close returns the index of the endloop/endif closing the opener at i.
-func (p *pass) close(i int) int {
-	d := 0
-	for j := i; j < len(p.in); j++ {
-		switch p.in[j].Code {
-		case sc.Loop, sc.If:
-			d++
-		case sc.EndLoop, sc.EndIf:
-			if d--; d == 0 {
-				return j
-			}
-		}
-	}
-	return len(p.in)
-}
-
-// elseOf returns the else of the if at i, or its endif when it has none.
-func (p *pass) elseOf(i int) int {
-	end, d := p.close(i), 0
-	for j := i + 1; j < end; j++ {
-		switch p.in[j].Code {
-		case sc.Loop, sc.If:
-			d++
-		case sc.EndLoop, sc.EndIf:
-			d--
-		case sc.Else:
-			if d == 0 {
-				return j
-			}
-		}
-	}
-	return end
-}
-
 // analyze returns the state after in[lo:hi] from state st, without output.
 func (p *pass) analyze(lo, hi, st int) int {
 	q := &pass{in: p.in}
@@ -156,7 +122,7 @@ func (p *pass) walk(lo, hi, st int, emit bool) int {
 		o := p.in[i]
 		switch o.Code {
 		case sc.Loop:
-			end := p.close(i)
+			end := sc.BlockEnd(p.in, i)
 			entry := st
 			for {
 				next := entry | p.analyze(i+1, end, entry)
@@ -170,7 +136,7 @@ func (p *pass) walk(lo, hi, st int, emit bool) int {
 			p.put(emit, p.in[end])
 			i = end
 		case sc.If:
-			els, end := p.elseOf(i), p.close(i)
+			els, end := sc.IfParts(p.in, i)
 			p.put(emit, o)
 			thenSt := p.walk(i+1, els, st, emit)
 			elseSt := st

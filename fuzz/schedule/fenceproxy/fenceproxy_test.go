@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
@@ -119,16 +120,8 @@ func TestClassMatchesSeedRule(t *testing.T) {
 // nothing.
 func TestInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	n := 3000
-	if testing.Short() {
-		n = 300
-	}
-	for range n {
-		buf := make([]byte, rng.IntN(300))
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-		dv, _ := sc.Decode(buf)
+	for range domaintest.Iterations(3000, 300) {
+		dv, _ := sc.Decode(domaintest.Input(rng, rng.IntN(300)))
 		v := dv.(sc.Value)
 		res, err := Inject(Strip(v))
 		if err == ErrCapacity {

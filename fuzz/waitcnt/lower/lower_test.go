@@ -3,13 +3,12 @@ package lower
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	wc "github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/model"
 )
@@ -141,22 +140,11 @@ func TestWaitAll(t *testing.T) {
 // wait-all baseline. It asserts nothing beyond consistency; run with -v for
 // the figures. Set WAITCNT_SEED to change the programs.
 func TestLoweringFigures(t *testing.T) {
-	seed := uint64(3)
-	if s := os.Getenv("WAITCNT_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	n := 20000
-	if testing.Short() {
-		n = 2000
-	}
+	seed := domaintest.Seed(t, "WAITCNT_SEED", 3)
 	rng := rand.New(rand.NewPCG(seed, 11))
 	var seqF, allF figures
-	for range n {
-		buf := make([]byte, 40)
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-		dv, _ := wc.Decode(buf)
+	for range domaintest.Iterations(20000, 2000) {
+		dv, _ := wc.Decode(domaintest.Input(rng, 40))
 		v := dv.(wc.Value)
 		if !v.GPU.HasExport() && slices.Contains(v.Ops(), wc.Export) {
 			continue // no such program: ptxisa.waitcnt.export-gpu

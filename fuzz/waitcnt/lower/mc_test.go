@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	wc "github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -38,11 +39,7 @@ func emitted(n int) []wc.Waitcnt {
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range n {
-		buf := make([]byte, 48)
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-		dv, _ := wc.Decode(buf)
+		dv, _ := wc.Decode(domaintest.Input(rng, 48))
 		for _, w := range lower.Lower(dv.(wc.Value)) {
 			set[w] = true
 		}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	wc "github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/model"
@@ -18,11 +19,7 @@ func benchPrograms(maxEvents int) []wc.Value {
 		vals = append(vals, v.(wc.Value))
 	}
 	for range 2000 {
-		buf := make([]byte, 48)
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-		dv, _ := wc.Decode(buf)
+		dv, _ := wc.Decode(domaintest.Input(rng, 48))
 		vals = append(vals, dv.(wc.Value))
 	}
 	var out []wc.Value

@@ -3,10 +3,9 @@ package model
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"strconv"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	wc "github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 )
 
@@ -133,21 +132,9 @@ func TestWitnessTrace(t *testing.T) {
 // TestClosedFormMatchesBruteForce compares Check with Explore on random small
 // programs with random thresholds. Set WAITCNT_SEED to replay a seed.
 func TestClosedFormMatchesBruteForce(t *testing.T) {
-	seed := uint64(1)
-	if s := os.Getenv("WAITCNT_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 7))
-	n := 3000
-	if testing.Short() {
-		n = 300
-	}
-	for range n {
-		buf := make([]byte, 24)
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
+	rng := rand.New(rand.NewPCG(domaintest.Seed(t, "WAITCNT_SEED", 1), 7))
+	for range domaintest.Iterations(3000, 300) {
+		buf := domaintest.Input(rng, 24)
 		buf[1] = byte(rng.IntN(12))
 		dv, _ := wc.Decode(buf)
 		v := dv.(wc.Value)
