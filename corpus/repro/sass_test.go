@@ -5,10 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
@@ -26,21 +24,16 @@ func TestSASSScriptJudgesTheDisassembler(t *testing.T) {
 	}
 	s := storetest.Open(t, "")
 	c := domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, target.MustParse("sm_90a", "")))
-	if _, err := s.AddCases("", []store.CaseRecord{{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode()}}); err != nil {
-		t.Fatal(err)
-	}
-	pair := policy.Pair{A: oracles.PTXAS, B: oracles.SASS, On: policy.OnVerdict}
-	res, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
+	pol := policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{{A: oracles.PTXAS, B: oracles.SASS, On: policy.OnVerdict}}}
+	buckets := storetest.Plant(t, s, c, pol, []oracles.Verdict{
 		{Oracle: oracles.PTXAS, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept},
 		{Oracle: oracles.SASS, Case: c.ID, Domain: c.Domain, Kind: oracles.Error, Rule: "nvdisasm/refused",
 			Diagnostic: "nvdisasm failed (exit status 1): nvdisasm fatal   : bad cubin"},
-	}, Now: time.Unix(1, 0), Judged: func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement {
-		return policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}.Evaluate(c, vs)
-	}})
-	if err != nil || len(res.NewBuckets) != 1 {
-		t.Fatalf("plant: %v, %d buckets", err, len(res.NewBuckets))
+	})
+	if len(buckets) != 1 {
+		t.Fatalf("plant: %d buckets, want 1", len(buckets))
 	}
-	bd, err := Write(context.Background(), s, res.NewBuckets[0].Key, t.TempDir(), nil)
+	bd, err := Write(context.Background(), s, buckets[0].Key, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,9 +35,10 @@ type Config struct {
 	Targets []string
 }
 
-// releaseVersion reads "Cuda compilation tools, release 12.4, V12.4.131" and
-// accepts it when the release matches want (a regexp such as `12\.4`).
-func releaseVersion(want string) func(string) (string, bool) {
+// ReleaseVersion reads "Cuda compilation tools, release 12.4, V12.4.131",
+// as every CUDA tool states its version, and accepts it when the release
+// matches want (a regexp such as `12\.4`).
+func ReleaseVersion(want string) func(string) (string, bool) {
 	re := regexp.MustCompile(`release (` + want + `), V(\d+\.\d+\.\d+)`)
 	return func(out string) (string, bool) {
 		m := re.FindStringSubmatch(out)
@@ -53,7 +54,7 @@ var PTXAS124 = Config{
 	Name: oracles.PTXAS,
 	Spec: tool.Spec{
 		Name: oracles.PTXAS, Env: "LEGALFUZZ_PTXAS", Files: []string{"ptxas"},
-		VersionArgs: []string{"--version"}, Version: releaseVersion(`12\.4`),
+		VersionArgs: []string{"--version"}, Version: ReleaseVersion(`12\.4`),
 		Install: "make oracles",
 	},
 	MaxPTX:  84,
@@ -67,7 +68,7 @@ var PTXAS13 = Config{
 	Name: oracles.PTXAS13,
 	Spec: tool.Spec{
 		Name: oracles.PTXAS13, Env: "LEGALFUZZ_PTXAS13", Files: []string{"ptxas13", "ptxas"},
-		VersionArgs: []string{"--version"}, Version: releaseVersion(`13\.\d+`),
+		VersionArgs: []string{"--version"}, Version: ReleaseVersion(`13\.\d+`),
 		Install: "install the CUDA 13 toolkit (GPU machines) or set LEGALFUZZ_PTXAS13",
 	},
 	MaxPTX: 90,

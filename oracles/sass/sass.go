@@ -31,7 +31,6 @@ package sass
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sync"
 	"time"
 
@@ -46,26 +45,13 @@ import (
 // DefaultTimeout bounds one tool process when Oracle.Timeout is zero.
 const DefaultTimeout = 60 * time.Second
 
-// release12_4Line is how a CUDA 12.4 tool states its version.
-var release12_4Line = regexp.MustCompile(`release 12\.4, V(\d+\.\d+\.\d+)`)
-
-// release12_4 accepts the version output of a CUDA 12.4 tool: "Cuda
-// compilation tools, release 12.4, V12.4.127".
-func release12_4(out string) (string, bool) {
-	m := release12_4Line.FindStringSubmatch(out)
-	if m == nil {
-		return "", false
-	}
-	return m[1], true
-}
-
 // NVDisasm and CUObjdump find CUDA 12.4's disassemblers, installed next to
 // ptxas by make oracles.
 var (
 	NVDisasm = tool.Spec{Name: "nvdisasm", Env: "LEGALFUZZ_NVDISASM", Files: []string{"nvdisasm"},
-		VersionArgs: []string{"--version"}, Version: release12_4, Install: "make oracles"}
+		VersionArgs: []string{"--version"}, Version: ptxas.ReleaseVersion(`12\.4`), Install: "make oracles"}
 	CUObjdump = tool.Spec{Name: "cuobjdump", Env: "LEGALFUZZ_CUOBJDUMP", Files: []string{"cuobjdump"},
-		VersionArgs: []string{"--version"}, Version: release12_4, Install: "make oracles"}
+		VersionArgs: []string{"--version"}, Version: ptxas.ReleaseVersion(`12\.4`), Install: "make oracles"}
 )
 
 // Oracle assembles cases with ptxas 12.4 and reads the cubins back.
