@@ -124,6 +124,7 @@ func TestFaultKeys(t *testing.T) {
 			return s
 		}(), true},
 		{"one gap left unconverted", sig(oracles.Error, "pass:p/unconverted", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), true},
+		{"an accept and a refusal of one rule are one gap", sig(oracles.Accept, "", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), true},
 		{"an accept's note is not the bug", sig(oracles.Accept, "", "ptxisa.mma.shape", oracles.Reject), func() Signature {
 			s := sig(oracles.Accept, "", "ptxisa.mma.shape", oracles.Reject)
 			s.Diag = "ptxas: N.N.N reads PTX ISA up to N.N, not N.N; lowering stopped at llc"

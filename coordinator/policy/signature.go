@@ -136,31 +136,34 @@ func (s Signature) AltKeys() []string {
 }
 
 func (s Signature) keyWith(title string) string {
-	stage := s.Stage
+	kind, stage := string(s.Kind), s.Stage
 	switch {
 	case s.verifierGap():
-		stage, title = "verifier-gap", ""
+		kind, stage, title = "gap", "", ""
 	case s.Kind == oracles.Accept:
-		// What an accept says is a note ("lowering stopped at llc": this
-		// machine's ptxas cannot read the PTX version), not the bug: the
-		// same accept with and without it is one bucket.
+		// What an accept says is a note, not the bug.
 		title = ""
 	}
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), string(s.Kind), stage, keyRule(s), title, string(s.On)}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), kind, stage, keyRule(s), title, string(s.On)}, "\x00")))
 	return hex.EncodeToString(h[:8])
 }
 
-// verifierGap reports whether the bucket is a verifier letting through a
-// case spec/ptxisa rejects, which a later stage of the tool's own chain
-// then refused or could not lower. Its root cause is the check the
-// verifier lacks for the rule the case breaks; which later stage noticed,
-// and in what words, depends on the release's lowering (MLIR 19 writes
-// inline PTX that ptxas refuses, MLIR 22 intrinsics that llc cannot
-// select, one per TMA mode), so the key leaves both out: one bucket per
-// missing check, and found-in/fixed-in compares releases on the check.
+// verifierGap reports whether the bucket is a tool letting through a case
+// spec/ptxisa rejects: it accepts it, or a later stage of its own chain
+// refused what it made of it or could not lower it. Its root cause is the
+// check the tool lacks for the rule the case breaks. Whether a later stage
+// noticed, which one and in what words depends on the release and on this
+// machine (MLIR 19 writes inline PTX that ptxas refuses, MLIR 22
+// intrinsics that llc cannot select, one title per TMA mode, and its
+// lowering stops at llc for PTX ISA versions this ptxas cannot read), so
+// the key leaves them out: one bucket per missing check, and
+// found-in/fixed-in compares releases on the check.
 func (s Signature) verifierGap() bool {
+	if !specRejects(s) {
+		return false
+	}
 	f := oracles.ParseStage(s.Stage).Fault
-	return s.Kind == oracles.Error && (f == oracles.Refused || f == oracles.Unconverted) && specRejects(s)
+	return s.Kind == oracles.Accept || (s.Kind == oracles.Error && (f == oracles.Refused || f == oracles.Unconverted))
 }
 
 // keyRule is spec/ptxisa's side as the key names it. A tool's failure
