@@ -5,7 +5,9 @@
 // the case is judged in steps, each with its own Rule:
 //
 //  1. Whether ptxas accepts the case is the ptxas oracle's question, and
-//     this oracle asks it the same way (it runs that oracle): a case ptxas
+//     this oracle asks it the same way (it runs that oracle) for the cases
+//     spec/ptxisa accepts; the others are unsupported without a run (they
+//     rarely assemble, and asking would double ptxas's work). A case ptxas
 //     rejects is rejected here with ptxas's words, a case it cannot judge
 //     is unsupported. The policies pair this oracle with ptxas, never with
 //     spec/ptxisa, so a ptxas accept or reject is reported once, by ptxas;
@@ -61,6 +63,9 @@ type Oracle struct {
 	asm                       *ptxas.Oracle
 	mu                        sync.Mutex
 	ptxas, nvdisasm, cuobjdmp tool.Tool
+	// AskRejected asks ptxas about the cases spec/ptxisa rejects too, and
+	// mirrors its verdict on them, as the batch conformance suite needs.
+	AskRejected bool
 	// Timeout bounds one tool process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize caps the cases of one cubin (and of ptxas's own runs); zero
@@ -107,18 +112,33 @@ func (o *Oracle) timeout() time.Duration {
 	return DefaultTimeout
 }
 
-// Judge asks ptxas about every case first (step 1), then round-trips the
-// cases it accepts; one verdict per case, in order. The error is for
-// harness failures only.
+// Judge asks ptxas about every case spec/ptxisa expects it to accept
+// (step 1), then round-trips the cases it accepts; one verdict per case, in
+// order. A case spec/ptxisa rejects has no cubin to read back in all
+// likelihood (under 1% of a campaign's rejected cases assemble), and
+// whether ptxas takes it is the ptxas oracle's finding, so it is
+// Unsupported here without a run: this keeps the judge from doubling
+// ptxas's work. The error is for harness failures only.
 func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	first, err := o.assembler().Judge(ctx, cases)
+	out := make([]oracles.Verdict, len(cases))
+	var asked []domain.Case
+	var askedAt []int
+	for i, c := range cases {
+		if !o.AskRejected && batch.Predict(c) == oracles.Reject {
+			out[i] = oracles.Verdict{Oracle: oracles.SASS, Version: o.Version(), Case: c.ID, Domain: c.Domain,
+				Kind: oracles.Unsupported, Rule: "spec", Diagnostic: "spec/ptxisa rejects the case: whether ptxas assembles it is the ptxas oracle's question"}
+			continue
+		}
+		asked, askedAt = append(asked, c), append(askedAt, i)
+	}
+	first, err := o.assembler().Judge(ctx, asked)
 	if err != nil {
 		return nil, fmt.Errorf("sass: %w", err)
 	}
-	out := make([]oracles.Verdict, len(cases))
 	var accepted []domain.Case
 	var at []int
-	for i, v := range first {
+	for k, v := range first {
+		i := askedAt[k]
 		if v.Kind == oracles.Accept {
 			accepted, at = append(accepted, cases[i]), append(at, i)
 			continue

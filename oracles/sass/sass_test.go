@@ -92,8 +92,8 @@ func TestKnownAnswers(t *testing.T) {
 			oracles.Accept, "", "STSM.16.M88.4", ""},
 		{"cp.async 4 bytes", domain.NewCase(cpasync.Name, cpForm(cpasync.F32, 1)),
 			oracles.Accept, "", "LDGSTS.E", ""},
-		{"ptxas refuses .u16", domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 1, false, ldsm.U16, sm90a)),
-			oracles.Reject, "ptxas", "", "Unexpected instruction types specified for 'ldmatrix'"},
+		{"spec/ptxisa rejects .u16: ptxas's question", domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 1, false, ldsm.U16, sm90a)),
+			oracles.Unsupported, "spec", "", "whether ptxas assembles it is the ptxas oracle's question"},
 		{"target ptxas 12.4 does not know", domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, sm100a)),
 			oracles.Unsupported, "", "", "does not know target sm_100a"},
 	} {
@@ -177,14 +177,14 @@ func TestConformance(t *testing.T) {
 		Cases: cases,
 		Real: func(t *testing.T, n int) oracles.Oracle {
 			o := realSASS(t)
-			o.BatchSize = n
+			o.BatchSize, o.AskRejected = n, true
 			return o
 		},
 		Fake: func(t *testing.T, path string) oracles.Oracle {
 			dis := real.nvdisasm
 			dis.Path = path
 			o := New(real.ptxas, dis, real.cuobjdmp)
-			o.Timeout = time.Second
+			o.Timeout, o.AskRejected = time.Second, true
 			return o
 		},
 	})
@@ -227,5 +227,18 @@ func TestTruncatedCubin(t *testing.T) {
 	v := batchtest.Judge(t, o, []domain.Case{domain.NewCase(cpasync.Name, cpForm(cpasync.F32, 1))})[0]
 	if v.Kind != oracles.Error || v.Rule != "nvdisasm/refused" || !strings.Contains(v.Diagnostic, "nvdisasm fatal   : Object file FILE appears truncated") {
 		t.Errorf("%s rule %q %q, want error nvdisasm/refused: appears truncated", v.Kind, v.Rule, v.Diagnostic)
+	}
+}
+
+// TestAskRejectedMirrorsPtxas: asked about a case spec/ptxisa rejects, the
+// judge gives ptxas's reject in ptxas's words (a known answer of ptxas
+// 12.4).
+func TestAskRejectedMirrorsPtxas(t *testing.T) {
+	o := realSASS(t)
+	o.AskRejected = true
+	c := domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 1, false, ldsm.U16, sm90a))
+	v := batchtest.Judge(t, o, []domain.Case{c})[0]
+	if v.Kind != oracles.Reject || v.Rule != "ptxas" || !strings.Contains(v.Diagnostic, "Unexpected instruction types specified for 'ldmatrix'") {
+		t.Errorf("got %s %q %q, want reject by ptxas naming the types", v.Kind, v.Rule, v.Diagnostic)
 	}
 }
