@@ -93,18 +93,19 @@ func (p *Passes) Version() string {
 // Judges reports whether the release renders the domain.
 func (p *Passes) Judges(domainName string) bool { return p.o.Judges(domainName) }
 
-// Judge runs the passes before the lowering, then Pipeline and the passes
-// after it, each group in one run per batch; only a case a group fails on
-// is looked at pass by pass, so the common case costs two runs. A case
-// MLIR's verifier refuses is Unsupported here, and the passes after the
-// lowering judge only cases the mlir oracle's whole chain accepts
-// (verifier, Pipeline, mlir-translate, llvm-link, llc, ptxas): what that
-// chain refuses or crashes on is the mlir oracle's finding, and a pass
-// after it failing on the same IR would report that root cause again. A
-// case's verdict is the worst a pass gave it: a crash, a hang, IR the
-// verifier rejects, an error printed at exit status 0 (each an Error or
-// Timeout naming the pass), then a refusal in the pass's own words
-// (Reject); Accept when every pass ran.
+// Judge runs the passes before the lowering as one group, then Pipeline,
+// then the passes after it as one group on Pipeline's output: three runs per
+// batch, and only a case a group fails on is looked at pass by pass. A
+// case MLIR's verifier refuses, or Pipeline does not lower, is the mlir
+// oracle's verdict and Unsupported here (when no pass before failed on
+// it), and the passes after the lowering judge only cases the mlir
+// oracle's whole chain accepts (verifier, Pipeline, mlir-translate,
+// llvm-link, llc, ptxas): a pass after it failing on IR that chain refuses
+// or crashes on would report that root cause again. A case's verdict is
+// the worst a pass gave it: a crash, a hang, IR the verifier rejects, an
+// error printed at exit status 0 (each an Error or Timeout naming the
+// pass), then a refusal in the pass's own words (Reject); Accept when
+// every pass ran.
 func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
 	out, jobs, err := p.o.prepare(cases)
 	if err != nil {
@@ -116,26 +117,54 @@ func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 	for _, j := range jobs {
 		j.v.Kind = oracles.Accept
 	}
-	before, err := p.failing(ctx, "builtin.module("+strings.Join(p.before, ",")+")", jobs)
+	before, err := p.failing(ctx, wrap([]string{strings.Join(p.before, ",")})[0], jobs, texts(jobs))
 	if err != nil {
 		return nil, err
 	}
-	var after []*job
+	var after, unlowered []*job
 	if p.o.Lower != nil && len(p.after) > 0 {
-		whole := strings.TrimSuffix(Pipeline, ")") + "," + strings.Join(p.after, ",") + ")"
-		if after, err = p.failing(ctx, whole, jobs); err != nil {
+		lowered, outs, failed, err := p.pipeline(ctx, jobs)
+		if err != nil {
+			return nil, err
+		}
+		unlowered = failed
+		if after, err = p.failing(ctx, wrap([]string{strings.Join(p.after, ",")})[0], lowered, outs); err != nil {
 			return nil, err
 		}
 	}
 	if err := p.attribute(ctx, before, after); err != nil {
 		return nil, err
 	}
+	for _, j := range unlowered {
+		if j.v.Kind == oracles.Accept {
+			j.v.Kind, j.v.Rule, j.v.Diagnostic = oracles.Unsupported, stageLowering, "Pipeline does not lower the case: the mlir oracle's verdict"
+		}
+	}
 	return dedupe(cases, out), nil
 }
 
-// failing runs a pipeline over the jobs and returns those it did not pass.
-func (p *Passes) failing(ctx context.Context, pipeline string, jobs []*job) ([]*job, error) {
-	res, err := p.o.runSplit(ctx, stage{name: "passes", tool: p.o.Opt, args: []string{timingFlag, "--pass-pipeline=" + pipeline}}, texts(jobs))
+// pipeline lowers the jobs with Pipeline, which the mlir oracle judges:
+// the jobs it lowered with their output, and the others.
+func (p *Passes) pipeline(ctx context.Context, jobs []*job) (lowered []*job, outs []string, failed []*job, err error) {
+	res, err := p.o.runSplit(ctx, stage{name: stageLowering, tool: p.o.Opt,
+		args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}, texts(jobs))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for i, j := range jobs {
+		if res[i].outcome != passed {
+			failed = append(failed, j)
+			continue
+		}
+		lowered, outs = append(lowered, j), append(outs, res[i].out)
+	}
+	return lowered, outs, failed, nil
+}
+
+// failing runs a pipeline over the texts (one per job) and returns the
+// jobs it did not pass.
+func (p *Passes) failing(ctx context.Context, pipeline string, jobs []*job, ts []string) ([]*job, error) {
+	res, err := p.o.runSplit(ctx, stage{name: "passes", tool: p.o.Opt, args: []string{timingFlag, "--pass-pipeline=" + pipeline}}, ts)
 	if err != nil {
 		return nil, err
 	}
