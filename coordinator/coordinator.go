@@ -508,6 +508,30 @@ func (c *Coordinator) oraclesFor(domainName string) []string {
 	return slices.Compact(names)
 }
 
+// sampled reports whether a live worker advertises the oracle as a sampled
+// judge (oracles.Info.Sampled): one the campaign never waits for.
+func (c *Coordinator) sampled(oracle string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, w := range c.workers {
+		for _, s := range w.Oracles {
+			if s.Name == oracle && s.Sampled {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// backlog is the oracle's enqueued cases not yet judged.
+func backlog(camp store.Campaign, oracle string) int {
+	s := camp.Stats.Oracles[oracle]
+	if s == nil {
+		return 0
+	}
+	return s.Enqueued - s.Judged
+}
+
 func (c *Coordinator) fuzzWorkers() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()

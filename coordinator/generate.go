@@ -271,22 +271,17 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 // pickGenDomain picks the domain to generate for: among those the most
 // starved hungry oracle judges and whose oracles all have room, a domain
 // never generated yet first, else by GenWeight. Empty: nothing to do.
+// Sampled judges pace nothing: they get the cases they have room for.
 func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	size := camp.Config.BatchSize
-	depth := func(o string) int {
-		s := camp.Stats.Oracles[o]
-		if s == nil {
-			return 0
-		}
-		return s.Enqueued - s.Judged
-	}
+	depth := func(o string) int { return backlog(camp, o) }
 	hungry, least := "", lowBatches*size
 	byDomain := map[string][]string{}
 	for _, d := range camp.Config.Domains {
 		if c.gen.fields[d] == nil {
 			continue
 		}
-		byDomain[d] = c.oraclesFor(d)
+		byDomain[d] = slices.DeleteFunc(c.oraclesFor(d), c.sampled)
 		for _, o := range byDomain[d] {
 			if n := depth(o); n < least {
 				hungry, least = o, n

@@ -93,3 +93,53 @@ func sampleDepth(c *coordinator.Coordinator, oracle string) []int {
 		out = append(out, o.Enqueued-o.Judged)
 	}
 }
+
+// TestSampledJudgeNeverPaces runs a fast oracle beside a slow sampled one:
+// generation keeps pace with the fast one, which judges every case, while
+// the sampled one gets only what its queue has room for.
+func TestSampledJudgeNeverPaces(t *testing.T) {
+	_, nc := queuetest.Embedded(t)
+	db := storetest.Open(t, "")
+	const batch, duration = 8, 3 * time.Second
+	fast := testoracle.New(testoracle.Config{Name: "fast", Latency: 10 * time.Millisecond, Domains: []string{"kindword"}})
+	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}, Sampled: true})
+	var statuses []oracles.Status
+	for _, o := range []*testoracle.FixedLatency{fast, slow} {
+		statuses = append(statuses, o.Status())
+	}
+	w, err := worker.New(nc, worker.Config{Name: "w1", Oracles: []oracles.Oracle{fast, slow}, Statuses: statuses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	wctx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	go func() { _ = w.Run(wctx) }()
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Oracles: []string{"fast", "slow"},
+			Duration: duration, BatchSize: batch, Generator: coordinator.GenStructured}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := make(chan []int, 1)
+	go func() { samples <- sampleDepth(coord, "slow") }()
+	camp, err := coord.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, s := camp.Stats.Oracles["fast"], camp.Stats.Oracles["slow"]
+	t.Logf("cases %d; fast %+v; slow %+v", camp.Stats.Cases, f, s)
+	if f == nil || s == nil || f.Judged != camp.Stats.Cases {
+		t.Fatalf("fast judged %+v of %d cases, want every case; slow %+v", f, camp.Stats.Cases, s)
+	}
+	if s.Judged == 0 || f.Judged < 3*s.Judged {
+		t.Errorf("fast judged %d, slow %d: want the slow sampled judge to see some cases, and the fast one three times as many at least", f.Judged, s.Judged)
+	}
+	bound := (coordinator.HighBatches + 1) * batch
+	for i, d := range <-samples {
+		if d > bound {
+			t.Errorf("sample %d: %d cases queued for the sampled judge, bound %d", i, d, bound)
+		}
+	}
+}

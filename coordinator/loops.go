@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -300,8 +301,11 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 }
 
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then
-// marks them enqueued. Cases of a domain no live oracle judges stay
-// unenqueued until a restart finds one.
+// marks them enqueued for those oracles. Cases of a domain no live oracle
+// judges stay unenqueued until a restart finds one. A sampled judge gets
+// the cases only while its backlog is under the pacing bound: the others
+// are marked without it, so nothing waits for it and nothing sends them
+// to it later.
 func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord) error {
 	byDomain := map[string][]store.CaseRecord{}
 	for _, r := range recs {
@@ -310,7 +314,9 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord) erro
 	camp := c.Campaign()
 	marked := map[string][]string{}
 	for dom, rs := range byDomain {
-		orcs := c.oraclesFor(dom)
+		orcs := slices.DeleteFunc(c.oraclesFor(dom), func(o string) bool {
+			return c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
+		})
 		if len(orcs) == 0 {
 			continue
 		}

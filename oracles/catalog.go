@@ -40,6 +40,12 @@ type Info struct {
 	Where string
 	// GPU is set for oracles that need a GPU machine.
 	GPU bool
+	// Sampled is set for a judge that looks again, at great cost, at what
+	// other judges of the same tool already judged (the cubins ptxas
+	// wrote, the IR MLIR's verifier and lowering passed): a campaign gives
+	// it the cases it has room for and never waits for it, so it does not
+	// slow down the judges it builds on.
+	Sampled bool
 }
 
 // catalog is the one list of the oracles legalfuzz knows.
@@ -48,12 +54,12 @@ var catalog = []Info{
 	{Name: SpecPTXISA, Family: "spec", Where: "legalfuzz itself (oracles/spec, PTX ISA rule set)"},
 	{Name: FenceProxy, Family: "algo", Where: "legalfuzz itself (seed 003's fence inserter under test)"},
 	{Name: PTXAS, Family: "ptxas", Where: "ptxas 12.4 from make oracles; knows sm_90a and older"},
-	{Name: SASS, Family: "nvdisasm", Where: "ptxas, nvdisasm and cuobjdump 12.4 from make oracles; the SASS of what ptxas accepts, read back"},
+	{Name: SASS, Family: "nvdisasm", Where: "ptxas, nvdisasm and cuobjdump 12.4 from make oracles; the SASS of what ptxas accepts, read back", Sampled: true},
 	{Name: PTXAS13, Family: "ptxas", Where: "CUDA 13's ptxas on a GPU machine; knows sm_100a and newer", GPU: true},
 	{Name: MLIR, Family: "mlir", Where: "mlir-opt 19 from make oracles"},
 	{Name: MLIR22, Family: "mlir", Where: "mlir-opt 22 and LLVM 22 from make oracles (private trixie root)"},
-	{Name: MLIRPasses, Family: "mlir-passes", Where: "mlir-opt 19 from make oracles"},
-	{Name: MLIR22Passes, Family: "mlir-passes", Where: "mlir-opt 22 from make oracles (private trixie root)"},
+	{Name: MLIRPasses, Family: "mlir-passes", Where: "mlir-opt 19 from make oracles", Sampled: true},
+	{Name: MLIR22Passes, Family: "mlir-passes", Where: "mlir-opt 22 from make oracles (private trixie root)", Sampled: true},
 	{Name: LLC19, Family: "llc", Where: "LLVM 19 llc from make oracles"},
 	{Name: LLC22, Family: "llc", Where: "LLVM 22 llc from make oracles"},
 	{Name: AMDGPUMC, Family: "llvm-mc", Where: "llvm-mc 19 from make oracles; gfx9-gfx12 as -mcpu=help lists them"},

@@ -69,4 +69,7 @@ type Status struct {
 	// get it.
 	Reason  string `json:"reason,omitempty"`
 	Install string `json:"install,omitempty"`
+	// Sampled says the oracle judges the cases it has room for (see
+	// Info.Sampled).
+	Sampled bool `json:"sampled,omitempty"`
 }

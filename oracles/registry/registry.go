@@ -112,6 +112,9 @@ func tool[T any, P interface {
 }
 
 func (f *Found) add(o oracles.Oracle, s oracles.Status) {
+	if in, ok := oracles.Lookup(s.Name); ok {
+		s.Sampled = in.Sampled
+	}
 	if o != nil && s.Available {
 		f.Oracles = append(f.Oracles, o)
 	}

@@ -53,6 +53,8 @@ type Config struct {
 	// OnJudge, if set, is called at the start of every Judge call with the
 	// batch, so a test knows when a worker holds one.
 	OnJudge func(batch []domain.Case)
+	// Sampled advertises the oracle as a sampled judge (oracles.Info.Sampled).
+	Sampled bool
 }
 
 // FixedLatency is the fixed test oracle. It is safe for concurrent use.
@@ -101,7 +103,7 @@ func (o *FixedLatency) Status(domains ...string) oracles.Status {
 	if len(o.cfg.Domains) > 0 {
 		domains = o.cfg.Domains
 	}
-	return oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: domains}
+	return oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: domains, Sampled: o.cfg.Sampled}
 }
 
 // Release unblocks every hung Judge call, now and later.
