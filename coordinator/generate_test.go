@@ -12,6 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
+	"github.com/nats-io/nats.go"
 )
 
 // TestGenerationPacedByOracle runs the structured generator against one
@@ -28,15 +29,7 @@ func TestGenerationPacedByOracle(t *testing.T) {
 		duration = 4 * time.Second
 	)
 	orc := testoracle.New(testoracle.Config{Name: name, Latency: latency, Domains: []string{"kindword", "tmamode"}})
-	w, err := worker.New(nc, worker.Config{Name: "w1", Oracles: []oracles.Oracle{orc}, Statuses: []oracles.Status{orc.Status()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	wctx, stopWorker := context.WithCancel(ctx)
-	defer stopWorker()
-	go func() { _ = w.Run(wctx) }()
+	ctx := runWorker(t, nc, orc)
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
 		Config: store.CampaignConfig{Domains: []string{"kindword", "tmamode"}, Oracles: []string{name},
 			Duration: duration, BatchSize: batch, Generator: coordinator.GenStructured}})
@@ -67,6 +60,25 @@ func TestGenerationPacedByOracle(t *testing.T) {
 		camp.Stats.Domains["kindword"] == nil || camp.Stats.Domains["kindword"].Generated == 0 {
 		t.Errorf("domains %v: want cases generated for both", camp.Stats.Domains)
 	}
+}
+
+// runWorker runs a worker of the test oracles until the test ends, and
+// returns the context (a minute at most) the test's campaign runs in.
+func runWorker(t *testing.T, nc *nats.Conn, orcs ...*testoracle.FixedLatency) context.Context {
+	t.Helper()
+	var judges []oracles.Oracle
+	var statuses []oracles.Status
+	for _, o := range orcs {
+		judges, statuses = append(judges, o), append(statuses, o.Status())
+	}
+	w, err := worker.New(nc, worker.Config{Name: "w1", Oracles: judges, Statuses: statuses})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	go func() { _ = w.Run(ctx) }()
+	return ctx
 }
 
 // sampleDepth samples the oracle's queue depth (its enqueued cases not yet
@@ -103,19 +115,7 @@ func TestSampledJudgeNeverPaces(t *testing.T) {
 	const batch, duration = 8, 3 * time.Second
 	fast := testoracle.New(testoracle.Config{Name: "fast", Latency: 10 * time.Millisecond, Domains: []string{"kindword"}})
 	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}, Sampled: true})
-	var statuses []oracles.Status
-	for _, o := range []*testoracle.FixedLatency{fast, slow} {
-		statuses = append(statuses, o.Status())
-	}
-	w, err := worker.New(nc, worker.Config{Name: "w1", Oracles: []oracles.Oracle{fast, slow}, Statuses: statuses})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	wctx, stopWorker := context.WithCancel(ctx)
-	defer stopWorker()
-	go func() { _ = w.Run(wctx) }()
+	ctx := runWorker(t, nc, fast, slow)
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
 		Config: store.CampaignConfig{Domains: []string{"kindword"}, Oracles: []string{"fast", "slow"},
 			Duration: duration, BatchSize: batch, Generator: coordinator.GenStructured}})
