@@ -243,6 +243,9 @@ func verifyBatch(ctx context.Context, opt tool.Tool, texts []string) ([][]mlirDi
 			return out, false, nil
 		}
 		ln, _ := strconv.Atoi(m[2])
+		if i > 0 {
+			ln-- // after the first chunk, offsets count the "// -----" line
+		}
 		if m[3] == "note" && strings.HasPrefix(m[4], "see current operation:") {
 			continue // printed with every failing op; -verify-diagnostics does not check it
 		}
