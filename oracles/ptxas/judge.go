@@ -12,13 +12,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
-	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
-
-// maxDiag bounds the tool output kept in an error verdict.
-const maxDiag = 4000
 
 // item is one distinct case to assemble, with its rendered entry.
 type item struct {
@@ -188,7 +184,7 @@ func (o *Oracle) single(res tool.Result, rep report) batch.Outcome {
 	case res.TimedOut:
 		return batch.Outcome{Kind: oracles.Timeout, Diagnostic: fmt.Sprintf("%s did not finish within %s", o.cfg.Name, o.timeout())}
 	case res.Crashed():
-		return batch.Outcome{Kind: oracles.Error, Diagnostic: o.crashText(res)}
+		return batch.Outcome{Kind: oracles.Error, Diagnostic: res.Failure(o.cfg.Name)}
 	}
 	errs := rep.errs[0]
 	for _, l := range rep.stray {
@@ -202,24 +198,7 @@ func (o *Oracle) single(res tool.Result, rep report) batch.Outcome {
 	case res.ExitCode == 0:
 		return batch.Outcome{Kind: oracles.Accept}
 	}
-	return batch.Outcome{Kind: oracles.Error, Diagnostic: o.crashText(res)}
-}
-
-// crashText describes a failed run: exit status or signal, and the
-// normalized output, bounded.
-func (o *Oracle) crashText(res tool.Result) string {
-	status := fmt.Sprintf("exit status %d", res.ExitCode)
-	if res.Signal != "" {
-		status = "killed by signal " + res.Signal
-	}
-	out := diag.Normalize(strings.TrimSpace(res.Output()))
-	if len(out) > maxDiag {
-		out = out[:maxDiag] + "..."
-	}
-	if out == "" {
-		return o.cfg.Name + " failed (" + status + ") with no output"
-	}
-	return o.cfg.Name + " failed (" + status + "): " + out
+	return batch.Outcome{Kind: oracles.Error, Diagnostic: res.Failure(o.cfg.Name)}
 }
 
 // Batches renders cases into the runs Judge's first pass makes

@@ -18,9 +18,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
-// maxDiag bounds the tool output kept in an error verdict.
-const maxDiag = 4000
-
 // stageSASS is the stage where the listings are compared with each other
 // and with the PTX.
 const stageSASS = "sass"
@@ -177,31 +174,14 @@ func (o *Oracle) failure(name string, res tool.Result) *batch.Outcome {
 	case res.TimedOut:
 		return &batch.Outcome{Kind: oracles.Timeout, Rule: name, Diagnostic: fmt.Sprintf("%s did not finish within %s", name, o.timeout())}
 	case res.Crashed():
-		return &batch.Outcome{Kind: oracles.Error, Rule: name, Diagnostic: crashText(name, res)}
+		return &batch.Outcome{Kind: oracles.Error, Rule: name, Diagnostic: res.Failure(name)}
 	case res.ExitCode != 0:
-		return &batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: name, Fault: oracles.Refused}.String(), Diagnostic: crashText(name, res)}
+		return &batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: name, Fault: oracles.Refused}.String(), Diagnostic: res.Failure(name)}
 	case errorWords.Match(res.Stderr):
 		res.Stdout = nil // the listing: the error is on stderr
-		return &batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: name, Fault: oracles.ExitZero}.String(), Diagnostic: crashText(name, res)}
+		return &batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: name, Fault: oracles.ExitZero}.String(), Diagnostic: res.Failure(name)}
 	}
 	return nil
-}
-
-// crashText describes a failed run: exit status or signal, and the
-// normalized output, bounded.
-func crashText(name string, res tool.Result) string {
-	status := fmt.Sprintf("exit status %d", res.ExitCode)
-	if res.Signal != "" {
-		status = "killed by signal " + res.Signal
-	}
-	out := diag.Normalize(strings.TrimSpace(res.Output()))
-	if len(out) > maxDiag {
-		out = out[:maxDiag] + "..."
-	}
-	if out == "" {
-		return name + " failed (" + status + ") with no output"
-	}
-	return name + " failed (" + status + "): " + out
 }
 
 // judgeEntry compares one entry's functions in both listings, then its

@@ -157,6 +157,26 @@ type Result struct {
 // Output is stderr followed by stdout, as a user reading the terminal sees it.
 func (r Result) Output() string { return string(r.Stderr) + string(r.Stdout) }
 
+// maxFailure bounds the tool output Failure keeps.
+const maxFailure = 4000
+
+// Failure describes a failed run of the named tool for an error verdict:
+// its exit status or signal, and its normalized output, bounded.
+func (r Result) Failure(name string) string {
+	status := fmt.Sprintf("exit status %d", r.ExitCode)
+	if r.Signal != "" {
+		status = "killed by signal " + r.Signal
+	}
+	out := diag.Normalize(strings.TrimSpace(r.Output()))
+	if len(out) > maxFailure {
+		out = out[:maxFailure] + "..."
+	}
+	if out == "" {
+		return name + " failed (" + status + ") with no output"
+	}
+	return name + " failed (" + status + "): " + out
+}
+
 // crashMarkers are the texts compilers print when they fail internally.
 var crashMarkers = []string{
 	"internal compiler error", "Internal error", "PLEASE submit a bug report", "Stack dump:",
