@@ -208,10 +208,15 @@ func (p *Passes) attribute(ctx context.Context, before, after []*job) error {
 			j.v.Kind, j.v.Rule, j.v.Diagnostic, j.v.Value = oracles.Accept, "", "", ""
 		}
 	}
-	if err := p.chain(ctx, p.before, keep(before, refused), nil); err != nil {
+	judged := keep(before, refused)
+	if err := p.chain(ctx, p.before, judged, texts(judged)); err != nil {
 		return err
 	}
-	return p.chain(ctx, p.after, keep(after, refused, chainFailed), []string{Pipeline})
+	lowered, outs, _, err := p.pipeline(ctx, keep(after, refused, chainFailed))
+	if err != nil {
+		return err
+	}
+	return p.chain(ctx, p.after, lowered, outs)
 }
 
 // unjudged makes the jobs a stage of the mlir oracle did not accept
@@ -238,26 +243,9 @@ func keep(jobs []*job, sets ...map[*job]bool) []*job {
 	return out
 }
 
-// chain runs the passes one at a time, each on the previous one's output,
-// after the unjudged pipelines first (Pipeline, which the mlir oracle
-// judges, for the passes after the lowering).
-func (p *Passes) chain(ctx context.Context, passes []string, jobs []*job, first []string) error {
-	ts := texts(jobs)
-	for _, pipeline := range first {
-		res, err := p.o.runSplit(ctx, stage{name: stageLowering, tool: p.o.Opt,
-			args: []string{timingFlag, "--pass-pipeline=" + pipeline}, marker: splitMarker}, ts)
-		if err != nil {
-			return err
-		}
-		var ready []*job
-		var outs []string
-		for i, j := range jobs {
-			if res[i].outcome == passed {
-				ready, outs = append(ready, j), append(outs, res[i].out)
-			}
-		}
-		jobs, ts = ready, outs
-	}
+// chain runs the passes one at a time on the texts (one per job), each on
+// the previous one's output.
+func (p *Passes) chain(ctx context.Context, passes []string, jobs []*job, ts []string) error {
 	var err error
 	for _, pass := range passes {
 		if jobs, ts, err = p.run(ctx, pass, jobs, ts); err != nil {
