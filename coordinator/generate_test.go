@@ -133,8 +133,12 @@ func TestSampledJudgeNeverPaces(t *testing.T) {
 	if f == nil || s == nil || f.Judged != camp.Stats.Cases {
 		t.Fatalf("fast judged %+v of %d cases, want every case; slow %+v", f, camp.Stats.Cases, s)
 	}
-	if s.Judged == 0 || f.Judged < 3*s.Judged {
-		t.Errorf("fast judged %d, slow %d: want the slow sampled judge to see some cases, and the fast one three times as many at least", f.Judged, s.Judged)
+	// Were generation paced by the slow judge, it would see every case. How
+	// many it misses depends on the machine's speed (-race on a loaded CI
+	// machine slows generation to near the slow judge's rate), so ask only
+	// that it saw some and missed at least a batch.
+	if s.Judged == 0 || s.Judged > f.Judged-batch {
+		t.Errorf("fast judged %d, slow %d: want the slow sampled judge to see some cases and miss a batch at least", f.Judged, s.Judged)
 	}
 	bound := (coordinator.HighBatches + 1) * batch
 	for i, d := range <-samples {
