@@ -37,7 +37,7 @@ func main() {
 
 // run executes one command line and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel()})))
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -53,6 +53,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "legalfuzz:", err)
 		return exitError
 	}
+}
+
+// logLevel is $LEGALFUZZ_LOG (debug, info, warn or error), warn by default:
+// debug shows each tool run the batch engine makes.
+func logLevel() slog.Level {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(os.Getenv("LEGALFUZZ_LOG"))); err != nil {
+		return slog.LevelWarn
+	}
+	return l
 }
 
 func newRootCmd() *cobra.Command {
