@@ -1,21 +1,125 @@
 package batch
 
 import (
+	"encoding/json"
+	"sync"
+
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
 // Predict is the verdict spec/ptxisa gives c: Accept or Reject, or "" when
-// the set has no rules for c's domain. It only shapes the plan: the tool's
-// own output decides every verdict, so a wrong prediction costs a run.
+// the set has no rules for c's domain.
 func Predict(c domain.Case) oracles.Kind {
+	k, _ := predict(c)
+	return k
+}
+
+// predict is spec/ptxisa's verdict on c and, for a reject, the rule it
+// names.
+func predict(c domain.Case) (oracles.Kind, string) {
 	j, err := spec.JudgeValue(spec.PTXISA, c.Domain, c.Value)
 	switch {
 	case err != nil:
-		return ""
+		return "", ""
 	case j.Accept:
-		return oracles.Accept
+		return oracles.Accept, ""
+	case j.Rule == nil:
+		return oracles.Reject, ""
 	}
-	return oracles.Reject
+	return oracles.Reject, j.Rule.ID
+}
+
+// History is what one tool has done with the cases spec/ptxisa rejects,
+// rule by rule, kept with its probe answers (Probes.History), so that a
+// worker's next campaign starts from what the last one learned. Many rules are about things a
+// tool does not check (llc and ptxas accept a cp.async of any alignment,
+// an ldmatrix of any result shape): planned as rejects, such cases cost a
+// run each (llc) or a run again (ptxas). Once the tool has accepted most
+// cases of a rule, its cases are expected accepted. It only shapes the
+// plan: the tool's own output decides every verdict. A nil History
+// predicts from spec/ptxisa alone and learns nothing.
+type History struct {
+	mu     sync.Mutex
+	byRule map[string]*tally
+	// store keeps the history on disk (Save); nil keeps it in memory.
+	store *Probes
+	dirty bool
+}
+
+// tally counts what the tool did with one rule's cases.
+type tally struct {
+	Accepted int `json:"accepted"`
+	Refused  int `json:"refused"`
+}
+
+// historyKey is the history's key in its probe cache.
+const historyKey = "history"
+
+// loadHistory reads the history p keeps.
+func loadHistory(p *Probes) *History {
+	h := &History{store: p}
+	if !p.Get(historyKey, &h.byRule) {
+		h.byRule = nil
+	}
+	return h
+}
+
+// Save writes the history to its probe cache when it changed.
+func (h *History) Save() {
+	if h == nil || h.store == nil {
+		return
+	}
+	h.mu.Lock()
+	if !h.dirty {
+		h.mu.Unlock()
+		return
+	}
+	h.dirty = false
+	raw, err := json.Marshal(h.byRule)
+	h.mu.Unlock()
+	if err == nil {
+		h.store.Put(historyKey, json.RawMessage(raw))
+	}
+}
+
+// Predict is the verdict c is expected to get from the tool, and the rule
+// spec/ptxisa rejects it for ("" when it does not), which the engine
+// reports back to Observe with the tool's verdict.
+func (h *History) Predict(c domain.Case) (oracles.Kind, string) {
+	k, rule := predict(c)
+	if h == nil || rule == "" {
+		return k, rule
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t := h.byRule[rule]; t != nil && t.Accepted > t.Refused {
+		return oracles.Accept, rule
+	}
+	return k, rule
+}
+
+// Observe records the tool's verdict on a case spec/ptxisa rejected for
+// rule.
+func (h *History) Observe(rule string, k oracles.Kind) {
+	if h == nil || rule == "" {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byRule == nil {
+		h.byRule = map[string]*tally{}
+	}
+	t := h.byRule[rule]
+	if t == nil {
+		t = &tally{}
+		h.byRule[rule] = t
+	}
+	if k == oracles.Accept {
+		t.Accepted++
+	} else {
+		t.Refused++
+	}
+	h.dirty = true
 }

@@ -37,10 +37,14 @@ func CacheDir() string {
 // reads another's answers. A cache that cannot be read or written only
 // costs the probes again.
 type Probes struct {
-	mu   sync.Mutex
-	path string // "" keeps the answers in memory only
-	m    map[string]json.RawMessage
+	mu      sync.Mutex
+	path    string // "" keeps the answers in memory only
+	m       map[string]json.RawMessage
+	history *History
 }
+
+// History is the tool's verdicts rule by rule, kept with its probes.
+func (p *Probes) History() *History { return p.history }
 
 // unsafeName matches what may not stand in a cache file name.
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -48,6 +52,13 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // OpenProbes returns the probe cache of one tool (name, version, path) in
 // CacheDir(), loading what an earlier process stored there.
 func OpenProbes(name, version, path string) *Probes {
+	p := open(name, version, path)
+	p.history = loadHistory(p)
+	return p
+}
+
+// open loads the probe answers of one tool.
+func open(name, version, path string) *Probes {
 	p := &Probes{m: map[string]json.RawMessage{}}
 	dir := CacheDir()
 	if dir == "" {
@@ -121,4 +132,19 @@ func (p *Probes) save() error {
 		return fmt.Errorf("probe cache: %w", err)
 	}
 	return nil
+}
+
+// LazyProbes opens a tool's probe cache on first use: an oracle made as a
+// struct literal, or before a test points CacheDirEnv at its own
+// directory, still finds the right one. The zero value is ready.
+type LazyProbes struct {
+	once sync.Once
+	p    *Probes
+}
+
+// Open returns the probe cache of the tool (name, version, path), opening
+// it on the first call; later calls return the same one.
+func (l *LazyProbes) Open(name, version, path string) *Probes {
+	l.once.Do(func() { l.p = OpenProbes(name, version, path) })
+	return l.p
 }

@@ -73,6 +73,7 @@ type JITOracle struct {
 
 	mu      sync.Mutex
 	headers map[target.Target][]string
+	history batch.History
 }
 
 // NewJITOracle makes the oracle over any loader, for a device of compute
@@ -165,7 +166,7 @@ func (o *JITOracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 	e := &batch.Engine[jitItem, jitModule, JITResult]{
 		Oracle: JITName, Version: o.version, Tool: o,
 		Options: batch.Options{MaxBatch: o.BatchSize, Mode: batch.ReportsAll},
-		Gate:    o.gate,
+		Gate:    o.gate, History: &o.history,
 	}
 	return e.Judge(ctx, cases)
 }
@@ -189,7 +190,8 @@ func (o *JITOracle) Prepare(c domain.Case) (batch.Prepared[jitItem], error) {
 	if err != nil {
 		return batch.Prepared[jitItem]{}, fmt.Errorf("cuda-jit: %w", err)
 	}
-	return batch.Prepared[jitItem]{Item: jitItem{c, e}, Group: t.String(), Expect: batch.Predict(c)}, nil
+	expect, rule := o.history.Predict(c)
+	return batch.Prepared[jitItem]{Item: jitItem{c, e}, Group: t.String(), Expect: expect, Rule: rule}, nil
 }
 
 // gate rejects every item of a target whose header the JIT refuses with

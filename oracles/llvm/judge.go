@@ -43,7 +43,7 @@ func (o *Oracle) engine() *batch.Engine[*job, *module, llcRun] {
 	return &batch.Engine[*job, *module, llcRun]{
 		Oracle: o.Name(), Version: o.Version(), Tool: o,
 		Options: batch.Options{MaxBatch: o.batchSize(), Mode: batch.StopsAtFirst},
-		Gate:    o.gate,
+		Gate:    o.gate, History: o.probes.History(),
 	}
 }
 
@@ -53,7 +53,7 @@ func (o *Oracle) engine() *batch.Engine[*job, *module, llcRun] {
 func (o *Oracle) gate(_ context.Context, jobs []*job) ([]*batch.Outcome, error) {
 	out := make([]*batch.Outcome, len(jobs))
 	var known refusal
-	if !o.probes().Get(refusalKey(jobs[0].c.Value.Target()), &known) || !known.Refused {
+	if !o.probes.Get(refusalKey(jobs[0].c.Value.Target()), &known) || !known.Refused {
 		return out, nil
 	}
 	oc := known.outcome()
@@ -89,7 +89,8 @@ func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[*job], error) {
 	if err != nil {
 		return batch.Prepared[*job]{}, err
 	}
-	return batch.Prepared[*job]{Item: &job{id: id, c: c, k: k}, Group: t.String(), Expect: batch.Predict(c)}, nil
+	expect, rule := o.probes.History().Predict(c)
+	return batch.Prepared[*job]{Item: &job{id: id, c: c, k: k}, Group: t.String(), Expect: expect, Rule: rule}, nil
 }
 
 // Render lays out jobs (one target) as one module.
@@ -191,7 +192,7 @@ func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, 
 	defer o.mu.Unlock()
 	key := refusalKey(t)
 	var known refusal
-	if o.probes().Get(key, &known) {
+	if o.probes.Get(key, &known) {
 		return known.outcome(), nil
 	}
 	m, err := buildModule(t, nil, nil)
@@ -212,7 +213,7 @@ func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, 
 		c := classify(res, o.timeout().String())
 		oc = &c
 	}
-	o.probes().Put(key, newRefusal(oc))
+	o.probes.Put(key, newRefusal(oc))
 	return oc, nil
 }
 
@@ -236,12 +237,6 @@ func (r refusal) outcome() *outcome {
 		return nil
 	}
 	return &outcome{r.Kind, r.Rule, r.Diag}
-}
-
-// probes opens the oracle's probe cache once.
-func (o *Oracle) probes() *batch.Probes {
-	o.probeOnce.Do(func() { o.probeCache = batch.OpenProbes(o.Name(), o.Version(), o.tool.Path) })
-	return o.probeCache
 }
 
 func clean(r tool.Result) bool { return !r.TimedOut && r.Signal == "" && r.ExitCode == 0 }

@@ -62,9 +62,10 @@ type Oracle struct {
 	// intrinsics are the names llc has compiled as intrinsics.
 	intrinsics map[string]bool
 	// nextID numbers the kernels, so that a module's names never clash.
-	nextID     atomic.Int64
-	probeOnce  sync.Once
-	probeCache *batch.Probes
+	nextID atomic.Int64
+	// probes is what the oracle learned of its llc: target probes and the
+	// verdict history.
+	probes *batch.Probes
 	// Timeout bounds one llc process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize is the most cases per module; zero means DefaultBatchSize,
@@ -108,9 +109,7 @@ func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {
 	// A failing llc aborts with a stack dump; symbolizing it (llc 19 finds
 	// llvm-symbolizer) doubles the run's time, and no verdict reads it.
 	t.Env = append(slices.Clip(t.Env), NoSymbolize)
-	o := &Oracle{variant: v, tool: t, caps: c}
-	o.probeOnce.Do(func() { o.probeCache = probes })
-	return o, nil
+	return &Oracle{variant: v, tool: t, caps: c, probes: probes}, nil
 }
 
 // Name is "llc19" or "llc22".

@@ -37,6 +37,8 @@ type Oracle struct {
 	// frames maps a crash site (see crashSite) to its symbolized crashing
 	// function.
 	frames sync.Map
+	// learned keeps the verifier's verdict history (batch.History).
+	learned batch.LazyProbes
 	// OracleName is the name the verdicts carry: Name (MLIR 19) when
 	// empty, Name22 when the tools are MLIR 22's.
 	OracleName string
@@ -187,8 +189,10 @@ func dedupe(cases []domain.Case, out []oracles.Verdict) []oracles.Verdict {
 func (o *Oracle) verify(ctx context.Context, jobs []*job) error {
 	st := stage{name: "verify", tool: o.Opt, args: []string{timingFlag}}
 	expect := make([]oracles.Kind, len(jobs))
+	rules := make([]string, len(jobs))
+	h := o.learned.Open(o.Name(), o.Version(), o.Opt.Path).History()
 	for i, j := range jobs {
-		expect[i] = batch.Predict(j.c)
+		expect[i], rules[i] = h.Predict(j.c)
 	}
 	res, err := o.decideSplit(ctx, st, texts(jobs), expect)
 	if err != nil {
@@ -196,7 +200,9 @@ func (o *Oracle) verify(ctx context.Context, jobs []*job) error {
 	}
 	for i, j := range jobs {
 		setVerdict(j.v, "verify", res[i])
+		h.Observe(rules[i], j.v.Kind)
 	}
+	h.Save()
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -47,8 +46,7 @@ func (o *Oracle) gate(ctx context.Context, items []item) ([]*batch.Outcome, erro
 
 // probes opens the oracle's probe cache once.
 func (o *Oracle) probes() *batch.Probes {
-	o.probeOnce.Do(func() { o.probeCache = batch.OpenProbes(o.cfg.Name, o.tool.Version, o.tool.Path) })
-	return o.probeCache
+	return o.learned.Open(o.cfg.Name, o.tool.Version, o.tool.Path)
 }
 
 // checkHeaders returns ptxas's errors about the header of each target's
@@ -112,10 +110,4 @@ func (o *Oracle) probeHeader(ctx context.Context, t target.Target) (errs []strin
 		}
 	}
 	return errs, true, nil
-}
-
-// probeState is the oracle's probe cache, opened on first use.
-type probeState struct {
-	probeOnce  sync.Once
-	probeCache *batch.Probes
 }

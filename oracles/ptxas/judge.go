@@ -57,7 +57,7 @@ func (o *Oracle) engine() *batch.Engine[item, Batch, tool.Result] {
 	return &batch.Engine[item, Batch, tool.Result]{
 		Oracle: o.cfg.Name, Version: o.tool.Version, Tool: o,
 		Options: batch.Options{MaxBatch: o.BatchSize, Mode: batch.ReportsAll},
-		Gate:    o.gate,
+		Gate:    o.gate, History: o.probes().History(),
 	}
 }
 
@@ -76,8 +76,8 @@ func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[item], error) {
 	if err != nil {
 		return batch.Prepared[item]{}, fmt.Errorf("ptxas: %w", err)
 	}
-	expect := batch.Predict(c)
-	return batch.Prepared[item]{Item: item{c, e}, Group: group(e.Target, expect), Expect: expect}, nil
+	expect, rule := o.probes().History().Predict(c)
+	return batch.Prepared[item]{Item: item{c, e}, Group: group(e.Target, expect), Expect: expect, Rule: rule}, nil
 }
 
 // group keys the runs a case may join. ptxas reads every module of its

@@ -16,6 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -81,7 +82,9 @@ var PTXAS13 = Config{
 type Oracle struct {
 	cfg  Config
 	tool tool.Tool
-	probeState
+	// learned is what the oracle learned of its ptxas: header probes and
+	// the verdict history, opened on first use.
+	learned batch.LazyProbes
 	// Timeout bounds one ptxas process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize caps the cases in one module; zero means no cap, 1 means one
