@@ -16,20 +16,19 @@ import (
 )
 
 // TestGenerationPacedByOracle runs the structured generator against one
-// oracle of fixed latency per case (a tool's time grows with its input; the
-// worker judges queued jobs together) and samples its queue: the depth
-// never passes the pacing bound, the queue is never empty once generation
-// started, and the oracle is busy nearly all the time.
+// oracle of fixed latency and samples its queue: the depth never passes the
+// pacing bound, the queue is never empty once generation started, and the
+// oracle is busy nearly all the time.
 func TestGenerationPacedByOracle(t *testing.T) {
 	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
 	const (
 		name     = "fixed-slow"
 		batch    = 8
-		latency  = 100 * time.Millisecond / batch
+		latency  = 100 * time.Millisecond
 		duration = 4 * time.Second
 	)
-	orc := testoracle.New(testoracle.Config{Name: name, Latency: latency, PerCase: true, Domains: []string{"kindword", "tmamode"}})
+	orc := testoracle.New(testoracle.Config{Name: name, Latency: latency, Domains: []string{"kindword", "tmamode"}})
 	ctx := runWorker(t, nc, orc)
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
 		Config: store.CampaignConfig{Domains: []string{"kindword", "tmamode"}, Oracles: []string{name},
@@ -44,7 +43,7 @@ func TestGenerationPacedByOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	depths := <-samples
-	t.Logf("campaign %+v; %d calls, %d cases judged; depth samples %v", camp.Stats, orc.Batches(), orc.Cases(), depths)
+	t.Logf("campaign %+v; %d batches judged; depth samples %v", camp.Stats, orc.Batches(), depths)
 	bound := (coordinator.HighBatches + 1) * batch
 	for i, d := range depths {
 		if d > bound {
@@ -54,7 +53,7 @@ func TestGenerationPacedByOracle(t *testing.T) {
 			t.Errorf("sample %d: %s starved (nothing queued) during generation", i, name)
 		}
 	}
-	if busy := time.Duration(orc.Cases()) * latency; busy < duration*7/10 {
+	if busy := time.Duration(orc.Batches()) * latency; busy < duration*7/10 {
 		t.Errorf("%s busy %s of %s of generation, want at least 70%%", name, busy, duration)
 	}
 	if camp.Stats.Domains["tmamode"] == nil || camp.Stats.Domains["tmamode"].Generated == 0 ||

@@ -39,17 +39,7 @@ type Config struct {
 	// every case of the batch gets a Timeout verdict. Zero means
 	// DefaultJobTimeout.
 	JobTimeout time.Duration
-	// JobsPerCall is the most queued jobs of one oracle judged in one call;
-	// zero means DefaultJobsPerCall, 1 one job per call.
-	JobsPerCall int
 }
-
-// DefaultJobsPerCall is how many queued jobs an oracle judges at once when
-// Config.JobsPerCall is zero. A job is one domain's batch over many
-// targets; judged together, the jobs of several domains share each
-// target's (or, for ptxas, each architecture's) tool runs, so the tool
-// starts fewer times per case.
-const DefaultJobsPerCall = 4
 
 // DefaultJobTimeout bounds one batch when Config.JobTimeout is zero: far
 // above any tool's own per-process timeout, so it only catches hangs.
@@ -91,10 +81,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			return err
 		}
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs <- w.consume(ctx, c, w.jobsPerCall(), func(ms []jetstream.Msg) { w.handleJobs(o, ms) })
-		}()
+		go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleJob(o, m) }) }()
 	}
 	if w.cfg.Fuzz != nil {
 		c, err := queue.FuzzConsumer(ctx, w.js, w.cfg.Queue)
@@ -102,10 +89,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			return err
 		}
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs <- w.consume(ctx, c, 1, func(ms []jetstream.Msg) { w.handleFuzz(ctx, ms[0]) })
-		}()
+		go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleFuzz(ctx, m) }) }()
 	}
 	wg.Wait()
 	close(errs)
@@ -134,138 +118,51 @@ func (w *Worker) advertise(ctx context.Context) error {
 	}
 }
 
-// consume waits for a message, takes up to n-1 more of those already
-// queued, and handles them together; it stops fetching when ctx ends, but
-// messages in hand are always finished.
-func (w *Worker) consume(ctx context.Context, c jetstream.Consumer, n int, handle func([]jetstream.Msg)) error {
+// consume fetches one message at a time and handles it; it stops fetching
+// when ctx ends, but a message in hand is always finished.
+func (w *Worker) consume(ctx context.Context, c jetstream.Consumer, handle func(jetstream.Msg)) error {
 	for ctx.Err() == nil {
-		ms, err := messages(c.Fetch(1, jetstream.FetchMaxWait(time.Second)))
-		if err == nil && len(ms) > 0 && n > 1 {
-			var more []jetstream.Msg
-			more, err = messages(c.FetchNoWait(n - 1))
-			ms = append(ms, more...)
-		}
-		if len(ms) > 0 {
-			handle(ms)
-		}
-		if err != nil && ctx.Err() == nil {
+		batch, err := c.Fetch(1, jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
 			w.log.Warn("fetch", "err", err)
 			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		for m := range batch.Messages() {
+			handle(m)
 		}
 	}
 	return nil
 }
 
-// messages reads a fetched batch.
-func messages(batch jetstream.MessageBatch, err error) ([]jetstream.Msg, error) {
-	if err != nil {
-		return nil, err
-	}
-	var ms []jetstream.Msg
-	for m := range batch.Messages() {
-		ms = append(ms, m)
-	}
-	return ms, batch.Error()
-}
-
-func (w *Worker) jobsPerCall() int {
-	if w.cfg.JobsPerCall > 0 {
-		return w.cfg.JobsPerCall
-	}
-	return DefaultJobsPerCall
-}
-
-// held is a job in hand: its message and its decoded cases.
-type held struct {
-	m     jetstream.Msg
-	job   queue.Job
-	cases []domain.Case
-	bad   []queue.BadCase
-}
-
-// handleJobs judges the cases of several jobs in one oracle call, then
-// publishes each job's result and acks it. A message that does not decode
-// goes to the dead letters alone. When the call fails or times out, each
-// job is judged again alone, so that the failure is only its culprit's.
-func (w *Worker) handleJobs(o oracles.Oracle, ms []jetstream.Msg) {
+// handleJob judges one job and publishes its result, then acks it.
+func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 	ctx := context.Background() // a job in hand is finished even while draining
-	var jobs []held
-	var stops []func()
-	for _, m := range ms {
-		job, err := queue.Decode[queue.Job](m.Data())
-		if err != nil {
-			w.deadLetter(ctx, m, queue.UnknownCampaign, err.Error())
-			continue
-		}
-		cases, bad := decodeCases(job)
-		jobs = append(jobs, held{m: m, job: job, cases: cases, bad: bad})
-		stops = append(stops, keepAlive(m, w.keepAlivePeriod()))
-	}
-	defer func() {
-		for _, stop := range stops {
-			stop()
-		}
-	}()
-	if len(jobs) == 0 {
+	job, err := queue.Decode[queue.Job](m.Data())
+	if err != nil {
+		w.deadLetter(ctx, m, queue.UnknownCampaign, err.Error())
 		return
 	}
-	results, err := w.judgeJobs(o, jobs)
-	if err != nil && len(jobs) > 1 {
-		w.log.Warn("a call over several jobs failed; judging each alone", "oracle", o.Name(), "jobs", len(jobs), "err", err)
-		for _, h := range jobs {
-			one, err := w.judgeJobs(o, []held{h})
-			w.finish(ctx, o, h, one[0], err)
-		}
-	} else {
-		for i := range jobs {
-			w.finish(ctx, o, jobs[i], results[i], err)
-		}
-	}
-}
-
-// judgeJobs judges the cases of jobs in one call and returns each job's
-// result. Its error is the call's failure, a timeout included.
-func (w *Worker) judgeJobs(o oracles.Oracle, jobs []held) ([]queue.Result, error) {
-	var all []domain.Case
-	for _, h := range jobs {
-		all = append(all, h.cases...)
-	}
+	cases, bad := decodeCases(job)
+	stop := keepAlive(m, w.keepAlivePeriod())
 	start := time.Now()
-	verdicts, err := w.judge(o, all)
-	elapsed := time.Since(start)
-	if err == nil && len(verdicts) != len(all) {
-		err = fmt.Errorf("%d verdicts for %d cases", len(verdicts), len(all))
-	}
-	results := make([]queue.Result, len(jobs))
-	for i, h := range jobs {
-		results[i] = queue.Result{V: queue.Version, Campaign: h.job.Campaign, Batch: h.job.Batch, Worker: w.cfg.Name,
-			Oracle: o.Name(), Domain: h.job.Domain, Bad: h.bad}
-		if err != nil && !errors.Is(err, errTimedOut) {
-			continue
-		}
-		// Each job is charged its share of the call, by cases.
-		results[i].Elapsed = elapsed
-		if len(all) > 0 {
-			results[i].Elapsed = elapsed * time.Duration(len(h.cases)) / time.Duration(len(all))
-		}
-		results[i].Verdicts, verdicts = verdicts[:len(h.cases):len(h.cases)], verdicts[len(h.cases):]
-	}
-	return results, err
-}
-
-// finish publishes a job's result and acks its message; after a failed
-// call (a timeout aside, whose verdicts are the result) the job is retried.
-func (w *Worker) finish(ctx context.Context, o oracles.Oracle, h held, res queue.Result, err error) {
-	if err != nil && !errors.Is(err, errTimedOut) {
-		w.retryOrDead(ctx, h.m, h.job.Campaign, fmt.Sprintf("oracle %s failed on batch %s: %v", o.Name(), h.job.Batch, err))
+	verdicts, err := w.judge(o, cases)
+	stop()
+	if err != nil {
+		w.retryOrDead(ctx, m, job.Campaign, fmt.Sprintf("oracle %s failed on batch %s: %v", o.Name(), job.Batch, err))
 		return
 	}
+	res := queue.Result{V: queue.Version, Campaign: job.Campaign, Batch: job.Batch, Worker: w.cfg.Name,
+		Oracle: o.Name(), Domain: job.Domain, Verdicts: verdicts, Bad: bad, Elapsed: time.Since(start)}
 	if err := w.publishResult(ctx, res); err != nil {
-		w.retryOrDead(ctx, h.m, h.job.Campaign, fmt.Sprintf("publish result of batch %s: %v", h.job.Batch, err))
+		w.retryOrDead(ctx, m, job.Campaign, fmt.Sprintf("publish result of batch %s: %v", job.Batch, err))
 		return
 	}
-	if err := h.m.DoubleAck(ctx); err != nil {
-		w.log.Warn("ack job; a redelivery is deduplicated by the coordinator", "batch", h.job.Batch, "err", err)
+	if err := m.DoubleAck(ctx); err != nil {
+		w.log.Warn("ack job; a redelivery is deduplicated by the coordinator", "batch", job.Batch, "err", err)
 	}
 }
 
@@ -327,14 +224,10 @@ func decodeCases(job queue.Job) ([]domain.Case, []queue.BadCase) {
 	return cases, bad
 }
 
-// errTimedOut is judge's error when the oracle did not answer within the
-// job timeout; its verdicts, every one Timeout, come with it.
-var errTimedOut = errors.New("oracle did not answer within the job timeout")
-
-// judge runs the oracle on cases under the job timeout. An oracle that has
-// not answered in time gets Timeout verdicts for every case, with
-// errTimedOut; its call is abandoned (its context is cancelled, and its
-// goroutine ends whenever the oracle returns).
+// judge runs the oracle on a batch under the job timeout. An oracle that has
+// not answered in time gets Timeout verdicts for the whole batch; its call
+// is abandoned (its context is cancelled, and its goroutine ends whenever the
+// oracle returns).
 func (w *Worker) judge(o oracles.Oracle, cases []domain.Case) ([]oracles.Verdict, error) {
 	limit := w.cfg.JobTimeout
 	if limit <= 0 {
@@ -363,7 +256,7 @@ func (w *Worker) judge(o oracles.Oracle, cases []domain.Case) ([]oracles.Verdict
 		out[i] = oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain, Kind: oracles.Timeout,
 			Diagnostic: fmt.Sprintf("%s did not judge its batch of %d cases within the job timeout (%s)", o.Name(), len(cases), limit)}
 	}
-	return out, errTimedOut
+	return out, nil
 }
 
 // keepAlivePeriod is how often a job in hand is reported in progress: well

@@ -80,10 +80,13 @@ func TestHungAndCrashingOracles(t *testing.T) {
 			}
 		}
 	}
-	// The worker judges queued jobs together (worker.DefaultJobsPerCall) and
-	// a failed or timed-out call again job by job, so how many calls each
-	// oracle saw depends on timing; that every later job was judged, and
-	// only the culprits' verdicts are Timeout or dead, is checked above.
+	// Every batch reached the oracles once; the failing one once per delivery.
+	if got := hangs.Batches(); got != 8 {
+		t.Errorf("hangs judged %d batches, want 8: the worker stopped after the hang", got)
+	}
+	if got := fails.Batches(); got != 7+int64(qcfg.MaxDeliver) {
+		t.Errorf("fails was called %d times, want 7 batches + %d deliveries of the failing one", got, qcfg.MaxDeliver)
+	}
 	dls, err := db.DeadLetters()
 	if err != nil {
 		t.Fatal(err)
