@@ -9,6 +9,7 @@
 package amdgpu
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -159,19 +160,9 @@ func (o *Oracle) knows(cpu string) bool { return o.cpus == nil || o.cpus[cpu] }
 // Version is llvm-mc's LLVM version.
 func (o *Oracle) Version() string { return o.tool.Version }
 
-func (o *Oracle) timeout() time.Duration {
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return DefaultTimeout
-}
+func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }
 
-func (o *Oracle) batchSize() int {
-	if o.BatchSize > 0 {
-		return o.BatchSize
-	}
-	return DefaultBatchSize
-}
+func (o *Oracle) batchSize() int { return cmp.Or(o.BatchSize, DefaultBatchSize) }
 
 // Args are llvm-mc's flags for assembling for cpu (empty: CPU); the source
 // comes on stdin.

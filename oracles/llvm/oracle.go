@@ -6,6 +6,7 @@
 package llvm
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -138,16 +139,6 @@ func (v Variant) domains() []string {
 	return ds
 }
 
-func (o *Oracle) timeout() time.Duration {
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return DefaultTimeout
-}
+func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }
 
-func (o *Oracle) batchSize() int {
-	if o.BatchSize > 0 {
-		return o.BatchSize
-	}
-	return DefaultBatchSize
-}
+func (o *Oracle) batchSize() int { return cmp.Or(o.BatchSize, DefaultBatchSize) }

@@ -1,6 +1,7 @@
 package mlir
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -102,19 +103,9 @@ func (o *Oracle) targetRange() targetRange {
 	return o.targets
 }
 
-func (o *Oracle) timeout() time.Duration {
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return DefaultTimeout
-}
+func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }
 
-func (o *Oracle) batchSize() int {
-	if o.BatchSize > 0 {
-		return o.BatchSize
-	}
-	return DefaultBatchSize
-}
+func (o *Oracle) batchSize() int { return cmp.Or(o.BatchSize, DefaultBatchSize) }
 
 // job is one case on its way through the stages.
 type job struct {

@@ -7,6 +7,7 @@
 package ptxas
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -147,12 +148,7 @@ func (o *Oracle) verdict(c domain.Case, kind oracles.Kind, diag string) oracles.
 		Kind: kind, Diagnostic: diag}
 }
 
-func (o *Oracle) timeout() time.Duration {
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return DefaultTimeout
-}
+func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }
 
 func (o *Oracle) flags() []string {
 	if o.Args != nil {

@@ -31,6 +31,7 @@
 package sass
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -105,12 +106,7 @@ func (o *Oracle) Version() string { return o.nvdisasm.Version }
 // Judges reports whether package ptx renders the domain.
 func (o *Oracle) Judges(domainName string) bool { return ptx.Renders(domainName) }
 
-func (o *Oracle) timeout() time.Duration {
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return DefaultTimeout
-}
+func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }
 
 // Judge asks ptxas about every case spec/ptxisa expects it to accept
 // (step 1), then round-trips the cases it accepts; one verdict per case, in
