@@ -10,7 +10,8 @@ import (
 )
 
 // Predict is the verdict spec/ptxisa gives c: Accept or Reject, or "" when
-// the set has no rules for c's domain.
+// the set has no rules for c's domain. Oracles plan with History.Predict,
+// which also knows what their tool does.
 func Predict(c domain.Case) oracles.Kind {
 	k, _ := predict(c)
 	return k
@@ -33,13 +34,13 @@ func predict(c domain.Case) (oracles.Kind, string) {
 
 // History is what one tool has done with the cases spec/ptxisa rejects,
 // rule by rule, kept with its probe answers (Probes.History), so that a
-// worker's next campaign starts from what the last one learned. Many rules are about things a
-// tool does not check (llc and ptxas accept a cp.async of any alignment,
-// an ldmatrix of any result shape): planned as rejects, such cases cost a
-// run each (llc) or a run again (ptxas). Once the tool has accepted most
-// cases of a rule, its cases are expected accepted. It only shapes the
-// plan: the tool's own output decides every verdict. A nil History
-// predicts from spec/ptxisa alone and learns nothing.
+// worker's next campaign starts from what the last one learned. Many rules
+// are about things a tool does not check (llc and ptxas accept a cp.async
+// of any alignment, an ldmatrix of any result shape): planned as rejects,
+// such cases cost a run each (llc) or a run again (ptxas). Once the tool
+// has accepted most cases of a rule, its cases are expected accepted. It
+// only shapes the plan: the tool's own output decides every verdict. A nil
+// History predicts from spec/ptxisa alone and learns nothing.
 type History struct {
 	mu     sync.Mutex
 	byRule map[string]*tally
