@@ -274,7 +274,6 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 // Sampled judges pace nothing: they get the cases they have room for.
 func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	size := camp.Config.BatchSize
-	depth := func(o string) int { return backlog(camp, o) }
 	hungry, least := "", lowBatches*size
 	byDomain := map[string][]string{}
 	for _, d := range camp.Config.Domains {
@@ -283,7 +282,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 		}
 		byDomain[d] = slices.DeleteFunc(c.oraclesFor(d), c.sampled)
 		for _, o := range byDomain[d] {
-			if n := depth(o); n < least {
+			if n := backlog(camp, o); n < least {
 				hungry, least = o, n
 			}
 		}
@@ -294,7 +293,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	var eligible []string
 	for _, d := range camp.Config.Domains {
 		orcs := byDomain[d]
-		full := slices.ContainsFunc(orcs, func(o string) bool { return depth(o) >= highBatches*size })
+		full := slices.ContainsFunc(orcs, func(o string) bool { return backlog(camp, o) >= highBatches*size })
 		if slices.Contains(orcs, hungry) && !full {
 			eligible = append(eligible, d)
 		}
