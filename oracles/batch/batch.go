@@ -30,6 +30,11 @@
 // leaves is planned again the same way (see stopped). Predictions improve
 // with use: a History learns, rule by rule, what the tool does with the
 // cases spec/ptxisa rejects.
+//
+// Runs decide disjoint items, so they need not wait for each other: the
+// groups of a Judge, and the runs of a plan, go side by side up to
+// Options.Parallel (the cores Go uses), which a worker with idle cores
+// turns into cases per second; the verdicts are the same.
 package batch
 
 import (
@@ -37,11 +42,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"golang.org/x/sync/errgroup"
 )
 
 // Outcome is what the tool said about one item.
@@ -73,7 +80,8 @@ func (r *Report) Decide(pos int, o Outcome) {
 }
 
 // Tool is an oracle's own part of batching: lay items out as one tool
-// input, run the tool on it, read the output.
+// input, run the tool on it, read the output. Its methods are called from
+// several goroutines at once (see Options.Parallel).
 type Tool[I, In, Out any] interface {
 	// Render lays out items, all of one group, as one tool input that
 	// remembers where each item is.
@@ -107,6 +115,18 @@ type Options struct {
 	// Parts is how many parts a run that decides nothing is cut into; zero
 	// means 2. With several culprits in a run, more parts cost fewer runs.
 	Parts int
+	// Parallel is how many tool runs may be under way at once; zero means
+	// GOMAXPROCS. The runs in a plan, and the groups of an Engine, decide
+	// disjoint items, so a worker with idle cores uses them; 1 runs one
+	// after another (a tool that must not run twice at once).
+	Parallel int
+}
+
+func (o Options) parallel() int {
+	if o.Parallel < 1 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Parallel
 }
 
 func (o Options) parts() int {
@@ -123,20 +143,39 @@ const Unattributed = "batch.unattributed"
 // Decide runs t over items (all of one group) until every item has an
 // outcome, and returns them in order. expect, when not nil, holds each
 // item's expected kind (Accept, Reject, or "" when unknown) for the plan.
+// Up to opts.Parallel runs are under way at once; each run's follow-ups go
+// to the front of the queue.
 func Decide[I, In, Out any](ctx context.Context, t Tool[I, In, Out], items []I, expect []oracles.Kind, opts Options) ([]Outcome, error) {
 	out := make([]Outcome, len(items))
+	type done struct {
+		next [][]int
+		err  error
+	}
+	results := make(chan done)
 	queue := plan(len(items), expect, opts)
-	for len(queue) > 0 {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	var first error
+	for busy := 0; busy > 0 || (len(queue) > 0 && first == nil); {
+		if len(queue) > 0 && first == nil && busy < opts.parallel() {
+			if first = ctx.Err(); first == nil {
+				run := queue[0]
+				queue = queue[1:]
+				busy++
+				go func() {
+					next, err := runOnce(ctx, t, items, run, out, expect, opts)
+					results <- done{next, err}
+				}()
+			}
+			continue
 		}
-		run := queue[0]
-		queue = queue[1:]
-		next, err := runOnce(ctx, t, items, run, out, expect, opts)
-		if err != nil {
-			return nil, err
+		d := <-results
+		busy--
+		if d.err != nil && first == nil {
+			first = d.err
 		}
-		queue = append(next, queue...)
+		queue = append(d.next, queue...)
+	}
+	if first != nil {
+		return nil, first
 	}
 	return out, nil
 }
@@ -336,13 +375,23 @@ func (e *Engine[I, In, Out]) Judge(ctx context.Context, cases []domain.Case) ([]
 		return nil, err
 	}
 	slog.Debug("batch: prepared", "oracle", e.Oracle, "cases", len(cases), "groups", len(order), "took", time.Since(t0))
-	for _, g := range order {
-		if err := e.judgeGroup(ctx, groups[g], cases, out); err != nil {
-			return nil, err
-		}
+	if err := e.judgeGroups(ctx, groups, order, cases, out); err != nil {
+		return nil, err
 	}
 	e.History.Save()
 	return out, nil
+}
+
+// judgeGroups judges the groups, up to Options.Parallel at once, in order
+// of first appearance; the runs within a group go one after another. The
+// first harness failure cancels the rest.
+func (e *Engine[I, In, Out]) judgeGroups(ctx context.Context, groups map[string][]*job[I], order []string, cases []domain.Case, out []oracles.Verdict) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(e.Options.parallel())
+	for _, k := range order {
+		g.Go(func() error { return e.judgeGroup(gctx, groups[k], cases, out) })
+	}
+	return g.Wait()
 }
 
 // prepare fills the unsupported verdicts and groups the other distinct
@@ -410,7 +459,9 @@ func (e *Engine[I, In, Out]) judgeGroup(ctx context.Context, jobs []*job[I], cas
 	for k, i := range open {
 		rest[k] = items[i]
 	}
-	decided, err := Decide(ctx, e.Tool, rest, expect, e.Options)
+	one := e.Options
+	one.Parallel = 1 // the groups run in parallel instead
+	decided, err := Decide(ctx, e.Tool, rest, expect, one)
 	if err != nil {
 		return err
 	}

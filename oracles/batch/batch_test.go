@@ -3,10 +3,13 @@ package batch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -15,16 +18,30 @@ import (
 
 // fake is an in-memory tool over ints: a negative item is rejected, 0
 // crashes the run (a suspect when stops is set, else nothing decided), and
-// with stops the run ends at the first rejection, as llc does.
+// with stops the run ends at the first rejection, as llc does. It keeps
+// the runs it was given and how many were under way at most.
 type fake struct {
 	stops bool
-	runs  [][]int
+	// hold, when set, keeps each run under way that long, so runs overlap.
+	hold time.Duration
+
+	mu            sync.Mutex
+	runs          [][]int
+	busy, maxBusy int
 }
 
 func (f *fake) Render(items []int) ([]int, error) { return items, nil }
 
 func (f *fake) Run(ctx context.Context, in []int) ([]int, error) {
+	f.mu.Lock()
 	f.runs = append(f.runs, in)
+	f.busy++
+	f.maxBusy = max(f.maxBusy, f.busy)
+	f.mu.Unlock()
+	time.Sleep(f.hold)
+	f.mu.Lock()
+	f.busy--
+	f.mu.Unlock()
 	return in, ctx.Err()
 }
 
@@ -109,7 +126,7 @@ func TestPlanByPrediction(t *testing.T) {
 	items := []int{-1, 2, -3, 4}
 	expect := []oracles.Kind{R, A, R, R} // 4 is mispredicted
 	f := &fake{}
-	outs, err := Decide(context.Background(), f, items, expect, Options{})
+	outs, err := Decide(context.Background(), f, items, expect, Options{Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,12 +137,70 @@ func TestPlanByPrediction(t *testing.T) {
 		t.Errorf("runs %v, want %v", f.runs, want)
 	}
 	f = &fake{stops: true}
-	if _, err := Decide(context.Background(), f, items, expect, Options{Mode: StopsAtFirst}); err != nil {
+	if _, err := Decide(context.Background(), f, items, expect, Options{Mode: StopsAtFirst, Parallel: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if want := [][]int{{2, -1, -3, 4}, {-3}, {4}}; !reflect.DeepEqual(f.runs, want) {
 		t.Errorf("runs %v, want %v", f.runs, want)
 	}
+}
+
+// TestDecideParallel: independent runs are under way together, never more
+// than Options.Parallel, and decide what they decide one after another.
+func TestDecideParallel(t *testing.T) {
+	items := []int{1, -2, 3, 0, 5, -6, 7, 8}
+	want, err := Decide(context.Background(), &fake{}, items, nil, Options{MaxBatch: 2, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []int{2, 3} {
+		f := &fake{hold: 20 * time.Millisecond}
+		got, err := Decide(context.Background(), f, items, nil, Options{MaxBatch: 2, Parallel: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("parallel %d: outcomes %v, one at a time %v", p, kinds(got), kinds(want))
+		}
+		if f.maxBusy != p {
+			t.Errorf("parallel %d: at most %d runs under way", p, f.maxBusy)
+		}
+	}
+}
+
+// TestEngineGroupsParallel: the groups of a Judge run side by side, each
+// case still gets its own verdict, in order.
+func TestEngineGroupsParallel(t *testing.T) {
+	var cases []domain.Case
+	for i := range 6 {
+		cases = append(cases, domain.NewCase(cpasync.Name, cpasync.Value{SrcElements: uint8(i)}))
+	}
+	f := &fake{hold: 20 * time.Millisecond}
+	e := &Engine[int, []int, []int]{Oracle: "fake", Tool: caseTool{f}, Options: Options{Parallel: 3}}
+	vs, err := e.Judge(context.Background(), cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vs {
+		if want := []oracles.Kind{R, A}[i%2]; v.Case != cases[i].ID || v.Kind != want {
+			t.Errorf("case %d: %s %s, want %s %s", i, v.Case, v.Kind, cases[i].ID, want)
+		}
+	}
+	if f.maxBusy != 3 || len(f.runs) != 6 {
+		t.Errorf("%d runs, at most %d under way; want 6 groups of one run, 3 at once", len(f.runs), f.maxBusy)
+	}
+}
+
+// caseTool prepares case i of TestEngineGroupsParallel as item ±(i+1), in
+// a group of its own: odd sizes rejected.
+type caseTool struct{ *fake }
+
+func (c caseTool) Prepare(dc domain.Case) (Prepared[int], error) {
+	n := int(dc.Value.(cpasync.Value).SrcElements) + 1
+	if n%2 == 1 {
+		n = -n
+	}
+	return Prepared[int]{Item: n, Group: fmt.Sprint(n)}, nil
 }
 
 // TestDecideCancelled: a cancelled context is an error, not outcomes.

@@ -362,11 +362,12 @@ func summarize(r *OracleReport, s *subject, mixed []domain.Case, batched, single
 	r.Notes = fmt.Sprintf("%s Mixed cases (%d targets): %d invocations batched against %d bare, %.1f%% "+
 		"overhead (%.1f%% in CPU time). Accepted-only cases: %d against %d, %.1f%% (CPU %.1f%%), the "+
 		"harness's own cost without re-runs; with a warm oracle (per-target probes cached, as in a "+
-		"long-running worker) %d invocations, %.1f%% (CPU %.1f%%).", s.notes, r.Targets,
+		"long-running worker) %d invocations, %.1f%% (CPU %.1f%%). Up to %d tool runs at once "+
+		"(GOMAXPROCS), bare and batched alike.", s.notes, r.Targets,
 		r.Batched.Invocations, r.Bare.Invocations, r.OverheadPct, r.CPUOverheadPct,
 		r.BatchedAcceptedOnly.Invocations, r.BareAcceptedOnly.Invocations, r.OverheadPctAcceptedOnly,
 		r.CPUOverheadPctAcceptedOnly, r.BatchedAcceptedOnlyWarm.Invocations, r.OverheadPctAcceptedOnlyWarm,
-		r.CPUOverheadPctAcceptedOnlyWarm)
+		r.CPUOverheadPctAcceptedOnlyWarm, runtime.GOMAXPROCS(0))
 	if bad := r.Verdicts[oracles.Error] + r.Verdicts[oracles.Timeout]; bad > 0 {
 		r.Notes += fmt.Sprintf(" %d mixed cases crashed or hung the tool (error or timeout verdicts, "+
 			"findings about the tool); the batched oracle spends extra runs isolating each one.", bad)

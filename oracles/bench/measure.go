@@ -15,6 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"golang.org/x/sync/errgroup"
 )
 
 // Timing is one mode's single timed run.
@@ -81,15 +82,23 @@ func timeJudge(ctx context.Context, o oracles.Oracle, cases []domain.Case) (Timi
 	return sw.stop(len(cases)), vs, nil
 }
 
-// timeBare runs the commands one after another, as the oracle would, and
-// times them. The tools' verdicts are not read: a failing run is as good as
-// a clean one here.
+// timeBare runs the commands, as many at once as the batch engine runs
+// (GOMAXPROCS), and times them. The tools' verdicts are not read: a failing
+// run is as good as a clean one here.
 func timeBare(ctx context.Context, cmds []command, cases int, timeout time.Duration) (Timing, error) {
 	sw := start()
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, c := range cmds {
-		if _, err := c.tool.Run(ctx, timeout, c.stdin, c.args...); err != nil {
-			return Timing{}, fmt.Errorf("bench: bare run: %w", err)
-		}
+		g.Go(func() error {
+			if _, err := c.tool.Run(gctx, timeout, c.stdin, c.args...); err != nil {
+				return fmt.Errorf("bench: bare run: %w", err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Timing{}, err
 	}
 	return sw.stop(cases), nil
 }

@@ -26,8 +26,9 @@ type JITResult struct {
 	Log  string
 }
 
-// ModuleLoader JIT-compiles one PTX module. Its error is for harness
-// failures (a lost context); a module the JIT refuses is a JITResult.
+// ModuleLoader JIT-compiles one PTX module; it is called from several
+// goroutines at once. Its error is for harness failures (a lost context); a
+// module the JIT refuses is a JITResult.
 // The device implementation is cuModuleLoadDataEx; tests stand in ptxas.
 type ModuleLoader interface {
 	LoadModule(ctx context.Context, ptx string) (JITResult, error)

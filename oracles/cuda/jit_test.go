@@ -4,8 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"reflect"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,16 +20,22 @@ import (
 // ptxasLoader stands in for cuModuleLoadDataEx on an sm_90 device: ptxas
 // 12.4 compiles the module for sm_90a, and its output is the log. Its
 // messages have the JIT's shape ("ptxas FILE, line N; error   : MSG"), so
-// the oracle's batching and attribution run as on a GPU.
+// the oracle's batching and attribution run as on a GPU. Like the driver,
+// it may be called from several goroutines at once.
 type ptxasLoader struct {
 	p     tool.Tool
 	dir   string
-	loads *int
+	loads *atomic.Int64
 }
 
 func (l ptxasLoader) LoadModule(ctx context.Context, text string) (JITResult, error) {
-	*l.loads++
-	path := filepath.Join(l.dir, "module.ptx")
+	l.loads.Add(1)
+	f, err := os.CreateTemp(l.dir, "module-*.ptx")
+	if err != nil {
+		return JITResult{}, err
+	}
+	path := f.Name()
+	f.Close()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		return JITResult{}, err
 	}
@@ -81,7 +87,7 @@ func TestJITBatchingMatchesSingleCases(t *testing.T) {
 		n = 40
 	}
 	cases := jitCases(t, n)
-	var batchedLoads, singleLoads int
+	var batchedLoads, singleLoads atomic.Int64
 	batched := NewJITOracle(ptxasLoader{p, t.TempDir(), &batchedLoads}, "ptxas-as-jit", 90, 84)
 	single := NewJITOracle(ptxasLoader{p, t.TempDir(), &singleLoads}, "ptxas-as-jit", 90, 84)
 	single.BatchSize = 1
@@ -101,7 +107,7 @@ func TestJITBatchingMatchesSingleCases(t *testing.T) {
 		}
 		kinds[got[i].Kind]++
 	}
-	t.Logf("%d cases: %v; %d loads batched, %d alone", len(cases), kinds, batchedLoads, singleLoads)
+	t.Logf("%d cases: %v; %d loads batched, %d alone", len(cases), kinds, batchedLoads.Load(), singleLoads.Load())
 	if kinds[oracles.Accept] == 0 || kinds[oracles.Reject] == 0 {
 		t.Errorf("the cases should have both accepts and rejects: %v", kinds)
 	}
@@ -159,7 +165,7 @@ func TestMaxPTX(t *testing.T) {
 // Cases the device cannot load, or whose PTX version its driver does not
 // know, are unsupported without a load.
 func TestJITUnsupportedTargets(t *testing.T) {
-	loads := 0
+	var loads atomic.Int64
 	o := NewJITOracle(ptxasLoader{loads: &loads}, "fake", 90, 84)
 	var cases []domain.Case
 	for _, name := range ptx.Domains() {
@@ -179,8 +185,8 @@ func TestJITUnsupportedTargets(t *testing.T) {
 			t.Fatalf("%s (%v): %+v", cases[i].ID, cases[i].Value.Target(), v)
 		}
 	}
-	if loads != 0 {
-		t.Fatalf("%d loads for cases it cannot judge", loads)
+	if n := loads.Load(); n != 0 {
+		t.Fatalf("%d loads for cases it cannot judge", n)
 	}
 	t.Logf("%d seeds unsupported on an sm_90 device with driver 12.4", len(cases))
 }
