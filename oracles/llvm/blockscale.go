@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	bs "github.com/legalfuzz/legalfuzz/fuzz/blockscale"
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
 // LLVM 22 spells sm_120's block-scaled mma.sync as
@@ -23,11 +22,7 @@ const blockScalePrefix = "llvm.nvvm.mma.block.scale"
 // call (unsupported); the seed's scale_fragment_bits is not part of the
 // instruction, so only the value whose fragment is what .scale_vec::NX
 // implies (N 8-bit scale factors) is judged.
-func renderBlockScaleMMA(v domain.Value, _ int, k *kernel) error {
-	b, err := valueOf[bs.Value](v)
-	if err != nil {
-		return err
-	}
+func renderBlockScaleMMA(b bs.Value, k *kernel) error {
 	n, ok := b.ScaleVecN()
 	switch {
 	case b.AType == bs.TypeOther || b.BType == bs.TypeOther || b.SFType == bs.SFOther:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
 // renderCPAsync renders cp.async as llvm.nvvm.cp.async.{ca,cg}.shared.global
@@ -12,11 +11,7 @@ import (
 // source, and with .s the src-size operand, written as the constant the value
 // holds. The element types, strides and addresses are the nvgpu op's
 // business; PTX's cp.async is untyped, and llc never sees an address.
-func renderCPAsync(v domain.Value, _ int, k *kernel) error {
-	c, err := valueOf[cpasync.Value](v)
-	if err != nil {
-		return err
-	}
+func renderCPAsync(c cpasync.Value, k *kernel) error {
 	size := c.CPSize()
 	switch {
 	case c.Cache != cpasync.CA && c.Cache != cpasync.CG:

@@ -81,7 +81,7 @@ func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[*job], error) {
 	}
 	id := int(o.nextID.Add(1))
 	k := newKernel(fmt.Sprintf("c%d.", id))
-	err := r.render(c.Value, o.variant.Major, k)
+	err := r.render(c.Value, k)
 	var ns noSpellingError
 	if errors.As(err, &ns) {
 		return batch.Prepared[*job]{}, batch.Unsupported(RuleNoSpelling, ns.Error())

@@ -1,7 +1,6 @@
 package llvm
 
 import (
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
 )
 
@@ -21,11 +20,7 @@ var denseKind = map[kw.Kind]int64{kw.F16: 0, kw.TF32: 1, kw.F8F6F4: 2, kw.I8: 3}
 // renderKindWord renders one tcgen05.mma instruction. The seed's
 // arch-conditional flag has no IR spelling: the case's target (sm_100a or
 // sm_100) is what makes the instruction arch-conditional for llc.
-func renderKindWord(v domain.Value, _ int, k *kernel) error {
-	w, err := valueOf[kw.Value](v)
-	if err != nil {
-		return err
-	}
+func renderKindWord(w kw.Value, k *kernel) error {
 	switch {
 	case w.Kind == kw.Reserved6:
 		return noSpelling("no LLVM spelling for reserved kind 6")

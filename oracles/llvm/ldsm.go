@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 )
 
@@ -21,11 +20,7 @@ var ldsmTypes = map[ldsm.Size]string{
 // then compiles it as an external call and the case comes back
 // unsupported. The seed's fragment shape, alignment and register count are
 // its verifiers' inputs, not part of the instruction.
-func renderLDSM(v domain.Value, _ int, k *kernel) error {
-	l, err := valueOf[ldsm.Value](v)
-	if err != nil {
-		return err
-	}
+func renderLDSM(l ldsm.Value, k *kernel) error {
 	typ, ok := ldsmTypes[l.Size]
 	shared, regs := l.Src, l.Dst
 	if l.Op == ldsm.Store {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	mm "github.com/legalfuzz/legalfuzz/fuzz/mma"
 )
 
@@ -142,11 +141,7 @@ func mmaSignature(a, b, c, d string) (string, error) {
 // whose fragments LLVM does define (mma.sp in LLVM 19, a layout other than
 // row.col, .satfinite on floats) is still written: llc then compiles it as
 // an external call and the case comes back unsupported.
-func renderMMA(v domain.Value, _ int, k *kernel) error {
-	m, err := valueOf[mm.Value](v)
-	if err != nil {
-		return err
-	}
+func renderMMA(m mm.Value, k *kernel) error {
 	switch {
 	case m.ShapeRank != 3:
 		return noSpelling("no LLVM spelling for a rank-%d shape %s", m.ShapeRank, m.ShapeName())

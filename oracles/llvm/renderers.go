@@ -20,10 +20,10 @@ type renderer struct {
 	minMajor int
 	// missing says why older versions cannot judge the domain.
 	missing string
-	// render fills k with v's calls for LLVM major version major; a
-	// noSpellingError means the value cannot be written in that LLVM's IR.
-	// It is nil for a domain whose minMajor is never.
-	render func(v domain.Value, major int, k *kernel) error
+	// render fills k with v's calls; a noSpellingError means the value
+	// cannot be written in LLVM's IR. It is nil for a domain whose minMajor
+	// is never.
+	render func(v domain.Value, k *kernel) error
 }
 
 // never is the minMajor of a domain no LLVM version can spell.
@@ -33,12 +33,12 @@ const never = math.MaxInt
 // never is not judged by any llc (Judges says false); a case sent anyway
 // is unsupported with the missing reason.
 var renderers = map[string]renderer{
-	kindword.Name:   {22, "LLVM 19 has no tcgen05.mma intrinsics (they arrived in LLVM 20-22)", renderKindWord},
-	cpasync.Name:    {19, "", renderCPAsync},
-	ldsm.Name:       {19, "", renderLDSM},
-	mma.Name:        {19, "", renderMMA},
-	tmamode.Name:    {22, "LLVM 19 has no cp.async.bulk.tensor intrinsics (they arrived after LLVM 19)", renderTMAMode},
-	blockscale.Name: {22, "LLVM 19 has no mma.block_scale intrinsics (they arrived after LLVM 19)", renderBlockScaleMMA},
+	kindword.Name:   {22, "LLVM 19 has no tcgen05.mma intrinsics (they arrived in LLVM 20-22)", typed(renderKindWord)},
+	cpasync.Name:    {19, "", typed(renderCPAsync)},
+	ldsm.Name:       {19, "", typed(renderLDSM)},
+	mma.Name:        {19, "", typed(renderMMA)},
+	tmamode.Name:    {22, "LLVM 19 has no cp.async.bulk.tensor intrinsics (they arrived after LLVM 19)", typed(renderTMAMode)},
+	blockscale.Name: {22, "LLVM 19 has no mma.block_scale intrinsics (they arrived after LLVM 19)", typed(renderBlockScaleMMA)},
 	wgmma.Name: {never, "LLVM has no wgmma.mma_async intrinsic (LLVM 19 and 22 have only wgmma.fence, " +
 		"commit_group and wait_group; MLIR's NVVM dialect lowers wgmma.mma_async to inline PTX)", nil},
 }
@@ -53,13 +53,15 @@ func noSpelling(format string, args ...any) error {
 	return noSpellingError{fmt.Sprintf(format, args...)}
 }
 
-// valueOf asserts a domain value's concrete type: a mismatch is a harness
-// bug (a case filed under the wrong domain), not a verdict.
-func valueOf[T domain.Value](v domain.Value) (T, error) {
-	t, ok := v.(T)
-	if !ok {
-		var zero T
-		return zero, fmt.Errorf("renderer for %T got a %T", zero, v)
+// typed makes a render func of a function of one domain's values, V; a
+// value of another type is a harness bug (a case filed under the wrong
+// domain), not a verdict.
+func typed[V domain.Value](r func(v V, k *kernel) error) func(domain.Value, *kernel) error {
+	return func(dv domain.Value, k *kernel) error {
+		v, ok := dv.(V)
+		if !ok {
+			return fmt.Errorf("a %T renderer got a %T", *new(V), dv)
+		}
+		return r(v, k)
 	}
-	return t, nil
 }

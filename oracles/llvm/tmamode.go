@@ -3,7 +3,6 @@ package llvm
 import (
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	tm "github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
 
@@ -63,11 +62,7 @@ func tmFamilyOf(v tm.Value) (tmFamily, bool) {
 // unsupported. The tensor map's box dim1 and interleave are not part of the
 // instruction and llc never sees them: only the modes that constrain them
 // care, and a gather4 or scatter4 value is judged only with them neutral.
-func renderTMAMode(v domain.Value, _ int, k *kernel) error {
-	t, err := valueOf[tm.Value](v)
-	if err != nil {
-		return err
-	}
+func renderTMAMode(t tm.Value, k *kernel) error {
 	fam, ok := tmFamilyOf(t)
 	mode, hasMode := fam.modes[t.Mode]
 	gather := t.Mode == tm.Gather4 || t.Mode == tm.Scatter4

@@ -53,7 +53,7 @@ var (
 		translate:   llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
 		link:        llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
 		llc:         llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
-		renderers:   map[string]renderer{tmamode.Name: renderTMAMode22, ldsm.Name: ldsmRenderer(renderStmatrix22)},
+		renderers:   map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderStmatrix22)},
 		vectorAsmOK: true, targets: llvm22Targets}
 )
 

@@ -13,6 +13,19 @@ import (
 // unsupported means the value has no spelling in the renderer's release.
 type renderer func(v domain.Value) (kernel, error)
 
+// typed makes a renderer of a function of one domain's values, V; a value
+// of another type is a harness bug (a case filed under the wrong domain).
+func typed[V domain.Value](r func(v V) (kernel, error)) renderer {
+	return func(dv domain.Value) (kernel, error) {
+		v, ok := dv.(V)
+		if !ok {
+			var want V
+			return kernel{}, fmt.Errorf("a %T renderer got a %T", want, dv)
+		}
+		return r(v)
+	}
+}
+
 // renderers lists the domains the oracle judges, with MLIR 19's rendering
 // of each; a release whose ops differ replaces some (release.renderers).
 var renderers = map[string]renderer{}

@@ -1,13 +1,10 @@
 package mlir
 
 import (
-	"fmt"
-
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
-func init() { renderers[cpasync.Name] = renderCPAsync }
+func init() { renderers[cpasync.Name] = typed(renderCPAsync) }
 
 var cpasyncElems = map[cpasync.ElemType]string{
 	cpasync.I8: "i8", cpasync.F16: "f16", cpasync.BF16: "bf16", cpasync.F32: "f32", cpasync.I32: "i32", cpasync.F64: "f64",
@@ -19,11 +16,7 @@ var cpasyncElems = map[cpasync.ElemType]string{
 // nvgpu.device_async_create_group and nvgpu.device_async_wait. nvgpu knows
 // only the .ca and .cg (bypassL1) cache operators and no .L2::prefetch,
 // .L2::cache_hint or ignore-src predicate.
-func renderCPAsync(dv domain.Value) (kernel, error) {
-	v, ok := dv.(cpasync.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("cpasync renderer got %T", dv)
-	}
+func renderCPAsync(v cpasync.Value) (kernel, error) {
 	switch {
 	case v.Cache != cpasync.CA && v.Cache != cpasync.CG:
 		return kernel{}, unsupported("nvgpu.device_async_copy has only .ca and .cg (bypassL1), not .%s", v.Cache)

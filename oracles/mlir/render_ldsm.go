@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 )
 
@@ -22,11 +21,7 @@ var ldsmSpaces = map[ldsm.Space]int{ldsm.Shared: 3, ldsm.Global: 1, ldsm.Local: 
 // bookkeeping (RegisterCount, Cosize) has no MLIR counterpart: the vector
 // type carries the fragment, so only a consistent pair is spelled.
 func ldsmRenderer(store func(ldsm.Value) (kernel, error)) renderer {
-	return func(dv domain.Value) (kernel, error) {
-		v, ok := dv.(ldsm.Value)
-		if !ok {
-			return kernel{}, fmt.Errorf("ldsm renderer got %T", dv)
-		}
+	return typed(func(v ldsm.Value) (kernel, error) {
 		if v.RegisterCount != v.Cosize {
 			return kernel{}, unsupported("MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
 				v.RegisterCount, v.Cosize)
@@ -35,7 +30,7 @@ func ldsmRenderer(store func(ldsm.Value) (kernel, error)) renderer {
 			return renderLdmatrix(v)
 		}
 		return store(v)
-	}
+	})
 }
 
 // ldsmElem is the MLIR element type of a size pattern.

@@ -3,11 +3,10 @@ package mlir
 import (
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 )
 
-func init() { renderers[matdesc.Name] = renderMatDesc }
+func init() { renderers[matdesc.Name] = typed(renderMatDesc) }
 
 // wgmmaSwizzles maps the wgmma descriptor's swizzle field (0 none, 1 128B,
 // 2 64B, 3 32B) to nvgpu's TMA swizzle kind and its span in bytes.
@@ -24,11 +23,7 @@ var wgmmaSwizzles = [4]struct {
 // word. A value naming anything else has no spelling; the tile's first
 // dimension is LBO / span, as literally as that allows (0 or more than 256
 // rows is for the verifier to refuse).
-func renderMatDesc(dv domain.Value) (kernel, error) {
-	v, ok := dv.(matdesc.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("matdesc renderer got %T", dv)
-	}
+func renderMatDesc(v matdesc.Value) (kernel, error) {
 	if v.Format != matdesc.WGMMA {
 		return kernel{}, unsupported("nvgpu has no tcgen05 shared memory descriptor")
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	renderers[mma.Name] = renderMMA
+	renderers[mma.Name] = typed(renderMMA)
 	wantFuncs[mma.Name] = wantsMMA
 }
 
@@ -29,11 +29,7 @@ var mmaElems = map[mma.Type]string{
 // so the verifier still sees the value's m, n, k. nvgpu.mma.sync is always
 // .row.col, always .satfinite for integer types and never for others, and
 // has no single-bit operation or ordered metadata.
-func renderMMA(dv domain.Value) (kernel, error) {
-	v, ok := dv.(mma.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("mma renderer got %T", dv)
-	}
+func renderMMA(v mma.Value) (kernel, error) {
 	intA := v.AType == mma.S8 || v.AType == mma.U8 || v.AType == mma.S4 || v.AType == mma.U4
 	switch {
 	case v.Sparsity == mma.SPOrdered:

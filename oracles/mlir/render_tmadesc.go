@@ -5,12 +5,11 @@ import (
 	"math"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	td "github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 )
 
-func init() { renderers[td.Name] = renderTMADesc }
+func init() { renderers[td.Name] = typed(renderTMADesc) }
 
 // tmaElems are the memref element types of the CUtensorMapDataType values
 // MLIR can spell; nvgpu's lowering maps ui8/ui16/ui32/ui64, i32, i64, f16,
@@ -57,11 +56,7 @@ func tmaDescriptorType(v td.Value, box []int64, elem string) (string, error) {
 // at the value's destination address. nvgpu has no im2col encodings and no
 // element strides (it always passes 1). Ranks above 5 are spelled with the
 // entries past the fifth as 1.
-func renderTMADesc(dv domain.Value) (kernel, error) {
-	v, ok := dv.(td.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("tmadesc renderer got %T", dv)
-	}
+func renderTMADesc(v td.Value) (kernel, error) {
 	if v.Encoding != td.Tiled {
 		return kernel{}, unsupported("nvgpu.tma.create.descriptor encodes tiled maps only, not %s", v.Encoding)
 	}

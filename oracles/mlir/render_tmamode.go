@@ -1,13 +1,10 @@
 package mlir
 
 import (
-	"fmt"
-
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
 
-func init() { renderers[tmamode.Name] = renderTMAMode }
+func init() { renderers[tmamode.Name] = typed(renderTMAMode) }
 
 // renderTMAMode spells cp.async.bulk.tensor with LLVM 19's nvvm ops (what
 // nvgpu.tma.async.load/store lower to; unlike them they spell im2col):
@@ -18,11 +15,7 @@ func init() { renderers[tmamode.Name] = renderTMAMode }
 // tensor prefetch, .cta_group, or loads into .shared::cta; the tensor-map
 // facts (box dim 1, interleave) matter only to gather4/scatter4. Operands
 // are kernel parameters, so none folds into an immediate.
-func renderTMAMode(dv domain.Value) (kernel, error) {
-	v, ok := dv.(tmamode.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("tmamode renderer got %T", dv)
-	}
+func renderTMAMode(v tmamode.Value) (kernel, error) {
 	if v.CTAGroup != 0 {
 		return kernel{}, unsupported("LLVM 19's nvvm.cp.async.bulk.tensor ops have no .cta_group")
 	}

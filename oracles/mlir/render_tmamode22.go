@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
 
@@ -22,11 +21,7 @@ const tmaParams22 = "%t: !llvm.ptr, %sc: !llvm.ptr<7>, %s: !llvm.ptr<3>, %mbar: 
 // attribute, so every mode the value names that MLIR 22 has is spelled
 // with the value's rank, and MLIR 22 judges the combination. The tensor-map
 // facts (box dim 1, interleave) are not part of the op.
-func renderTMAMode22(dv domain.Value) (kernel, error) {
-	v, ok := dv.(tmamode.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("tmamode renderer got %T", dv)
-	}
+func renderTMAMode22(v tmamode.Value) (kernel, error) {
 	if v.WHalo != 0 || v.WOffset != 0 {
 		if !v.Mode.IsW() {
 			return kernel{}, unsupported("MLIR 22 takes wHalo and wOffset only as the im2col operands of an im2col::w mode, not .%s", v.Mode)

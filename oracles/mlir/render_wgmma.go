@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	renderers[wg.Name] = renderWGMMA
+	renderers[wg.Name] = typed(renderWGMMA)
 	wantFuncs[wg.Name] = wantsWGMMA
 }
 
@@ -34,11 +34,7 @@ var (
 // the op's result. Otherwise it spells the one instruction with LLVM 19's
 // nvvm.wgmma.mma_async, which has no rank, no separate B K, no register A
 // and no .sp.
-func renderWGMMA(dv domain.Value) (kernel, error) {
-	v, ok := dv.(wg.Value)
-	if !ok {
-		return kernel{}, fmt.Errorf("wgmma renderer got %T", dv)
-	}
+func renderWGMMA(v wg.Value) (kernel, error) {
 	if v.Sparse {
 		return kernel{}, unsupported("LLVM 19 has no wgmma.mma_async.sp")
 	}

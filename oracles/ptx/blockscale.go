@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
 func init() { register(blockscale.Name, renderBlockScale) }
@@ -17,11 +16,7 @@ func init() { register(blockscale.Name, renderBlockScale) }
 // A fragment is 8-bit containers for the mxf8f6f4 and f8f6f4 kinds and packed
 // 4-bit for mxf4/mxf4nvf4. The scale fragment width is the seed's
 // bookkeeping and has no PTX spelling.
-func renderBlockScale(dv domain.Value, k *kernel) error {
-	v, ok := dv.(blockscale.Value)
-	if !ok {
-		return wrongType(blockscale.Name, dv)
-	}
+func renderBlockScale(v blockscale.Value, k *kernel) error {
 	nx, ok := v.ScaleVecN()
 	if !ok {
 		return noSpelling("for scale vector size %d at K %d (not a whole .scale_vec::NX)", v.ScaleVecSize, v.K)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
 func init() { register(cpasync.Name, renderCPAsync) }
@@ -16,11 +15,7 @@ func init() { register(cpasync.Name, renderCPAsync) }
 // bytes) and src-size likewise, both immediates; the addresses are the
 // value's, in registers. Element types and memref strides belong to the
 // nvgpu op and have no PTX spelling: cp.async is untyped.
-func renderCPAsync(dv domain.Value, k *kernel) error {
-	v, ok := dv.(cpasync.Value)
-	if !ok {
-		return wrongType(cpasync.Name, dv)
-	}
+func renderCPAsync(v cpasync.Value, k *kernel) error {
 	var hint, prefetch string
 	if v.CacheHint {
 		hint = "L2::cache_hint"

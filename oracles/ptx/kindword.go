@@ -3,7 +3,6 @@ package ptx
 import (
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
 )
 
@@ -15,11 +14,7 @@ func init() { register(kw.Name, renderKindWord) }
 // sparse metadata, idesc, the scale-factor tmem addresses, enable-input-d and
 // scale-input-d. The default collector (discard) is left unwritten, so a .ws
 // form stays legal.
-func renderKindWord(dv domain.Value, k *kernel) error {
-	v, ok := dv.(kw.Value)
-	if !ok {
-		return wrongType(kw.Name, dv)
-	}
+func renderKindWord(v kw.Value, k *kernel) error {
 	name, err := kindWordName(v)
 	if err != nil {
 		return err

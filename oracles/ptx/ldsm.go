@@ -3,7 +3,6 @@ package ptx
 import (
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 )
 
@@ -25,11 +24,7 @@ var ldsmTypes = map[ldsm.Size]string{
 // address for memory, a vector for registers). The register vector has the
 // value's register count. Alignment, result shape and cosize are not part
 // of the PTX text.
-func renderLDSM(dv domain.Value, k *kernel) error {
-	v, ok := dv.(ldsm.Value)
-	if !ok {
-		return wrongType(ldsm.Name, dv)
-	}
+func renderLDSM(v ldsm.Value, k *kernel) error {
 	typ, ok := ldsmTypes[v.Size]
 	if !ok {
 		return noSpelling("for reserved ldmatrix/stmatrix size %d", v.Size)

@@ -1,7 +1,6 @@
 package ptx
 
 import (
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 )
 
@@ -15,11 +14,7 @@ func init() { register(matdesc.Name, renderMatDesc) }
 // warpgroup is xor-ed with the thread index, so every thread but thread 0
 // holds a different word, as the value says. ptxas sees the word only as a
 // constant: its fields are checked, if at all, when the instruction runs.
-func renderMatDesc(dv domain.Value, k *kernel) error {
-	v, ok := dv.(matdesc.Value)
-	if !ok {
-		return wrongType(matdesc.Name, dv)
-	}
+func renderMatDesc(v matdesc.Value, k *kernel) error {
 	desc := k.value(b64, v.Raw())
 	if !v.Uniform {
 		tid, wide := k.reg(b32), k.reg(b64)

@@ -3,7 +3,6 @@ package ptx
 import (
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 )
 
@@ -19,11 +18,7 @@ func init() { register(mma.Name, renderMMA) }
 // matrix). The metadata is a register and the selector an immediate.
 // mmaShape arrays of rank other than 3, and tf32Enabled on operands that
 // are not f32, are nvgpu notions with no PTX spelling.
-func renderMMA(dv domain.Value, k *kernel) error {
-	v, ok := dv.(mma.Value)
-	if !ok {
-		return wrongType(mma.Name, dv)
-	}
+func renderMMA(v mma.Value, k *kernel) error {
 	if v.ShapeRank != 3 {
 		return noSpelling("for a rank-%d mma shape", v.ShapeRank)
 	}

@@ -51,7 +51,17 @@ type renderer func(v domain.Value, k *kernel) error
 // itself in init.
 var renderers = map[string]renderer{}
 
-func register(domainName string, r renderer) { renderers[domainName] = r }
+// register adds the renderer of one domain, whose values are V; a value of
+// another type is a harness bug (a case filed under the wrong domain).
+func register[V domain.Value](domainName string, r func(v V, k *kernel) error) {
+	renderers[domainName] = func(dv domain.Value, k *kernel) error {
+		v, ok := dv.(V)
+		if !ok {
+			return fmt.Errorf("value of type %T is not a %s value", dv, domainName)
+		}
+		return r(v, k)
+	}
+}
 
 // Domains lists the domains this package renders, sorted.
 func Domains() []string {
@@ -92,11 +102,6 @@ func Render(c domain.Case) (Entry, error) {
 		return Entry{}, fmt.Errorf("ptx: %s case %s: %w", c.Domain, c.ID, err)
 	}
 	return Entry{CaseID: c.ID, Domain: c.Domain, Target: c.Value.Target(), Name: name, Text: k.text(name)}, nil
-}
-
-// wrongType is the error for a value of another domain's type: our bug.
-func wrongType(domainName string, v domain.Value) error {
-	return fmt.Errorf("value of type %T is not a %s value", v, domainName)
 }
 
 // regClass is a PTX register class: its declared type and name prefix.

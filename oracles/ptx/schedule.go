@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 )
 
@@ -72,11 +71,7 @@ const (
 //
 // The TMA byte count is the tensor map's box (host side) and the
 // expect_tx operand; the instruction does not carry it.
-func renderSchedule(dv domain.Value, k *kernel) error {
-	v, ok := dv.(sc.Value)
-	if !ok {
-		return wrongType(sc.Name, dv)
-	}
+func renderSchedule(v sc.Value, k *kernel) error {
 	r := &schedRender{k: k, v: v}
 	r.layout()
 	r.declare()

@@ -3,7 +3,6 @@ package ptx
 import (
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
 
@@ -18,11 +17,7 @@ func init() { register(tmamode.Name, renderTMAMode) }
 // written whenever the value has them, so a tile copy that carries them is
 // spelled with them. The tensor map's box and interleave are not part of
 // the instruction. A store waits for its bulk group.
-func renderTMAMode(dv domain.Value, k *kernel) error {
-	v, ok := dv.(tmamode.Value)
-	if !ok {
-		return wrongType(tmamode.Name, dv)
-	}
+func renderTMAMode(v tmamode.Value, k *kernel) error {
 	if v.Mode == tmamode.ModeReserved {
 		return noSpelling("for reserved cp.async.bulk.tensor mode %d", v.Mode)
 	}

@@ -3,7 +3,6 @@ package ptx
 import (
 	"fmt"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 )
 
@@ -19,11 +18,7 @@ func init() { register(wgmma.Name, renderWGMMA) }
 // the value sets them (a scale other than 1, a transpose), so ptxas judges
 // them. The fragment rank, B's separate K and a result type other than the
 // accumulator's are MLIR notions with no PTX spelling.
-func renderWGMMA(dv domain.Value, k *kernel) error {
-	v, ok := dv.(wgmma.Value)
-	if !ok {
-		return wrongType(wgmma.Name, dv)
-	}
+func renderWGMMA(v wgmma.Value, k *kernel) error {
 	switch {
 	case v.Rank != 2:
 		return noSpelling("for rank-%d wgmma fragments", v.Rank)

@@ -122,12 +122,12 @@ var (
 // closed forms: on the given value, and once on the whole small lattice
 // (every type, scale type and kind; K, sizes and fragment bits around the
 // legal ones; a few targets).
-func checkBlockScaleLattice(v any) error {
+func checkBlockScaleLattice(v bs.Value) error {
 	latticeOnce.Do(func() { latticeErr = enumerateLattice() })
 	if latticeErr != nil {
 		return latticeErr
 	}
-	return compareClosedForms(v.(bs.Value))
+	return compareClosedForms(v)
 }
 
 func compareClosedForms(v bs.Value) error {

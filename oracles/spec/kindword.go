@@ -155,8 +155,7 @@ func init() { registerSelfCheck(kw.Name, checkKindWordRaw) }
 // checkKindWordRaw checks the raw-word encoding both ways: the words read
 // back as the seed reads them pack to the same words, and an accepted word's
 // opcode lies in the seed's range 10521..10530.
-func checkKindWordRaw(v any) error {
-	val := v.(kw.Value)
+func checkKindWordRaw(val kw.Value) error {
 	back := kw.FromRaw(val.Raw(), val.Collector(), val.ArchConditional, val.Tgt)
 	if back.Raw() != val.Raw() || back.Collector() != val.Collector() {
 		return fmt.Errorf("raw 0x%03x/collector %d reads back as 0x%03x/%d", val.Raw(), val.Collector(), back.Raw(), back.Collector())

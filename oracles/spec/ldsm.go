@@ -199,8 +199,7 @@ func enumerateFragment(s ldsm.Shape, num int) ldsmFragment {
 // checkLDSMFragment compares the closed forms both rule sets use (the
 // seed's extent, ldsm.ElementsPerLane, ldsm.RegistersPerLane) with the
 // enumerated fragment of the value's shape and count.
-func checkLDSMFragment(v any) error {
-	val := v.(ldsm.Value)
+func checkLDSMFragment(val ldsm.Value) error {
 	n := int(val.NumMatrices)
 	if n == 0 || n > ldsm.MaxNum || int(val.Shape) >= len(ldsmFragments) {
 		return nil

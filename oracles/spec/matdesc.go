@@ -122,8 +122,7 @@ func belowSM90a(v md.Value) bool {
 // its own: the PTX layout of the value's format (both directions) and seed
 // 004's. Where the two layouts put the same fields at different bits, the
 // words differ; that is data for the campaign, not an error.
-func checkMatDescLayouts(v any) error {
-	val := v.(md.Value)
+func checkMatDescLayouts(val md.Value) error {
 	raw := val.Raw()
 	back := md.FromRaw(val.Format, raw, val.Uniform, val.Tgt)
 	want := val

@@ -223,8 +223,7 @@ var mmaSelectorTable = map[mmaFam]map[int]int{
 
 // checkMMASelectors holds the selector rule's closed form to the transcribed
 // table for every sparse shape the value's family has.
-func checkMMASelectors(v any) error {
-	val := v.(mm.Value)
+func checkMMASelectors(val mm.Value) error {
 	f := mmaFamOf(val)
 	for _, shape := range mmaShapes[true][f] {
 		want, got := mmaSelectorTable[f][shape[2]], mmaSelectors(val.AType, shape[2])

@@ -175,8 +175,7 @@ func schedGateSuffix(g schedOpGate) string {
 // checkSchedulePermutation is an exact check of the model: the roles are
 // symmetric, so reversing their order must not change whether a schedule
 // is ok. Run when the exploration was complete and small.
-func schedCheckPermutation(val any) error {
-	v := val.(sc.Value)
+func schedCheckPermutation(v sc.Value) error {
 	r1 := ScheduleModel(v)
 	if !r1.Complete || r1.States > 4000 || v.NRoles < 2 {
 		return nil

@@ -8,8 +8,16 @@ import "fmt"
 // set, never a seed-vs-ptxisa disagreement.
 var selfChecks = map[string][]func(v any) error{}
 
-func registerSelfCheck(domainName string, check func(v any) error) {
-	selfChecks[domainName] = append(selfChecks[domainName], check)
+// registerSelfCheck adds a check of one domain's values, V; a value of
+// another type fails it (a case filed under the wrong domain), no panic.
+func registerSelfCheck[V any](domainName string, check func(V) error) {
+	selfChecks[domainName] = append(selfChecks[domainName], func(v any) error {
+		tv, ok := v.(V)
+		if !ok {
+			return fmt.Errorf("value of type %T, want %T", v, tv)
+		}
+		return check(tv)
+	})
 }
 
 // SelfCheck runs the domain's exact checks on v.

@@ -55,8 +55,7 @@ var swizzleSeed = &Ladder[sw.Value]{Set: Seed, Domain: sw.Name,
 // checkSwizzleClosedForm brute-forces the seed set's closed form: when it
 // says the offset commutes, the equation must hold for every address in the
 // swizzle's window, with the high bits zero and with the value's own.
-func checkSwizzleClosedForm(v any) error {
-	val := v.(sw.Value)
+func checkSwizzleClosedForm(val sw.Value) error {
 	if !seedKnownMode(val.Mode) || (!val.Identity() && !offsetPreservesPartition(val)) {
 		return nil
 	}
@@ -74,8 +73,7 @@ func checkSwizzleClosedForm(v any) error {
 
 // checkSwizzlePerAddress compares the ptxisa set's per-address verdict and
 // accepted address with a direct, bit-by-bit evaluation.
-func checkSwizzlePerAddress(v any) error {
-	val := v.(sw.Value)
+func checkSwizzlePerAddress(val sw.Value) error {
 	commutes := applyBits(val, val.X)+uint32(val.K) == applyBits(val, sw.AddOffset(val.X, val.K))
 	if got := !swizzleCommuteCheck.Fires(val); got != commutes {
 		return fmt.Errorf("%v: ptxisa commute rule says commutes=%v, direct evaluation %v", val, got, commutes)

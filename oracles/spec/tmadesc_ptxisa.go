@@ -273,11 +273,7 @@ func init() { registerSelfCheck(td.Name, tdCheckSwizzleInner) }
 // both sets (inner bits <= span * 8) against brute force: the box's inner
 // row, laid out from a span-aligned start, stays inside one swizzle span
 // exactly when every element's last byte lies in the first span.
-func tdCheckSwizzleInner(v any) error {
-	val, ok := v.(td.Value)
-	if !ok {
-		return fmt.Errorf("value of type %T, want tmadesc.Value", v)
-	}
+func tdCheckSwizzleInner(val td.Value) error {
 	span := val.Swizzle.Span()
 	if span == 0 {
 		return nil

@@ -181,8 +181,7 @@ const enumerationLimit = 1 << 14
 
 // checkUMMACosize compares the closed-form cosize with the largest offset
 // over every coordinate of the layout, plus one.
-func checkUMMACosize(v any) error {
-	val := v.(um.Value)
+func checkUMMACosize(val um.Value) error {
 	size := val.Size()
 	if size > enumerationLimit {
 		return nil
@@ -207,8 +206,7 @@ func checkUMMACosize(v any) error {
 // an enumeration: the rebuilt mode (the first stride replaced by the
 // expected one) must give the same offset as the layout's mode at every
 // coordinate exactly when the requirement holds.
-func checkUMMAStrideRebuild(v any) error {
-	val := v.(um.Value)
+func checkUMMAStrideRebuild(val um.Value) error {
 	ec := decodeElemClass(val.ElemBits)
 	if !ec.known {
 		return nil

@@ -71,8 +71,7 @@ func inFlightYounger(v wc.Value) (string, bool) {
 // spelling llvm-mc documents), and on programs small enough the closed-form
 // soundness verdict names the same tokens as the brute-force exploration of
 // every completion order.
-func checkWaitcnt(v any) error {
-	val := v.(wc.Value)
+func checkWaitcnt(val wc.Value) error {
 	waits := lower.Lower(val)
 	for _, w := range waits {
 		if err := checkEncoding(w); err != nil {

@@ -163,8 +163,7 @@ var wgmmaKTable = map[wg.Type][2]uint16{
 
 // checkWGMMAShapeLists holds the N and K closed forms to the transcribed
 // lists at the value's own N and type.
-func checkWGMMAShapeLists(v any) error {
-	val := v.(wg.Value)
+func checkWGMMAShapeLists(val wg.Value) error {
 	k, ok := wgmmaKTable[val.AType]
 	if !ok {
 		return nil
