@@ -22,9 +22,6 @@ import (
 // MLIRRunLine is the lit RUN line of every exported MLIR test.
 const MLIRRunLine = "// RUN: mlir-opt %s -split-input-file -verify-diagnostics"
 
-// mlirMarker separates the chunks of a split file.
-const mlirMarker = "// -----"
-
 // mlirTimeout bounds one mlir-opt run of the exporter.
 const mlirTimeout = 2 * time.Minute
 
@@ -203,22 +200,9 @@ func verifyBatch(ctx context.Context, opt tool.Tool, texts []string) ([][]mlirDi
 		return nil, false, err
 	}
 	defer os.RemoveAll(dir)
-	var b strings.Builder
-	starts := map[int]int{}
-	line := 1
-	for i, t := range texts {
-		if i > 0 {
-			b.WriteString(mlirMarker + "\n")
-		}
-		starts[line] = i
-		if i > 0 {
-			line++
-		}
-		b.WriteString(t)
-		line += strings.Count(t, "\n")
-	}
+	file, starts := mlir.JoinSplit(texts)
 	path := filepath.Join(dir, "verify.mlir")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(file), 0o644); err != nil {
 		return nil, false, err
 	}
 	r, err := opt.Run(ctx, mlirTimeout, nil, "--split-input-file", path, "-o", os.DevNull)
@@ -360,7 +344,7 @@ func mlirFile(domainName string, cases []*mlirCase) (string, int) {
 		b.WriteString("// Left out:\n" + strings.Join(skipped, "\n") + "\n")
 	}
 	if len(chunks) > 0 {
-		b.WriteString("\n" + strings.Join(chunks, mlirMarker+"\n\n"))
+		b.WriteString("\n" + strings.Join(chunks, mlir.SplitMarker+"\n\n"))
 	}
 	return b.String(), len(chunks)
 }

@@ -185,9 +185,9 @@ func timeoutFor(test string) time.Duration {
 }
 
 func TestJoinChunksLines(t *testing.T) {
-	file, starts := joinChunks([]string{"a\nb\n", "c", "d\ne\nf\n"})
+	file, starts := JoinSplit([]string{"a\nb\n", "c", "d\ne\nf\n"})
 	lines := strings.Split(file, "\n")
-	if lines[2] != splitMarker || lines[4] != splitMarker {
+	if lines[2] != SplitMarker || lines[4] != SplitMarker {
 		t.Fatalf("markers not where expected:\n%s", file)
 	}
 	want := map[int]int{1: 0, 3: 1, 5: 2}

@@ -54,7 +54,7 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 		}
 	}
 	in := ps
-	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}
+	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: SplitMarker}
 	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) { return deviceModule(p, out, o.vectorAsmOK) })
 	if err != nil {
 		return err

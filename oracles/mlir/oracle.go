@@ -241,6 +241,6 @@ func (o *Oracle) VerifyCommand(cases []domain.Case, path string) (file []byte, a
 		}
 		ts = append(ts, text)
 	}
-	f, _ := joinChunks(ts)
+	f, _ := JoinSplit(ts)
 	return []byte(f), splitArgs(stage{name: "verify", args: []string{timingFlag}}, path), nil
 }

@@ -147,7 +147,7 @@ func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 // the jobs it lowered with their output, and the others.
 func (p *Passes) pipeline(ctx context.Context, jobs []*job) (lowered []*job, outs []string, failed []*job, err error) {
 	res, err := p.o.runSplit(ctx, stage{name: stageLowering, tool: p.o.Opt,
-		args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: splitMarker}, texts(jobs))
+		args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: SplitMarker}, texts(jobs))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -259,7 +259,7 @@ func (p *Passes) chain(ctx context.Context, passes []string, jobs []*job, ts []s
 // records the worst outcome in each job's verdict, and returns the jobs
 // the pass and the verifier passed with the pass's output.
 func (p *Passes) run(ctx context.Context, pass string, jobs []*job, ts []string) ([]*job, []string, error) {
-	st := stage{name: passStage(pass), tool: p.o.Opt, marker: splitMarker,
+	st := stage{name: passStage(pass), tool: p.o.Opt, marker: SplitMarker,
 		args: []string{timingFlag, "--verify-each=false", "--pass-pipeline=" + wrap([]string{pass})[0]}}
 	res, err := p.o.runSplit(ctx, st, ts)
 	if err != nil {

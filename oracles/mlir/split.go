@@ -17,9 +17,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
-// splitMarker separates the cases of a batch file; mlir-opt and
+// SplitMarker separates the cases of a batch file; mlir-opt and
 // mlir-translate judge each chunk on its own with --split-input-file.
-const splitMarker = "// -----"
+const SplitMarker = "// -----"
 
 // stage is one --split-input-file invocation of an MLIR tool.
 type stage struct {
@@ -104,7 +104,7 @@ type splitInput struct {
 
 // Render joins the chunks as one split file.
 func (t splitTool) Render(texts []string) (splitInput, error) {
-	file, starts := joinChunks(texts)
+	file, starts := JoinSplit(texts)
 	return splitInput{file: file, starts: starts, n: len(texts)}, nil
 }
 
@@ -253,16 +253,18 @@ func splitArgs(st stage, path string) []string {
 	return append(args, "-o", os.DevNull, path)
 }
 
-// joinChunks writes the chunks as one split file and maps the line number
+// JoinSplit writes the chunks as one split file and maps the line number
 // mlir reports for a chunk ("within split at FILE:N") to the chunk: N is 1
-// for the first chunk and the marker's line for the others.
-func joinChunks(texts []string) (string, map[int]int) {
+// for the first chunk and the marker's line for the others. A chunk's own
+// lines are numbered from there, one more after the first chunk (the
+// marker's line).
+func JoinSplit(texts []string) (string, map[int]int) {
 	var b strings.Builder
 	starts := make(map[int]int, len(texts))
 	line := 1
 	for i, t := range texts {
 		if i > 0 {
-			b.WriteString(splitMarker + "\n")
+			b.WriteString(SplitMarker + "\n")
 		}
 		starts[line] = i
 		if i > 0 {

@@ -48,7 +48,7 @@ func TestPassAfterError(t *testing.T) {
 // writes the module with the op left in it); a chunk that failed writes
 // nothing; a run that exited 0 failed no chunk.
 func TestExitZeroChunks(t *testing.T) {
-	st := stage{name: stageLowering, marker: splitMarker}
+	st := stage{name: stageLowering, marker: SplitMarker}
 	msgs := [][]string{{"'nvgpu.mma.sync' op failed to deduce operand PTX types"}, {"custom op 'x' is unknown"}, nil}
 	outs := []string{"module {\n  nvgpu.mma.sync\n}\n", "", "module {}\n"}
 	res := results(st, msgs, outs, false)
