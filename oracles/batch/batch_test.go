@@ -212,12 +212,17 @@ func TestDecideCancelled(t *testing.T) {
 	}
 }
 
-// TestProbesPersist: an answer put by one cache is read by the next one of
-// the same tool, and not by another version's.
+// TestProbesPersist: an answer put by one cache is on disk once saved, and
+// read by the next one of the same tool, not by another version's.
 func TestProbesPersist(t *testing.T) {
 	t.Setenv(CacheDirEnv, t.TempDir())
-	OpenProbes("ptxas", "12.4.131", "/bin/ptxas").Put("header sm_90", []string{"error"})
+	p := OpenProbes("ptxas", "12.4.131", "/bin/ptxas")
+	p.Put("header sm_90", []string{"error"})
 	var got []string
+	if OpenProbes("ptxas", "12.4.131", "/bin/ptxas").Get("header sm_90", &got) {
+		t.Fatal("an answer reached the disk before Save")
+	}
+	p.Save()
 	if !OpenProbes("ptxas", "12.4.131", "/bin/ptxas").Get("header sm_90", &got) || !reflect.DeepEqual(got, []string{"error"}) {
 		t.Fatalf("not persisted: %v", got)
 	}

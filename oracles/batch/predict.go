@@ -67,22 +67,23 @@ func loadHistory(p *Probes) *History {
 	return h
 }
 
-// Save writes the history to its probe cache when it changed.
+// Save writes the history, when it changed, and the probe answers it is
+// kept with to disk.
 func (h *History) Save() {
 	if h == nil || h.store == nil {
 		return
 	}
 	h.mu.Lock()
-	if !h.dirty {
-		h.mu.Unlock()
-		return
+	var raw []byte
+	if h.dirty {
+		raw, _ = json.Marshal(h.byRule) // a map of plain counts always marshals
+		h.dirty = false
 	}
-	h.dirty = false
-	raw, err := json.Marshal(h.byRule)
 	h.mu.Unlock()
-	if err == nil {
+	if raw != nil {
 		h.store.Put(historyKey, json.RawMessage(raw))
 	}
+	h.store.Save()
 }
 
 // Predict is the verdict c is expected to get from the tool, and the rule

@@ -40,6 +40,7 @@ type Probes struct {
 	mu      sync.Mutex
 	path    string // "" keeps the answers in memory only
 	m       map[string]json.RawMessage
+	dirty   bool // m holds answers the file does not
 	history *History
 }
 
@@ -89,7 +90,7 @@ func (p *Probes) Get(key string, v any) bool {
 	return ok && json.Unmarshal(raw, v) == nil
 }
 
-// Put keeps v under key, in memory and on disk.
+// Put keeps v under key in memory; Save writes it to disk.
 func (p *Probes) Put(key string, v any) {
 	raw, err := json.Marshal(v)
 	if err != nil {
@@ -99,9 +100,19 @@ func (p *Probes) Put(key string, v any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.m[key] = raw
-	if p.path == "" {
+	p.dirty = true
+}
+
+// Save writes the answers Put since the last Save to disk, once for many
+// probes: a cold tool probes a hundred targets in one Judge, and writing
+// the whole file after each cost more than the probes' own parsing.
+func (p *Probes) Save() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.dirty || p.path == "" {
 		return
 	}
+	p.dirty = false
 	if err := p.save(); err != nil {
 		slog.Debug("probe cache not written", "path", p.path, "err", err)
 	}

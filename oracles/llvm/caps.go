@@ -44,6 +44,7 @@ func probeCaps(ctx context.Context, t tool.Tool, probes *batch.Probes) (caps, er
 			t.Path, res.ExitCode, res.Output())
 	}
 	probes.Put("mcpu=help", res.Output())
+	probes.Save()
 	return c, nil
 }
 

@@ -219,6 +219,12 @@ var (
 	externCall   = regexp.MustCompile(`\.extern \.func\s+(?:\([^)]*\)\s*)?(llvm\.[\w.]+)`)
 )
 
+// unknownTarget is llc's warning that it does not know the target's
+// processor or PTX feature (it goes on without it), or "". It is read from
+// stderr alone: scanning the PTX on stdout too cost more than the rest of
+// reading a clean run.
+func unknownTarget(r tool.Result) string { return unrecognized.FindString(string(r.Stderr)) }
+
 // unknownIntrinsics lists llvm.* names llc emitted as external functions: it
 // does not know them as intrinsics (llc 19 and the tcgen05 family).
 func unknownIntrinsics(ptx string) []string {

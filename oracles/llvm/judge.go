@@ -131,7 +131,7 @@ func (o *Oracle) Run(ctx context.Context, m *module) (llcRun, error) {
 	}
 	r := llcRun{res: res}
 	out := res.Output()
-	if clean(res) || unrecognized.MatchString(out) {
+	if clean(res) || unknownTarget(res) != "" {
 		return r, nil
 	}
 	if r.refused, err = o.refusesTarget(ctx, t); err != nil || r.refused != nil {
@@ -163,8 +163,8 @@ func (o *Oracle) Parse(m *module, r llcRun) batch.Report {
 	d := decider{o: o, m: m}
 	out := r.res.Output()
 	switch {
-	case unrecognized.MatchString(out):
-		d.all(outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unrecognized.FindString(out))})
+	case unknownTarget(r.res) != "":
+		d.all(outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unknownTarget(r.res))})
 	case clean(r.res):
 		d.compiled(string(r.res.Stdout), len(m.ids) == 1)
 	case r.refused != nil:
@@ -204,11 +204,11 @@ func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, 
 		return nil, fmt.Errorf("%s: %w", o.Name(), err)
 	}
 	var oc *outcome
-	switch out := res.Output(); {
+	switch {
 	case res.TimedOut:
 		return nil, nil // says nothing, and is not kept
-	case unrecognized.MatchString(out):
-		oc = &outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unrecognized.FindString(out))}
+	case unknownTarget(res) != "":
+		oc = &outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unknownTarget(res))}
 	case !clean(res):
 		c := classify(res, o.timeout().String())
 		oc = &c
