@@ -246,12 +246,19 @@ const noSymbolize = "LLVM_DISABLE_SYMBOLIZATION=1"
 
 // splitArgs is the stage's command line for the file at path.
 func splitArgs(st stage, path string) []string {
-	args := append([]string{"--split-input-file"}, st.args...)
+	args := append([]string{"--split-input-file", noThreads}, st.args...)
 	if st.marker != "" {
 		return append(args, "--output-split-marker="+st.marker, path)
 	}
 	return append(args, "-o", os.DevNull, path)
 }
+
+// noThreads keeps an MLIR tool on one thread: threaded, the verifier
+// checks isolated regions in parallel, so where a file holds several
+// failures the order and extent of what it reports may depend on timing,
+// and a verdict's diagnostic must not. The engine already runs tool
+// processes side by side.
+const noThreads = "--mlir-disable-threading"
 
 // JoinSplit writes the chunks as one split file and maps the line number
 // mlir reports for a chunk ("within split at FILE:N") to the chunk: N is 1
