@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -220,5 +221,14 @@ func BenchmarkJudge1000(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestEntries: the kernels of a clean run are read from their PTX entries,
+// and only from well-formed ones.
+func TestEntries(t *testing.T) {
+	ptx := ".visible .entry k_1(\n\t.param .u64 p\n)\n{\n}\n.visible .entry k_23()\n// .entry k_x(\n.entry k_4"
+	if got, want := entries(ptx), map[int]bool{1: true, 23: true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("entries = %v, want %v", got, want)
 	}
 }

@@ -1,6 +1,7 @@
 package llvm
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -223,11 +224,40 @@ var (
 // processor or PTX feature (it goes on without it), or "". It is read from
 // stderr alone: scanning the PTX on stdout too cost more than the rest of
 // reading a clean run.
-func unknownTarget(r tool.Result) string { return unrecognized.FindString(string(r.Stderr)) }
+func unknownTarget(r tool.Result) string {
+	if !bytes.Contains(r.Stderr, []byte("is not a recognized")) {
+		return ""
+	}
+	return unrecognized.FindString(string(r.Stderr))
+}
+
+// entryPrefix starts the PTX entry of kernel N: ".entry k_N(".
+const entryPrefix = ".entry k_"
+
+// entries lists the kernels whose entry llc wrote into ptx, by id, in one
+// pass over it (a clean run of a large module writes thousands of lines).
+func entries(ptx string) map[int]bool {
+	ids := map[int]bool{}
+	for rest := ptx; ; {
+		i := strings.Index(rest, entryPrefix)
+		if i < 0 {
+			return ids
+		}
+		rest = rest[i+len(entryPrefix):]
+		if j := strings.IndexByte(rest, '('); j > 0 {
+			if id, err := strconv.Atoi(rest[:j]); err == nil {
+				ids[id] = true
+			}
+		}
+	}
+}
 
 // unknownIntrinsics lists llvm.* names llc emitted as external functions: it
 // does not know them as intrinsics (llc 19 and the tcgen05 family).
 func unknownIntrinsics(ptx string) []string {
+	if !strings.Contains(ptx, ".extern .func") {
+		return nil
+	}
 	var names []string
 	for _, m := range externCall.FindAllStringSubmatch(ptx, -1) {
 		names = append(names, m[1])

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
@@ -271,15 +270,16 @@ func (d *decider) compiled(ptx string, single bool) {
 			unknown[pos] = name
 		}
 	}
+	emitted := entries(ptx)
 	for pos, id := range d.m.ids {
-		if _, ok := unknown[pos]; !ok && strings.Contains(ptx, fmt.Sprintf(".entry k_%d(", id)) {
+		if _, ok := unknown[pos]; !ok && emitted[id] {
 			d.o.learn(d.m.uses[pos])
 		}
 		switch name, ok := unknown[pos]; {
 		case ok:
 			d.set(pos, outcome{oracles.Unsupported, RuleNoIntrinsic, fmt.Sprintf(
 				"llc %s has no intrinsic %s: it compiled the call as an external function", d.o.Version(), name)})
-		case strings.Contains(ptx, fmt.Sprintf(".entry k_%d(", id)):
+		case emitted[id]:
 			d.set(pos, outcome{oracles.Accept, RuleAccepted, ""})
 		case single:
 			d.set(pos, outcome{oracles.Error, RuleUnexplained, "llc exited 0 but its PTX has no entry for the kernel"})
