@@ -154,7 +154,7 @@ func TestDecideParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []int{2, 3} {
-		f := &fake{hold: 20 * time.Millisecond}
+		f := &fake{hold: 50 * time.Millisecond}
 		got, err := Decide(context.Background(), f, items, nil, Options{MaxBatch: 2, Parallel: p})
 		if err != nil {
 			t.Fatal(err)
@@ -175,7 +175,7 @@ func TestEngineGroupsParallel(t *testing.T) {
 	for i := range 6 {
 		cases = append(cases, domain.NewCase(cpasync.Name, cpasync.Value{SrcElements: uint8(i)}))
 	}
-	f := &fake{hold: 20 * time.Millisecond}
+	f := &fake{hold: 50 * time.Millisecond}
 	e := &Engine[int, []int, []int]{Oracle: "fake", Tool: caseTool{f}, Options: Options{Parallel: 3}}
 	vs, err := e.Judge(context.Background(), cases)
 	if err != nil {
