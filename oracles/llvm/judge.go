@@ -185,10 +185,10 @@ func (o *Oracle) Parse(m *module, r llcRun) batch.Report {
 // outright ("PTX version 8.4 does not support target 'sm_100a'"), before
 // it looks at any function, so every case of the target gets that answer.
 // It is asked only after a run failed: a target that compiles a module
-// cleanly is not refused.
+// cleanly is not refused. It holds no lock while llc runs: the groups of a
+// Judge, one per target, probe side by side, and two concurrent Judges
+// asking about one target only probe it twice.
 func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	key := refusalKey(t)
 	var known refusal
 	if o.probes.Get(key, &known) {

@@ -59,7 +59,8 @@ type Oracle struct {
 	variant Variant
 	tool    tool.Tool
 	caps    caps
-	mu      sync.Mutex
+	// mu guards intrinsics.
+	mu sync.Mutex
 	// intrinsics are the names llc has compiled as intrinsics.
 	intrinsics map[string]bool
 	// nextID numbers the kernels, so that a module's names never clash.
