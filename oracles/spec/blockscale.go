@@ -24,7 +24,7 @@ const (
 )
 
 func blockscaleSeedRule(name, msg, doubt string) *Rule {
-	return &Rule{ID: "seed.blockscale." + name, Set: Seed, Domain: bs.Name, Message: msg, Source: seed001Lattice, Doubtful: doubt}
+	return seedRule(bs.Name, name, msg, seed001Lattice, doubt)
 }
 
 // scaleVecValue spells the .scale_vec::NX a value implies, N = K /

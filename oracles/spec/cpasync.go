@@ -15,7 +15,7 @@ const (
 )
 
 func cpasyncSeedRule(name, msg, source, doubt string) *Rule {
-	return &Rule{ID: "seed.cpasync." + name, Set: Seed, Domain: ca.Name, Message: msg, Source: source, Doubtful: doubt}
+	return seedRule(ca.Name, name, msg, source, doubt)
 }
 
 // cpasyncSeed is seed 004's nvgpu.device_async_copy verifier. The seed gives

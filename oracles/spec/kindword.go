@@ -87,9 +87,8 @@ const (
 	doubtBits01     = "ptx-facts claim 4: bit 0 looks like .ws and bit 1 like cta_group::2, not a 2-bit cta_group field"
 )
 
-func seedRule(n int, name, msg, doubt string) *Rule {
-	return &Rule{ID: "seed.kindword." + strconv.Itoa(n) + "-" + name, Set: Seed, Domain: kw.Name,
-		Message: msg, Source: seed001Kind + strconv.Itoa(n), Doubtful: doubt}
+func kwSeedRule(n int, name, msg, doubt string) *Rule {
+	return seedRule(kw.Name, strconv.Itoa(n)+"-"+name, msg, seed001Kind+strconv.Itoa(n), doubt)
 }
 
 // kindwordSeed is seed 001's 13-rule fail-first ladder, diagnostics verbatim
@@ -97,54 +96,54 @@ func seedRule(n int, name, msg, doubt string) *Rule {
 var kindwordSeed = &Ladder[kw.Value]{Set: Seed, Domain: kw.Name,
 	Value: func(v kw.Value) string { return strconv.Itoa(selectOpcode(seedView(v))) },
 	Checks: []Check[kw.Value]{
-		{Rule: seedRule(1, "int8-arch-conditional", "INT8 type is supported only on arch-conditional variants.",
+		{Rule: kwSeedRule(1, "int8-arch-conditional", "INT8 type is supported only on arch-conditional variants.",
 			doubtKindValues+"; claim 7: i8 is not on sm_103a"),
 			Fires: func(v kw.Value) bool { f := seedView(v); return f.kind == kw.I8 && !f.archCond }},
-		{Rule: seedRule(2, "mxf4-sparse-arch-conditional", "MXF4 and MXF4NVF4 types with Sparsity are supported only on arch-conditional variants.",
+		{Rule: kwSeedRule(2, "mxf4-sparse-arch-conditional", "MXF4 and MXF4NVF4 types with Sparsity are supported only on arch-conditional variants.",
 			doubtBit5+"; claim 7: sparse mxf4 is allowed on sm_103a"),
 			Fires: func(v kw.Value) bool {
 				f := seedView(v)
 				return kindIn(f.kind, kw.MXF4NVF4, kw.MXF4) && f.bs && !f.archCond
 			}},
-		{Rule: seedRule(3, "scale-vec-arch-conditional", "Explicit scale vector size is supported only on arch-conditional variants.",
+		{Rule: kwSeedRule(3, "scale-vec-arch-conditional", "Explicit scale vector size is supported only on arch-conditional variants.",
 			doubtScaleVec+"; claim 7: .block16/.block32 are allowed on f-targets"),
 			Fires: func(v kw.Value) bool { f := seedView(v); return f.svs != 0 && !f.archCond }},
-		{Rule: seedRule(4, "scale-input-acc-arch", "Scale input accumulator is not supported on this architecture.",
+		{Rule: kwSeedRule(4, "scale-input-acc-arch", "Scale input accumulator is not supported on this architecture.",
 			"ptx-facts claim 6: PTX allows scale-input-d on sm_100a or the sm_100f family from PTX 8.8"),
 			Fires: func(v kw.Value) bool { f := seedView(v); return f.acc && belowSM100a(f.tgt) }},
-		{Rule: seedRule(5, "scale-input-acc-kind", "Scale input accumulator can only be used with f16 and tf32 types", doubtKindValues),
+		{Rule: kwSeedRule(5, "scale-input-acc-kind", "Scale input accumulator can only be used with f16 and tf32 types", doubtKindValues),
 			Fires: func(v kw.Value) bool { f := seedView(v); return f.acc && !kindIn(f.kind, kw.F16, kw.TF32) }},
-		{Rule: seedRule(6, "block-scale-kind", "Block scale is not supported for f16, tf32, f8f6f4, and i8 types", doubtBit5),
+		{Rule: kwSeedRule(6, "block-scale-kind", "Block scale is not supported for f16, tf32, f8f6f4, and i8 types", doubtBit5),
 			Fires: func(v kw.Value) bool {
 				f := seedView(v)
 				return f.bs && kindIn(f.kind, kw.I8, kw.F16, kw.TF32, kw.F8F6F4)
 			}},
-		{Rule: seedRule(7, "ashift-block-scale", "ashift is not supported with tcgen05.mma.block_scale variants", ""),
+		{Rule: kwSeedRule(7, "ashift-block-scale", "ashift is not supported with tcgen05.mma.block_scale variants", ""),
 			Fires: func(v kw.Value) bool {
 				f := seedView(v)
 				op := selectOpcode(f)
 				return (op == opBlockScale || op == opSparseBlockSc) && f.coll&kw.CollectorAShift != 0
 			}},
-		{Rule: seedRule(8, "ws-cta-group-2", "cta_group::2 is not supported with weight stationary", doubtBits01),
+		{Rule: kwSeedRule(8, "ws-cta-group-2", "cta_group::2 is not supported with weight stationary", doubtBits01),
 			Fires: func(v kw.Value) bool { return seedView(v).raw&3 == 3 }},
-		{Rule: seedRule(9, "ws-kind", "Cannot use weight stationary with mxf8f6f4 and fp4 types",
+		{Rule: kwSeedRule(9, "ws-kind", "Cannot use weight stationary with mxf8f6f4 and fp4 types",
 			doubtBits01+"; claim 5: PTX allows .ws with f16, tf32, f8f6f4, i8 and forbids mxf8f6f4, mxf4, mxf4nvf4"),
 			Fires: func(v kw.Value) bool {
 				f := seedView(v)
 				return f.ws && kindIn(f.kind, kw.MXF8F6F4, kw.F8F6F4, kw.MXF4)
 			}},
-		{Rule: seedRule(10, "collector-ashift", "Cannot use collector::a::use or colletor::a::fill with ashift", ""),
+		{Rule: kwSeedRule(10, "collector-ashift", "Cannot use collector::a::use or colletor::a::fill with ashift", ""),
 			Fires: func(v kw.Value) bool {
 				c := seedView(v).coll
 				op := kw.Collector(c & 3)
 				return (op == kw.Use || op == kw.Fill) && c&kw.CollectorAShift != 0
 			}},
-		{Rule: seedRule(11, "mxf8f6f4-scale-vec", "Cannot use 2X or 4X as scale vector size for mxf8f6f4 type",
+		{Rule: kwSeedRule(11, "mxf8f6f4-scale-vec", "Cannot use 2X or 4X as scale vector size for mxf8f6f4 type",
 			doubtScaleVec+"; the seed contradicts itself: its condition (scale_vector_size > 1) lets 2X (field value 1) through although the message names it"),
 			Fires: func(v kw.Value) bool { f := seedView(v); return f.kind == kw.MXF8F6F4 && f.svs > 1 }},
-		{Rule: seedRule(12, "mxf4nvf4-scale-vec", "Cannot use 1X as scale vector size for mxf4nvf4 type", doubtScaleVec),
+		{Rule: kwSeedRule(12, "mxf4nvf4-scale-vec", "Cannot use 1X as scale vector size for mxf4nvf4 type", doubtScaleVec),
 			Fires: func(v kw.Value) bool { f := seedView(v); return f.kind == kw.MXF4NVF4 && f.svs == 0 }},
-		{Rule: seedRule(13, "mxf4-scale-vec", "Cannot use 1X or 4X as scale vector size for mxf4 type",
+		{Rule: kwSeedRule(13, "mxf4-scale-vec", "Cannot use 1X or 4X as scale vector size for mxf4 type",
 			doubtScaleVec+"; PTX's default for mxf4 is 2X, which the seed cannot write"),
 			Fires: func(v kw.Value) bool { f := seedView(v); return f.kind == kw.MXF4 && (f.svs == 0 || f.svs == 2) }},
 	},

@@ -7,10 +7,6 @@ import (
 
 const ptxTcgen05 = "PTX ISA 9.7.16.10.9 (tcgen05.mma)"
 
-func ptxRule(domainName, name, msg, source string) *Rule {
-	return &Rule{ID: "ptxisa." + domainName + "." + name, Set: PTXISA, Domain: domainName, Message: msg, Source: source}
-}
-
 func kwRule(name, msg string) *Rule { return ptxRule(kw.Name, name, msg, ptxTcgen05) }
 
 // tcgen05Target reports whether t can hold tcgen05.mma at all: the

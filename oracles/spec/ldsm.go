@@ -81,7 +81,7 @@ const (
 )
 
 func ldsmSeedRule(name, msg, source, doubt string) *Rule {
-	return &Rule{ID: "seed.ldsm." + name, Set: Seed, Domain: ldsm.Name, Message: msg, Source: source, Doubtful: doubt}
+	return seedRule(ldsm.Name, name, msg, source, doubt)
 }
 
 // ldsmSeed is seed 001's three verifiers as one fail-first ladder, in the

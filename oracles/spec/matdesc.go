@@ -55,7 +55,7 @@ func unpackSeed004(w uint64) [5]uint64 {
 }
 
 func seed000Rule(name, msg, row, doubt string) *Rule {
-	return &Rule{ID: "seed.matdesc." + name, Set: Seed, Domain: md.Name, Message: msg, Source: seed000Claims + row, Doubtful: doubt}
+	return seedRule(md.Name, name, msg, seed000Claims+row, doubt)
 }
 
 // tooWide reports whether any byte value has bits above bit 17, which
@@ -76,9 +76,9 @@ const doubtTcgen05Uniform = "tcgen05.mma is issued by one thread: the PTX ISA st
 var matdescSeed = &Ladder[md.Value]{Set: Seed, Domain: md.Name,
 	Value: func(v md.Value) string { return fmt.Sprintf("0x%016x", packSeed004(v)) },
 	Checks: []Check[md.Value]{
-		{Rule: &Rule{ID: "seed.matdesc.floor", Set: Seed, Domain: md.Name,
-			Message: "nvgpu.warpgroup.descriptor | sm_90a | (no PTX; SMEM descriptor synthesis) | n/a",
-			Source:  "seed 004, Per-Arch Availability (SM floor of nvgpu.warpgroup.descriptor)"},
+		{Rule: seedRule(md.Name, "floor",
+			"nvgpu.warpgroup.descriptor | sm_90a | (no PTX; SMEM descriptor synthesis) | n/a",
+			"seed 004, Per-Arch Availability (SM floor of nvgpu.warpgroup.descriptor)", ""),
 			Fires: func(v md.Value) bool { return v.Format == md.WGMMA && belowSM90a(v) }},
 		{Rule: seed000Rule("quantization",
 			"WGMMA descriptor quantization: `matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4` (16B granularity).",
@@ -101,11 +101,11 @@ var matdescSeed = &Ladder[md.Value]{Set: Seed, Domain: md.Name,
 			"WGMMA availability is a Hopper feature gated by target notes (e.g., `sm_90a`).",
 			"WGMMA availability (sm_90a)", ""),
 			Fires: func(v md.Value) bool { return v.Format == md.WGMMA && v.Tgt.Arch.String() != "sm_90a" }},
-		{Rule: &Rule{ID: "seed.matdesc.layout-004", Set: Seed, Domain: md.Name, Message: seed004LayoutText,
-			Source: "seed 004, nvgpu.warpgroup.descriptor (bit layout of the shl/or chain, read least significant field first)",
-			Doubtful: "ptx-facts: wgmma has LBO at 16-29, SBO at 32-45, base offset at 49-51 and swizzle at 62-63; tcgen05 adds " +
-				"0b001 at 46-48 and a 3-bit swizzle at 61-63. Seed 004 puts LBO at 14, SBO at 30, base offset at 46 and a 2-bit " +
-				"swizzle at 52, so its words differ from PTX's; this rule fires where the 2-bit field cannot hold the swizzle value"},
+		{Rule: seedRule(md.Name, "layout-004", seed004LayoutText,
+			"seed 004, nvgpu.warpgroup.descriptor (bit layout of the shl/or chain, read least significant field first)",
+			"ptx-facts: wgmma has LBO at 16-29, SBO at 32-45, base offset at 49-51 and swizzle at 62-63; tcgen05 adds "+
+				"0b001 at 46-48 and a 3-bit swizzle at 61-63. Seed 004 puts LBO at 14, SBO at 30, base offset at 46 and a 2-bit "+
+				"swizzle at 52, so its words differ from PTX's; this rule fires where the 2-bit field cannot hold the swizzle value"),
 			Fires:  func(v md.Value) bool { return v.Swizzle > 3 },
 			Detail: func(v md.Value) string { return fmt.Sprintf(": swizzle_mode %d does not fit 2 bits", v.Swizzle) }},
 	},

@@ -16,7 +16,7 @@ const (
 )
 
 func mmaSeedRule(name, msg, source, doubt string) *Rule {
-	return &Rule{ID: "seed.mma." + name, Set: Seed, Domain: mm.Name, Message: msg, Source: source, Doubtful: doubt}
+	return seedRule(mm.Name, name, msg, source, doubt)
 }
 
 // mmaSeedClass is the element type as an MLIR vector sees it: integers are

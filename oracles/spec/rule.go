@@ -39,6 +39,16 @@ type Rule struct {
 	Doubtful string `json:"doubtful,omitempty"`
 }
 
+// seedRule and ptxRule build a rule of their set; the ID follows from the
+// set, the domain and the rule's name, so no rule spells its own prefix.
+func seedRule(domainName, name, msg, source, doubt string) *Rule {
+	return &Rule{ID: "seed." + domainName + "." + name, Set: Seed, Domain: domainName, Message: msg, Source: source, Doubtful: doubt}
+}
+
+func ptxRule(domainName, name, msg, source string) *Rule {
+	return &Rule{ID: "ptxisa." + domainName + "." + name, Set: PTXISA, Domain: domainName, Message: msg, Source: source}
+}
+
 // Judgment is one rule set's answer about one value.
 type Judgment struct {
 	Accept bool

@@ -22,7 +22,7 @@ const (
 )
 
 func scheduleSeedRule(name, msg, source, doubt string) *Rule {
-	return &Rule{ID: "seed.schedule." + name, Set: Seed, Domain: sc.Name, Message: msg, Source: source, Doubtful: doubt}
+	return seedRule(sc.Name, name, msg, source, doubt)
 }
 
 var scheduleSeed = &Ladder[sc.Value]{Set: Seed, Domain: sc.Name,

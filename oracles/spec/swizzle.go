@@ -35,19 +35,18 @@ func offsetPreservesPartition(v sw.Value) bool { return uint64(v.K)&partitionMas
 // closed-enum rule for parsed mode names.
 var swizzleSeed = &Ladder[sw.Value]{Set: Seed, Domain: sw.Name,
 	Checks: []Check[sw.Value]{
-		{Rule: &Rule{ID: "seed.swizzle.unknown-mode", Set: Seed, Domain: sw.Name,
-			Message: "Accepted swizzle modes are a closed target-aware enum. Unknown modes must not silently fold to identity after parsing.",
-			Source:  seed001Swizzle + " (closed mode enum)",
-			Doubtful: "the seed calls the enum target-aware but lists no targets; we read it as none/32B/64B/128B on every target, " +
-				"so tcgen05's 128B-with-32B-atom mode (<2,5,2>, which the seed's own UMMA verifier accepts) is unknown to it"},
+		{Rule: seedRule(sw.Name, "unknown-mode",
+			"Accepted swizzle modes are a closed target-aware enum. Unknown modes must not silently fold to identity after parsing.",
+			seed001Swizzle+" (closed mode enum)",
+			"the seed calls the enum target-aware but lists no targets; we read it as none/32B/64B/128B on every target, "+
+				"so tcgen05's 128B-with-32B-atom mode (<2,5,2>, which the seed's own UMMA verifier accepts) is unknown to it"),
 			Fires:  func(v sw.Value) bool { return !seedKnownMode(v.Mode) },
 			Detail: func(v sw.Value) string { return " (mode " + v.Mode.String() + ")" }},
-		{Rule: &Rule{ID: "seed.swizzle.partition", Set: Seed, Domain: sw.Name,
-			Message: "require(offset_preserves_swizzle_partition(swizzle, offset))",
-			Source: seed001Swizzle + ", verify_swizzle_offset_commutation; the seed does not define the predicate: ours is " +
+		{Rule: seedRule(sw.Name, "partition", "require(offset_preserves_swizzle_partition(swizzle, offset))",
+			seed001Swizzle+", verify_swizzle_offset_commutation; the seed does not define the predicate: ours is "+
 				"(k & mask) == 0 with mask = every address bit below 2^(B+M+S), the bits the swizzle reads and writes and the bits whose carry reaches them",
-			Doubtful: "the seed's predicate is undefined; ours rejects every offset that is not a multiple of the repeat period, " +
-				"for every address, although for many addresses such an offset commutes"},
+			"the seed's predicate is undefined; ours rejects every offset that is not a multiple of the repeat period, "+
+				"for every address, although for many addresses such an offset commutes"),
 			Fires: func(v sw.Value) bool { return !v.Identity() && !offsetPreservesPartition(v) }},
 	},
 }

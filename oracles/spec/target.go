@@ -20,9 +20,8 @@ func ptxAtLeast(t target.Target, p target.PTX) bool { return t.PTX >= p }
 // (sm_101 became sm_110 in PTX ISA 9.0), cannot name the target at all.
 func targetPTXCheck[V domain.Value](domainName string) Check[V] {
 	return Check[V]{
-		Rule: &Rule{ID: "ptxisa." + domainName + ".target-ptx-version", Set: PTXISA, Domain: domainName,
-			Message: "PTX ISA version does not know the .target",
-			Source:  "PTX ISA 1.3 (PTX versions and targets); PTX ISA 9.0 release notes (sm_101 renamed sm_110); ptx-facts: CUDA -> PTX ISA table"},
+		Rule: ptxRule(domainName, "target-ptx-version", "PTX ISA version does not know the .target",
+			"PTX ISA 1.3 (PTX versions and targets); PTX ISA 9.0 release notes (sm_101 renamed sm_110); ptx-facts: CUDA -> PTX ISA table"),
 		Fires:  func(v V) bool { return !v.Target().Names() },
 		Detail: func(v V) string { return ": " + v.Target().String() },
 	}

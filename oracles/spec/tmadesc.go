@@ -18,8 +18,7 @@ func init() { register(tmadescSeed, tmadescPTXISA) }
 const seed000Row = "seed 000, Claim Verification Matrix row "
 
 func tdSeedRule(row int, name, msg, doubt string) *Rule {
-	return &Rule{ID: "seed.tmadesc." + strconv.Itoa(row) + "-" + name, Set: Seed, Domain: td.Name,
-		Message: msg, Source: seed000Row + strconv.Itoa(row), Doubtful: doubt}
+	return seedRule(td.Name, strconv.Itoa(row)+"-"+name, msg, seed000Row+strconv.Itoa(row), doubt)
 }
 
 const (

@@ -12,8 +12,7 @@ func init() { register(tmamodeSeed, tmamodePTXISA) }
 const seed001TMA = "seed 001, TMA Rank and Mode Gates (verify_tma_rank_and_mode)"
 
 func tmSeedRule(n int, name, msg, doubt string) *Rule {
-	return &Rule{ID: "seed.tmamode." + strconv.Itoa(n) + "-" + name, Set: Seed, Domain: tm.Name,
-		Message: msg, Source: seed001TMA, Doubtful: doubt}
+	return seedRule(tm.Name, strconv.Itoa(n)+"-"+name, msg, seed001TMA, doubt)
 }
 
 // tmSupportsBlackwellModes is the seed's target.supports_blackwell_tma_modes,

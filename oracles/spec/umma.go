@@ -123,8 +123,7 @@ func elemClassName(bits uint8) string {
 }
 
 func seedUMMARule(name, msg, step, doubt string) *Rule {
-	return &Rule{ID: "seed.umma." + name, Set: Seed, Domain: um.Name, Message: msg,
-		Source: seed001UMMA + ", " + step, Doubtful: doubt}
+	return seedRule(um.Name, name, msg, seed001UMMA+", "+step, doubt)
 }
 
 const (

@@ -27,12 +27,11 @@ func loweredValue(v wc.Value) string { return wc.Format(lower.Lower(v)) }
 var waitcntSeed = &Ladder[wc.Value]{Set: Seed, Domain: wc.Name,
 	Value: loweredValue,
 	Checks: []Check[wc.Value]{
-		{Rule: &Rule{ID: "seed.waitcnt.1-counter-not-handle", Set: Seed, Domain: wc.Name,
-			Message: "AMD S_WAITCNT is inherently counter-based, not a capability handle to a specific transfer",
-			Source:  seed000AMD,
-			Doubtful: "the gfx9 model (LLVM SIInsertWaitcnts relies on it): VMEM loads and stores share one in-order vmcnt stream " +
-				"and LDS, GDS and messages each complete in order, so vmcnt(N)/lgkmcnt(N) leave exactly the N youngest transfers " +
-				"of such a stream in flight; the claim holds for SMEM and for mixed LGKM kinds"},
+		{Rule: seedRule(wc.Name, "1-counter-not-handle",
+			"AMD S_WAITCNT is inherently counter-based, not a capability handle to a specific transfer", seed000AMD,
+			"the gfx9 model (LLVM SIInsertWaitcnts relies on it): VMEM loads and stores share one in-order vmcnt stream "+
+				"and LDS, GDS and messages each complete in order, so vmcnt(N)/lgkmcnt(N) leave exactly the N youngest transfers "+
+				"of such a stream in flight; the claim holds for SMEM and for mixed LGKM kinds"),
 			Fires:  func(v wc.Value) bool { _, ok := inFlightYounger(v); return ok },
 			Detail: func(v wc.Value) string { d, _ := inFlightYounger(v); return ": " + d }},
 	},

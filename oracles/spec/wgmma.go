@@ -16,7 +16,7 @@ const (
 )
 
 func wgmmaSeedRule(name, msg, source, doubt string) *Rule {
-	return &Rule{ID: "seed.wgmma." + name, Set: Seed, Domain: wg.Name, Message: msg, Source: source, Doubtful: doubt}
+	return seedRule(wg.Name, name, msg, source, doubt)
 }
 
 // wgmmaSeedType reports whether t is one of the A/B types the seed's
