@@ -120,29 +120,22 @@ func (c *Campaign) Utilization(oracle string) float64 {
 }
 
 // Oracle returns the named oracle's counters, creating them.
-func (c *Campaign) Oracle(name string) *OracleStats {
-	if c.Stats.Oracles == nil {
-		c.Stats.Oracles = map[string]*OracleStats{}
-	}
-	o := c.Stats.Oracles[name]
-	if o == nil {
-		o = &OracleStats{}
-		c.Stats.Oracles[name] = o
-	}
-	return o
-}
+func (c *Campaign) Oracle(name string) *OracleStats { return counters(&c.Stats.Oracles, name) }
 
 // Domain returns the named domain's counters, creating them.
-func (c *Campaign) Domain(name string) *DomainStats {
-	if c.Stats.Domains == nil {
-		c.Stats.Domains = map[string]*DomainStats{}
+func (c *Campaign) Domain(name string) *DomainStats { return counters(&c.Stats.Domains, name) }
+
+// counters returns (*m)[name], creating the map and the entry as needed.
+func counters[T any](m *map[string]*T, name string) *T {
+	if *m == nil {
+		*m = map[string]*T{}
 	}
-	d := c.Stats.Domains[name]
-	if d == nil {
-		d = &DomainStats{}
-		c.Stats.Domains[name] = d
+	v := (*m)[name]
+	if v == nil {
+		v = new(T)
+		(*m)[name] = v
 	}
-	return d
+	return v
 }
 
 // PutCampaign stores a campaign record.
@@ -157,14 +150,7 @@ func (s *Store) GetCampaign(id string) (Campaign, bool, error) {
 
 // Campaigns lists every stored campaign.
 func (s *Store) Campaigns() ([]Campaign, error) {
-	var out []Campaign
-	err := s.view(func(tx *bolt.Tx) error {
-		return each(tx.Bucket(bucketCampaigns), "campaign", func(c Campaign) error {
-			out = append(out, c)
-			return nil
-		})
-	})
-	return out, err
+	return scan[Campaign](s, bucketCampaigns, nil, "campaign")
 }
 
 // UpdateCampaign applies f to the stored campaign in one transaction, so it

@@ -214,16 +214,7 @@ func (s *Store) Features(campaign string) (map[string]Feature, error) {
 
 // scanCampaign reads every record of one campaign in bucket b.
 func scanCampaign[T any](s *Store, b []byte, campaign string) ([]T, error) {
-	var out []T
-	prefix := campaignKey(campaign, "")
-	err := s.view(func(tx *bolt.Tx) error {
-		// a schema-1 store, read-only, lacks the bucket: none yet
-		return eachPrefix(tx.Bucket(b), prefix, "record", func(_ []byte, v T) error {
-			out = append(out, v)
-			return nil
-		})
-	})
-	return out, err
+	return scan[T](s, b, campaignKey(campaign, ""), "record")
 }
 
 func hasPrefix(k, prefix []byte) bool {

@@ -41,12 +41,9 @@ type Store struct {
 // older one (migrated); anything else is refused untouched. A second process
 // opening the same file waits up to timeout for the lock, then fails.
 func OpenStore(path string, timeout time.Duration) (*Store, error) {
-	fresh := false
-	if st, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		fresh = true
-	} else if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	} else if err := regularNonEmpty(path, st); err != nil {
+	err := regularNonEmpty(path)
+	fresh := errors.Is(err, os.ErrNotExist)
+	if err != nil && !fresh {
 		return nil, err
 	}
 	if !fresh { // a read-only look first: a damaged file must fault there, not while bbolt holds it for writing
@@ -82,11 +79,7 @@ func OpenExisting(path string, timeout time.Duration) (*Store, error) {
 // so it can run beside other readers. While a campaign holds the file it
 // waits up to timeout, then fails.
 func OpenStoreReadOnly(path string, timeout time.Duration) (*Store, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	if err := regularNonEmpty(path, st); err != nil {
+	if err := regularNonEmpty(path); err != nil {
 		return nil, err
 	}
 	s, err := open(path, &bolt.Options{Timeout: timeout, ReadOnly: true})
@@ -100,9 +93,14 @@ func OpenStoreReadOnly(path string, timeout time.Duration) (*Store, error) {
 	return s, nil
 }
 
-// regularNonEmpty refuses devices, FIFOs and empty files before bbolt sees
-// them: bbolt would block on a FIFO and silently format an empty file.
-func regularNonEmpty(path string, st os.FileInfo) error {
+// regularNonEmpty refuses a missing path, devices, FIFOs and empty files
+// before bbolt sees them: bbolt would block on a FIFO and silently format an
+// empty file.
+func regularNonEmpty(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("open store %s: %w: not a regular file", path, ErrNotStore)
 	}
@@ -116,11 +114,7 @@ func regularNonEmpty(path string, st os.FileInfo) error {
 // only: it skips the truncation check, so reads can reach damaged pages;
 // they fail with ErrCorrupt rather than crash.
 func OpenDamaged(path string, timeout time.Duration) (*Store, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
-	}
-	if err := regularNonEmpty(path, st); err != nil {
+	if err := regularNonEmpty(path); err != nil {
 		return nil, err
 	}
 	return openFile(path, &bolt.Options{Timeout: timeout, ReadOnly: true})

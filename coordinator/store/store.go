@@ -143,6 +143,20 @@ func each[T any](b *bolt.Bucket, what string, f func(T) error) error {
 	return eachPrefix(b, nil, what, func(_ []byte, v T) error { return f(v) })
 }
 
+// scan reads, in one read transaction, every record of bucket whose key
+// starts with prefix (nil: all of them), in key order.
+func scan[T any](s *Store, bucket, prefix []byte, what string) ([]T, error) {
+	var out []T
+	err := s.view(func(tx *bolt.Tx) error {
+		// a schema-1 store, read-only, lacks the newer buckets: none yet
+		return eachPrefix(tx.Bucket(bucket), prefix, what, func(_ []byte, v T) error {
+			out = append(out, v)
+			return nil
+		})
+	})
+	return out, err
+}
+
 // eachPrefix is each over the records whose keys start with prefix (a
 // campaign's, a case's), with their keys. It is the one walk over a
 // bucket's JSON records, as get is the one read of a record.
@@ -535,14 +549,7 @@ func (s *Store) Verdicts(caseID string) ([]oracles.Verdict, error) {
 
 // Buckets returns every finding bucket.
 func (s *Store) Buckets() ([]Bucket, error) {
-	var out []Bucket
-	err := s.view(func(tx *bolt.Tx) error {
-		return each(tx.Bucket(bucketBuckets), "bucket", func(b Bucket) error {
-			out = append(out, b)
-			return nil
-		})
-	})
-	return out, err
+	return scan[Bucket](s, bucketBuckets, nil, "bucket")
 }
 
 // AddDeadLetter records an unprocessable message, and as dead those of its
@@ -595,18 +602,7 @@ func addDeadLetter(tx *bolt.Tx, d DeadLetter, pairs []Pair) error {
 
 // DeadLetters returns every dead letter, oldest first.
 func (s *Store) DeadLetters() ([]DeadLetter, error) {
-	var out []DeadLetter
-	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketDeadLetters).ForEach(func(k, data []byte) error {
-			var d DeadLetter
-			if err := json.Unmarshal(data, &d); err != nil {
-				return fmt.Errorf("corrupt dead letter: %w", err)
-			}
-			out = append(out, d)
-			return nil
-		})
-	})
-	return out, err
+	return scan[DeadLetter](s, bucketDeadLetters, nil, "dead letter")
 }
 
 // Counts returns how many cases and verdicts the store holds.

@@ -97,14 +97,7 @@ func (s *Store) Unsuppress(bucket string) error {
 
 // Suppressions lists the store's suppressions.
 func (s *Store) Suppressions() ([]Suppression, error) {
-	var out []Suppression
-	err := s.view(func(tx *bolt.Tx) error {
-		return each(tx.Bucket(bucketSuppressions), "suppression", func(sup Suppression) error {
-			out = append(out, sup)
-			return nil
-		})
-	})
-	return out, err
+	return scan[Suppression](s, bucketSuppressions, nil, "suppression")
 }
 
 // Bucket statuses.
