@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -109,15 +110,15 @@ func (cc campaignCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descWorkers, float64(len(s.Workers)))
 	gauge(descFeatures, float64(st.Features))
 	gauge(descCorpus, float64(st.Corpus))
-	for _, name := range sortedKeys(st.Domains) {
+	for _, name := range slices.Sorted(maps.Keys(st.Domains)) {
 		d := st.Domains[name]
 		counter(descDomCases, d.Cases, name)
 		gauge(descDomFeat, float64(d.Features), name)
 		counter(descDomGen, d.Generated, name)
 	}
-	for _, name := range sortedKeys(st.Oracles) {
+	for _, name := range slices.Sorted(maps.Keys(st.Oracles)) {
 		o := st.Oracles[name]
-		for _, kind := range sortedKeys(o.Kinds) {
+		for _, kind := range slices.Sorted(maps.Keys(o.Kinds)) {
 			counter(descVerdicts, o.Kinds[kind], name, string(kind))
 		}
 		ch <- prometheus.MustNewConstMetric(descBusy, prometheus.CounterValue, o.Elapsed.Seconds(), name)
@@ -156,14 +157,4 @@ func (cc campaignCollector) collectBuckets(ch chan<- prometheus.Metric, campaign
 			ch <- prometheus.MustNewConstMetric(descBuckets, prometheus.GaugeValue, float64(n), string(class), status)
 		}
 	}
-}
-
-// sortedKeys returns a map's keys in order, for a stable exposition.
-func sortedKeys[K ~string, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -91,11 +92,7 @@ func fieldTable(t *testing.T, d domain.Domain) string {
 			}
 		}
 	}
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(values))
 	var b strings.Builder
 	b.WriteString("| field | values in the seeds |\n|---|---|\n")
 	for _, k := range keys {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -122,11 +123,7 @@ func TestJSONFields(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &top); err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
-	for k := range top {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(top))
 	want := []string{"agreement_matrix", "buckets", "campaign", "campaigns", "claim_counts", "claims", "dead_letters",
 		"generated", "rule_coverage", "schema", "store", "throughput", "timeline", "tonight", "totals"}
 	if !slices.Equal(keys, want) {

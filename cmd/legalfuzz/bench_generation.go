@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -191,11 +192,7 @@ func compareRuns(runs []genRun) map[string]any {
 func printGenRuns(cmd *cobra.Command, rep genReport) error {
 	tw := newTable(cmd.OutOrStdout(), "RUN\tCASES\tVERDICTS\tFEATURES\tCORPUS\tBUCKETS\tUTILIZATION")
 	for _, r := range rep.Runs {
-		names := make([]string, 0, len(r.Oracles))
-		for n := range r.Oracles {
-			names = append(names, n)
-		}
-		slices.Sort(names)
+		names := slices.Sorted(maps.Keys(r.Oracles))
 		util := ""
 		for _, n := range names {
 			util += fmt.Sprintf("%s %.0f%% ", n, 100*r.Oracles[n].Utilization)

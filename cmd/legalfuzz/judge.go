@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -184,11 +184,7 @@ func writeDisagreements(w io.Writer, ds []policy.Disagreement) error {
 		}
 		g.n++
 	}
-	keys := make([]string, 0, len(groups))
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(groups))
 	fmt.Fprintf(w, "\n%d disagreements in %d groups\n", len(ds), len(groups))
 	for _, k := range keys {
 		g := groups[k]

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -64,11 +65,7 @@ func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAd
 // and per oracle its cases/s and utilization (busy time over wall time).
 func progressLine(s coordinator.Status, last map[string]int, period time.Duration) string {
 	st := s.Campaign.Stats
-	names := make([]string, 0, len(st.Oracles))
-	for n := range st.Oracles {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(st.Oracles))
 	var rates []string
 	for _, n := range names {
 		j := st.Oracles[n].Judged

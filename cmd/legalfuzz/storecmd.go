@@ -3,8 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/spf13/cobra"
@@ -67,11 +68,7 @@ func newStoreSalvageCmd() *cobra.Command {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			names := make([]string, 0, len(res.Copied))
-			for name := range res.Copied {
-				names = append(names, name)
-			}
-			sort.Strings(names)
+			names := slices.Sorted(maps.Keys(res.Copied))
 			for _, name := range names {
 				fmt.Fprintf(w, "copied %d %s\n", res.Copied[name], name)
 			}

@@ -3,7 +3,8 @@ package waitcntasm
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
@@ -63,11 +64,7 @@ func (f jsonForm) value() (Value, error) {
 	if v.Syntax == Expr && len(l.Fields) == 1 {
 		return Value{}, fmt.Errorf("field \"syntax\": %s has one counter; use dec or hex", v.Op)
 	}
-	names := make([]string, 0, len(f.Counts))
-	for name := range f.Counts {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(f.Counts))
 	for _, name := range names {
 		i := fieldIndex(l, name)
 		if i < 0 {

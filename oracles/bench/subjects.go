@@ -3,10 +3,10 @@ package bench
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -56,11 +56,7 @@ var subjects = map[string]func(ctx context.Context) (*subject, error){
 
 // Known lists the oracle names the benchmark knows, sorted.
 func Known() []string {
-	var names []string
-	for n := range subjects {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(subjects))
 	return names
 }
 

@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -27,11 +28,7 @@ func randomCases(tb testing.TB, n int, withSeeds bool) []domain.Case {
 	}
 	tb.Logf("random cases from seed %d (set LEGALFUZZ_MLIR_SEED to replay)", seed)
 	rng := rand.New(rand.NewPCG(seed, 0))
-	names := make([]string, 0, len(domains))
-	for name := range domains {
-		names = append(names, name)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(domains))
 	var cases []domain.Case
 	if withSeeds {
 		for _, name := range names {

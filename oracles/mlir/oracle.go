@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -61,11 +62,7 @@ func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverRe
 
 // Domains lists the domains the oracle renders.
 func Domains() []string {
-	var ds []string
-	for d := range renderers {
-		ds = append(ds, d)
-	}
-	slices.Sort(ds)
+	ds := slices.Sorted(maps.Keys(renderers))
 	return ds
 }
 

@@ -12,8 +12,8 @@ package ptx
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -65,11 +65,7 @@ func register[V domain.Value](domainName string, r func(v V, k *kernel) error) {
 
 // Domains lists the domains this package renders, sorted.
 func Domains() []string {
-	names := make([]string, 0, len(renderers))
-	for n := range renderers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(renderers))
 	return names
 }
 
