@@ -24,6 +24,23 @@ var ldsmTypes = map[ldsm.Shape][]ldsm.Size{
 	ldsm.M16N8:  {ldsm.B8},
 }
 
+// ldsmPTXType is the PTX .type a size pattern stands for, read past its
+// spelling (the seed's u16 is .b16); ok is false for the patterns PTX has
+// no form of. So each rule judges one fact of a case: type-spelling the
+// spelling, type-no-ptx-form the pattern, shape-type only the width, and a
+// case with one wrong fact breaks one rule.
+func ldsmPTXType(s ldsm.Size) (ldsm.Size, bool) {
+	switch s {
+	case ldsm.U16:
+		return ldsm.B16, true
+	case ldsm.U8:
+		return ldsm.B8, true
+	case ldsm.B16, ldsm.B8, ldsm.B6P32, ldsm.B4P64:
+		return s, true
+	}
+	return s, false
+}
+
 // ldsmNewForm reports whether v uses a shape added in PTX ISA 8.6 (.m16n16,
 // .m8n16, stmatrix .m16n8; their .b8 / .b8x16 types come with them).
 func ldsmNewForm(v ldsm.Value) bool { return v.Shape != ldsm.M8N8 }
@@ -81,7 +98,10 @@ func ldsmFormChecks() []Check[ldsm.Value] {
 			}},
 		{Rule: ldsmRule("shape-type", "the .type does not fit the .shape (.m8n8: .b16; .m16n16: .b8 or .b8x16.*; .m8n16: .b8x16.*; .m16n8: .b8)", ptxLdStm),
 			Detail: func(v ldsm.Value) string { return ": ." + v.Shape.String() + " ." + v.Size.String() },
-			Fires:  func(v ldsm.Value) bool { return !slices.Contains(ldsmTypes[v.Shape], v.Size) }},
+			Fires: func(v ldsm.Value) bool {
+				s, ok := ldsmPTXType(v.Size)
+				return ok && !slices.Contains(ldsmTypes[v.Shape], s)
+			}},
 	}
 }
 

@@ -148,3 +148,43 @@ func TestLDSMFragmentSelfCheck(t *testing.T) {
 		t.Fatalf("m8n8 x3 enumerates to %d registers, want 3", f.regsPerLane)
 	}
 }
+
+// TestFiringRules: FiringRules lists every rule a value breaks in ladder
+// order, the first being Judge's; a legal value breaks none. A spelling
+// breaks only type-spelling: shape-type judges the width the spelling
+// stands for.
+func TestFiringRules(t *testing.T) {
+	firing := func(v ldsm.Value) string {
+		t.Helper()
+		got, err := FiringRules(PTXISA, ldsm.Name, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, strings.TrimPrefix(r.ID, "ptxisa.ldsm."))
+		}
+		if j, err := JudgeValue(PTXISA, ldsm.Name, v); err != nil || (len(got) > 0) == j.Accept || (len(got) > 0 && j.Rule != got[0]) {
+			t.Errorf("Judge says %+v (%v), FiringRules %v", j, err, ids)
+		}
+		return strings.Join(ids, " ")
+	}
+	for _, tc := range []struct {
+		name string
+		v    ldsm.Value
+		want string
+	}{
+		{"stmatrix u16 on sm_80 at PTX 7.0", ldsmWith(ldsmST88, func(v *ldsm.Value) { v.Tgt = target.MustParse("sm_80", "7.0") }),
+			"type-spelling stmatrix-ptx stmatrix-target"},
+		{"u16 where .b8 is due", ldsmWith(ldsmM1616, func(v *ldsm.Value) { v.Size = ldsm.U16 }), "type-spelling shape-type"},
+		{"u4to8, which has no PTX form", ldsmWith(ldsmM1616, func(v *ldsm.Value) { v.Size = ldsm.U4to8 }), "type-no-ptx-form"},
+		{"legal", ldsmB16x4, ""},
+	} {
+		if got := firing(tc.v); got != tc.want {
+			t.Errorf("%s breaks %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if _, err := FiringRules(PTXISA, ldsm.Name, 42); err == nil {
+		t.Error("a value of the wrong type was taken")
+	}
+}

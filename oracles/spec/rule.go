@@ -102,6 +102,19 @@ func (l *Ladder[V]) Judge(v V) Judgment {
 	return j
 }
 
+// Firing lists every rule of the ladder that v breaks, in ladder order: the
+// first is the one Judge reports, the rest are what a fail-first walk never
+// reaches.
+func (l *Ladder[V]) Firing(v V) []*Rule {
+	var fired []*Rule
+	for _, c := range l.Checks {
+		if c.Fires(v) {
+			fired = append(fired, c.Rule)
+		}
+	}
+	return fired
+}
+
 // Rules lists the ladder's rules in order.
 func (l *Ladder[V]) Rules() []*Rule {
 	rules := make([]*Rule, len(l.Checks))
@@ -120,14 +133,31 @@ type judge interface {
 	Rules() []*Rule
 	setDomain() (Set, string)
 	judgeAny(v any) (Judgment, error)
+	firingAny(v any) ([]*Rule, error)
 }
 
 func (l *Ladder[V]) judgeAny(v any) (Judgment, error) {
-	tv, ok := v.(V)
-	if !ok {
-		return Judgment{}, fmt.Errorf("spec %s: value of type %T, want %T", l.ID(), v, tv)
+	tv, err := l.typed(v)
+	if err != nil {
+		return Judgment{}, err
 	}
 	return l.Judge(tv), nil
+}
+
+func (l *Ladder[V]) firingAny(v any) ([]*Rule, error) {
+	tv, err := l.typed(v)
+	if err != nil {
+		return nil, err
+	}
+	return l.Firing(tv), nil
+}
+
+func (l *Ladder[V]) typed(v any) (V, error) {
+	tv, ok := v.(V)
+	if !ok {
+		return tv, fmt.Errorf("spec %s: value of type %T, want %T", l.ID(), v, tv)
+	}
+	return tv, nil
 }
 
 // registry maps "<set>.<domain>" to its ladder.
@@ -186,9 +216,27 @@ func (l *Ladder[V]) setDomain() (Set, string) { return l.Set, l.Domain }
 
 // JudgeValue judges v of the named domain with one rule set.
 func JudgeValue(set Set, domainName string, v any) (Judgment, error) {
-	j, ok := registry[string(set)+"."+domainName]
-	if !ok {
-		return Judgment{}, fmt.Errorf("spec: no %s rules for domain %q", set, domainName)
+	j, err := ladder(set, domainName)
+	if err != nil {
+		return Judgment{}, err
 	}
 	return j.judgeAny(v)
+}
+
+// FiringRules lists every rule of one rule set that v of the named domain
+// breaks, in ladder order (Ladder.Firing).
+func FiringRules(set Set, domainName string, v any) ([]*Rule, error) {
+	j, err := ladder(set, domainName)
+	if err != nil {
+		return nil, err
+	}
+	return j.firingAny(v)
+}
+
+func ladder(set Set, domainName string) (judge, error) {
+	j, ok := registry[string(set)+"."+domainName]
+	if !ok {
+		return nil, fmt.Errorf("spec: no %s rules for domain %q", set, domainName)
+	}
+	return j, nil
 }
