@@ -11,6 +11,7 @@ import (
 	wasm "github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
 // Aspect is what two oracles must agree on.
@@ -348,6 +349,9 @@ func (p Policy) Evaluate(c domain.Case, verdicts []oracles.Verdict) []Disagreeme
 		}
 		ref := byOracle[oracles.SpecPTXISA]
 		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b, SpecKind: ref.Kind, SpecRule: ref.Rule}
+		if dev, ok := d.Deviating(); ok && failed(dev) {
+			d.SpecRule = p.accountable(dev.Oracle, ref.Rule, c.Value)
+		}
 		d.Expected = p.expected(a, b, ref.Rule, c.Value)
 		out = append(out, d)
 	}
@@ -386,6 +390,41 @@ func (p Policy) expected(a, b oracles.Verdict, specRule string, v domain.Value) 
 		}
 	}
 	return ""
+}
+
+// accountable is the rule a failing tool's disagreement is about. The
+// ladder reports the first rule a case breaks; when the policy says the tool
+// never sees that rule (an expectation without a condition lists it for the
+// tool against spec/ptxisa), the failure cannot be that rule's missing check,
+// and a bucket titled with it would send a maintainer after a check the tool
+// cannot have: the finding is about the first broken rule the tool does see.
+// Without a value, or when the tool sees none of the broken rules, the
+// ladder's rule stands.
+func (p Policy) accountable(tool, rule string, v domain.Value) string {
+	if v == nil || !p.blind(tool, rule) {
+		return rule
+	}
+	broken, err := spec.FiringRules(spec.PTXISA, p.Domain, v)
+	if err != nil {
+		return rule
+	}
+	for _, r := range broken {
+		if !p.blind(tool, r.ID) {
+			return r.ID
+		}
+	}
+	return rule
+}
+
+// blind reports whether an unconditional expectation says tool does not
+// see rule: the rule is about something the tool is never given.
+func (p Policy) blind(tool, rule string) bool {
+	for _, e := range p.Expected {
+		if e.When == nil && e.Side() == oracles.SpecPTXISA && slices.Contains(e.Oracles, tool) && slices.Contains(e.Rules, rule) {
+			return true
+		}
+	}
+	return false
 }
 
 // Oracles lists every oracle the built-in policies name, sorted.

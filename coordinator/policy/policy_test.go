@@ -6,6 +6,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
@@ -124,6 +125,57 @@ func TestConditionalExpectation(t *testing.T) {
 			ds := p.Evaluate(tc.c, []oracles.Verdict{spec, mlir})
 			if len(ds) != 1 || ds[0].Finding() != tc.finding {
 				t.Fatalf("disagreements %+v, want one with finding = %v", ds, tc.finding)
+			}
+		})
+	}
+}
+
+// TestAccountableRule: a tool failing on a case whose first broken rule it
+// never sees (MLIR 22 names no tensor map, so not its interleave) is charged
+// with the first broken rule it does see; a tool that sees the rule, a case
+// that breaks only rules the tool cannot see, or a case whose value is
+// unknown keeps the ladder's rule.
+func TestAccountableRule(t *testing.T) {
+	const gather4 = `{"direction":"load","mode":"tile::gather4","rank":2,"dst":"shared::cluster","box_dim1":1,"interleave":"16B"`
+	early, err := tmamode.ParseJSON([]byte(gather4 + `,"target":"sm_90a","ptx":"8.0"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inTime, err := tmamode.ParseJSON([]byte(gather4 + `,"target":"sm_100a","ptx":"8.6"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const interleave = "ptxisa.tmamode.gather-scatter-interleave"
+	for _, v := range []domain.Value{early, inTime} {
+		if j, err := spec.JudgeValue(spec.PTXISA, "tmamode", v); err != nil || j.Accept || j.Rule.ID != interleave {
+			t.Fatalf("premise: spec/ptxisa should reject %v with %s first, got %+v (%v)", v, interleave, j, err)
+		}
+	}
+	ref := verdict(oracles.SpecPTXISA, oracles.Reject, interleave, "")
+	refused := func(oracle string) oracles.Verdict {
+		return oracles.Verdict{Oracle: oracle, Kind: oracles.Error, Rule: "llc/refused",
+			Diagnostic: "llc: LLVM ERROR: Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d"}
+	}
+	for _, tc := range []struct {
+		name string
+		c    domain.Case
+		tool string
+		want string
+	}{
+		{"mlir22 does not see the interleave", domain.NewCase("tmamode", early), oracles.MLIR22, "ptxisa.tmamode.new-modes-ptx"},
+		{"ptxas is not listed as blind to it", domain.NewCase("tmamode", early), oracles.PTXAS, interleave},
+		{"no other rule broken", domain.NewCase("tmamode", inTime), oracles.MLIR22, interleave},
+		{"value unknown", domain.Case{ID: "c", Domain: "tmamode"}, oracles.MLIR22, interleave},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := PolicyFor("tmamode").Evaluate(tc.c, []oracles.Verdict{ref, refused(tc.tool)})
+			if len(ds) == 0 {
+				t.Fatal("no disagreement")
+			}
+			for _, d := range ds {
+				if d.SpecRule != tc.want || SignatureOf(d).Rule != tc.want {
+					t.Errorf("pair %s: rule %q, signature %q, want %q", d.Pair, d.SpecRule, SignatureOf(d).Rule, tc.want)
+				}
 			}
 		})
 	}
