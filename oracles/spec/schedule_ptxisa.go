@@ -138,12 +138,24 @@ var schedOpGates = map[sc.Code]schedOpGate{
 	sc.TensormapReplace: {90, 83, "a"},
 }
 
+// schedGate is the availability of what op o stands for. An opaque call
+// whose effect is an async-proxy read does a cp.async.bulk with its commit
+// and wait (as oracles/ptx renders the callee's body): a call site needs
+// what those need.
+func schedGate(o sc.Op) (schedOpGate, bool) {
+	if o.Code == sc.Call && o.Effect() == sc.EffectAsync {
+		return schedOpGates[sc.BulkWait], true
+	}
+	g, ok := schedOpGates[o.Code]
+	return g, ok
+}
+
 // unavailableOp names the first op the target cannot hold, or "".
 func schedUnavailableOp(v sc.Value) string {
 	t := v.Tgt
 	for r, role := range v.RoleList() {
 		for pc, o := range role.Program() {
-			g, ok := schedOpGates[o.Code]
+			g, ok := schedGate(o)
 			if !ok {
 				continue
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
 // TestScheduleExamples pins the model (and the rules that decide before it)
@@ -174,5 +175,31 @@ func TestScheduleModelExact(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestScheduleCallGate: an opaque call with an async-proxy effect stands
+// for a cp.async.bulk, so it needs sm_90 and PTX ISA 8.0 (ptxas 12.4 says
+// so of the rendered callee: "Feature 'cp.async.bulk' requires .target
+// sm_90 or higher"); a call with a generic effect needs nothing.
+func TestScheduleCallGate(t *testing.T) {
+	call := func(tgt, ptx string, eff sc.Effect) sc.Value {
+		b := sc.NewBuilder(target.MustParse(tgt, ptx))
+		x := sc.Fixed(b.Buffer(sc.Smem))
+		b.Role(sc.RoleCompute).Call(x, false, eff)
+		return b.MustValue()
+	}
+	for _, tc := range []struct {
+		v    sc.Value
+		want string
+	}{
+		{call("sm_80", "", sc.EffectAsync), "ptxisa.schedule.target"},
+		{call("sm_90", "7.8", sc.EffectAsync), "ptxisa.schedule.target"},
+		{call("sm_90", "8.0", sc.EffectAsync), ""},
+		{call("sm_80", "", sc.EffectGeneric), ""},
+	} {
+		if j := schedulePTXISA.Judge(tc.v); (j.Rule == nil) != (tc.want == "") || (j.Rule != nil && j.Rule.ID != tc.want) {
+			t.Errorf("%v: %+v, want rule %q", tc.v, j, tc.want)
+		}
 	}
 }
