@@ -146,6 +146,8 @@ func ruleExamples() []Example {
 		{"tma-into-tmem", "a TMA load into tensor memory", "operand-space", tmaIntoTmem()},
 		{"wgmma-on-sm100a", "wgmma on sm_100a", "target", retarget(seed002(true), sm100a)},
 		{"sm90a-ptx70", "sm_90a with PTX ISA 7.0", "target-ptx-version", retarget(seed002(true), target.MustParse("sm_90a", "7.0"))},
+		{"fence-on-sm80", "a lone fence.proxy.async on sm_80, which has no async proxy (InjectFenceProxy drops it as redundant)", "target",
+			retarget(one(func(_ *Builder, r *RoleBuilder) { r.Fence(SpaceAll) }), target.MustParse("sm_80", ""))},
 		{"wait-uninit", "try_wait on an uninitialized mbarrier", "ub.uninit", one(func(b *Builder, r *RoleBuilder) {
 			r.Wait(Fixed(b.UninitBarrier()), 0)
 		})},
