@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/fenceproxy"
 	wasm "github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -145,6 +147,9 @@ var policies = []Policy{
 			Why: "InjectFenceProxy inserts the fences the schedule lacked: that is its job"},
 			{Oracles: []string{oracles.FenceProxy}, Rules: []string{"ptxisa.schedule.target", "ptxisa.schedule.target-ptx-version"},
 				Why: "the pass takes its input's target as given: an input holding an op the target lacks is no evidence about the pass, even when the pass drops that op as redundant and its output is legal"},
+			{Oracles: []string{oracles.FenceProxy}, Rules: []string{"ptxisa.schedule.race"},
+				Condition: "the pass gave a TMA store the commit/wait handshake it lacked", When: handshakeAdded,
+				Why: "InjectFenceProxy also completes every TMA store with its commit and wait_group.read (seed 002): a buffer written again while its store is in flight is the race that handshake cures"},
 			{Oracles: toolsPTX, Rules: scheduleSemantics,
 				Why: "deadlocks, races, proxy hazards and mbarrier misuse are properties of the interleavings, not of the instruction text ptxas sees"}}},
 	// waitcnt: spec/ptxisa judges the lowering under test; when it finds the
@@ -236,6 +241,17 @@ func waitcntOneCounter(dv domain.Value) bool {
 	}
 	l, _ := v.Layout()
 	return len(l.Fields) == 1
+}
+
+// handshakeAdded reports whether InjectFenceProxy, run as the fenceproxy
+// oracle runs it, completes a TMA store of the schedule with its handshake.
+func handshakeAdded(dv domain.Value) bool {
+	v, ok := dv.(sc.Value)
+	if !ok {
+		return false
+	}
+	res, err := fenceproxy.Inject(fenceproxy.Strip(v))
+	return err == nil && res.Handshakes > 0
 }
 
 // mcs are the llvm-mc releases.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -178,5 +179,33 @@ func TestAccountableRule(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHandshakeExpectation: fenceproxy accepting a schedule spec/ptxisa
+// finds racy is expected when the pass completed a TMA store's handshake
+// (that cures a store still in flight), and a finding otherwise.
+func TestHandshakeExpectation(t *testing.T) {
+	examples := map[string]sc.Value{}
+	for _, ex := range sc.Examples() {
+		examples[ex.Name] = ex.V
+	}
+	ref := verdict(oracles.SpecPTXISA, oracles.Reject, "ptxisa.schedule.race", "")
+	pass := verdict(oracles.FenceProxy, oracles.Accept, "fenceproxy.ok", "")
+	for _, tc := range []struct {
+		example string
+		finding bool
+	}{
+		{"store-rewritten-in-flight", false},
+		{"pipeline-slot-reused-early", true},
+	} {
+		v, ok := examples[tc.example]
+		if !ok {
+			t.Fatalf("no schedule example %q", tc.example)
+		}
+		ds := PolicyFor("schedule").Evaluate(domain.NewCase("schedule", v), []oracles.Verdict{ref, pass})
+		if len(ds) != 1 || ds[0].Finding() != tc.finding {
+			t.Errorf("%s: disagreements %+v, want one with finding = %v", tc.example, ds, tc.finding)
+		}
 	}
 }

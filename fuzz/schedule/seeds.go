@@ -83,6 +83,7 @@ func Examples() []Example {
 		{"pipeline-1stage", "a correct 1-stage pipeline", "ok", with(func(o *PipelineOpts) { o.Stages, o.Iters = 1, 3 })},
 		{"epilogue-store-no-fence", "st.shared then a TMA store of the buffer, no fence.proxy.async", "proxy-hazard", epilogueStore(false)},
 		{"epilogue-store-fenced", "st.shared, fence.proxy.async, TMA store, commit, wait", "ok", epilogueStore(true)},
+		{"store-rewritten-in-flight", "as above, but the buffer is written again before the wait: the store may still be reading it", "race", storeRewrittenInFlight()},
 		{"cross-role-store-no-fence", "one role writes, another stores it by TMA after an mbarrier handoff; no fence in either", "proxy-hazard", crossRoleStore(0)},
 		{"cross-role-store-writer-fence", "as above, the writer fences before arriving", "ok", crossRoleStore(1)},
 		{"cross-role-store-issuer-fence", "as above, the TMA issuer fences after its wait", "ok", crossRoleStore(2)},
@@ -227,6 +228,14 @@ func epilogueStore(fenced bool) Value {
 		r.Fence(SpaceSharedCTA)
 	}
 	r.TMAStore(x, tm, Fixed(0)).BulkCommit().BulkWait(0, true)
+	return b.MustValue()
+}
+
+func storeRewrittenInFlight() Value {
+	b := NewBuilder(sm90a)
+	x := Fixed(b.Buffer(Smem))
+	tm := b.TensorMap()
+	b.Role(RoleEpilogue).St(x).Fence(SpaceSharedCTA).TMAStore(x, tm, Fixed(0)).BulkCommit().St(x).BulkWait(0, true)
 	return b.MustValue()
 }
 
