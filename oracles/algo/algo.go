@@ -28,9 +28,14 @@ func (FenceProxy) Version() string { return "seed-002" }
 // Judges reports whether the domain is schedule.
 func (FenceProxy) Judges(domainName string) bool { return domainName == sc.Name }
 
+// boundExceeded is the model's rule for an exploration its state bound cut
+// short with nothing found.
+const boundExceeded = "ptxisa.schedule.bound-exceeded"
+
 // Judge strips and re-inserts each schedule's fences and judges the result
-// with the reference model: accept when the model finds it ok, reject with
-// the model's rule otherwise. The value counts the fences inserted.
+// with the reference model: accept when the model finds it ok, unsupported
+// when the model's state bound cut it short, reject with the model's rule
+// otherwise. The value counts the fences inserted.
 func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
 	out := make([]oracles.Verdict, len(cases))
 	for i, c := range cases {
@@ -57,9 +62,13 @@ func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 			return nil, err
 		}
 		v.Value = fmt.Sprintf("%d fences", len(res.Fences))
-		if j.Accept {
+		switch {
+		case j.Accept:
 			v.Kind, v.Rule = oracles.Accept, "fenceproxy.ok"
-		} else {
+		case j.Rule.ID == boundExceeded:
+			// The model gave up on the output: no verdict on the pass.
+			v.Kind, v.Diagnostic = oracles.Unsupported, "after InjectFenceProxy: "+j.Diagnostic
+		default:
 			v.Kind, v.Rule, v.Diagnostic = oracles.Reject, "fenceproxy."+j.Rule.ID, "after InjectFenceProxy: "+j.Diagnostic
 		}
 		out[i] = v

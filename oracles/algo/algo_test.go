@@ -40,3 +40,22 @@ func TestFenceProxyKnownAnswers(t *testing.T) {
 		t.Fatalf("cross-role TMA store: %s %q, want a reject for the remaining proxy hazard", kind, why)
 	}
 }
+
+// TestFenceProxyBoundIsNoVerdict: an output the model cannot explore within
+// the schedule's state bound gets no verdict, not a reject.
+func TestFenceProxyBoundIsNoVerdict(t *testing.T) {
+	for _, ex := range sc.Examples() {
+		if ex.Want != "bound-exceeded" {
+			continue
+		}
+		vs, err := FenceProxy{}.Judge(context.Background(), []domain.Case{domain.NewCase(sc.Name, ex.V)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vs[0].Kind != "unsupported" || !strings.Contains(vs[0].Diagnostic, "bound") {
+			t.Errorf("%s: %s %q, want unsupported for the bound", ex.Name, vs[0].Kind, vs[0].Diagnostic)
+		}
+		return
+	}
+	t.Fatal("no bound-exceeded schedule example")
+}
