@@ -141,10 +141,15 @@ var schedOpGates = map[sc.Code]schedOpGate{
 // schedGate is the availability of what op o stands for. An opaque call
 // whose effect is an async-proxy read does a cp.async.bulk with its commit
 // and wait (as oracles/ptx renders the callee's body): a call site needs
-// what those need.
+// what those need. An arrive with a count other than 1 and without
+// .noComplete spells the count operand, which that form gained with
+// sm_90 and PTX ISA 7.8.
 func schedGate(o sc.Op) (schedOpGate, bool) {
-	if o.Code == sc.Call && o.Effect() == sc.EffectAsync {
+	switch {
+	case o.Code == sc.Call && o.Effect() == sc.EffectAsync:
 		return schedOpGates[sc.BulkWait], true
+	case o.Code == sc.MbarArrive && o.N != 1 && !o.NoComplete():
+		return schedOpGate{90, 78, ""}, true
 	}
 	g, ok := schedOpGates[o.Code]
 	return g, ok

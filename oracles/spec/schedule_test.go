@@ -178,15 +178,24 @@ func TestScheduleModelExact(t *testing.T) {
 	}
 }
 
-// TestScheduleCallGate: an opaque call with an async-proxy effect stands
+// TestScheduleOpGates: an opaque call with an async-proxy effect stands
 // for a cp.async.bulk, so it needs sm_90 and PTX ISA 8.0 (ptxas 12.4 says
 // so of the rendered callee: "Feature 'cp.async.bulk' requires .target
-// sm_90 or higher"); a call with a generic effect needs nothing.
-func TestScheduleCallGate(t *testing.T) {
+// sm_90 or higher"); a call with a generic effect needs nothing. An arrive
+// with a count operand and without .noComplete needs sm_90 and PTX ISA 7.8
+// (ptxas 12.4: "Feature 'mbarrier.arrive with count argument and without
+// '.noComplete' modifier' requires .target sm_90 or higher"); a count of 1
+// is spelled without the operand and needs sm_80.
+func TestScheduleOpGates(t *testing.T) {
 	call := func(tgt, ptx string, eff sc.Effect) sc.Value {
 		b := sc.NewBuilder(target.MustParse(tgt, ptx))
 		x := sc.Fixed(b.Buffer(sc.Smem))
 		b.Role(sc.RoleCompute).Call(x, false, eff)
+		return b.MustValue()
+	}
+	arrive := func(tgt, ptx string, count int, noComplete bool) sc.Value {
+		b := sc.NewBuilder(target.MustParse(tgt, ptx))
+		b.Role(sc.RoleWarp).ArriveN(sc.Fixed(b.Barrier(count)), count, noComplete)
 		return b.MustValue()
 	}
 	for _, tc := range []struct {
@@ -197,6 +206,9 @@ func TestScheduleCallGate(t *testing.T) {
 		{call("sm_90", "7.8", sc.EffectAsync), "ptxisa.schedule.target"},
 		{call("sm_90", "8.0", sc.EffectAsync), ""},
 		{call("sm_80", "", sc.EffectGeneric), ""},
+		{arrive("sm_80", "7.0", 2, false), "ptxisa.schedule.target"},
+		{arrive("sm_90", "7.8", 2, false), ""},
+		{arrive("sm_80", "7.0", 1, false), ""},
 	} {
 		if j := schedulePTXISA.Judge(tc.v); (j.Rule == nil) != (tc.want == "") || (j.Rule != nil && j.Rule.ID != tc.want) {
 			t.Errorf("%v: %+v, want rule %q", tc.v, j, tc.want)
