@@ -100,6 +100,7 @@ func Examples() []Example {
 		{"blackwell-pipeline", "load warp -> MMA warp (tcgen05) -> epilogue, 2 stages, 2 tiles", "ok", mustGenerate(BlackwellDAG(2, 2, 2, false))},
 		{"hopper-store-pipeline", "load warp -> compute warpgroup with a TMA-store epilogue", "ok", mustGenerate(HopperDAG(2, 2, 2, true))},
 		{"bound-exceeded", "the Blackwell pipeline with a 50-state bound", "bound-exceeded", boundTiny()},
+		{"fence-past-bound", "a lone fence.proxy.async with a one-state bound (InjectFenceProxy drops the fence, and its output fits)", "bound-exceeded", fencePastBound()},
 	}
 	return append(ex, ruleExamples()...)
 }
@@ -162,6 +163,14 @@ func mustGenerate(d DAG) Value {
 	if err != nil {
 		panic(err)
 	}
+	return v
+}
+
+func fencePastBound() Value {
+	b := NewBuilder(sm90a)
+	b.Role(RoleWarp).Fence(SpaceAll)
+	v := b.MustValue()
+	v.MaxStates = 1
 	return v
 }
 
