@@ -56,8 +56,7 @@ var subjects = map[string]func(ctx context.Context) (*subject, error){
 
 // Known lists the oracle names the benchmark knows, sorted.
 func Known() []string {
-	names := slices.Sorted(maps.Keys(subjects))
-	return names
+	return slices.Sorted(maps.Keys(subjects))
 }
 
 func discoverPTXAS(ctx context.Context) (*subject, error) {

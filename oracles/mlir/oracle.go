@@ -62,8 +62,7 @@ func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverRe
 
 // Domains lists the domains the oracle renders.
 func Domains() []string {
-	ds := slices.Sorted(maps.Keys(renderers))
-	return ds
+	return slices.Sorted(maps.Keys(renderers))
 }
 
 // Name is "mlir", or the OracleName given.

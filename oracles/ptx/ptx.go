@@ -65,8 +65,7 @@ func register[V domain.Value](domainName string, r func(v V, k *kernel) error) {
 
 // Domains lists the domains this package renders, sorted.
 func Domains() []string {
-	names := slices.Sorted(maps.Keys(renderers))
-	return names
+	return slices.Sorted(maps.Keys(renderers))
 }
 
 // Renders reports whether the domain has a renderer.
