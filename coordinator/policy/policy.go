@@ -252,7 +252,7 @@ func handshakeAdded(dv domain.Value) bool {
 	if !ok {
 		return false
 	}
-	res, err := fenceproxy.Inject(fenceproxy.Strip(v))
+	res, err := fenceproxy.Reinsert(v)
 	return err == nil && res.Handshakes > 0
 }
 

@@ -104,6 +104,18 @@ func DecodeStrict(data []byte, dst any) error {
 // Enum maps the names of a closed enumeration to their indices.
 type Enum []string
 
+// As returns v as a value of its domain's concrete type V. A value of
+// another type is a harness bug (a case filed under the wrong domain): an
+// error, never a panic. Renderers and rule sets register functions of V and
+// convert through it.
+func As[V any](v any) (V, error) {
+	tv, ok := v.(V)
+	if !ok {
+		return tv, fmt.Errorf("a value of type %T where a %T is due", v, tv)
+	}
+	return tv, nil
+}
+
 // Parse returns the index of name, or an error naming field and the choices.
 func (e Enum) Parse(field, name string) (int, error) {
 	for i, n := range e {

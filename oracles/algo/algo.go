@@ -49,7 +49,7 @@ func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 			out[i] = v
 			continue
 		}
-		res, err := fenceproxy.Inject(fenceproxy.Strip(s))
+		res, err := fenceproxy.Reinsert(s)
 		if err != nil {
 			// The pass's output does not fit the schedule IR (e.g. more ops
 			// per role than it holds): our limit, not the algorithm's failure.

@@ -58,9 +58,9 @@ func noSpelling(format string, args ...any) error {
 // domain), not a verdict.
 func typed[V domain.Value](r func(v V, k *kernel) error) func(domain.Value, *kernel) error {
 	return func(dv domain.Value, k *kernel) error {
-		v, ok := dv.(V)
-		if !ok {
-			return fmt.Errorf("a %T renderer got a %T", *new(V), dv)
+		v, err := domain.As[V](dv)
+		if err != nil {
+			return fmt.Errorf("renderer: %w", err)
 		}
 		return r(v, k)
 	}

@@ -17,10 +17,9 @@ type renderer func(v domain.Value) (kernel, error)
 // of another type is a harness bug (a case filed under the wrong domain).
 func typed[V domain.Value](r func(v V) (kernel, error)) renderer {
 	return func(dv domain.Value) (kernel, error) {
-		v, ok := dv.(V)
-		if !ok {
-			var want V
-			return kernel{}, fmt.Errorf("a %T renderer got a %T", want, dv)
+		v, err := domain.As[V](dv)
+		if err != nil {
+			return kernel{}, fmt.Errorf("renderer: %w", err)
 		}
 		return r(v)
 	}

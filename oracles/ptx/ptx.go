@@ -55,9 +55,9 @@ var renderers = map[string]renderer{}
 // another type is a harness bug (a case filed under the wrong domain).
 func register[V domain.Value](domainName string, r func(v V, k *kernel) error) {
 	renderers[domainName] = func(dv domain.Value, k *kernel) error {
-		v, ok := dv.(V)
-		if !ok {
-			return fmt.Errorf("value of type %T is not a %s value", dv, domainName)
+		v, err := domain.As[V](dv)
+		if err != nil {
+			return fmt.Errorf("%s renderer: %w", domainName, err)
 		}
 		return r(v, k)
 	}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
 // Set names a rule set.
@@ -137,27 +139,19 @@ type judge interface {
 }
 
 func (l *Ladder[V]) judgeAny(v any) (Judgment, error) {
-	tv, err := l.typed(v)
+	tv, err := domain.As[V](v)
 	if err != nil {
-		return Judgment{}, err
+		return Judgment{}, fmt.Errorf("spec %s: %w", l.ID(), err)
 	}
 	return l.Judge(tv), nil
 }
 
 func (l *Ladder[V]) firingAny(v any) ([]*Rule, error) {
-	tv, err := l.typed(v)
+	tv, err := domain.As[V](v)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("spec %s: %w", l.ID(), err)
 	}
 	return l.Firing(tv), nil
-}
-
-func (l *Ladder[V]) typed(v any) (V, error) {
-	tv, ok := v.(V)
-	if !ok {
-		return tv, fmt.Errorf("spec %s: value of type %T, want %T", l.ID(), v, tv)
-	}
-	return tv, nil
 }
 
 // registry maps "<set>.<domain>" to its ladder.

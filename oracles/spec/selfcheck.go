@@ -1,6 +1,10 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
 
 // selfChecks are exact checks of a domain's closed-form predicates: brute
 // force where the space is small (enumerated address bits, layout cosize),
@@ -12,9 +16,9 @@ var selfChecks = map[string][]func(v any) error{}
 // another type fails it (a case filed under the wrong domain), no panic.
 func registerSelfCheck[V any](domainName string, check func(V) error) {
 	selfChecks[domainName] = append(selfChecks[domainName], func(v any) error {
-		tv, ok := v.(V)
-		if !ok {
-			return fmt.Errorf("value of type %T, want %T", v, tv)
+		tv, err := domain.As[V](v)
+		if err != nil {
+			return err
 		}
 		return check(tv)
 	})

@@ -23,7 +23,7 @@ func codes(ops []sc.Op) []sc.Code {
 
 func inject(t *testing.T, v sc.Value) Result {
 	t.Helper()
-	res, err := Inject(Strip(v))
+	res, err := Reinsert(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestInvariants(t *testing.T) {
 	for range domaintest.Iterations(3000, 300) {
 		dv, _ := sc.Decode(domaintest.Input(rng, rng.IntN(300)))
 		v := dv.(sc.Value)
-		res, err := Inject(Strip(v))
+		res, err := Reinsert(v)
 		if err == ErrCapacity {
 			continue
 		}
