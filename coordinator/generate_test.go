@@ -17,8 +17,10 @@ import (
 
 // TestGenerationPacedByOracle runs the structured generator against one
 // oracle of fixed latency and samples its queue: the depth never passes the
-// pacing bound, the queue is never empty once generation started, and the
-// oracle is busy nearly all the time.
+// pacing bound, the queue is seldom empty once generation started, and the
+// oracle is busy nearly all the time. Seldom, not never: a loaded machine
+// may stall the coordinator's store commit past the low mark's 200 ms of
+// work (CI once saw one empty sample of 34); a broken pacer empties it often.
 func TestGenerationPacedByOracle(t *testing.T) {
 	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
@@ -45,13 +47,18 @@ func TestGenerationPacedByOracle(t *testing.T) {
 	depths := <-samples
 	t.Logf("campaign %+v; %d batches judged; depth samples %v", camp.Stats, orc.Batches(), depths)
 	bound := (coordinator.HighBatches + 1) * batch
+	starved := 0
 	for i, d := range depths {
 		if d > bound {
 			t.Errorf("sample %d: %d cases queued for %s, bound %d", i, d, name, bound)
 		}
 		if d == 0 {
-			t.Errorf("sample %d: %s starved (nothing queued) during generation", i, name)
+			starved++
 		}
+	}
+	if len(depths) < 10 || starved*10 > len(depths) {
+		t.Errorf("%s starved (nothing queued) in %d of %d samples during generation, want at least 10 samples and at most a tenth starved",
+			name, starved, len(depths))
 	}
 	if busy := time.Duration(orc.Batches()) * latency; busy < duration*7/10 {
 		t.Errorf("%s busy %s of %s of generation, want at least 70%%", name, busy, duration)
