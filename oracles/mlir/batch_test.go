@@ -143,6 +143,9 @@ func TestFailingTool(t *testing.T) {
 		{"hang", "sleep 30", oracles.Timeout, "mlir-opt timed out after 3s"},
 		{"garbage", "echo 'within split at nowhere:99999 offset :1:1: error: what' >&2; exit 1", oracles.Error, "names no case"},
 		{"silent failure", "exit 1", oracles.Error, "exited 1 with output that names no case"},
+		// LLVM's IR verifier (in mlir-translate) says why with no location:
+		// alone in its run, the case was refused in those words.
+		{"unlocated refusal", "echo 'immarg value 2 out of range [0, 2)' >&2; exit 1", oracles.Reject, "immarg value 2 out of range [0, 2)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv(OptSpec.Env, fakeOpt(t, real.Opt.Path, kernelName(cases[bad]), tc.action))

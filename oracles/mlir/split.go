@@ -126,7 +126,11 @@ func (t splitTool) Parse(_ splitInput, ru run) batch.Report {
 		return rep
 	}
 	if ru.n == 1 {
-		rep.Decide(0, toOutcome(toolFailureIn(t.st.tool.Name, t.st.prefix(), ru.r, t.o.timeout(), ru.frame)))
+		res, ok := ru.unlocated(t.st)
+		if !ok {
+			res = toolFailureIn(t.st.tool.Name, t.st.prefix(), ru.r, t.o.timeout(), ru.frame)
+		}
+		rep.Decide(0, toOutcome(res))
 		return rep
 	}
 	if k, ok := ru.completed(t.st); ok {
@@ -377,6 +381,25 @@ func results(st stage, msgs [][]string, outs []string, exitedZero bool) []chunkR
 		}
 	}
 	return res
+}
+
+// unlocated reads a run of one chunk that exited 1 having said why in
+// words that name no place (mlir-translate's LLVM IR verifier: "immarg
+// value 2 out of range [0, 2)"): the tool refused the chunk. A crash, a
+// hang, silence or a diagnostic placed outside the chunk is not that.
+func (ru run) unlocated(st stage) (chunkResult, bool) {
+	r := ru.r
+	if ru.n != 1 || r.ExitCode != 1 || r.TimedOut || r.Crashed() {
+		return chunkResult{}, false
+	}
+	if _, ok := ru.errors(); !ok {
+		return chunkResult{}, false
+	}
+	text := crashText(r.Output())
+	if text == "" {
+		return chunkResult{}, false
+	}
+	return chunkResult{outcome: failed, diag: st.prefix() + text}, true
 }
 
 // completed says in which chunk a crashed or hung run stopped: the number
