@@ -101,7 +101,7 @@ const seedNote = "spec/seed disagreeing with spec/ptxisa or a tool is evidence a
 
 // policies is the one place that says which oracles must agree on what.
 var policies = []Policy{
-	{Domain: "kindword", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.CUDAJIT},
+	{Domain: "kindword", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.MLIR22, oracles.CUDAJIT},
 		Pairs: []Pair{sassPair, {oracles.PTXAS13, oracles.LLC22, OnVerdict}}},
 	{Domain: "tmadesc", Judges: []string{oracles.MLIR, oracles.MLIR22, oracles.CUDADriver, oracles.GPU},
 		Expected: []Expectation{{Oracles: mlirs, Rules: tmaRuntimeRules,
@@ -182,12 +182,14 @@ var policies = []Policy{
 				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"})},
 }
 
-// The pass judges watch every domain the mlir oracles judge, on OnCrash.
+// The pass judges watch every domain their release's mlir oracle judges,
+// on OnCrash.
 func init() {
 	for i, p := range policies {
-		if slices.Contains(p.Judges, oracles.MLIR) {
-			policies[i].Pairs = append(policies[i].Pairs,
-				Pair{oracles.SpecPTXISA, oracles.MLIRPasses, OnCrash}, Pair{oracles.SpecPTXISA, oracles.MLIR22Passes, OnCrash})
+		for _, rel := range [][2]string{{oracles.MLIR, oracles.MLIRPasses}, {oracles.MLIR22, oracles.MLIR22Passes}} {
+			if slices.Contains(p.Judges, rel[0]) {
+				policies[i].Pairs = append(policies[i].Pairs, Pair{oracles.SpecPTXISA, rel[1], OnCrash})
+			}
 		}
 	}
 }

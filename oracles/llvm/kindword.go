@@ -95,12 +95,14 @@ func renderWS(w kw.Value, k *kernel) error {
 	return nil
 }
 
-// blockSuffix is LLVM's spelling of an explicit scale vector. LLVM has no
-// .scale_vec::NX; it has the PTX ISA 8.8 aliases .block32 and .block16. The
-// two spellings are gated alike on sm_XXXa targets but not on the f-targets
-// (.blockN is allowed there, .scale_vec::NX is not), so the alias stands in
-// for the value only from PTX 8.8 and never on an f-target.
-func blockSuffix(w kw.Value) (string, error) {
+// BlockSuffix is LLVM's spelling of an explicit scale vector (MLIR 22's
+// blockScale attribute names the same suffix). LLVM has no .scale_vec::NX;
+// it has the PTX ISA 8.8 aliases .block32 and .block16. The two spellings
+// are gated alike on sm_XXXa targets but not on the f-targets (.blockN is
+// allowed there, .scale_vec::NX is not), so the alias stands in for the
+// value only from PTX 8.8 and never on an f-target. The error says why a
+// value has no such spelling.
+func BlockSuffix(w kw.Value) (string, error) {
 	explicit := map[kw.Kind]map[kw.ScaleVec]string{
 		kw.MXF8F6F4: {kw.Scale1X: ".block32"},
 		kw.MXF4:     {kw.Scale2X: ".block32"},
@@ -132,7 +134,7 @@ func renderBlockScale(w kw.Value, k *kernel) error {
 	case w.AShift || w.ScaleInputAcc:
 		return noSpelling("no LLVM spelling for .block_scale with .ashift or scale-input-d")
 	}
-	suffix, err := blockSuffix(w)
+	suffix, err := BlockSuffix(w)
 	if err != nil {
 		return err
 	}

@@ -20,9 +20,11 @@
 // Releases. The "mlir22" oracle runs the same stages with MLIR 22's tools.
 // It renders as MLIR 19 does except where MLIR 22 spells the ops
 // otherwise (release.renderers): its TMA copies (render_tmamode22.go) and
-// stmatrix (render_ldsm22.go). It judges every domain on every target
-// LLVM 22 knows, so an op MLIR 22 lets through on a target below or beside
-// its floor (a tcgen05-era target for wgmma) is a finding.
+// stmatrix (render_ldsm22.go); and it judges tcgen05.mma (kindword), for
+// which only MLIR 22 has ops (render_kindword22.go). It judges every
+// domain on every target LLVM 22 knows, so an op MLIR 22 lets through on a
+// target below or beside its floor (a tcgen05-era target for wgmma) is a
+// finding.
 // llc's "Cannot select" abort is llc refusing the case, like a ptxas error.
 //
 // Verdicts. Many cases go into one file separated by "// -----";
@@ -49,6 +51,8 @@
 //     nvgpu.warpgroup.mma lowered to one m64n128k16): a silent
 //     miscompile, whatever ptxas then said.
 //
+// A tool that exits 1 having said why without naming a place (LLVM's IR
+// verifier inside mlir-translate) refused the case it was run on alone.
 // A crash or hang of a tool is an Error at its stage with no fault. The
 // Diagnostic is prefixed by the step ("lowering: ...", "translate: ...",
 // "llc: ...", "ptxas: ..."). A case that passes every step is Accept with

@@ -60,9 +60,15 @@ func New(opt tool.Tool) *Oracle { return &Oracle{Opt: opt} }
 // tools; the oracle lowers by default when it can.
 func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverRelease(ctx, release19) }
 
-// Domains lists the domains the oracle renders.
-func Domains() []string {
-	return slices.Sorted(maps.Keys(renderers))
+// Domains lists the domains MLIR 19 renders.
+func Domains() []string { return domainsWith(nil) }
+
+// domainsWith lists the domains MLIR 19 renders and those a release's
+// overrides add (MLIR 22 renders tcgen05.mma, which 19 has no op for).
+func domainsWith(overrides map[string]renderer) []string {
+	all := maps.Clone(renderers)
+	maps.Copy(all, overrides)
+	return slices.Sorted(maps.Keys(all))
 }
 
 // Name is "mlir", or the OracleName given.
@@ -87,8 +93,9 @@ func (o *Oracle) Version() string {
 
 // Judges reports whether the oracle renders the domain.
 func (o *Oracle) Judges(domainName string) bool {
-	_, ok := renderers[domainName]
-	return ok
+	_, own := o.overrides[domainName]
+	_, base := renderers[domainName]
+	return own || base
 }
 
 // targetRange is the release's targets: LLVM 19's unless set.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -46,14 +47,15 @@ var (
 	// release22's nvvm ops differ from 19's for TMA copies (a
 	// shared::cluster destination in address space 7, the mode as an
 	// attribute, prefetch, gather4/scatter4, im2col::w, .cta_group) and
-	// stmatrix (eltType and shape attributes), checked on mlir-opt-22
-	// 22.1.8.
+	// stmatrix (eltType and shape attributes), and only 22 has tcgen05.mma,
+	// checked on mlir-opt-22 22.1.8.
 	release22 = release{name: Name22,
-		opt:         llvm22Spec("mlir-opt", "LEGALFUZZ_MLIR_OPT22", "mlir-opt-22"),
-		translate:   llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
-		link:        llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
-		llc:         llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
-		renderers:   map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderStmatrix22)},
+		opt:       llvm22Spec("mlir-opt", "LEGALFUZZ_MLIR_OPT22", "mlir-opt-22"),
+		translate: llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
+		link:      llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
+		llc:       llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
+		renderers: map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderStmatrix22),
+			kindword.Name: typed(renderKindWord22)},
 		vectorAsmOK: true, targets: llvm22Targets}
 )
 
@@ -87,7 +89,7 @@ func Discover22(ctx context.Context) (*Oracle, oracles.Status) {
 // discoverRelease locates a release's mlir-opt and, when all are present, its
 // lowering tools; the oracle lowers by default when it can.
 func discoverRelease(ctx context.Context, r release) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: r.name, Domains: Domains(), Targets: r.targets.targets(), Install: r.opt.Install}
+	st := oracles.Status{Name: r.name, Domains: domainsWith(r.renderers), Targets: r.targets.targets(), Install: r.opt.Install}
 	opt, err := tool.Locate(ctx, r.opt)
 	if err != nil {
 		st.Reason = err.Error()

@@ -1,0 +1,142 @@
+package mlir
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+)
+
+func init() { wantFuncs[kw.Name] = wantsKindWord }
+
+// renderKindWord22 spells tcgen05.mma as MLIR 22's nvvm.tcgen05.mma ops
+// (MLIR 19 has none): .sp, .block_scale and .ws are in the op's name, A's
+// place in its operand type (!llvm.ptr<6> for tensor memory, an i64
+// descriptor for shared memory), scale-input-d is the op's `scale`
+// operand, and kind, cta_group, collector::a, .ashift and the block-scale
+// alias are attributes. What the attributes can hold is written as the
+// value says (.ashift on a shared-memory A included), so MLIR 22's verifier
+// judges the combination; a value its enums cannot hold has no spelling.
+// The seed's arch-conditional flag is the case's target, as for llc.
+func renderKindWord22(w kw.Value) (kernel, error) {
+	op, err := tcgen05Op(w)
+	if err != nil {
+		return kernel{}, err
+	}
+	aType := "i64"
+	if w.ATMem {
+		aType = ptrType(6)
+	}
+	params := []string{"%d: !llvm.ptr<6>", "%a: " + aType, "%b: i64", "%idesc: i32", "%enable_d: i1"}
+	types := []string{ptrType(6), aType, "i64", "i32", "i1"}
+	args := "%d, %a, %b, %idesc, %enable_d"
+	if w.Sparse {
+		params, types, args = append(params, "%spmeta: !llvm.ptr<6>"), append(types, ptrType(6)), args+", %spmeta"
+	}
+	if w.BlockScale {
+		params = append(params, "%scale_a: !llvm.ptr<6>", "%scale_b: !llvm.ptr<6>")
+		types, args = append(types, ptrType(6), ptrType(6)), args+", %scale_a, %scale_b"
+	}
+	b := newBody("      ")
+	if w.ScaleInputAcc {
+		args += " scale = " + b.i64(uint64(w.ScaleInputD))
+		types = append(types, "i64")
+	}
+	b.op("%s %s {%s} : (%s)", op.name, args, strings.Join(op.attrs, ", "), strings.Join(types, ", "))
+	return kernel{Params: strings.Join(params, ", "), Body: b.String()}, nil
+}
+
+// tcgen05Spelling is an nvvm.tcgen05.mma op's name and attributes.
+type tcgen05Spelling struct {
+	name  string
+	attrs []string
+}
+
+// tcgen05Op names the op and its attributes, or says why MLIR 22 cannot
+// spell the value: its enums have no reserved kind and no cta_group but
+// ::1 and ::2; the dense ops take only the four dense kinds and no scale
+// vector, the block-scaled ones only the three mx kinds and neither
+// .ashift nor a scale operand, and .ws neither (it is cta_group::1 and
+// collects B, not A).
+func tcgen05Op(w kw.Value) (tcgen05Spelling, error) {
+	collector := fmt.Sprintf("collectorOp = #nvvm.tcgen05_mma_collectorop<%s>", w.CollectorA)
+	cta := fmt.Sprintf("ctaGroup = #nvvm.cta_group<cta_%d>", w.CTAGroup)
+	switch {
+	case w.Kind == kw.Reserved6:
+		return tcgen05Spelling{}, unsupported("MLIR 22 has no spelling for reserved kind 6")
+	case w.CTAGroup != 1 && w.CTAGroup != 2:
+		return tcgen05Spelling{}, unsupported("MLIR 22's #nvvm.cta_group has cta_1 and cta_2, not %d", w.CTAGroup)
+	case w.WS:
+		if w.CTAGroup != 1 || w.BlockScale || w.Kind.BlockScaled() || w.ScaleVec != kw.ScaleDefault ||
+			w.ScaleInputAcc || w.AShift || w.CollectorA != kw.Discard {
+			return tcgen05Spelling{}, unsupported("nvvm.tcgen05.mma.ws has only a dense kind and B's collector (cta_group::1, no scale vector, scale-input-d, .ashift or collector::a)")
+		}
+		return tcgen05Spelling{name: "nvvm.tcgen05.mma.ws" + sparseSuffix(w),
+			attrs: []string{fmt.Sprintf("kind = #nvvm.tcgen05_mma_kind<%s>", w.Kind)}}, nil
+	case w.BlockScale:
+		if !w.Kind.BlockScaled() || w.AShift || w.ScaleInputAcc {
+			return tcgen05Spelling{}, unsupported("nvvm.tcgen05.mma.block_scale takes only kinds mxf8f6f4, mxf4 and mxf4nvf4, and neither .ashift nor a scale operand")
+		}
+		alias, err := llvm.BlockSuffix(w)
+		if err != nil {
+			return tcgen05Spelling{}, unsupported("%v", err)
+		}
+		attrs := []string{fmt.Sprintf("kind = #nvvm.block_scale_kind<%s>", w.Kind), cta, collector}
+		if alias != "" {
+			attrs = append(attrs, fmt.Sprintf("blockScale = #nvvm.tcgen05_mma_block_scale<%s>", strings.TrimPrefix(alias, ".")))
+		}
+		return tcgen05Spelling{name: "nvvm.tcgen05.mma" + sparseSuffix(w) + ".block_scale", attrs: attrs}, nil
+	case w.Kind.BlockScaled() || w.ScaleVec != kw.ScaleDefault:
+		return tcgen05Spelling{}, unsupported("nvvm.tcgen05.mma takes the dense kinds without a scale vector; kind::%s with scale vector %q needs .block_scale", w.Kind, w.ScaleVec.String())
+	}
+	attrs := []string{fmt.Sprintf("kind = #nvvm.tcgen05_mma_kind<%s>", w.Kind), cta, collector}
+	if w.AShift {
+		attrs = append(attrs, "aShift")
+	}
+	return tcgen05Spelling{name: "nvvm.tcgen05.mma" + sparseSuffix(w), attrs: attrs}, nil
+}
+
+func sparseSuffix(w kw.Value) string {
+	if w.Sparse {
+		return ".sp"
+	}
+	return ""
+}
+
+// wantsKindWord: one tcgen05.mma with the op's qualifiers, in the order
+// llc 22 prints them (checked on the seeds): .ws and .sp, cta_group, kind,
+// .block_scale and its alias, the collector (B's b0 for .ws), .ashift;
+// and the scale-input-d immediate last. A lowering that drops or changes
+// one of them computes something else.
+func wantsKindWord(dv domain.Value) []want {
+	w, ok := dv.(kw.Value)
+	if !ok {
+		return nil
+	}
+	q := "tcgen05.mma"
+	if w.WS {
+		q += ".ws"
+	}
+	q += sparseSuffix(w) + fmt.Sprintf(".cta_group::%d.kind::%s", w.CTAGroup, w.Kind)
+	if w.BlockScale {
+		alias, _ := llvm.BlockSuffix(w)
+		q += ".block_scale" + alias
+	}
+	if w.WS {
+		q += ".collector::b0::" + w.CollectorA.String()
+	} else {
+		q += ".collector::a::" + w.CollectorA.String()
+	}
+	if w.AShift {
+		q += ".ashift"
+	}
+	re, end := regexp.QuoteMeta(q)+` `, ""
+	if w.ScaleInputAcc {
+		end = fmt.Sprintf(", %d", w.ScaleInputD)
+	}
+	return []want{{what: q + end, n: 1, why: "the op names one instruction",
+		re: regexp.MustCompile(re + `[^;]*` + regexp.QuoteMeta(end) + `;`)}}
+}
