@@ -105,6 +105,7 @@ func TestTitleDedup(t *testing.T) {
 		{"two mma shapes", "mlir-opt-19-mma-bad-shape", "mlir-opt-19-mma-split", true},
 		{"mma and its sparse variant", "mlir-opt-22-mma-bad-shape", "mlir-opt-22-mma-sp-bad-shape", true},
 		{"mma and its sparse variant named in the text", "mlir-opt-19-mma-e4m3", "mlir-opt-19-mma-sp-e4m3", true},
+		{"tcgen05.mma and its sparse block-scaled variant on two targets", "mlir-opt-22-tcgen05-mma-sm103a", "mlir-opt-22-tcgen05-mma-sp-block-scale-sm100f", true},
 		{"wgmma fp8 limitation for two fp8 types", "mlir-opt-19-wgmma-e4m3-e4m3", "mlir-opt-19-wgmma-e5m2-e4m3", true},
 		{"split prefix of mlir-opt 19 and location of 22", "mlir-opt-19-mma-split", "mlir-opt-22-mma-split", true},
 		{"ptxas version for sm_90a and sm_86", "ptxas-12.4-version-too-old-sm90a", "ptxas-12.4-version-too-old-sm86", true},

@@ -13,9 +13,10 @@ import (
 // "m16n8k16" is "mNnNkN", "PTX .version 7.0" is "PTX .version N.N". Every
 // GPU target, arch-specific suffix included, is one name: "sm_86", "sm_90a"
 // and "sm_100f" are "sm_N", "compute_90a" is "compute_N", "gfx90a" and
-// "gfx1100" are "gfxN"; MLIR's small floats ("f8E4M3FN", "f8E5M2") are "fN". Operation spellings that differ only by a variant
-// checked by the same verifier code are one name (see opVariants). White
-// space runs are one space.
+// "gfx1100" are "gfxN"; MLIR's small floats ("f8E4M3FN", "f8E5M2") are
+// "fN". Operation spellings that differ only by a variant checked by the
+// same verifier code are one name (see titleRules). White space runs are
+// one space.
 func Title(text string) string {
 	line := StripLocations(Normalize(headline(text)))
 	for _, n := range titleRules {
@@ -34,14 +35,15 @@ var titleRules = []rule{
 	{regexp.MustCompile(`\bf\d+E\d+M\d+(?:FNUZ|FN|B\d+FNUZ)?\b`), "fN"},
 	{regexp.MustCompile(`\bgfx[0-9a-f]+\b`), "gfxN"},
 	{regexp.MustCompile(`\d+`), "N"},
-	opVariants,
+	// Operations whose verifier messages are one message are one name.
+	// MLIR verifies nvgpu.mma.sp.sync with the same code as nvgpu.mma.sync
+	// and says the same thing for the same fault, quoted as the op or named
+	// in the text (testdata/mlir-opt-*-mma-sp-*, mlir-opt-19-mma-*e4m3).
+	{regexp.MustCompile(`\bnvgpu\.mma\.sp\.sync\b`), "nvgpu.mma.sync"},
+	// MLIR 22's six nvvm.tcgen05.mma ops (.sp, .block_scale, .ws) share
+	// their target list and verifier (testdata/mlir-opt-22-tcgen05-mma-*).
+	{regexp.MustCompile(`\bnvvm\.tcgenN\.mma(?:\.(?:sp|ws|block_scale))+\b`), "nvvm.tcgenN.mma"},
 }
-
-// opVariants names operations whose verifier messages are one message: MLIR
-// verifies nvgpu.mma.sp.sync with the same code as nvgpu.mma.sync and says
-// the same thing for the same fault, quoted as the op or named in the text
-// (see testdata/mlir-opt-*-mma-sp-* and mlir-opt-19-mma-*e4m3).
-var opVariants = rule{regexp.MustCompile(`\bnvgpu\.mma\.sp\.sync\b`), "nvgpu.mma.sync"}
 
 // headline is the first line of text that is not blank. Every tool we
 // judge puts its error first (checked on the real output in testdata/):

@@ -402,7 +402,7 @@ var knownAnswers22 = []struct {
 		oracles.Reject, "verify", "Cannot use collector buffer operation fill or use with ashift"},
 	{"tcgen05.mma scale-input-d f8f6f4", "kindword", kwAt(m{"kind": "f8f6f4", "scale_input_d": 0}, "sm_100a", "8.6"),
 		oracles.Error, "translate/refused", "immarg value 2 out of range [0, 2)"},
-	{"tcgen05.mma on sm_103a", "kindword", kwAt(m{"kind": "i8"}, "sm_103a", "8.8"),
+	{"tcgen05.mma on sm_103a", "kindword", kwAt(m{}, "sm_103a", "8.8"),
 		oracles.Reject, "verify", "'nvvm.tcgen05.mma' op is not supported on sm_103a"},
 	{"tcgen05.mma on sm_90a", "kindword", kwAt(m{}, "sm_90a", "8.0"),
 		oracles.Reject, "verify", "'nvvm.tcgen05.mma' op is not supported on sm_90a"},

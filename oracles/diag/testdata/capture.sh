@@ -27,6 +27,8 @@ captures=(
 	"mlir-opt-19-wgmma-e5m2-e4m3|mlir-opt-19 {in}/wgmma-e5m2-e4m3.mlir -o /dev/null"
 	"mlir-opt-19-mma-split|mlir-opt-19 --split-input-file {in}/mma-split.mlir -o /dev/null"
 	"mlir-opt-22-mma-split|mlir-opt-22 --split-input-file {in}/mma-split.mlir -o /dev/null"
+	"mlir-opt-22-tcgen05-mma-sm103a|mlir-opt-22 {in}/tcgen05-mma-sm103a.mlir -o /dev/null"
+	"mlir-opt-22-tcgen05-mma-sp-block-scale-sm100f|mlir-opt-22 {in}/tcgen05-mma-sp-block-scale-sm100f.mlir -o /dev/null"
 	"mlir-opt-19-ldmatrix-numtiles|mlir-opt-19 {in}/ldmatrix-numtiles.mlir"
 	"mlir-opt-22-ldmatrix-numtiles|mlir-opt-22 {in}/ldmatrix-numtiles.mlir"
 	"mlir-opt-19-nvvm-ldmatrix-num|mlir-opt-19 --convert-nvgpu-to-nvvm {in}/ldmatrix-numtiles3.mlir -o /dev/null"
