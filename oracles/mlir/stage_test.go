@@ -147,10 +147,11 @@ func TestCrashFrameWithoutSymbolizer(t *testing.T) {
 	}
 }
 
-// TestDataMovementWants checks the emitted-PTX checks of ldsm, cpasync and
-// tmamode on lines LLVM 19 and 22 printed for their seeds: the instruction
-// the op names passes, one that moves fewer matrices or bytes, or drops
-// .trans, the mode, multicast or the CTA group, is dropped work.
+// TestDataMovementWants checks the emitted-PTX checks of ldsm, cpasync,
+// tmamode and kindword on lines LLVM 19 and 22 printed for their seeds: the
+// instruction the op names passes, one that moves fewer matrices or bytes,
+// or drops .trans, the mode, multicast, the CTA group (or for tcgen05.mma
+// a qualifier or the scale-input-d immediate), is dropped work.
 func TestDataMovementWants(t *testing.T) {
 	for _, tc := range []struct {
 		domain string
@@ -197,6 +198,29 @@ func TestDataMovementWants(t *testing.T) {
 			"stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%rd1], {%r1};", true},
 		{"ldsm", map[string]any{"op": "stmatrix", "mode": "reserved", "shape": "m16n8", "size": "b8", "transpose": true, "src_space": "register", "dst_space": "shared", "result_dim0": 4, "target": "sm_100a", "ptx": "8.6"},
 			"stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%rd1], {%r1};", false},
+		// Lines llc 22 printed for MLIR 22's nvvm.tcgen05.mma renderings.
+		{"kindword", kwAt(m{"cta_group": 2, "collector_a": "fill"}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::2.kind::f16.collector::a::fill [%r1], %rd1, %rd2, %r2, %p1;", true},
+		{"kindword", kwAt(m{"cta_group": 2, "collector_a": "fill"}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [%r1], %rd1, %rd2, %r2, %p1;", false},
+		{"kindword", kwAt(m{"cta_group": 2, "collector_a": "fill"}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::2.kind::f16.collector::a::discard [%r1], %rd1, %rd2, %r2, %p1;", false},
+		{"kindword", kwAt(m{"kind": "tf32", "scale_input_d": 3, "collector_a": "lastuse"}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::1.kind::tf32.collector::a::lastuse [%r1], %rd1, %rd2, %r2, %p1, 3;", true},
+		{"kindword", kwAt(m{"kind": "tf32", "scale_input_d": 3, "collector_a": "lastuse"}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::1.kind::tf32.collector::a::lastuse [%r1], %rd1, %rd2, %r2, %p1;", false},
+		{"kindword", kwAt(m{"kind": "i8", "ashift": true, "a_tmem": true}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::1.kind::i8.collector::a::discard.ashift [%r1], [%r3], %rd2, %r2, %p1;", true},
+		{"kindword", kwAt(m{"kind": "i8", "ashift": true, "a_tmem": true}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::1.kind::i8.collector::a::discard [%r1], [%r3], %rd2, %r2, %p1;", false},
+		{"kindword", kwAt(m{"kind": "tf32", "ws": true, "sparse": true, "a_tmem": true}, "sm_100a", "8.6"),
+			"tcgen05.mma.ws.sp.cta_group::1.kind::tf32.collector::b0::discard [%r1], [%r3], %rd2, [%r4], %r2, %p1;", true},
+		{"kindword", kwAt(m{"kind": "tf32", "ws": true, "sparse": true, "a_tmem": true}, "sm_100a", "8.6"),
+			"tcgen05.mma.ws.cta_group::1.kind::tf32.collector::b0::discard [%r1], [%r3], %rd2, %r2, %p1;", false},
+		{"kindword", kwAt(m{"kind": "mxf4nvf4", "block_scale": true, "scale_vec": "4X", "cta_group": 2, "collector_a": "use"}, "sm_100a", "8.8"),
+			"tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.block16.collector::a::use [%r1], %rd1, %rd2, %r2, [%r5], [%r6], %p1;", true},
+		{"kindword", kwAt(m{"kind": "mxf4nvf4", "block_scale": true, "scale_vec": "4X", "cta_group": 2, "collector_a": "use"}, "sm_100a", "8.8"),
+			"tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.block32.collector::a::use [%r1], %rd1, %rd2, %r2, [%r5], [%r6], %p1;", false},
 	} {
 		c := caseFrom(t, tc.domain, tc.value)
 		err := checkEmitted(c, "\t"+tc.ptx+"\n")
