@@ -20,8 +20,9 @@
 // Releases. The "mlir22" oracle runs the same stages with MLIR 22's tools.
 // It renders as MLIR 19 does except where MLIR 22 spells the ops
 // otherwise (release.renderers): its TMA copies (render_tmamode22.go) and
-// stmatrix (render_ldsm22.go); and it judges tcgen05.mma (kindword), for
-// which only MLIR 22 has ops (render_kindword22.go). It judges every
+// stmatrix (render_ldsm22.go); and it judges tcgen05.mma (kindword) and
+// sm_120's block-scaled mma.sync (blockscale), for which only MLIR 22 has
+// ops (render_kindword22.go, render_blockscale22.go). It judges every
 // domain on every target LLVM 22 knows, so an op MLIR 22 lets through on a
 // target below or beside its floor (a tcgen05-era target for wgmma) is a
 // finding.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
@@ -21,11 +22,12 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
-// domains are the domains this oracle renders (kindword with MLIR 22
-// only), by name.
+// domains are the domains this oracle renders (kindword and blockscale
+// with MLIR 22 only), by name.
 var domains = map[string]domain.Domain{
 	cpasync.Name: cpasync.Domain, ldsm.Name: ldsm.Domain, matdesc.Name: matdesc.Domain, mma.Name: mma.Domain,
 	tmadesc.Name: tmadesc.Domain, tmamode.Name: tmamode.Domain, wgmma.Name: wgmma.Domain, kindword.Name: kindword.Domain,
+	blockscale.Name: blockscale.Domain,
 }
 
 // discover returns the oracle with lowering, or skips naming what is missing.
@@ -411,6 +413,21 @@ var knownAnswers22 = []struct {
 	{"tcgen05.mma on sm_90a", "kindword", kwAt(m{}, "sm_90a", "8.0"),
 		oracles.Reject, "verify", "'nvvm.tcgen05.mma' op is not supported on sm_90a"},
 	{"tcgen05.mma cta_group 3", "kindword", kwAt(m{"cta_group": 3}, "sm_100a", "8.6"), oracles.Unsupported, "render", "cta_1 and cta_2, not 3"},
+	// sm_120's block-scaled mma.sync has an MLIR op only from 22 on. MLIR 22
+	// checks no target for it (llc-22 cannot select it on sm_100a), and
+	// verifies an f16 multiplicand with kind::mxf8f6f4, on which
+	// mlir-translate-22 crashes looking up an intrinsic that does not exist.
+	{"mma.block_scale mxf8f6f4", "blockscale", bsAt(m{}, "sm_120a", "8.7"), oracles.Accept, "llc", "lowering stopped at llc"},
+	{"mma.block_scale mxf4nvf4 4X ue4m3", "blockscale", bsAt(m{"kind": "mxf4nvf4", "k": 64, "a_type": "e2m1", "b_type": "e2m1",
+		"sf_type": "ue4m3", "scale_vector_size": 16, "scale_fragment_bits": 32}, "sm_120a", "8.7"), oracles.Accept, "llc", "lowering stopped at llc"},
+	{"mma.block_scale on sm_100a", "blockscale", bsAt(m{}, "sm_100a", "8.7"),
+		oracles.Error, "llc/refused", "Cannot select: intrinsic llvm.nvvm.mma.block.scale.m16n8k32.row.col.mxf8f6f4.scale.1x.f32.e4m3.e4m3.f32.ue8m0"},
+	{"mma.block_scale f16 A", "blockscale", bsAt(m{"a_type": "f16"}, "sm_120a", "8.7"),
+		oracles.Error, "translate", "mlir-translate crashed (segmentation fault) in llvm::Intrinsic::getIntrinsicInfoTableEntries"},
+	{"mma.block_scale mxf4 4X", "blockscale", bsAt(m{"kind": "mxf4", "k": 64, "a_type": "e2m1", "b_type": "e2m1",
+		"scale_vector_size": 16, "scale_fragment_bits": 32}, "sm_120a", "8.7"),
+		oracles.Reject, "verify", "unsupported ScaleVecSize attribute for mma.m16n8k64.mxf4"},
+	{"mma.block_scale unscaled kind", "blockscale", bsAt(m{"kind": "f8f6f4"}, "sm_120a", "8.7"), oracles.Unsupported, "render", "no unscaled kind::f8f6f4"},
 	{"stmatrix fragment of 4 for x1", "ldsm", m{"op": "stmatrix", "src_space": "register", "dst_space": "shared", "result_dim0": 4, "target": "sm_90a", "ptx": "8.0"},
 		oracles.Unsupported, "render", "a rank-1 fragment of 4 for 1 m8n8 matrices (2 per lane)"},
 }
@@ -421,6 +438,15 @@ func kwAt(fields m, target, ptx string) m {
 	out := m{"kind": "f16", "cta_group": 1, "collector_a": "discard", "ws": false, "sparse": false, "block_scale": false,
 		"ashift": false, "a_tmem": false, "scale_vec": "", "scale_input_d": nil, "collector": nil,
 		"target": target, "ptx": ptx, "arch_conditional": true}
+	maps.Copy(out, fields)
+	return out
+}
+
+// bsAt is a block-scaled mma case on a target: kind::mxf8f6f4 m16n8k32,
+// e4m3 x e4m3, .scale_vec::1X of ue8m0, with the fields given.
+func bsAt(fields m, target, ptx string) m {
+	out := m{"kind": "mxf8f6f4", "k": 32, "a_type": "e4m3", "b_type": "e4m3", "sf_type": "ue8m0",
+		"scale_vector_size": 32, "scale_fragment_bits": 8, "target": target, "ptx": ptx}
 	maps.Copy(out, fields)
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
@@ -47,15 +48,15 @@ var (
 	// release22's nvvm ops differ from 19's for TMA copies (a
 	// shared::cluster destination in address space 7, the mode as an
 	// attribute, prefetch, gather4/scatter4, im2col::w, .cta_group) and
-	// stmatrix (eltType and shape attributes), and only 22 has tcgen05.mma,
-	// checked on mlir-opt-22 22.1.8.
+	// stmatrix (eltType and shape attributes), and only 22 has tcgen05.mma
+	// and sm_120's block-scaled mma, checked on mlir-opt-22 22.1.8.
 	release22 = release{name: Name22,
 		opt:       llvm22Spec("mlir-opt", "LEGALFUZZ_MLIR_OPT22", "mlir-opt-22"),
 		translate: llvm22Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE22", "mlir-translate-22"),
 		link:      llvm22Spec("llvm-link", "LEGALFUZZ_LLVM_LINK22", "llvm-link-22"),
 		llc:       llvm22Spec("llc", "LEGALFUZZ_LLC22", "llc-22"),
 		renderers: map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderStmatrix22),
-			kindword.Name: typed(renderKindWord22)},
+			kindword.Name: typed(renderKindWord22), blockscale.Name: typed(renderBlockScale22)},
 		vectorAsmOK: true, targets: llvm22Targets}
 )
 

@@ -148,7 +148,7 @@ func TestCrashFrameWithoutSymbolizer(t *testing.T) {
 }
 
 // TestDataMovementWants checks the emitted-PTX checks of ldsm, cpasync,
-// tmamode and kindword on lines LLVM 19 and 22 printed for their seeds: the
+// tmamode, kindword and blockscale on lines LLVM 19 and 22 printed for their seeds: the
 // instruction the op names passes, one that moves fewer matrices or bytes,
 // or drops .trans, the mode, multicast, the CTA group (or for tcgen05.mma
 // a qualifier or the scale-input-d immediate), is dropped work.
@@ -221,6 +221,10 @@ func TestDataMovementWants(t *testing.T) {
 			"tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.block16.collector::a::use [%r1], %rd1, %rd2, %r2, [%r5], [%r6], %p1;", true},
 		{"kindword", kwAt(m{"kind": "mxf4nvf4", "block_scale": true, "scale_vec": "4X", "cta_group": 2, "collector_a": "use"}, "sm_100a", "8.8"),
 			"tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.block32.collector::a::use [%r1], %rd1, %rd2, %r2, [%r5], [%r6], %p1;", false},
+		{"blockscale", bsAt(m{"kind": "mxf4nvf4", "k": 64, "a_type": "e2m1", "b_type": "e2m1", "sf_type": "ue4m3", "scale_vector_size": 16, "scale_fragment_bits": 32}, "sm_120a", "8.7"),
+			"mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3 \n\t\t{%r5, %r6, %r7, %r8},", true},
+		{"blockscale", bsAt(m{"kind": "mxf4nvf4", "k": 64, "a_type": "e2m1", "b_type": "e2m1", "sf_type": "ue4m3", "scale_vector_size": 16, "scale_fragment_bits": 32}, "sm_120a", "8.7"),
+			"mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue4m3 \n\t\t{%r5, %r6, %r7, %r8},", false},
 	} {
 		c := caseFrom(t, tc.domain, tc.value)
 		err := checkEmitted(c, "\t"+tc.ptx+"\n")

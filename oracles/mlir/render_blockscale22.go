@@ -1,0 +1,62 @@
+package mlir
+
+import (
+	"fmt"
+	"regexp"
+
+	bs "github.com/legalfuzz/legalfuzz/fuzz/blockscale"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+)
+
+func init() { wantFuncs[bs.Name] = wantsBlockScale }
+
+// renderBlockScale22 spells sm_120's block-scaled mma.sync as MLIR 22's
+// nvvm.mma.block_scale (MLIR 19 has none): A as four i32 registers, B as
+// two, C as four f32, each scale as its data (i32), byte id and thread id
+// (i16), all kernel parameters; kind, shape, both multiplicand types, the
+// scale vector and the scale-factor format are attributes, written as the
+// value says so that MLIR 22's verifier judges them. The result's first
+// element is stored, so the op cannot fold away. The values no instruction
+// spells are llvm.ScaleVec's; the unscaled kind::f8f6f4 has no
+// nvvm.mma.block_scale.
+func renderBlockScale22(v bs.Value) (kernel, error) {
+	n, err := llvm.ScaleVec(v)
+	if err != nil {
+		return kernel{}, unsupported("%v", err)
+	}
+	if v.Kind == bs.F8F6F4 {
+		return kernel{}, unsupported("MLIR 22's #nvvm.block_scale_kind has no unscaled kind::f8f6f4")
+	}
+	attrs := fmt.Sprintf("{blockScaleFormat = #nvvm.block_scale_format<%s>, kind = #nvvm.block_scale_kind<%s>, "+
+		"multiplicandAPtxType = #nvvm.mma_type<%s>, multiplicandBPtxType = #nvvm.mma_type<%s>, "+
+		"scaleVecSize = #nvvm.scale_vec_size<x%d>, shape = #nvvm.shape<m = 16, n = 8, k = %d>}",
+		v.SFType, v.Kind, v.AType, v.BType, n, v.K)
+	const result = "!llvm.struct<(f32, f32, f32, f32)>"
+	b := newBody("      ")
+	d := b.val("nvvm.mma.block_scale A[%%a0, %%a1, %%a2, %%a3] B[%%b0, %%b1] C[%%c0, %%c1, %%c2, %%c3] "+
+		"scaleA[%%scale_a, %%byte_id_a, %%thread_id_a] scaleB[%%scale_b, %%byte_id_b, %%thread_id_b] %s : (i32, i32, f32) -> %s",
+		attrs, result)
+	e := b.val("llvm.extractvalue %s[0] : %s", d, result)
+	b.op("llvm.store %s, %%out : f32, !llvm.ptr<1>", e)
+	params := "%a0: i32, %a1: i32, %a2: i32, %a3: i32, %b0: i32, %b1: i32, %c0: f32, %c1: f32, %c2: f32, %c3: f32, " +
+		"%scale_a: i32, %byte_id_a: i16, %thread_id_a: i16, %scale_b: i32, %byte_id_b: i16, %thread_id_b: i16, %out: !llvm.ptr<1>"
+	return kernel{Params: params, Body: b.String()}, nil
+}
+
+// wantsBlockScale: one block-scaled mma of the op's shape, kind, scale
+// vector, types and scale-factor format, as llc 22 prints it (checked on
+// the seeds).
+func wantsBlockScale(dv domain.Value) []want {
+	v, ok := dv.(bs.Value)
+	if !ok {
+		return nil
+	}
+	n, err := llvm.ScaleVec(v)
+	if err != nil {
+		return nil
+	}
+	q := fmt.Sprintf("mma.sync.aligned.%s.row.col.kind::%s.block_scale.scale_vec::%dX.f32.%s.%s.f32.%s",
+		v.Shape(), v.Kind, n, v.AType, v.BType, v.SFType)
+	return []want{{what: q, n: 1, why: "the op names one instruction", re: regexp.MustCompile(regexp.QuoteMeta(q) + ` `)}}
+}
