@@ -64,7 +64,8 @@ func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverRe
 func Domains() []string { return domainsWith(nil) }
 
 // domainsWith lists the domains MLIR 19 renders and those a release's
-// overrides add (MLIR 22 renders tcgen05.mma, which 19 has no op for).
+// overrides add (MLIR 22 renders tcgen05.mma and the block-scaled mma,
+// which 19 has no ops for).
 func domainsWith(overrides map[string]renderer) []string {
 	all := maps.Clone(renderers)
 	maps.Copy(all, overrides)
