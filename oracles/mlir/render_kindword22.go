@@ -122,7 +122,7 @@ func wantsKindWord(dv domain.Value) []want {
 	}
 	q += sparseSuffix(w) + fmt.Sprintf(".cta_group::%d.kind::%s", w.CTAGroup, w.Kind)
 	if w.BlockScale {
-		alias, _ := llvm.BlockSuffix(w)
+		alias, _ := llvm.BlockSuffix(w) // a rendered case has its spelling
 		q += ".block_scale" + alias
 	}
 	if w.WS {
