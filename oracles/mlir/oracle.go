@@ -94,9 +94,8 @@ func (o *Oracle) Version() string {
 
 // Judges reports whether the oracle renders the domain.
 func (o *Oracle) Judges(domainName string) bool {
-	_, own := o.overrides[domainName]
-	_, base := renderers[domainName]
-	return own || base
+	_, ok := rendererFor(o.overrides, domainName)
+	return ok
 }
 
 // targetRange is the release's targets: LLVM 19's unless set.

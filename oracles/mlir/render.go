@@ -140,14 +140,21 @@ func kernelName(c domain.Case) string { return "k_" + c.ID }
 // render spells one case as MLIR 19 writes it (see renderWith).
 func render(c domain.Case) (string, kernel, error) { return renderWith(nil, llvm19Targets, c) }
 
+// rendererFor is a release's renderer of a domain: its own (overrides),
+// else MLIR 19's.
+func rendererFor(overrides map[string]renderer, domainName string) (renderer, bool) {
+	if r, ok := overrides[domainName]; ok {
+		return r, true
+	}
+	r, ok := renderers[domainName]
+	return r, ok
+}
+
 // renderWith spells one case as a self-contained MLIR module: host code,
 // then a gpu.module carrying the case's own target, one of the release's
-// targets. The domain's renderer is the one in overrides, else MLIR 19's.
+// targets, with the release's renderer of the domain (rendererFor).
 func renderWith(overrides map[string]renderer, targets targetRange, c domain.Case) (string, kernel, error) {
-	r, ok := overrides[c.Domain]
-	if !ok {
-		r, ok = renderers[c.Domain]
-	}
+	r, ok := rendererFor(overrides, c.Domain)
 	if !ok {
 		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
 	}
