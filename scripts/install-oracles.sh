@@ -105,7 +105,7 @@ fi
 # Leftovers of a run that was killed (SIGKILL skips the EXIT trap). Safe to
 # drop: we hold the lock, and roots only ever appear complete via mv.
 rm -rf "$ORACLES"/.cuda.* "$ORACLES"/.llvm-*.* "$ORACLES"/*.old.* "$DEBS"/*/.dl.* \
-	"$BIN"/*.tmp.* "$LLVM"/*/*.tmp.* "$LLVM"/*/bin/*.tmp.*
+	"$BIN"/*.tmp.* "$LLVM"/*/*.tmp.* "$LLVM"/*/bin/*.tmp.* "$CACHE"/.probes.*
 
 # Caches of the one-suite layout (flat debs/, one apt/): the .debs came from
 # $SUITE; the apt state is cheaper to fetch again than to move.
@@ -690,12 +690,26 @@ install_private() {
 
 rel() { [[ $1 == "$REPO"/* ]] && echo "${1#"$REPO"/}" || echo "$1"; }
 
+# probe_all: `--version` of every bin/ name at once, into $PROBES/<name>
+# (empty: it does not run). One at a time, the ~45 tools take ~4 s.
+PROBES=""
+probe_all() {
+	local f
+	PROBES=$(mktemp -d "$CACHE/.probes.XXXXXX")
+	TMPS+=("$PROBES")
+	for f in "$BIN"/*; do
+		[[ -x $f && $f != *.tmp.* ]] || continue
+		version_line "$f" >"$PROBES/${f##*/}" 2>/dev/null &
+	done
+	wait
+}
+
 # report NAME REQUIRED WHY-IF-MISSING: one summary line; returns 1 if a
 # required tool does not work.
 FAILED=0
 report() {
 	local name=$1 required=$2 why=$3 v
-	if [[ -x $BIN/$name ]] && v=$(version_line "$BIN/$name" 2>/dev/null); then
+	if [[ -x $BIN/$name && -s $PROBES/$name ]] && v=$(<"$PROBES/$name"); then
 		printf '%-20s %-36s %s\n' "$name" "$(rel "$BIN/$name")" "$v"
 	elif [[ $required == 1 ]]; then
 		printf '%-20s MISSING: %s\n' "$name" "$why"
@@ -736,6 +750,7 @@ main() {
 	((rc == 0)) || note "some installs failed; log: $(rel "$LOG")"
 
 	local p why t again
+	probe_all
 	p=" (rerun to install; log: $(rel "$LOG"))"
 	again=" (tried again after ${REFRESH_HOURS} h, or now with LEGALFUZZ_ORACLES_RETRY=1; log: $(rel "$LOG"))"
 	report ptxas 1 "no working CUDA 12.4 ptxas$p"
