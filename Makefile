@@ -24,7 +24,7 @@ campaign: oracles build fuzzbin
 	@bin/legalfuzz campaign --duration $(DURATION) --out $(OUT); rc=$$?; \
 	if [ $$rc -eq 1 ]; then echo "the campaign found new buckets (exit status 1)"; elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
-# Install the external oracles (ptxas 12.4, MLIR/LLVM 19, LLVM 22) into .oracles/; idempotent.
+# Install the external oracles (ptxas 12.4; LLVM/MLIR 19, 22, 23, trunk as .oracles/llvm/<label>/) into .oracles/; idempotent.
 oracles:
 	./scripts/install-oracles.sh
 
