@@ -498,8 +498,9 @@ func (c *Coordinator) oraclesFor(domainName string) []string {
 			if !s.Available || !slices.Contains(s.Domains, domainName) {
 				continue
 			}
-			if len(c.campaign.Config.Oracles) > 0 && !slices.Contains(c.campaign.Config.Oracles, s.Name) {
-				continue
+			named := slices.Contains(c.campaign.Config.Oracles, s.Name)
+			if len(c.campaign.Config.Oracles) > 0 && !named || s.ReplayOnly && !named {
+				continue // an older release's judge replays buckets only
 			}
 			names = append(names, s.Name)
 		}

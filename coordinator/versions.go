@@ -1,10 +1,12 @@
 package coordinator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -36,20 +38,27 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}
 	c := domain.NewCase(d.Name, v)
+	names, err := panel.Names(ctx)
+	if err != nil {
+		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
+	}
 	var out []store.VersionVerdict
-	for _, version := range oracles.Catalog() {
-		if version.Family != in.Family {
+	for _, name := range names {
+		if version, ok := oracles.Lookup(name); !ok || version.Family != in.Family {
 			continue
 		}
-		vv, err := replayOn(ctx, panel, b, c, version.Name)
+		vv, err := replayOn(ctx, panel, b, c, name)
 		if errors.Is(err, oracles.ErrUnavailable) {
 			continue
 		}
 		if err != nil {
-			return b, fmt.Errorf("bucket %s on %s: %w", b.Key, version.Name, err)
+			return b, fmt.Errorf("bucket %s on %s: %w", b.Key, name, err)
 		}
 		out = append(out, vv)
 	}
+	slices.SortStableFunc(out, func(x, y store.VersionVerdict) int {
+		return cmp.Or(cmp.Compare(oracles.Major(x.Version), oracles.Major(y.Version)), strings.Compare(x.Oracle, y.Oracle))
+	})
 	b.Versions = out
 	return b, s.PutBucket(b)
 }

@@ -42,17 +42,17 @@ func TestReplayVersions(t *testing.T) {
 		want    string
 		flagged bool
 	}{
-		{"fixed in 22", oracles.Reject, "llc19: reproduces, llc22: fixed", false},
-		{"22 reproduces", oracles.Accept, "llc19: reproduces, llc22: reproduces", true},
-		{"22 cannot judge", oracles.Unsupported, "llc19: reproduces, llc22: cannot judge", true},
+		{"fixed in 22", oracles.Reject, "19: reproduces, 22: fixed", false},
+		{"22 reproduces", oracles.Accept, "19: reproduces, 22: reproduces", true},
+		{"22 cannot judge", oracles.Unsupported, "19: reproduces, 22: cannot judge", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := storetest.Open(t, "")
 			c := rejectedSeed(t)
-			llc19 := testoracle.New(testoracle.Config{Name: oracles.LLC19, Kind: oracles.Accept})
-			llc22 := testoracle.New(testoracle.Config{Name: oracles.LLC22, Kind: tc.llc22})
+			llc19 := testoracle.New(testoracle.Config{Name: "llc@19", Kind: oracles.Accept})
+			llc22 := testoracle.New(testoracle.Config{Name: "llc@22", Kind: tc.llc22})
 			orcs := []oracles.Oracle{spec.New(spec.PTXISA), llc19, llc22}
-			pair := policy.Pair{A: oracles.SpecPTXISA, B: oracles.LLC19, On: policy.OnVerdict}
+			pair := policy.Pair{A: oracles.SpecPTXISA, B: "llc@19", On: policy.OnVerdict}
 			bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, storetest.Judge(t, orcs[:2], c))
 			if len(bs) != 1 {
 				t.Fatalf("planting: %d buckets", len(bs))

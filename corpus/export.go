@@ -76,7 +76,7 @@ type Entry struct {
 // verdict returns the entry's stored verdict of oracle name.
 func (e Entry) verdict(name string) (oracles.Verdict, bool) {
 	for _, v := range e.Verdicts {
-		if v.Oracle == name {
+		if oracles.Matches(name, v.Oracle) {
 			return v, true
 		}
 	}
@@ -86,10 +86,12 @@ func (e Entry) verdict(name string) (oracles.Verdict, bool) {
 // Options configure Export.
 type Options struct {
 	Formats []Format
-	// MLIROpt is mlir-opt-19, which the mlir format runs to place its
-	// expected-error lines and to check the file it wrote. A zero Path
-	// leaves the mlir format out, with MLIRMissing as the reason.
+	// MLIROpt is the mlir-opt of an LLVM release (toolchain.Oldest), which
+	// the mlir format runs to place its expected-error lines and to check
+	// the file it wrote, in the spelling of MLIRMajor. A zero Path leaves
+	// the mlir format out, with MLIRMissing as the reason.
 	MLIROpt     tool.Tool
+	MLIRMajor   int
 	MLIRMissing string
 }
 
@@ -130,10 +132,10 @@ func Export(ctx context.Context, dir string, es []Entry, opts Options) ([]Writte
 			err = writePTXFormat(ctx, &w, es)
 		case FormatMLIR:
 			if opts.MLIROpt.Path == "" {
-				w.Missing = "mlir-opt-19 not found: " + opts.MLIRMissing
+				w.Missing = "mlir-opt not found: " + opts.MLIRMissing
 				break
 			}
-			err = writeMLIRFormat(ctx, &w, es, opts.MLIROpt)
+			err = writeMLIRFormat(ctx, &w, es, opts.MLIROpt, opts.MLIRMajor)
 		default:
 			err = fmt.Errorf("unknown corpus format %q", f)
 		}

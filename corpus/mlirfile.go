@@ -57,7 +57,7 @@ type mlirDiag struct {
 // of the file with the reason they were left out. Each file is checked with
 // mlir-opt -verify-diagnostics before Export returns; a chunk that fails
 // that check is left out too.
-func writeMLIRFormat(ctx context.Context, w *Written, es []Entry, opt tool.Tool) error {
+func writeMLIRFormat(ctx context.Context, w *Written, es []Entry, opt tool.Tool, major int) error {
 	byDomain := map[string][]*mlirCase{}
 	var domains []string
 	seen := map[string]*mlirCase{}
@@ -78,7 +78,7 @@ func writeMLIRFormat(ctx context.Context, w *Written, es []Entry, opt tool.Tool)
 		return err
 	}
 	for _, d := range domains {
-		if err := writeMLIRDomain(ctx, w, d, byDomain[d], opt); err != nil {
+		if err := writeMLIRDomain(ctx, w, d, byDomain[d], opt, major); err != nil {
 			return err
 		}
 	}
@@ -86,8 +86,8 @@ func writeMLIRFormat(ctx context.Context, w *Written, es []Entry, opt tool.Tool)
 }
 
 // writeMLIRDomain writes one domain's lit file.
-func writeMLIRDomain(ctx context.Context, w *Written, domainName string, cases []*mlirCase, opt tool.Tool) error {
-	if err := renderMLIR(ctx, cases, opt); err != nil {
+func writeMLIRDomain(ctx context.Context, w *Written, domainName string, cases []*mlirCase, opt tool.Tool, major int) error {
+	if err := renderMLIR(ctx, cases, opt, major); err != nil {
 		return err
 	}
 	for _, mc := range cases {
@@ -127,10 +127,11 @@ func writeMLIRDomain(ctx context.Context, w *Written, domainName string, cases [
 	}
 }
 
-// renderMLIR renders each case, judges it with spec/ptxisa, and runs the
-// verifier once over all renderable cases to collect their diagnostics.
-func renderMLIR(ctx context.Context, cases []*mlirCase, opt tool.Tool) error {
-	orc := mlir.New(opt)
+// renderMLIR renders each case in the spelling of the major release,
+// judges it with spec/ptxisa, and runs the verifier once over all
+// renderable cases to collect their diagnostics.
+func renderMLIR(ctx context.Context, cases []*mlirCase, opt tool.Tool, major int) error {
+	orc := mlir.NewRelease(mlir.Name, major, opt)
 	var texts []string
 	var rendered []*mlirCase
 	for _, mc := range cases {

@@ -2,19 +2,17 @@ package corpus
 
 import (
 	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"testing"
-
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // TestVerifyBatchPlacesEveryChunk: mlir-opt-19 counts a later chunk's
 // offsets from its "// -----" line; each diagnostic lands on its own
 // chunk's line, where an expected-error line must go.
 func TestVerifyBatchPlacesEveryChunk(t *testing.T) {
-	opt, err := tool.Locate(context.Background(), mlir.OptSpec)
+	opt, err := toolchaintest.Release(t, 19).Locate(context.Background(), "mlir-opt")
 	if err != nil {
-		t.Skipf("mlir-opt-19 not found: %v (%s)", err, mlir.OptSpec.Install)
+		t.Skipf("mlir-opt-19 not found: %v", err)
 	}
 	bad := "module {\n  \"bad.op\"() : () -> ()\n}\n"
 	diags, ok, err := verifyBatch(context.Background(), opt, []string{bad, "module {}\n", bad})

@@ -1,6 +1,10 @@
 package oracles
 
-import "strings"
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
 
 // The names of the oracles legalfuzz knows. Policies, reports and
 // reproducers name oracles by these constants; each oracle package answers
@@ -12,18 +16,20 @@ const (
 	PTXAS      = "ptxas"       // CUDA 12.4's ptxas
 	PTXAS13    = "ptxas13"     // CUDA 13's ptxas, on GPU machines
 	SASS       = "sass"        // ptxas 12.4's cubin read back by nvdisasm and cuobjdump
-	MLIR       = "mlir"        // mlir-opt 19's nvgpu/nvvm verifiers and lowering
-	MLIR22     = "mlir22"      // the same with MLIR 22 (mlir-opt-22, llc-22)
-	// MLIR's GPU passes beyond the mlir oracles' lowering, one at a time.
-	MLIRPasses   = "mlir-passes"
-	MLIR22Passes = "mlir22-passes"
-	LLC19        = "llc19"       // LLVM 19's NVPTX backend
-	LLC22        = "llc22"       // LLVM 22's NVPTX backend
-	AMDGPUMC     = "amdgpu-mc"   // llvm-mc 19's AMDGPU assembler
-	AMDGPUMC22   = "amdgpu-mc22" // llvm-mc 22's AMDGPU assembler
-	CUDADriver   = "cuda-driver" // the CUDA driver's tensor-map encoder
-	CUDAJIT      = "cuda-jit"    // the CUDA driver's PTX JIT
-	GPU          = "gpu"         // kernels run on the GPU itself
+	CUDADriver = "cuda-driver" // the CUDA driver's tensor-map encoder
+	CUDAJIT    = "cuda-jit"    // the CUDA driver's PTX JIT
+	GPU        = "gpu"         // kernels run on the GPU itself
+)
+
+// The oracles an LLVM installation (package toolchain) provides: one
+// implementation each, one oracle per installation, named BASE@LABEL
+// ("mlir@22", "llc@trunk"). A policy that names a base speaks of every
+// installation's oracle of it.
+const (
+	MLIR       = "mlir"        // mlir-opt's nvgpu/nvvm verifiers and lowering
+	MLIRPasses = "mlir-passes" // MLIR's GPU passes beyond the mlir oracle's lowering, one at a time
+	LLC        = "llc"         // llc's NVPTX backend
+	AMDGPUMC   = "amdgpu-mc"   // llvm-mc's AMDGPU assembler
 )
 
 // ExecPrefix starts the name of a user's verifier: exec:NAME.
@@ -46,6 +52,9 @@ type Info struct {
 	// it the cases it has room for and never waits for it, so it does not
 	// slow down the judges it builds on.
 	Sampled bool
+	// Installed is set for the bases of the oracles LLVM installations
+	// provide: the oracle itself is BASE@LABEL.
+	Installed bool
 }
 
 // catalog is the one list of the oracles legalfuzz knows.
@@ -56,27 +65,30 @@ var catalog = []Info{
 	{Name: PTXAS, Family: "ptxas", Where: "ptxas 12.4 from make oracles; knows sm_90a and older"},
 	{Name: SASS, Family: "nvdisasm", Where: "ptxas, nvdisasm and cuobjdump 12.4 from make oracles; the SASS of what ptxas accepts, read back", Sampled: true},
 	{Name: PTXAS13, Family: "ptxas", Where: "CUDA 13's ptxas on a GPU machine; knows sm_100a and newer", GPU: true},
-	{Name: MLIR, Family: "mlir", Where: "mlir-opt 19 from make oracles"},
-	{Name: MLIR22, Family: "mlir", Where: "mlir-opt 22 and LLVM 22 from make oracles (private trixie root)"},
-	{Name: MLIRPasses, Family: "mlir-passes", Where: "mlir-opt 19 from make oracles", Sampled: true},
-	{Name: MLIR22Passes, Family: "mlir-passes", Where: "mlir-opt 22 from make oracles (private trixie root)", Sampled: true},
-	{Name: LLC19, Family: "llc", Where: "LLVM 19 llc from make oracles"},
-	{Name: LLC22, Family: "llc", Where: "LLVM 22 llc from make oracles"},
-	{Name: AMDGPUMC, Family: "llvm-mc", Where: "llvm-mc 19 from make oracles; gfx9-gfx12 as -mcpu=help lists them"},
-	{Name: AMDGPUMC22, Family: "llvm-mc", Where: "llvm-mc 22 from make oracles; gfx9-gfx12 (gfx950, gfx1250 too) as -mcpu=help lists them"},
+	{Name: MLIR, Family: "mlir", Installed: true, Where: "mlir-opt, mlir-translate, llvm-link and llc of an LLVM installation"},
+	{Name: MLIRPasses, Family: "mlir-passes", Installed: true, Sampled: true, Where: "mlir-opt of an LLVM installation"},
+	{Name: LLC, Family: "llc", Installed: true, Where: "llc of an LLVM installation"},
+	{Name: AMDGPUMC, Family: "llvm-mc", Installed: true, Where: "llvm-mc of an LLVM installation; gfx9-gfx12 as -mcpu=help lists them"},
 	{Name: CUDADriver, Family: "cuda", Where: "the CUDA driver on a GPU machine", GPU: true},
 	{Name: CUDAJIT, Family: "cuda", Where: "the CUDA driver's JIT on a GPU machine", GPU: true},
 	{Name: GPU, Family: "gpu", Where: "the GPU itself, on a GPU machine", GPU: true},
 }
 
-// Catalog lists every oracle legalfuzz knows, user verifiers aside.
+// Catalog lists every oracle legalfuzz knows, user verifiers aside; an
+// installed oracle is listed by its base.
 func Catalog() []Info { return append([]Info(nil), catalog...) }
 
-// Lookup returns what legalfuzz knows about the named oracle. A user's
-// exec:NAME verifier is known by its prefix.
+// Lookup returns what legalfuzz knows about the named oracle: a catalog
+// entry, an installation's oracle BASE@LABEL, or a user's exec:NAME
+// verifier.
 func Lookup(name string) (Info, bool) {
+	base, label, installed := strings.Cut(name, "@")
 	for _, in := range catalog {
-		if in.Name == name {
+		switch {
+		case in.Name == name:
+			return in, true
+		case installed && in.Installed && in.Name == base && ValidLabel(label):
+			in.Name, in.Where = name, in.Where+" ("+label+")"
 			return in, true
 		}
 	}
@@ -84,4 +96,46 @@ func Lookup(name string) (Info, bool) {
 		return Info{Name: name, Family: name, Where: "your own verifier (--oracle " + name + "=COMMAND)"}, true
 	}
 	return Info{}, false
+}
+
+// validLabel is a label that reads well in an oracle's name, a file name
+// and a lit substitution.
+var validLabel = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// ValidLabel reports whether an LLVM installation may be labelled so.
+func ValidLabel(label string) bool { return validLabel.MatchString(label) }
+
+// Installed names the oracle of base that the installation labelled label
+// provides: "mlir@22".
+func Installed(base, label string) string { return base + "@" + label }
+
+// Base is the base of an installed oracle's name ("mlir" for "mlir@22"),
+// and the name itself for any other oracle.
+func Base(name string) string {
+	base, _, _ := strings.Cut(name, "@")
+	return base
+}
+
+// Label is the installation label of an installed oracle's name ("22" for
+// "mlir@22"), empty for any other oracle.
+func Label(name string) string {
+	_, label, _ := strings.Cut(name, "@")
+	return label
+}
+
+// Matches reports whether a name in a policy (an oracle's name, or the
+// base of installed oracles) names the oracle.
+func Matches(pattern, oracle string) bool {
+	return pattern == oracle || !strings.Contains(pattern, "@") && Label(oracle) != "" && Base(oracle) == pattern
+}
+
+// firstNumber finds a version's major release.
+var firstNumber = regexp.MustCompile(`\d+`)
+
+// Major is the major release of the tool a verdict's version names: the
+// first number in it ("mlir-opt 22.1.8 +lowering" is 22); 0 when it has
+// none.
+func Major(version string) int {
+	n, _ := strconv.Atoi(firstNumber.FindString(version))
+	return n
 }

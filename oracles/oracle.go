@@ -72,4 +72,11 @@ type Status struct {
 	// Sampled says the oracle judges the cases it has room for (see
 	// Info.Sampled).
 	Sampled bool `json:"sampled,omitempty"`
+	// ReplayOnly says a campaign judges with the oracle only when it is
+	// named: an older release's, kept to replay buckets (found-in).
+	ReplayOnly bool `json:"replay_only,omitempty"`
+	// Unspelled are the domains the oracle has a spelling of that its tool
+	// does not parse (an MLIR release that spells an op otherwise), each
+	// with the tool's words: unsupported, never verdicts.
+	Unspelled map[string]string `json:"unspelled,omitempty"`
 }

@@ -24,6 +24,8 @@ type Panel interface {
 	// case's verdicts by case ID. A named oracle the panel cannot reach is
 	// an error wrapping ErrUnavailable.
 	Judge(ctx context.Context, cases []domain.Case, names []string) (map[string][]Verdict, error)
+	// Names lists the oracles the panel reaches, sorted.
+	Names(ctx context.Context) ([]string, error)
 }
 
 // Local is the in-process panel: its oracles judge in batches of BatchSize,
@@ -57,6 +59,16 @@ func (l Local) Judge(ctx context.Context, cases []domain.Case, names []string) (
 		}
 	}
 	return verdicts, nil
+}
+
+// Names implements Panel.
+func (l Local) Names(context.Context) ([]string, error) {
+	names := make([]string, len(l.Oracles))
+	for i, o := range l.Oracles {
+		names[i] = o.Name()
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // pick finds the named oracles, or returns them all.

@@ -181,9 +181,10 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 	}
 	var counted int
 	var against []oracles.Verdict
-	for _, tool := range judges(pol) {
-		v, ok := byOracle[tool]
-		if !ok {
+	pats := judges(pol)
+	for _, v := range vs {
+		tool := v.Oracle
+		if !slices.ContainsFunc(pats, func(p string) bool { return oracles.Matches(p, tool) }) {
 			continue
 		}
 		ev := row.tool(tool)
@@ -263,9 +264,11 @@ func (b *claimsBuilder) claims() []Claim {
 // finish computes the row's verdict, tallies and hints.
 func (r *claimRow) finish() Claim {
 	c := r.Claim
-	for _, tool := range judges(policy.PolicyFor(c.Domain)) {
-		if ev := r.tools[tool]; ev != nil && ev.agree+ev.contradict > 0 {
-			c.Tools = append(c.Tools, ToolTally{Tool: tool, Agree: ev.agree, Contradict: ev.contradict})
+	for _, pattern := range judges(policy.PolicyFor(c.Domain)) {
+		for _, tool := range r.matching(pattern) {
+			if ev := r.tools[tool]; ev.agree+ev.contradict > 0 {
+				c.Tools = append(c.Tools, ToolTally{Tool: tool, Agree: ev.agree, Contradict: ev.contradict})
+			}
 		}
 	}
 	switch {
@@ -291,39 +294,63 @@ func (r *claimRow) hints() []ToolHint {
 	if r.Decided == 0 {
 		out = append(out, ToolHint{Tool: "-", Why: "no case here was decided by this rule: fuzz longer or add a boundary seed"})
 	}
-	for _, tool := range tools {
-		info, _ := oracles.Lookup(tool)
-		h := ToolHint{Tool: tool, Where: info.Where}
-		if h.Where == "" {
-			h.Where = "a machine where " + tool + " is installed"
+	for _, pattern := range tools {
+		names := r.matching(pattern)
+		if len(names) == 0 {
+			names = []string{pattern}
 		}
-		ev := r.tools[tool]
-		switch {
-		case r.Decided == 0:
-			h.Why = "could judge it"
-		case ev == nil || ev.seen == 0:
-			h.Why = hintNotRun
-		case ev.unsupported == ev.seen:
-			h.Why = fmt.Sprintf("unsupported on %s: %s", allCases(ev.seen), topReason(ev.unsupportedWhy))
-		default:
-			var parts []string
-			if ev.unsupported > 0 {
-				parts = append(parts, fmt.Sprintf("unsupported on %s: %s", cases(ev.unsupported), topReason(ev.unsupportedWhy)))
-			}
-			if ev.failed > 0 {
-				parts = append(parts, "error or timeout on "+cases(ev.failed))
-			}
-			if ev.blind > 0 {
-				parts = append(parts, fmt.Sprintf("expected to differ on %s: %s", cases(ev.blind), ev.blindWhy))
-			}
-			if ev.gated > 0 {
-				parts = append(parts, "refused the target or PTX version of "+cases(ev.gated))
-			}
-			h.Why = strings.Join(parts, "; ")
+		for _, tool := range names {
+			out = append(out, r.hint(tool))
 		}
-		out = append(out, h)
 	}
 	return out
+}
+
+// matching lists the oracles with evidence in the row that a policy's name
+// (an oracle's, or an installed oracle's base) names, sorted.
+func (r *claimRow) matching(pattern string) []string {
+	var out []string
+	for name := range r.tools {
+		if oracles.Matches(pattern, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// hint says why one tool gave no evidence for the row's rule.
+func (r *claimRow) hint(tool string) ToolHint {
+	info, _ := oracles.Lookup(tool)
+	h := ToolHint{Tool: tool, Where: info.Where}
+	if h.Where == "" {
+		h.Where = "a machine where " + tool + " is installed"
+	}
+	ev := r.tools[tool]
+	switch {
+	case r.Decided == 0:
+		h.Why = "could judge it"
+	case ev == nil || ev.seen == 0:
+		h.Why = hintNotRun
+	case ev.unsupported == ev.seen:
+		h.Why = fmt.Sprintf("unsupported on %s: %s", allCases(ev.seen), topReason(ev.unsupportedWhy))
+	default:
+		var parts []string
+		if ev.unsupported > 0 {
+			parts = append(parts, fmt.Sprintf("unsupported on %s: %s", cases(ev.unsupported), topReason(ev.unsupportedWhy)))
+		}
+		if ev.failed > 0 {
+			parts = append(parts, "error or timeout on "+cases(ev.failed))
+		}
+		if ev.blind > 0 {
+			parts = append(parts, fmt.Sprintf("expected to differ on %s: %s", cases(ev.blind), ev.blindWhy))
+		}
+		if ev.gated > 0 {
+			parts = append(parts, "refused the target or PTX version of "+cases(ev.gated))
+		}
+		h.Why = strings.Join(parts, "; ")
+	}
+	return h
 }
 
 // targetClaim reports whether a seed rule is about the target or the PTX

@@ -81,12 +81,12 @@ func TestClaimVerdicts(t *testing.T) {
 		// seed.ldsm.size: ptxas agrees twice, then accepts two cases: contradicted,
 		// and the witness is the smaller of the two.
 		claimCase{"c1", "ldsm", `{"n":1}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, size, "bad size"), vd("ptxas", oracles.Reject, "", "error")}},
-		claimCase{"c2", "ldsm", `{"n":2}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, size, "bad size"), vd("ptxas", oracles.Reject, "", "error"), vd("llc22", oracles.Reject, "", "error")}},
+		claimCase{"c2", "ldsm", `{"n":2}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, size, "bad size"), vd("ptxas", oracles.Reject, "", "error"), vd("llc@22", oracles.Reject, "", "error")}},
 		claimCase{"c3", "ldsm", `{"n":33333}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, size, "bad size"), vd("ptxas", oracles.Accept, "", "")}},
-		claimCase{"c4", "ldsm", `{"n":4}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, size, "bad size"), vd("ptxas", oracles.Accept, "", ""), vd("llc22", oracles.Reject, "", "")}},
+		claimCase{"c4", "ldsm", `{"n":4}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, size, "bad size"), vd("ptxas", oracles.Accept, "", ""), vd("llc@22", oracles.Reject, "", "")}},
 		// seed.ldsm.transpose: ptxas agrees; an unsupported and an error verdict do not count.
 		claimCase{"t1", "ldsm", `{}`, []oracles.Verdict{vd("spec/seed", oracles.Reject, transpose, ""), vd("spec/ptxisa", oracles.Reject, "ptxisa.ldsm.x", ""),
-			vd("ptxas", oracles.Reject, "", ""), vd("llc19", oracles.Unsupported, "", "too new"), vd("llc22", oracles.Error, "", "crash")}},
+			vd("ptxas", oracles.Reject, "", ""), vd("llc@19", oracles.Unsupported, "", "too new"), vd("llc@22", oracles.Error, "", "crash")}},
 		// accept path: a tool's reject contradicts the ladder as a whole.
 		claimCase{"a1", "ldsm", `{}`, []oracles.Verdict{vd("spec/seed", oracles.Accept, "seed.ldsm", ""), vd("ptxas", oracles.Reject, "", "illegal")}},
 		// seed.ldsm.alignment: only unsupported verdicts: unverified, with reasons.
@@ -105,8 +105,8 @@ func TestClaimVerdicts(t *testing.T) {
 		if c.Witness == nil || c.Witness.Case != "c4" || len(c.Witness.Tools) != 1 || c.Witness.Tools[0].Oracle != "ptxas" {
 			t.Fatalf("witness %+v, want the smaller case c4 with ptxas's accept", c.Witness)
 		}
-		if fmt.Sprint(c.Tools) != "[{ptxas 2 2} {llc22 2 0}]" {
-			t.Fatalf("tallies %v, want ptxas 2 agree 2 contradict, llc22 2 agree", c.Tools)
+		if fmt.Sprint(c.Tools) != "[{ptxas 2 2} {llc@22 2 0}]" {
+			t.Fatalf("tallies %v, want ptxas 2 agree 2 contradict, llc@22 2 agree", c.Tools)
 		}
 	})
 	t.Run("confirmed", func(t *testing.T) {

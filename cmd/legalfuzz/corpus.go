@@ -15,8 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/corpus/repro"
 	"github.com/legalfuzz/legalfuzz/fuzz"
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // newCorpusCmd is `legalfuzz corpus`: export, import, distill.
@@ -90,8 +89,8 @@ func (o *corpusExportOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	opts := corpus.Options{Formats: formats}
-	if opt, err := tool.Locate(cmd.Context(), mlir.OptSpec); err == nil {
-		opts.MLIROpt = opt
+	if in, opt, err := toolchain.Oldest(cmd.Context(), "mlir-opt"); err == nil {
+		opts.MLIROpt, opts.MLIRMajor = opt, in.Major
 	} else {
 		opts.MLIRMissing = err.Error()
 	}

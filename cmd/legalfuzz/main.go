@@ -77,6 +77,12 @@ func newRootCmd() *cobra.Command {
 		"add a user oracle, exec:NAME=COMMAND (a verifier speaking legalfuzz-exec/1; repeatable)")
 	root.PersistentFlags().BoolVar(&strictOracles, "strict-oracles", false,
 		"exit 2 when a user oracle (--oracle) is unavailable, instead of going on without it")
+	root.PersistentFlags().StringArrayVar(&userToolchains.Named, "toolchain", nil,
+		"add an LLVM installation, [LABEL=]DIR: a build or install folder (or its bin/); its oracles are mlir@LABEL, llc@LABEL, ... (repeatable)")
+	root.PersistentFlags().StringVar(&userToolchains.File, "toolchains", "",
+		"a file of LLVM installations, one [LABEL=]DIR a line (# comments), as --toolchain")
+	root.PersistentFlags().BoolVar(&allReleases, "all-releases", false,
+		"judge with every installed LLVM release; by default only the newest release, builds of main and --toolchain ones judge, the older releases replay buckets")
 	root.PersistentFlags().StringVar(&userPolicy, "policy", "",
 		"policy file adding judges, pairs and expectations to the built-in policies (docs/policy.md)")
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),

@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 func newOraclesCmd() *cobra.Command {
@@ -29,11 +33,17 @@ func newOraclesCmd() *cobra.Command {
 			if asJSON {
 				return writeJSON(w, statuses)
 			}
+			writeToolchains(w, found)
 			tw := newTable(w, "ORACLE\tAVAILABLE\tVERSION\tDOMAINS\tNOTE")
 			for _, s := range statuses {
 				note := s.Path
 				if !s.Available {
 					note = s.Reason + "; " + s.Install
+				} else if s.ReplayOnly {
+					note = "replays buckets only (--all-releases, or --oracles naming it, judges with it); " + note
+				}
+				for _, d := range slices.Sorted(maps.Keys(s.Unspelled)) {
+					note += "; cannot judge " + d + ": " + s.Unspelled[d]
 				}
 				fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%s\n", s.Name, s.Available, s.Version, strings.Join(s.Domains, ","), note)
 			}
@@ -44,8 +54,33 @@ func newOraclesCmd() *cobra.Command {
 	return cmd
 }
 
+// writeToolchains lists the LLVM installations found, and why installed
+// ones were left out.
+func writeToolchains(w io.Writer, found *registry.Found) {
+	tw := newTable(w, "LLVM\tVERSION\tSOURCE\tTOOLS")
+	for _, in := range found.Toolchains {
+		v := in.Version
+		if in.Snapshot != "" {
+			v += " (main " + in.Snapshot + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.Label, v, in.Source, in.Dir)
+	}
+	for _, err := range found.Skipped {
+		fmt.Fprintf(tw, "-\t-\tleft out: %v\t\n", err)
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(w)
+}
+
 // userOracles are the --oracle flags: exec:NAME=COMMAND each.
 var userOracles []string
+
+// userToolchains are the --toolchain and --toolchains flags; allReleases
+// is --all-releases.
+var (
+	userToolchains toolchain.Options
+	allReleases    bool
+)
 
 // userPolicy is the --policy file; empty means the built-in policies.
 var userPolicy string
@@ -68,7 +103,7 @@ func discover(ctx context.Context) (*registry.Found, error) {
 		}
 		execs = append(execs, spec)
 	}
-	found, err := registry.Discover(ctx, registry.Options{Exec: execs})
+	found, err := registry.Discover(ctx, registry.Options{Exec: execs, Toolchains: userToolchains, AllReleases: allReleases})
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func TestClassOf(t *testing.T) {
 		{"ptxas crashed on MLIR's output", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
 			Stage: "ptxas", Rule: "ptxisa.mma.type", SpecKind: oracles.Reject}, Crash},
 		{"another value", Signature{Domain: "matdesc", Tool: oracles.MLIR, Kind: oracles.Accept, On: OnValue}, Miscompile},
-		{"another value, legal case", Signature{Domain: "waitcntasm", Tool: oracles.AMDGPUMC22, Kind: oracles.Accept, On: OnValue,
+		{"another value, legal case", Signature{Domain: "waitcntasm", Tool: "amdgpu-mc@22", Kind: oracles.Accept, On: OnValue,
 			Rule: "ptxisa.waitcntasm", SpecKind: oracles.Accept}, Miscompile},
 		{"accepts on a value pair what spec rejects", Signature{Domain: "waitcntasm", Tool: oracles.AMDGPUMC, Kind: oracles.Accept, On: OnValue,
 			Rule: "ptxisa.waitcntasm.operand-range", SpecKind: oracles.Reject}, TooPermissive},
@@ -44,7 +44,7 @@ func TestClassOf(t *testing.T) {
 			Diag: "error: 'nvgpu.warpgroup.mma' op hit a limitation: 'fN' += 'fNENMNFN' * 'fNENMNFN', it is not supported yet"}, Limitation},
 		{"fence inserter under test", Signature{Domain: "schedule", Tool: oracles.FenceProxy, Kind: oracles.Reject}, SeedEvidence},
 		{"waitcnt lowering under test", Signature{Domain: "waitcnt", Tool: oracles.AMDGPUMC, Kind: oracles.Accept, On: OnValue}, SeedEvidence},
-		{"two tools, spec silent", Signature{Domain: "mma", Tool: oracles.LLC19 + "~" + oracles.LLC22, Kind: oracles.Reject}, Disputed},
+		{"two tools, spec silent", Signature{Domain: "mma", Tool: "llc@19" + "~" + "llc@22", Kind: oracles.Reject}, Disputed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := ClassOf(tc.sig); got != tc.want {
@@ -120,7 +120,7 @@ func TestFaultKeys(t *testing.T) {
 		{"refused under two rejecting rules", sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.type", oracles.Reject), false},
 		{"one gap refused by ptxas and by llc", sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), func() Signature {
 			s := sig(oracles.Error, "llc/refused", "ptxisa.mma.shape", oracles.Reject)
-			s.Tool, s.Diag = oracles.MLIR22, "Cannot select: intrinsic %llvm.nvvm.mma.m8n8k4"
+			s.Tool, s.Diag = "mlir@22", "Cannot select: intrinsic %llvm.nvvm.mma.m8n8k4"
 			return s
 		}(), true},
 		{"one gap left unconverted", sig(oracles.Error, "pass:p/unconverted", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), true},
@@ -139,7 +139,7 @@ func TestFaultKeys(t *testing.T) {
 		{"rejects under two rules", sig(oracles.Reject, "verify", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Reject, "verify", "ptxisa.mma.type", oracles.Reject), false},
 		{"mlir and mlir22", sig(oracles.Reject, "verify", "ptxisa.mma", oracles.Accept), func() Signature {
 			s := sig(oracles.Reject, "verify", "ptxisa.mma", oracles.Accept)
-			s.Tool = oracles.MLIR22
+			s.Tool = "mlir@22"
 			return s
 		}(), true},
 	} {

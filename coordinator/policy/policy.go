@@ -38,9 +38,17 @@ type Pair struct {
 }
 
 // Expectation marks a disagreement as expected: not a finding, but counted.
+// An oracle is named by its name or, for LLVM installations, its base
+// ("llc" for every llc@LABEL; oracles.Matches).
 type Expectation struct {
 	// Oracles are the tools that may disagree with Against.
 	Oracles []string `json:"oracles"`
+	// Since and Before bound the major release of the tools the
+	// expectation holds for (Since included, Before not); zero bounds
+	// nothing. A behaviour that came or went with a release is data here,
+	// not an oracle's name.
+	Since  int `json:"since,omitempty"`
+	Before int `json:"before,omitempty"`
 	// Against is the other side; empty means spec/ptxisa.
 	Against string `json:"against,omitempty"`
 	// Rules are the spec/ptxisa rules (IDs) that decided the case; none means
@@ -69,9 +77,23 @@ func (e Expectation) covers(a, b oracles.Verdict, specRule string, v domain.Valu
 	if failed(a) || failed(b) {
 		return false // a crash is never expected
 	}
-	pairOK := (a.Oracle == e.Side() && slices.Contains(e.Oracles, b.Oracle)) ||
-		(b.Oracle == e.Side() && slices.Contains(e.Oracles, a.Oracle))
+	pairOK := (e.names(b) && oracles.Matches(e.Side(), a.Oracle)) || (e.names(a) && oracles.Matches(e.Side(), b.Oracle))
 	return pairOK && (len(e.Rules) == 0 || slices.Contains(e.Rules, specRule)) && e.holds(v)
+}
+
+// names reports whether the verdict is one of the expectation's tools, of
+// a release it holds for.
+func (e Expectation) names(v oracles.Verdict) bool {
+	if !matchesAny(e.Oracles, v.Oracle) {
+		return false
+	}
+	major := oracles.Major(v.Version)
+	return (e.Since == 0 || major >= e.Since) && (e.Before == 0 || major < e.Before)
+}
+
+// matchesAny reports whether any of the policy's names names the oracle.
+func matchesAny(names []string, oracle string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return oracles.Matches(n, oracle) })
 }
 
 // holds reports whether the expectation's condition holds for v.
@@ -101,46 +123,46 @@ const seedNote = "spec/seed disagreeing with spec/ptxisa or a tool is evidence a
 
 // policies is the one place that says which oracles must agree on what.
 var policies = []Policy{
-	{Domain: "kindword", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.MLIR22, oracles.CUDAJIT},
-		Pairs: []Pair{sassPair, {oracles.PTXAS13, oracles.LLC22, OnVerdict}}},
-	{Domain: "tmadesc", Judges: []string{oracles.MLIR, oracles.MLIR22, oracles.CUDADriver, oracles.GPU},
+	{Domain: "kindword", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC, oracles.MLIR, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair, {oracles.PTXAS13, oracles.LLC, OnVerdict}}},
+	{Domain: "tmadesc", Judges: []string{oracles.MLIR, oracles.CUDADriver, oracles.GPU},
 		Expected: []Expectation{{Oracles: mlirs, Rules: tmaRuntimeRules,
 			Why: "nvgpu.tma.create.descriptor passes the global address, dimensions and strides, and the kernel the tensor map's and the shared box's addresses, as run-time values: MLIR's !nvgpu.tensormap.descriptor type holds only the box shape, element type and enums"}}},
-	{Domain: "tmamode", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC22, oracles.CUDAJIT},
-		Pairs: []Pair{sassPair, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
-		Expected: []Expectation{{Oracles: []string{oracles.LLC22},
+	{Domain: "tmamode", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
+		Expected: []Expectation{{Oracles: []string{oracles.LLC},
 			Rules: []string{"ptxisa.tmamode.w-halo", "ptxisa.tmamode.w-offset"},
 			Why:   "wHalo and wOffset are i16 register operands of the intrinsic; llc cannot bound them"},
-			{Oracles: []string{oracles.MLIR22},
+			{Oracles: []string{oracles.MLIR}, Since: 22,
 				Rules: []string{"ptxisa.tmamode.w-halo", "ptxisa.tmamode.w-offset", "ptxisa.tmamode.gather-scatter-box", "ptxisa.tmamode.gather-scatter-interleave"},
-				Why: "MLIR 22's TMA ops take wHalo and wOffset as i16 SSA operands (the im2col list), which neither the verifier nor llc bounds, " +
+				Why: "MLIR's TMA ops (22 and later) take wHalo and wOffset as i16 SSA operands (the im2col list), which neither the verifier nor llc bounds, " +
 					"and name no tensor map but a pointer to one: its box and interleave are the driver's"}}},
-	{Domain: "matdesc", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.CUDAJIT, oracles.GPU},
-		Pairs: []Pair{sassPair, {oracles.SpecPTXISA, oracles.MLIR, OnValue}, {oracles.SpecPTXISA, oracles.MLIR22, OnValue}},
+	{Domain: "matdesc", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.CUDAJIT, oracles.GPU},
+		Pairs: []Pair{sassPair, {oracles.SpecPTXISA, oracles.MLIR, OnValue}},
 		Expected: []Expectation{{Oracles: []string{oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
 			Rules: []string{"ptxisa.matdesc.alignment", "ptxisa.matdesc.base-offset-no-swizzle", "ptxisa.matdesc.field-range", "ptxisa.matdesc.reserved", "ptxisa.matdesc.uniform"},
 			Why:   "the descriptor reaches ptxas as an opaque 64-bit operand; its fields' meaning is checked, if at all, by the hardware"}}},
 	{Domain: "umma"},
 	{Domain: "swizzle"},
-	{Domain: "ldsm", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT, oracles.GPU},
-		Pairs: []Pair{sassPair, {oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
-		Expected: append(llc19RaisesVersion("ldsm"), Expectation{Oracles: toolsPTX,
+	{Domain: "ldsm", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC, oracles.CUDAJIT, oracles.GPU},
+		Pairs: []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
+		Expected: append(llcRaisesVersion("ldsm"), Expectation{Oracles: toolsPTX,
 			Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.fragment-cosize", "ptxisa.ldsm.register-count", "ptxisa.ldsm.result-shape"},
 			Why:   "the shared address is a runtime value and the register fragment's layout a compiler-IR property; neither is in the instruction text"},
 			Expectation{Oracles: mlirs, Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling"},
 				Why: "nvgpu.ldmatrix spells neither the shared address (a runtime value), the register count (derived from numTiles) nor an element type (always .b16)"},
 			Expectation{Oracles: mlirs, Against: oracles.PTXAS, Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
 				Why: "the PTX rendering spells the register count and element type the case names where MLIR derives them; MLIR checks the result vector, which ptxas never sees"})},
-	{Domain: "blockscale", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC22, oracles.MLIR22, oracles.CUDAJIT},
+	{Domain: "blockscale", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC, oracles.MLIR, oracles.CUDAJIT},
 		Pairs: []Pair{sassPair}},
-	{Domain: "wgmma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.CUDAJIT},
+	{Domain: "wgmma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.CUDAJIT},
 		Pairs: []Pair{sassPair},
 		Expected: []Expectation{{Oracles: mlirs, Rules: []string{"ptxisa.wgmma.m", "ptxisa.wgmma.k"},
 			Condition: "M is a multiple of 64 and K of the instruction's K", When: wgmmaTileSplits,
 			Why: "nvgpu.warpgroup.mma is a tile-level op that MLIR splits into m64nNkK instructions, so other M and K are its to accept when they split evenly; a K or M that does not is work the lowering drops"}}},
-	{Domain: "mma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
-		Pairs:    []Pair{sassPair, {oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
-		Expected: llc19RaisesVersion("mma")},
+	{Domain: "mma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC, oracles.CUDAJIT},
+		Pairs:    []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
+		Expected: llcRaisesVersion("mma")},
 	{Domain: "schedule", Judges: []string{oracles.FenceProxy, oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
 		Pairs: []Pair{sassPair},
 		Expected: []Expectation{{Oracles: []string{oracles.FenceProxy}, Rules: []string{"ptxisa.schedule.proxy-hazard"},
@@ -157,39 +179,37 @@ var policies = []Policy{
 	// waitcnt: spec/ptxisa judges the lowering under test; when it finds the
 	// lowered thresholds unsound while llvm-mc happily assembles them, that
 	// disagreement is the finding (an unsound lowering that encodes fine).
-	{Domain: "waitcnt", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}, {oracles.SpecPTXISA, oracles.AMDGPUMC22, OnValue}},
+	{Domain: "waitcnt", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}},
 		UnderTest: "the seed's waitcnt lowering (fuzz/waitcnt/lower); llvm-mc only encodes the thresholds it chose"},
 	// waitcntasm: llvm-mc must accept what legalfuzz's encoder accepts and
 	// encode it to the same word, and its round trip (disassemble, assemble
 	// again) must come back to that word; a round trip that does not makes
 	// the tool's value differ (see oracles/amdgpu/judgeasm.go).
-	{Domain: "waitcntasm", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}, {oracles.SpecPTXISA, oracles.AMDGPUMC22, OnValue}},
+	{Domain: "waitcntasm", Pairs: []Pair{{oracles.SpecPTXISA, oracles.AMDGPUMC, OnValue}},
 		Expected: []Expectation{{Oracles: mcs, Rules: []string{"ptxisa.waitcntasm.field-width"},
 			Condition: "the instruction has one counter (s_waitcnt_vscnt, s_wait_*)", When: waitcntOneCounter,
 			Why: "llvm-mc takes the operand of the one-counter waits as a plain 16-bit immediate, on purpose: LLVM's own MC tests " +
 				"encode s_wait_loadcnt 0x1234 as [0x34,0x12,0xc0,0xbf] (test/MC/AMDGPU/gfx12_asm_sopp.s); the counter helpers " +
 				"of s_waitcnt, which do check their fields, stay a finding"}}},
-	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIR22, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT},
-		Pairs: []Pair{sassPair, {oracles.LLC19, oracles.LLC22, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, {oracles.MLIR22, oracles.PTXAS, OnVerdict}},
-		Expected: append(llc19RaisesVersion("cpasync"),
+	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
+		Expected: append(llcRaisesVersion("cpasync"),
 			Expectation{Oracles: toolsPTX, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.unit-stride"},
 				Why: "addresses and memref strides are runtime values, not part of the instruction text"},
 			Expectation{Oracles: mlirs, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.src-size"},
 				Why: "addresses and srcElements are runtime values in MLIR too"},
 			Expectation{Oracles: mlirs, Against: oracles.PTXAS, Rules: []string{"ptxisa.cpasync.unit-stride", "ptxisa.cpasync.src-size"},
 				Why: "MLIR's verifier sees memref strides that PTX never spells, and passes srcElements at run time where the PTX rendering spells an immediate"},
-			Expectation{Oracles: []string{oracles.LLC19, oracles.LLC22}, Rules: []string{"ptxisa.cpasync.src-size"},
+			Expectation{Oracles: []string{oracles.LLC}, Rules: []string{"ptxisa.cpasync.src-size"},
 				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"})},
 }
 
-// The pass judges watch every domain their release's mlir oracle judges,
-// on OnCrash.
+// The pass judges watch every domain their installation's mlir oracle
+// judges, on OnCrash.
 func init() {
 	for i, p := range policies {
-		for _, rel := range [][2]string{{oracles.MLIR, oracles.MLIRPasses}, {oracles.MLIR22, oracles.MLIR22Passes}} {
-			if slices.Contains(p.Judges, rel[0]) {
-				policies[i].Pairs = append(policies[i].Pairs, Pair{oracles.SpecPTXISA, rel[1], OnCrash})
-			}
+		if slices.Contains(p.Judges, oracles.MLIR) {
+			policies[i].Pairs = append(policies[i].Pairs, Pair{oracles.SpecPTXISA, oracles.MLIRPasses, OnCrash})
 		}
 	}
 }
@@ -200,17 +220,18 @@ func init() {
 // Against spec/ptxisa it would report every ptxas disagreement twice.
 var sassPair = Pair{oracles.PTXAS, oracles.SASS, OnVerdict}
 
-// llc19RaisesVersion expects llc 19 to accept a PTX version too old for the
-// target, against spec/ptxisa and against llc 22: it raises .version
-// instead of refusing ("llc-19 -mcpu=sm_86 -mattr=+ptx60" writes ".version
-// 7.1"), which LLVM 20 turned into an error ("LLVM ERROR: PTX version 6.0
-// does not support target 'sm_86'"). Intended in 19, changed on purpose.
-func llc19RaisesVersion(domainName string) []Expectation {
-	e := Expectation{Oracles: []string{oracles.LLC19}, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
-		Why: "llc 19 raises a .version too old for the target instead of refusing it; llc 22 refuses"}
-	vs22 := e
-	vs22.Against = oracles.LLC22
-	return []Expectation{e, vs22}
+// llcRaisesVersion expects llc before LLVM 20 to accept a PTX version too
+// old for the target, against spec/ptxisa and against a newer llc: it
+// raises .version instead of refusing ("llc-19 -mcpu=sm_86 -mattr=+ptx60"
+// writes ".version 7.1"), which LLVM 20 turned into an error ("LLVM ERROR:
+// PTX version 6.0 does not support target 'sm_86'"). Intended before,
+// changed on purpose.
+func llcRaisesVersion(domainName string) []Expectation {
+	e := Expectation{Oracles: []string{oracles.LLC}, Before: 20, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
+		Why: "llc before LLVM 20 raises a .version too old for the target instead of refusing it; later llc refuses"}
+	vsNewer := e
+	vsNewer.Against = oracles.LLC
+	return []Expectation{e, vsNewer}
 }
 
 // tmaRuntimeRules are the tensor-map rules about values MLIR receives at
@@ -259,14 +280,14 @@ func handshakeAdded(dv domain.Value) bool {
 }
 
 // mcs are the llvm-mc releases.
-var mcs = []string{oracles.AMDGPUMC, oracles.AMDGPUMC22}
+var mcs = []string{oracles.AMDGPUMC}
 
 // mlirs are the MLIR releases, which see the same renderings (MLIR 22 its
 // own spelling of the same ops for tmamode and stmatrix).
-var mlirs = []string{oracles.MLIR, oracles.MLIR22}
+var mlirs = []string{oracles.MLIR}
 
 // toolsPTX are the tools that judge PTX text or NVVM IR, not runtime values.
-var toolsPTX = []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC19, oracles.LLC22, oracles.CUDAJIT}
+var toolsPTX = []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC, oracles.CUDAJIT}
 
 // Builtin returns the built-in policies, one per domain that has one.
 func Builtin() []Policy { return slices.Clone(policies) }
@@ -354,28 +375,45 @@ func (d Disagreement) Finding() bool { return d.Expected == "" }
 // case's Value decides the expectations' conditions; a case without one
 // (only its ID is known) meets none.
 func (p Policy) Evaluate(c domain.Case, verdicts []oracles.Verdict) []Disagreement {
-	caseID := c.ID
-	byOracle := map[string]oracles.Verdict{}
+	var ref oracles.Verdict
 	for _, v := range verdicts {
-		byOracle[v.Oracle] = v
+		if v.Oracle == oracles.SpecPTXISA {
+			ref = v
+		}
 	}
 	var out []Disagreement
 	for _, pr := range p.Checked() {
-		a, okA := byOracle[pr.A]
-		b, okB := byOracle[pr.B]
-		if !okA || !okB || !comparable(a) || !comparable(b) {
+		for _, vs := range pairsOf(pr, verdicts) {
+			a, b := vs[0], vs[1]
+			if !comparable(a) || !comparable(b) || agree(a, b, pr.On) {
+				continue
+			}
+			d := Disagreement{Case: c.ID, Domain: p.Domain, Pair: Pair{a.Oracle, b.Oracle, pr.On}, A: a, B: b, SpecKind: ref.Kind, SpecRule: ref.Rule}
+			if dev, ok := d.Deviating(); ok && failed(dev) {
+				d.SpecRule = p.accountable(dev, ref.Rule, c.Value)
+			}
+			d.Expected = p.expected(a, b, ref.Rule, c.Value)
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// pairsOf lists the verdicts a pair compares: each oracle a side names
+// against each the other names, a pair of one base (llc against llc) once
+// for every two installations.
+func pairsOf(pr Pair, verdicts []oracles.Verdict) [][2]oracles.Verdict {
+	var out [][2]oracles.Verdict
+	for i, a := range verdicts {
+		if !oracles.Matches(pr.A, a.Oracle) {
 			continue
 		}
-		if agree(a, b, pr.On) {
-			continue
+		for j, b := range verdicts {
+			if i == j || !oracles.Matches(pr.B, b.Oracle) || a.Oracle == b.Oracle || (pr.A == pr.B && j < i) {
+				continue
+			}
+			out = append(out, [2]oracles.Verdict{a, b})
 		}
-		ref := byOracle[oracles.SpecPTXISA]
-		d := Disagreement{Case: caseID, Domain: p.Domain, Pair: pr, A: a, B: b, SpecKind: ref.Kind, SpecRule: ref.Rule}
-		if dev, ok := d.Deviating(); ok && failed(dev) {
-			d.SpecRule = p.accountable(dev.Oracle, ref.Rule, c.Value)
-		}
-		d.Expected = p.expected(a, b, ref.Rule, c.Value)
-		out = append(out, d)
 	}
 	return out
 }
@@ -422,7 +460,7 @@ func (p Policy) expected(a, b oracles.Verdict, specRule string, v domain.Value) 
 // cannot have: the finding is about the first broken rule the tool does see.
 // Without a value, or when the tool sees none of the broken rules, the
 // ladder's rule stands.
-func (p Policy) accountable(tool, rule string, v domain.Value) string {
+func (p Policy) accountable(tool oracles.Verdict, rule string, v domain.Value) string {
 	if v == nil || !p.blind(tool, rule) {
 		return rule
 	}
@@ -438,11 +476,12 @@ func (p Policy) accountable(tool, rule string, v domain.Value) string {
 	return rule
 }
 
-// blind reports whether an unconditional expectation says tool does not
-// see rule: the rule is about something the tool is never given.
-func (p Policy) blind(tool, rule string) bool {
+// blind reports whether an unconditional expectation says the tool (of
+// the verdict's release) does not see rule: the rule is about something
+// the tool is never given.
+func (p Policy) blind(tool oracles.Verdict, rule string) bool {
 	for _, e := range p.Expected {
-		if e.When == nil && e.Side() == oracles.SpecPTXISA && slices.Contains(e.Oracles, tool) && slices.Contains(e.Rules, rule) {
+		if e.When == nil && e.Side() == oracles.SpecPTXISA && e.names(tool) && slices.Contains(e.Rules, rule) {
 			return true
 		}
 	}

@@ -154,7 +154,7 @@ func TestAccountableRule(t *testing.T) {
 	}
 	ref := verdict(oracles.SpecPTXISA, oracles.Reject, interleave, "")
 	refused := func(oracle string) oracles.Verdict {
-		return oracles.Verdict{Oracle: oracle, Kind: oracles.Error, Rule: "llc/refused",
+		return oracles.Verdict{Oracle: oracle, Version: "mlir-opt 22.1.8 +lowering", Kind: oracles.Error, Rule: "llc/refused",
 			Diagnostic: "llc: LLVM ERROR: Cannot select: intrinsic llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d"}
 	}
 	for _, tc := range []struct {
@@ -163,10 +163,10 @@ func TestAccountableRule(t *testing.T) {
 		tool string
 		want string
 	}{
-		{"mlir22 does not see the interleave", domain.NewCase("tmamode", early), oracles.MLIR22, "ptxisa.tmamode.new-modes-ptx"},
+		{"mlir22 does not see the interleave", domain.NewCase("tmamode", early), "mlir@22", "ptxisa.tmamode.new-modes-ptx"},
 		{"ptxas is not listed as blind to it", domain.NewCase("tmamode", early), oracles.PTXAS, interleave},
-		{"no other rule broken", domain.NewCase("tmamode", inTime), oracles.MLIR22, interleave},
-		{"value unknown", domain.Case{ID: "c", Domain: "tmamode"}, oracles.MLIR22, interleave},
+		{"no other rule broken", domain.NewCase("tmamode", inTime), "mlir@22", interleave},
+		{"value unknown", domain.Case{ID: "c", Domain: "tmamode"}, "mlir@22", interleave},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := PolicyFor("tmamode").Evaluate(tc.c, []oracles.Verdict{ref, refused(tc.tool)})

@@ -41,20 +41,20 @@ func TestSignatureKeysOnTheDeviatingTool(t *testing.T) {
 	specNo := verdict(oracles.SpecPTXISA, oracles.Reject, "ptxisa.mma.target-ptx-version", "")
 	mlirNo := oracles.Verdict{Oracle: oracles.MLIR, Kind: oracles.Reject, Rule: "lowering", Diagnostic: "'nvgpu.mma.sync' op failed to deduce operand PTX types"}
 	ptxasOK := verdict(oracles.PTXAS, oracles.Accept, "", "")
-	llc19OK := verdict(oracles.LLC19, oracles.Accept, "llc.accepted", "")
-	llc22No := oracles.Verdict{Oracle: oracles.LLC22, Kind: oracles.Reject, Rule: "llc.fatal-error", Diagnostic: "LLVM ERROR: PTX version 6.0 does not support target 'sm_86'."}
+	llc19OK := verdict("llc@19", oracles.Accept, "llc.accepted", "")
+	llc22No := oracles.Verdict{Oracle: "llc@22", Kind: oracles.Reject, Rule: "llc.fatal-error", Diagnostic: "LLVM ERROR: PTX version 6.0 does not support target 'sm_86'."}
 
 	viaSpec := SignatureOf(disagreement("mma", Pair{oracles.SpecPTXISA, oracles.MLIR, OnVerdict}, specOK, mlirNo, specOK))
 	viaPtxas := SignatureOf(disagreement("mma", Pair{oracles.MLIR, oracles.PTXAS, OnVerdict}, mlirNo, ptxasOK, specOK))
 	if viaSpec.Key() != viaPtxas.Key() || viaPtxas.Tool != oracles.MLIR || viaPtxas.Stage != "lowering" {
 		t.Errorf("one mlir deviation, two buckets or wrong tool:\n%+v\n%+v", viaSpec, viaPtxas)
 	}
-	versions := SignatureOf(disagreement("mma", Pair{oracles.LLC19, oracles.LLC22, OnVerdict}, llc19OK, llc22No, specNo))
-	if versions.Tool != oracles.LLC19 || versions.Kind != oracles.Accept || versions.Rule != specNo.Rule {
+	versions := SignatureOf(disagreement("mma", Pair{"llc@19", "llc@22", OnVerdict}, llc19OK, llc22No, specNo))
+	if versions.Tool != "llc@19" || versions.Kind != oracles.Accept || versions.Rule != specNo.Rule {
 		t.Errorf("llc19 accepting what spec/ptxisa and llc22 reject: %+v", versions)
 	}
-	both := SignatureOf(disagreement("mma", Pair{oracles.LLC19, oracles.LLC22, OnVerdict}, llc19OK, llc22No, verdict(oracles.SpecPTXISA, oracles.Unsupported, "", "")))
-	if both.Tool != oracles.LLC19+"~"+oracles.LLC22 {
+	both := SignatureOf(disagreement("mma", Pair{"llc@19", "llc@22", OnVerdict}, llc19OK, llc22No, verdict(oracles.SpecPTXISA, oracles.Unsupported, "", "")))
+	if both.Tool != "llc@19"+"~"+"llc@22" {
 		t.Errorf("without a spec/ptxisa verdict the pair deviates, got %+v", both)
 	}
 	otherRule := SignatureOf(disagreement("mma", Pair{oracles.SpecPTXISA, oracles.MLIR, OnVerdict}, specNo, mlirNo, specNo))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -82,6 +83,15 @@ func (r *Remote) Judge(ctx context.Context, cases []domain.Case, names []string)
 		})
 	}
 	return out, err
+}
+
+// Names implements oracles.Panel: the oracles the live workers offer.
+func (r *Remote) Names(ctx context.Context) ([]string, error) {
+	offered, err := r.offered(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Sorted(maps.Keys(offered)), nil
 }
 
 // offered maps each oracle the live workers offer to the domains it judges.

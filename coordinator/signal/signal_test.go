@@ -66,9 +66,9 @@ func TestFeaturesIgnoreOrder(t *testing.T) {
 		verdict(oracles.SpecSeed, oracles.Reject, "r1", "m"),
 		verdict(oracles.SpecPTXISA, oracles.Accept, "spec/ptxisa", ""),
 		verdict(oracles.PTXAS, oracles.Error, "", "Segmentation fault at 0x7fff1234"),
-		verdict(oracles.LLC19, oracles.Timeout, "llc", ""),
+		verdict("llc@19", oracles.Timeout, "llc", ""),
 	}
-	enq := []string{oracles.SpecSeed, oracles.SpecPTXISA, oracles.PTXAS, oracles.LLC19}
+	enq := []string{oracles.SpecSeed, oracles.SpecPTXISA, oracles.PTXAS, "llc@19"}
 	want := signal.Features(vs, enq)
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for range 20 {

@@ -31,9 +31,13 @@ type VersionVerdict struct {
 // string: "mlir-opt 22.1.8 +lowering ptxas 12.4.131" → 22.
 var releaseNumber = regexp.MustCompile(`\b(\d+)\.\d+`)
 
-// Label is how found-in/fixed-in names the version: its major release
-// ("19", "22"), or the oracle's name when its version says none.
+// Label is how found-in/fixed-in names the version: the label of its
+// LLVM installation ("22", "trunk"), else its major release, else the
+// oracle's name.
 func (v VersionVerdict) Label() string {
+	if l := oracles.Label(v.Oracle); l != "" {
+		return l
+	}
 	if m := releaseNumber.FindStringSubmatch(v.Version); m != nil {
 		return m[1]
 	}

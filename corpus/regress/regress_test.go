@@ -2,6 +2,7 @@ package regress_test
 
 import (
 	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress/regresstest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -68,8 +68,8 @@ func export(t *testing.T) exported {
 	x := exported{dir: t.TempDir(), written: map[corpus.Format]corpus.Written{}, buckets: buckets, entries: es}
 	_, x.ptxas = regresstest.Oracles(ctx)
 	opts := corpus.Options{Formats: corpus.Formats}
-	if opt, err := tool.Locate(ctx, mlir.OptSpec); err == nil {
-		opts.MLIROpt, x.mlirOpt = opt, opt
+	if in, opt, err := toolchain.Oldest(ctx, "mlir-opt"); err == nil {
+		opts.MLIROpt, opts.MLIRMajor, x.mlirOpt = opt, in.Major, opt
 	} else {
 		opts.MLIRMissing = err.Error()
 	}

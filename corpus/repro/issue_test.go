@@ -37,7 +37,7 @@ func TestWriteIssue(t *testing.T) {
 	b := bs[0]
 	b.Versions = []store.VersionVerdict{
 		{Oracle: oracles.MLIR, Version: mlirV.Version, Kind: oracles.Error, Rule: "ptx/dropped", Outcome: store.Reproduces},
-		{Oracle: oracles.MLIR22, Version: "mlir-opt 22.1.8 +lowering ptxas 12.4.131", Kind: oracles.Error, Rule: "ptx/dropped", Outcome: store.Reproduces},
+		{Oracle: "mlir@22", Version: "mlir-opt 22.1.8 +lowering ptxas 12.4.131", Kind: oracles.Error, Rule: "ptx/dropped", Outcome: store.Reproduces},
 	}
 	if err := s.PutBucket(b); err != nil {
 		t.Fatal(err)

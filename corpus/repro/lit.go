@@ -12,9 +12,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // LitConfig is the lit configuration WriteTests writes beside the tests.
@@ -94,16 +94,14 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	var run []string
 	var feature, comment, input string
 	switch {
-	case isMLIR(obs.Oracle) && fileIn(bd.Dir, MLIRFile):
-		major := mlirMajor(obs.Oracle)
-		feature, comment, input = "mlir-opt-"+major, "//", MLIRFile
-		run = mlirRun(ctx, bd, legal, major)
-	case (obs.Oracle == llvm.LLC19.Name || obs.Oracle == llvm.LLC22.Name) && fileIn(bd.Dir, llcFile(bd)) && len(bd.llcArgs) > 0:
-		feature, comment, input = "llc-19", ";", llcFile(bd)
-		if obs.Oracle == llvm.LLC22.Name {
-			feature = "llc-22"
-		}
-		run = []string{checked("%"+strings.ReplaceAll(feature, "-", "")+" "+strings.Join(bd.llcArgs, " ")+" %s -o /dev/null", legal)}
+	case isMLIR(obs.Oracle) && fileIn(bd.Dir, MLIRFile) && found(ctx, obs.Oracle):
+		in, _ := installation(ctx, obs.Oracle)
+		feature, comment, input = fmt.Sprintf("mlir-opt-%d", in.Major), "//", MLIRFile
+		run = mlirRun(ctx, bd, legal, in)
+	case oracles.Matches(oracles.LLC, obs.Oracle) && fileIn(bd.Dir, llcFile(bd)) && len(bd.llcArgs) > 0 && found(ctx, obs.Oracle):
+		in, _ := installation(ctx, obs.Oracle)
+		feature, comment, input = fmt.Sprintf("llc-%d", in.Major), ";", llcFile(bd)
+		run = []string{checked(litSub("llc", in)+" "+strings.Join(bd.llcArgs, " ")+" %s -o /dev/null", legal)}
 	default:
 		return "", "", false
 	}
@@ -140,22 +138,19 @@ func checked(cmd string, legal bool) string {
 	return "%not " + cmd + " 2>&1 | %FileCheck %s --check-prefix=REFUSED"
 }
 
-// mlirMajor is the LLVM release of an MLIR oracle ("19" for mlir, "22"
-// for mlir22): the suffix of its lit substitutions and feature.
-func mlirMajor(oracle string) string {
-	if oracle == mlir.Name22 {
-		return "22"
-	}
-	return "19"
+// litSub is the lit substitution of an installation's tool: %{llc_22}.
+// The braces keep one label from being the start of another's.
+func litSub(name string, in toolchain.Installation) string {
+	return "%{" + strings.ReplaceAll(name, "-", "_") + "_" + in.Label + "}"
 }
 
-// mlirRun is the RUN lines of an MLIR bucket on release major: the stage
-// that fails, the smallest command as in repro.sh; a legal case the wgmma
-// lowering cannot compile runs the chain through llc.
-func mlirRun(ctx context.Context, bd Bundle, legal bool, major string) []string {
+// mlirRun is the RUN lines of an MLIR bucket on an installation: the
+// stage that fails, the smallest command as in repro.sh; a legal case the
+// wgmma lowering cannot compile runs the chain through llc.
+func mlirRun(ctx context.Context, bd Bundle, legal bool, in toolchain.Installation) []string {
 	obs := bd.Observed
-	tools, _ := mlir.ToolsOf(obs.Oracle)
-	opt := "%mlir_opt" + major
+	tools := mlir.ToolsOf(in)
+	opt := litSub("mlir-opt", in)
 	stage, fault := replayStage(obs.Rule)
 	switch {
 	case stage == "verify" && fault == "":
@@ -175,8 +170,8 @@ func mlirRun(ctx context.Context, bd Bundle, legal bool, major string) []string 
 	return []string{
 		checked(pipeline+" -o %t.lowered.mlir", true),
 		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' %t.lowered.mlir > %t.device.mlir`,
-		"%mlir_translate" + major + " --mlir-to-llvmir %t.device.mlir -o %t.ll",
-		checked("%llc"+major+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true),
+		litSub("mlir-translate", in) + " --mlir-to-llvmir %t.device.mlir -o %t.ll",
+		checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true),
 	}
 }
 
@@ -223,17 +218,25 @@ type litTool struct {
 // anyVersion accepts a helper whose version nobody checks (FileCheck, not).
 func anyVersion(string) (string, bool) { return "", true }
 
-// litTools are the tools lit.cfg.py finds, each named for its release.
-func litTools() []litTool {
-	t19, _ := mlir.ToolsOf(mlir.Name)
-	t22, _ := mlir.ToolsOf(mlir.Name22)
-	return []litTool{
-		{"%mlir_opt19", "mlir-opt", t19.Opt}, {"%mlir_translate19", "mlir-translate", t19.Translate},
-		{"%mlir_opt22", "mlir-opt", t22.Opt}, {"%mlir_translate22", "mlir-translate", t22.Translate},
-		{"%llc19", "llc", llvm.LLC19.Spec}, {"%llc22", "llc", llvm.LLC22.Spec},
-		{"%FileCheck", "FileCheck", tool.Spec{Name: "FileCheck", Env: "LEGALFUZZ_FILECHECK", Files: []string{"FileCheck-19", "FileCheck"}, VersionArgs: []string{"--version"}, Version: anyVersion}},
-		{"%not", "not", tool.Spec{Name: "not", Env: "LEGALFUZZ_NOT", Files: []string{"not-19", "not"}, VersionArgs: []string{"--version"}, Version: anyVersion}},
+// litTools are the tools lit.cfg.py finds: each installation's, named
+// for it, and the helpers of whichever installation has them.
+func litTools(ctx context.Context) []litTool {
+	ins, _, _ := toolchain.Discover(ctx, toolchain.Options{})
+	var out []litTool
+	helpers := map[string][]string{}
+	for _, in := range ins {
+		for _, name := range []string{"mlir-opt", "mlir-translate", "llc"} {
+			out = append(out, litTool{litSub(name, in), name, in.Spec(name)})
+		}
+		for _, h := range []string{"FileCheck", "not"} {
+			helpers[h] = append(helpers[h], in.Path(h))
+		}
 	}
+	for _, h := range []string{"FileCheck", "not"} {
+		out = append(out, litTool{"%" + h, h, tool.Spec{Name: h, Env: "LEGALFUZZ_" + strings.ToUpper(h),
+			Files: append(helpers[h], h), VersionArgs: []string{"--version"}, Version: anyVersion}})
+	}
+	return out
 }
 
 // litConfigText is lit.cfg.py: each tool is looked for as legalfuzz looks
@@ -244,7 +247,7 @@ func litConfigText(ctx context.Context) string {
 	var b strings.Builder
 	b.WriteString(litConfig)
 	b.WriteString("tools = [\n")
-	for _, t := range litTools() {
+	for _, t := range litTools(ctx) {
 		found := "None"
 		if tl, err := tool.Locate(ctx, t.spec); err == nil {
 			found = pyString(tl.Path)
@@ -266,10 +269,10 @@ func pyString(s string) string { return strconv.Quote(s) }
 // litConfig finds the tools and names each found version as a feature
 // ("mlir-opt-19", "llc-22") for XFAIL.
 const litConfig = `# Generated by legalfuzz corpus export: lit configuration for the bucket tests.
-#   lit-19 -v DIR            (or: python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v DIR)
+#   lit -v DIR               (make oracles installs lit as .oracles/bin/lit-19)
 # Tools: the LEGALFUZZ_* variables legalfuzz reads, $LEGALFUZZ_ORACLES_DIR/bin,
 # the nearest .oracles/bin, PATH, then where the export found them. Each tool
-# found adds the feature NAME-MAJOR (mlir-opt-19, llc-22) that XFAIL lines name.
+# found adds the feature NAME-MAJOR (mlir-opt-19, llc-24) that XFAIL lines name.
 import os, re, shutil, subprocess
 import lit.formats
 

@@ -1,6 +1,7 @@
 package repro
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -11,9 +12,9 @@ import (
 
 // renderPasses writes the module a pass judge starts from (its release's
 // rendering) and says how the judge ran the passes.
-func renderPasses(w *writer, c domain.Case, name string) []string {
+func renderPasses(ctx context.Context, w *writer, c domain.Case, name string) []string {
 	r, _ := mlir.ReplayOf(name, "cse")
-	return append(renderMLIR(w, c, r.Release),
+	return append(renderMLIR(ctx, w, c, r.Release),
 		"# "+name+" runs MLIR's GPU passes beyond that lowering on "+MLIRFile+", each alone with --verify-each=false;",
 		"# repro.sh replays the one the bucket names, after the pipelines that bring the module to its input")
 }
@@ -22,7 +23,7 @@ func renderPasses(w *writer, c domain.Case, name string) []string {
 // then the pass alone with the verifier off, judged by how it failed in
 // the campaign (a crash, output the verifier rejects, an error printed at
 // exit status 0, or its own words).
-func planPasses(s *script, bd Bundle) {
+func planPasses(ctx context.Context, s *script, bd Bundle) {
 	obs := bd.Observed
 	st := oracles.ParseStage(obs.Rule)
 	r, ok := mlir.ReplayOf(obs.Oracle, strings.TrimPrefix(st.Name, "pass:"))
@@ -30,8 +31,8 @@ func planPasses(s *script, bd Bundle) {
 		planCheck(s, bd)
 		return
 	}
-	tools, _ := mlir.ToolsOf(r.Release)
-	opt := s.need("MLIR_OPT", tools.Opt)
+	inst, _ := installation(ctx, r.Release)
+	opt := s.need("MLIR_OPT", mlir.ToolsOf(inst).Opt)
 	in := MLIRFile
 	for i, p := range r.Before {
 		out := fmt.Sprintf(`"$work/before%d.mlir"`, i)

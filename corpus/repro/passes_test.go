@@ -2,6 +2,7 @@ package repro
 
 import (
 	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,8 +13,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // TestPassScriptJudgesThePass: a bucket where canonicalize left IR the
@@ -21,9 +20,9 @@ import (
 // with mlir-opt-19, and reproduces exactly when the verifier rejects what
 // canonicalize wrote.
 func TestPassScriptJudgesThePass(t *testing.T) {
-	opt, err := tool.Locate(context.Background(), mlir.OptSpec)
+	opt, err := toolchaintest.Release(t, 19).Locate(context.Background(), "mlir-opt")
 	if err != nil {
-		t.Skipf("mlir-opt-19 not found: %v (%s)", err, mlir.OptSpec.Install)
+		t.Skipf("mlir-opt-19 not found: %v", err)
 	}
 	s := storetest.Open(t, "")
 	c := domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, target.MustParse("sm_90a", "")))

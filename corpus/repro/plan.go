@@ -14,10 +14,10 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
-	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // instruction is the PTX a lowered case of a domain must hold for a tool's
@@ -35,10 +35,10 @@ func plan(ctx context.Context, bd Bundle, dir string) *script {
 	has := func(f string) bool { _, err := os.Stat(filepath.Join(dir, f)); return err == nil }
 	obs := bd.Observed
 	switch {
-	case isMLIR(obs.Oracle) && has(MLIRFile):
+	case isMLIR(obs.Oracle) && has(MLIRFile) && found(ctx, obs.Oracle):
 		planMLIR(ctx, s, bd, dir)
-	case mlir.IsPassJudge(obs.Oracle) && has(MLIRFile):
-		planPasses(s, bd)
+	case mlir.IsPassJudge(obs.Oracle) && has(MLIRFile) && found(ctx, obs.Oracle):
+		planPasses(ctx, s, bd)
 	case (obs.Oracle == ptxas.PTXAS124.Name || obs.Oracle == ptxas.PTXAS13.Name) && has(PTXFile) && bd.Reference.Oracle != "":
 		cfg := ptxas.PTXAS124
 		if obs.Oracle == ptxas.PTXAS13.Name {
@@ -49,16 +49,14 @@ func plan(ctx context.Context, bd Bundle, dir string) *script {
 		judgeLast(s, "ptxas", obs, "")
 	case obs.Oracle == oracles.SASS && has(PTXFile):
 		planSASS(s, bd)
-	case (obs.Oracle == llvm.LLC19.Name || obs.Oracle == llvm.LLC22.Name) && has(llcFile(bd)):
-		v := llvm.LLC19
-		if obs.Oracle == llvm.LLC22.Name {
-			v = llvm.LLC22
-		}
-		s.add(`step llc ` + s.need("LLC", v.Spec) + " " + strings.Join(bd.llcArgs, " ") +
+	case oracles.Matches(oracles.LLC, obs.Oracle) && has(llcFile(bd)) && found(ctx, obs.Oracle):
+		in, _ := installation(ctx, obs.Oracle)
+		s.add(`step llc ` + s.need("LLC", in.Spec("llc")) + " " + strings.Join(bd.llcArgs, " ") +
 			" " + llcFile(bd) + ` -o "$work/llc.ptx"`)
 		judgeLast(s, "llc", obs, `"$work/llc.ptx"`)
-	case obs.Oracle == amdgpu.Name && has(AsmFile) && policy.ClassOf(bd.Bucket.Signature) != policy.SeedEvidence:
-		s.add(`step mc ` + s.need("LLVM_MC", amdgpu.Spec) + " " + strings.Join(amdgpu.Args(cpuOf(bd)), " ") + " " + AsmFile)
+	case oracles.Matches(amdgpu.Name, obs.Oracle) && has(AsmFile) && policy.ClassOf(bd.Bucket.Signature) != policy.SeedEvidence && found(ctx, obs.Oracle):
+		in, _ := installation(ctx, obs.Oracle)
+		s.add(`step mc ` + s.need("LLVM_MC", in.Spec("llvm-mc")) + " " + strings.Join(amdgpu.Args(cpuOf(bd)), " ") + " " + AsmFile)
 		judgeLast(s, "mc", obs, "")
 	default:
 		planCheck(s, bd)
@@ -120,7 +118,8 @@ func cpuOf(bd Bundle) string {
 // ptxas.
 func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 	obs := bd.Observed
-	tools, _ := mlir.ToolsOf(obs.Oracle)
+	in, _ := installation(ctx, obs.Oracle)
+	tools := mlir.ToolsOf(in)
 	opt := s.need("MLIR_OPT", tools.Opt)
 	stage, fault := replayStage(obs.Rule)
 	if outcome(obs) == "accept" {
@@ -204,9 +203,22 @@ func mlirChain(s *script, tools mlir.Tools, t target.Target) []chainStep {
 }
 
 // isMLIR reports whether the oracle is one of the MLIR releases' oracles.
-func isMLIR(oracle string) bool {
-	_, ok := mlir.ToolsOf(oracle)
+func isMLIR(oracle string) bool { return oracles.Matches(oracles.MLIR, oracle) }
+
+// found reports whether this machine has the installation of an installed
+// oracle: its tools are what the script runs.
+func found(ctx context.Context, oracle string) bool {
+	_, ok := installation(ctx, oracle)
 	return ok
+}
+
+// installation is the LLVM installation an installed oracle's label names
+// on this machine (make oracles' installations).
+func installation(ctx context.Context, oracle string) (toolchain.Installation, bool) {
+	if oracles.Label(oracle) == "" {
+		return toolchain.Installation{}, false
+	}
+	return toolchain.Find(ctx, toolchain.Options{}, oracles.Label(oracle))
 }
 
 // replayStage maps the mlir oracle's stage rule ("verify", "pass:NAME",

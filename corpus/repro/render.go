@@ -50,12 +50,12 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 		}
 		return append(renderPTX(w, c), "# the gpu oracle runs kernels built from "+PTXFile+" and compares what they compute; legalfuzz check runs them on a GPU machine")
 	case isMLIR(name):
-		return renderMLIR(w, c, name)
+		return renderMLIR(ctx, w, c, name)
 	case mlir.IsPassJudge(name):
-		return renderPasses(w, c, name)
-	case name == llvm.LLC19.Name || name == llvm.LLC22.Name:
+		return renderPasses(ctx, w, c, name)
+	case oracles.Matches(oracles.LLC, name):
 		return renderLLC(ctx, w, c, name, twoLLC, orcs)
-	case name == amdgpu.Name || name == oracles.AMDGPUMC22:
+	case oracles.Matches(amdgpu.Name, name):
 		return renderAMDGPU(w, c, name)
 	case strings.HasPrefix(name, "spec/"):
 		return []string{"# " + name + " is legalfuzz's own rule set (oracles/spec), judged in process: legalfuzz check above"}
@@ -70,7 +70,7 @@ func render(ctx context.Context, w *writer, c domain.Case, name string, twoLLC b
 func llcOf(p policy.Pair) []string {
 	var out []string
 	for _, n := range pairOracles(p) {
-		if n == llvm.LLC19.Name || n == llvm.LLC22.Name {
+		if oracles.Matches(oracles.LLC, n) {
 			out = append(out, n)
 		}
 	}
@@ -129,15 +129,15 @@ func renderDriver(w *writer, c domain.Case) []string {
 	return []string{"# the driver call (parameters in " + DriverFile + "), made on a GPU machine by legalfuzz check:", "# " + call.String()}
 }
 
-// renderMLIR writes the module the named MLIR oracle (mlir or mlir22)
+// renderMLIR writes the module the named MLIR oracle (mlir@LABEL)
 // verifies, in its release's spelling, and the verifier's and the
-// lowering's command lines with that release's tools.
-func renderMLIR(w *writer, c domain.Case, name string) []string {
-	o, ok := mlir.NewRelease(name, tool.Tool{})
-	tools, _ := mlir.ToolsOf(name)
-	if !ok || len(tools.Opt.Files) == 0 || len(tools.Translate.Files) == 0 || len(tools.LLC.Files) == 0 {
-		return []string{"# " + MLIRFile + " not written: " + name + " is no MLIR release legalfuzz knows"}
+// lowering's command lines with that installation's tools.
+func renderMLIR(ctx context.Context, w *writer, c domain.Case, name string) []string {
+	in, ok := installation(ctx, name)
+	if !ok {
+		return []string{"# " + MLIRFile + " not written: " + name + "'s LLVM installation is not on this machine (legalfuzz oracles says why)"}
 	}
+	o := mlir.NewRelease(name, in.Major, tool.Tool{})
 	file, args, err := o.VerifyCommand([]domain.Case{c}, MLIRFile)
 	if err != nil {
 		return []string{"# " + MLIRFile + " not written: " + err.Error()}
@@ -147,8 +147,9 @@ func renderMLIR(w *writer, c domain.Case, name string) []string {
 	}
 	w.file(MLIRFile, string(file))
 	t := c.Value.Target()
-	opt, translate, llc := tools.Opt.Files[0], tools.Translate.Files[0], tools.LLC.Files[0]
+	opt, translate, llc := "mlir-opt", "mlir-translate", "llc"
 	return []string{
+		"# the tools of the LLVM installation " + in.String() + " in " + in.Dir,
 		"# the verifier (its verdicts have rule \"verify\"):",
 		opt + " " + strings.Join(args, " "),
 		"# what the verifier accepts is lowered, one step after another (rules \"lowering\", \"translate\", \"link\", \"llc\", \"ptxas\");",
@@ -185,20 +186,13 @@ func renderLLC(ctx context.Context, w *writer, c domain.Case, name string, twoLL
 	}
 	w.file(file, string(bs[0].Module))
 	w.llcArgs = bs[0].Args
-	prog := "llc-19"
-	if name == llvm.LLC22.Name {
-		prog = "llc-22"
-	}
-	return []string{prog + " " + strings.Join(bs[0].Args, " ") + " < " + file}
+	return []string{"# llc of LLVM " + o.Version() + " (" + name + ")", "llc " + strings.Join(bs[0].Args, " ") + " < " + file}
 }
 
 // renderAMDGPU writes the assembly the lowering under test makes of a
 // waitcnt program, as the amdgpu-mc oracle assembles it.
 func renderAMDGPU(w *writer, c domain.Case, name string) []string {
-	mc := "llvm-mc-19"
-	if name == oracles.AMDGPUMC22 {
-		mc = "llvm-mc-22"
-	}
+	mc := "llvm-mc" // of the installation the oracle's label names
 	if a, ok := c.Value.(waitcntasm.Value); ok {
 		w.file(AsmFile, a.Text()+"\n")
 		args := strings.Join(amdgpu.Args(a.CPU.String()), " ")

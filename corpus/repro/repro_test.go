@@ -3,6 +3,7 @@ package repro
 import (
 	"context"
 	"errors"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,17 +86,18 @@ func TestWriteMLIR22Spelling(t *testing.T) {
 func TestWriteRendersEachTool(t *testing.T) {
 	p := plant(t)
 	var orcs []oracles.Oracle
-	for _, v := range llvm.Variants {
-		if o, _ := llvm.Discover(context.Background(), v); o != nil {
+	ins, _, _ := toolchain.Discover(context.Background(), toolchain.Options{})
+	for _, in := range ins {
+		if o, _ := llvm.Discover(context.Background(), in); o != nil {
 			orcs = append(orcs, o)
 		}
 	}
 	for pair, want := range map[string][]string{
 		"spec/ptxisa~cuda-driver/verdict": {DriverFile, "cuTensorMapEncode"},
-		"mlir~ptxas/verdict":              {MLIRFile, PTXFile, "mlir-opt-19 --split-input-file", "ptxas -arch=sm_"},
-		"mlir22~ptxas/verdict":            {MLIRFile, PTXFile, "mlir-opt-22 --split-input-file", "llc-22 -march=nvptx64"},
-		"llc19~llc22/verdict":             {"case.llc19.ll", "case.llc22.ll", "llc-19 -march=nvptx64", "llc-22 -march=nvptx64"},
-		"spec/ptxisa~amdgpu-mc/value":     {AsmFile, "llvm-mc-19 -arch=amdgcn -mcpu=gfx942"},
+		"mlir@19~ptxas/verdict":           {MLIRFile, PTXFile, "installation 19 (LLVM 19.", "mlir-opt --split-input-file", "ptxas -arch=sm_"},
+		"mlir@22~ptxas/verdict":           {MLIRFile, PTXFile, "installation 22 (LLVM 22.", "mlir-opt --split-input-file", "llc -march=nvptx64"},
+		"llc@19~llc@22/verdict":           {"case.llc@19.ll", "case.llc@22.ll", "llc of LLVM 19.", "llc -march=nvptx64"},
+		"spec/ptxisa~amdgpu-mc@19/value":  {AsmFile, "llvm-mc -arch=amdgcn -mcpu=gfx942"},
 		"spec/ptxisa~fenceproxy/verdict":  {"fenceproxy runs in process"},
 	} {
 		t.Run(pair, func(t *testing.T) {

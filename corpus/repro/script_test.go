@@ -3,6 +3,7 @@ package repro
 import (
 	"context"
 	"errors"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +33,7 @@ func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) 
 		t.Skip("judges 23 cases with every installed tool")
 	}
 	ctx := context.Background()
-	if _, st := mlir.Discover(ctx); !st.Available {
+	if _, st := mlir.Discover(ctx, toolchaintest.Release(t, 19)); !st.Available {
 		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
 	}
 	found, err := registry.Discover(ctx, registry.Options{})

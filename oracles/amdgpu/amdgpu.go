@@ -20,33 +20,14 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
-// Name is the llvm-mc 19 oracle's name.
+// Name is the base of the llvm-mc oracles' names: amdgpu-mc@LABEL.
 const Name = oracles.AMDGPUMC
 
 // CPU is the AMD GPU the waitcnt domain's default cases are assembled for.
 const CPU = "gfx942"
-
-// mcSpec finds an llvm-mc of LLVM major (0: any) with the amdgcn target.
-func mcSpec(name, env string, major int, files ...string) tool.Spec {
-	s := tool.LLVM(name, env, major, "make oracles", files...)
-	llvm := s.Version
-	s.Version = func(out string) (string, bool) {
-		if !strings.Contains(out, "amdgcn") {
-			return "", false
-		}
-		return llvm(out)
-	}
-	return s
-}
-
-// Spec finds llvm-mc 19 (any LLVM version with the amdgcn target will do
-// for a plain llvm-mc); Spec22 finds llvm-mc 22.
-var (
-	Spec   = mcSpec(Name, "LEGALFUZZ_LLVM_MC", 0, "llvm-mc-19", "llvm-mc")
-	Spec22 = mcSpec(oracles.AMDGPUMC22, "LEGALFUZZ_LLVM_MC22", 22, "llvm-mc-22")
-)
 
 // DefaultTimeout bounds one llvm-mc process.
 const DefaultTimeout = 30 * time.Second
@@ -58,7 +39,7 @@ const DefaultBatchSize = 2000
 // Oracle wraps one llvm-mc.
 type Oracle struct {
 	tool tool.Tool
-	// name is the oracle's name: Name or oracles.AMDGPUMC22.
+	// name is the oracle's name: amdgpu-mc@LABEL.
 	name string
 	// cpus are the processors this llvm-mc lists for -mcpu=help; nil means
 	// not asked (a fake llvm-mc in tests): every processor is tried.
@@ -72,17 +53,13 @@ type Oracle struct {
 	cpu string
 }
 
-// Discover locates llvm-mc 19 and checks it assembles for gfx942.
-func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverTool(ctx, Name, Spec) }
-
-// Discover22 locates llvm-mc 22, the amdgpu-mc22 oracle.
-func Discover22(ctx context.Context) (*Oracle, oracles.Status) {
-	return discoverTool(ctx, oracles.AMDGPUMC22, Spec22)
-}
-
-func discoverTool(ctx context.Context, name string, sp tool.Spec) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: name, Domains: []string{waitcnt.Name, waitcntasm.Name}, Install: sp.Install}
-	t, err := tool.Locate(ctx, sp)
+// Discover locates an installation's llvm-mc and checks it assembles for
+// gfx942: the amdgpu-mc@LABEL oracle.
+func Discover(ctx context.Context, in toolchain.Installation) (*Oracle, oracles.Status) {
+	name := oracles.Installed(Name, in.Label)
+	st := oracles.Status{Name: name, Domains: []string{waitcnt.Name, waitcntasm.Name},
+		Install: "make oracles, or --toolchain DIR naming an LLVM build with the AMDGPU target"}
+	t, err := in.Locate(ctx, "llvm-mc")
 	if err != nil {
 		st.Reason = err.Error()
 		return nil, st

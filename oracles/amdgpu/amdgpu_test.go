@@ -3,6 +3,7 @@ package amdgpu
 import (
 	"context"
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -23,7 +24,7 @@ import (
 // discover returns the oracle or skips the test naming the missing tool.
 func discover(t *testing.T) *Oracle {
 	t.Helper()
-	o, st := Discover(context.Background())
+	o, st := Discover(context.Background(), toolchaintest.Release(t, 19))
 	if o == nil {
 		t.Skipf("llvm-mc for %s not available (%s); install with %s", CPU, st.Reason, st.Install)
 	}
@@ -49,7 +50,7 @@ func assemble(t *testing.T, o *Oracle, lines ...string) []Result {
 
 func TestDiscover(t *testing.T) {
 	o := discover(t)
-	_, st := Discover(context.Background())
+	_, st := Discover(context.Background(), toolchaintest.Release(t, 19))
 	if !st.Available || st.Version != o.Version() || !slices.Equal(st.Domains, []string{waitcnt.Name, waitcntasm.Name}) ||
 		!slices.Contains(st.Targets, CPU) || o.Judges(kindword.Name) || !o.Judges(waitcnt.Name) || !o.Judges(waitcntasm.Name) {
 		t.Fatalf("status %+v", st)

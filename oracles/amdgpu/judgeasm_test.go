@@ -2,6 +2,7 @@ package amdgpu
 
 import (
 	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"strings"
 	"testing"
 
@@ -17,10 +18,13 @@ import (
 func discoverBoth(t *testing.T) map[string]*Oracle {
 	t.Helper()
 	out := map[string]*Oracle{}
-	for name, d := range map[string]func(context.Context) (*Oracle, oracles.Status){
-		Name: Discover, oracles.AMDGPUMC22: Discover22,
-	} {
-		if o, st := d(context.Background()); o != nil {
+	for name, major := range map[string]int{"amdgpu-mc@19": 19, "amdgpu-mc@22": 22} {
+		in, err := toolchain.Release(context.Background(), major)
+		if err != nil {
+			t.Logf("%s not available: %v", name, err)
+			continue
+		}
+		if o, st := Discover(context.Background(), in); o != nil {
 			out[name] = o
 		} else {
 			t.Logf("%s not available (%s); install with %s", name, st.Reason, st.Install)
@@ -67,9 +71,9 @@ var asmGolden = []struct {
 		text: "s_waitcnt vmcnt_sat(3) & lgkmcnt_sat(99)", kind: oracles.Accept, value: "0xbf890ff7"},
 	{name: "gfx12-loadcnt-dscnt", json: `{"target":"gfx1200","op":"s_wait_loadcnt_dscnt","syntax":"hex","counts":{"loadcnt":1,"dscnt":2}}`,
 		text: "s_wait_loadcnt_dscnt 0x102", kind: oracles.Accept, value: "0xbfc80102"},
-	{name: "gfx1250", json: `{"target":"gfx1250","op":"s_wait_loadcnt","counts":{"loadcnt":5}}`, only: oracles.AMDGPUMC22,
+	{name: "gfx1250", json: `{"target":"gfx1250","op":"s_wait_loadcnt","counts":{"loadcnt":5}}`, only: "amdgpu-mc@22",
 		text: "s_wait_loadcnt 5", kind: oracles.Accept, value: "0xbfc00005"},
-	{name: "gfx1250-no-s_waitcnt", json: `{"target":"gfx1250","counts":{"vmcnt":1}}`, only: oracles.AMDGPUMC22,
+	{name: "gfx1250-no-s_waitcnt", json: `{"target":"gfx1250","counts":{"vmcnt":1}}`, only: "amdgpu-mc@22",
 		text: "s_waitcnt vmcnt(1)", kind: oracles.Reject, diag: "instruction not supported on this GPU"},
 	// The field checks of the counter helpers: refused with a word.
 	{name: "gfx9-vmcnt-64", json: `{"target":"gfx900","counts":{"vmcnt":64}}`,

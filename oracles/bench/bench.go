@@ -164,12 +164,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep := &Report{Generated: time.Now().UTC().Truncate(time.Second), Machine: ThisMachine(),
 		Oracles: []OracleReport{}, Skipped: []Skipped{}}
 	for _, name := range opts.Oracles {
-		if _, ok := subjects[name]; !ok {
+		if _, ok := subjects[oracles.Base(name)]; !ok {
 			return nil, fmt.Errorf("bench: unknown oracle %q (known: %v)", name, Known())
 		}
 	}
 	for _, name := range opts.Oracles {
-		s, err := subjects[name](ctx)
+		s, err := subjectOf(ctx, name)
 		if err != nil {
 			opts.logf("%s: skipped: %v", name, err)
 			rep.Skipped = append(rep.Skipped, Skipped{Oracle: name, Reason: err.Error()})

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // subject is one tool oracle under benchmark: how to make fresh instances
@@ -45,18 +45,47 @@ type command struct {
 	stdin []byte
 }
 
-// subjects are the oracles the benchmark knows, by name. Adding an oracle is
-// one entry here.
-var subjects = map[string]func(ctx context.Context) (*subject, error){
-	"ptxas": discoverPTXAS,
-	"llc19": func(ctx context.Context) (*subject, error) { return discoverLLC(ctx, llvm.LLC19) },
-	"llc22": func(ctx context.Context) (*subject, error) { return discoverLLC(ctx, llvm.LLC22) },
-	"mlir":  discoverMLIR,
+// subjects are the oracles the benchmark knows, by name, or by base for an
+// LLVM installation's oracles (llc@LABEL). Adding an oracle is one entry
+// here.
+var subjects = map[string]func(ctx context.Context, in toolchain.Installation) (*subject, error){
+	oracles.PTXAS: func(ctx context.Context, _ toolchain.Installation) (*subject, error) { return discoverPTXAS(ctx) },
+	oracles.LLC:   discoverLLC,
+	oracles.MLIR:  discoverMLIR,
 }
 
 // Known lists the oracle names the benchmark knows, sorted.
 func Known() []string {
-	return slices.Sorted(maps.Keys(subjects))
+	var names []string
+	for name := range subjects {
+		if in, _ := oracles.Lookup(name); in.Installed {
+			name = oracles.Installed(name, "LABEL")
+		}
+		names = append(names, name)
+	}
+	return slices.Sorted(slices.Values(names))
+}
+
+// subjectOf discovers the named subject: an installation's oracle on the
+// installation its label names.
+func subjectOf(ctx context.Context, name string) (*subject, error) {
+	discover, ok := subjects[oracles.Base(name)]
+	if !ok {
+		return nil, fmt.Errorf("bench: unknown oracle %q (known: %v)", name, Known())
+	}
+	var in toolchain.Installation
+	if label := oracles.Label(name); label != "" {
+		ins, _, err := toolchain.Discover(ctx, toolchain.Options{})
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(ins, func(in toolchain.Installation) bool { return in.Label == label })
+		if i < 0 {
+			return nil, fmt.Errorf("bench: %s: no LLVM installation labelled %s", name, label)
+		}
+		in = ins[i]
+	}
+	return discover(ctx, in)
 }
 
 func discoverPTXAS(ctx context.Context) (*subject, error) {
@@ -102,8 +131,9 @@ func discoverPTXAS(ctx context.Context) (*subject, error) {
 	}, nil
 }
 
-func discoverLLC(ctx context.Context, v llvm.Variant) (*subject, error) {
-	o, st := llvm.Discover(ctx, v)
+func discoverLLC(ctx context.Context, in toolchain.Installation) (*subject, error) {
+	v := llvm.VariantOf(in)
+	o, st := llvm.Discover(ctx, in)
 	if o == nil {
 		return nil, fmt.Errorf("%s: %s (install: %s)", st.Name, st.Reason, st.Install)
 	}
@@ -144,18 +174,18 @@ func discoverLLC(ctx context.Context, v llvm.Variant) (*subject, error) {
 	}, nil
 }
 
-func discoverMLIR(ctx context.Context) (*subject, error) {
-	o, st := mlir.Discover(ctx)
+func discoverMLIR(ctx context.Context, in toolchain.Installation) (*subject, error) {
+	o, st := mlir.Discover(ctx, in)
 	if o == nil {
 		return nil, fmt.Errorf("%s: %s (install: %s)", st.Name, st.Reason, st.Install)
 	}
 	opt := o.Opt
-	verifier := mlir.New(opt) // the verifier alone: what the bare mlir-opt run does
+	verifier := mlir.NewRelease(o.Name(), in.Major, opt) // the verifier alone: what the bare mlir-opt run does
 	return &subject{
 		name: o.Name(), version: verifier.Version(), path: opt.Path, batchSize: mlir.DefaultBatchSize,
 		judges: o.Judges,
 		fresh: func(_ context.Context, n int) (oracles.Oracle, error) {
-			m := mlir.New(opt)
+			m := mlir.NewRelease(o.Name(), in.Major, opt)
 			m.BatchSize = n
 			return m, nil
 		},

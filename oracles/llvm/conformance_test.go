@@ -22,14 +22,14 @@ esac`
 // TestConformance runs the batch engine's conformance suite on llc 22.
 func TestConformance(t *testing.T) {
 	batchtest.Run(t, batchtest.Subject{
-		Cases: batchtest.Decided(t, shared(t, LLC22), randomCases(t, 60)),
+		Cases: batchtest.Decided(t, shared(t, 22), randomCases(t, 60)),
 		Real: func(t *testing.T, n int) oracles.Oracle {
-			o := discover(t, LLC22)
+			o := discover(t, 22)
 			o.BatchSize = n
 			return o
 		},
 		Fake: func(t *testing.T, path string) oracles.Oracle {
-			o, err := New(context.Background(), LLC22, tool.Tool{Name: LLC22.Name, Path: path, Version: "22.1.8"})
+			o, err := New(context.Background(), Variant{Name: "llc@22", Major: 22}, tool.Tool{Name: "llc", Path: path, Version: "22.1.8"})
 			if err != nil {
 				t.Fatal(err)
 			}

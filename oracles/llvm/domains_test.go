@@ -34,7 +34,7 @@ func cpCase(cache cpasync.CacheOp, elems uint8, edit func(*cpasync.Value)) domai
 // by hand on the same rendered modules: the two oracles judge the same IR,
 // so where they differ the difference is LLVM's.
 func TestBothLLCsKnownAnswers(t *testing.T) {
-	o19, o22 := shared(t, LLC19), shared(t, LLC22)
+	o19, o22 := shared(t, 19), shared(t, 22)
 	acc := want{oracles.Accept, RuleAccepted, ""}
 	noIntr := want{oracles.Unsupported, RuleNoIntrinsic, "has no intrinsic llvm.nvvm."}
 	for _, tc := range []struct {
@@ -72,7 +72,7 @@ func TestBothLLCsKnownAnswers(t *testing.T) {
 // TestLDSMAndCPAsyncSeedsRenderValidIR assembles the modules of every seed
 // with llvm-as-22.
 func TestLDSMAndCPAsyncSeedsRenderValidIR(t *testing.T) {
-	o := shared(t, LLC22)
+	o := shared(t, 22)
 	var cs []domain.Case
 	for _, s := range ldsm.Seeds() {
 		cs = append(cs, domain.NewCase(ldsm.Name, s))

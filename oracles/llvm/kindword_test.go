@@ -32,7 +32,7 @@ func splitTarget(s string) (arch, ptx string, ok bool) {
 // TestKindWordKnownAnswers pins what llc 22.1.8 said when run by hand on
 // the rendered modules (llc -march=nvptx64 -mcpu=<target> -mattr=+ptxNN).
 func TestKindWordKnownAnswers(t *testing.T) {
-	o := shared(t, LLC22)
+	o := shared(t, 22)
 	sel := func(diag string) want { return want{oracles.Reject, RuleCannotSelect, diag} }
 	for _, tc := range []struct {
 		name string
@@ -71,7 +71,7 @@ func TestKindWordKnownAnswers(t *testing.T) {
 // TestKindWordLLC19Unsupported: LLVM 19 has no tcgen05, and does not know
 // sm_100a; neither is ever a reject.
 func TestKindWordLLC19Unsupported(t *testing.T) {
-	o := shared(t, LLC19)
+	o := shared(t, 19)
 	for _, c := range []domain.Case{f16("sm_100a", nil), f16("sm_90a", nil)} {
 		v := judge(t, o, []domain.Case{c})[0]
 		want{oracles.Unsupported, RuleNoRenderer, "no tcgen05"}.check(t, v)
@@ -82,7 +82,7 @@ func TestKindWordLLC19Unsupported(t *testing.T) {
 // through llvm-as-22, which rejects a wrong intrinsic signature, and checks
 // no seed at all is answered as invalid IR.
 func TestKindWordSeedsRenderValidIR(t *testing.T) {
-	o := shared(t, LLC22)
+	o := shared(t, 22)
 	var all, legal []domain.Case
 	for _, s := range kw.Seeds() {
 		c := domain.NewCase(kw.Name, s)

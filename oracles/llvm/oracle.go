@@ -1,8 +1,9 @@
 // Package llvm is the llc oracle: cases rendered as LLVM IR modules that call
 // NVVM intrinsics, one ptx_kernel function per case, compiled by llc for the
-// case's own target. Two LLVM versions are two oracles ("llc19", "llc22")
-// built from this one implementation, judging the same rendered IR wherever
-// both can, so a disagreement between them is a finding of its own kind.
+// case's own target. Each LLVM installation is an oracle ("llc@22",
+// "llc@trunk") built from this one implementation, judging the same
+// rendered IR wherever both can, so a disagreement between two of them is
+// a finding of its own kind.
 package llvm
 
 import (
@@ -18,28 +19,20 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
-// Variant is one LLVM major version's llc.
+// Variant is one installation's llc as the oracle names and renders for it.
 type Variant struct {
-	// Name is the oracle's name: "llc19" or "llc22".
+	// Name is the oracle's name: "llc@22", "llc@trunk".
 	Name string
-	// Major is the LLVM major version the renderers target.
+	// Major is the LLVM major release the renderers target.
 	Major int
-	Spec  tool.Spec
 }
 
-// LLC19 is Debian bookworm's llc 19; it knows NVPTX up to sm_90a and PTX 8.5.
-var LLC19 = Variant{Name: oracles.LLC19, Major: 19, Spec: llcSpec(oracles.LLC19, 19, "LEGALFUZZ_LLC19", "llc-19", "llc")}
-
-// LLC22 is Debian trixie's llc 22 (tcgen05, sm_100a and newer).
-var LLC22 = Variant{Name: oracles.LLC22, Major: 22, Spec: llcSpec(oracles.LLC22, 22, "LEGALFUZZ_LLC22", "llc-22")}
-
-// Variants lists both llc oracles, oldest first.
-var Variants = []Variant{LLC19, LLC22}
-
-func llcSpec(name string, major int, env string, files ...string) tool.Spec {
-	return tool.LLVM(name, env, major, "make oracles", files...)
+// VariantOf is the llc oracle of an installation.
+func VariantOf(in toolchain.Installation) Variant {
+	return Variant{Name: oracles.Installed(oracles.LLC, in.Label), Major: in.Major}
 }
 
 // NoSymbolize keeps LLVM tools from symbolizing the stack dump of a crash.
@@ -75,12 +68,13 @@ type Oracle struct {
 	BatchSize int
 }
 
-// Discover locates the variant's llc and asks it which processors and PTX
+// Discover locates the installation's llc and asks it which processors and PTX
 // versions it knows. A missing tool gives a nil oracle and a Status saying
 // why and how to install it.
-func Discover(ctx context.Context, v Variant) (*Oracle, oracles.Status) {
-	st := oracles.Status{Name: v.Name, Domains: v.domains(), Install: v.Spec.Install}
-	t, err := tool.Locate(ctx, v.Spec)
+func Discover(ctx context.Context, in toolchain.Installation) (*Oracle, oracles.Status) {
+	v := VariantOf(in)
+	st := oracles.Status{Name: v.Name, Domains: v.domains(), Install: "make oracles, or --toolchain DIR naming an LLVM build"}
+	t, err := in.Locate(ctx, "llc")
 	if err != nil {
 		st.Reason = err.Error()
 		return nil, st
@@ -95,12 +89,6 @@ func Discover(ctx context.Context, v Variant) (*Oracle, oracles.Status) {
 	return o, st
 }
 
-// Discover19 discovers the llc19 oracle.
-func Discover19(ctx context.Context) (*Oracle, oracles.Status) { return Discover(ctx, LLC19) }
-
-// Discover22 discovers the llc22 oracle.
-func Discover22(ctx context.Context) (*Oracle, oracles.Status) { return Discover(ctx, LLC22) }
-
 // New wraps an already located llc (a fake one in tests), probing what it knows.
 func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {
 	probes := batch.OpenProbes(v.Name, t.Version, t.Path)
@@ -114,7 +102,7 @@ func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {
 	return &Oracle{variant: v, tool: t, caps: c, probes: probes}, nil
 }
 
-// Name is "llc19" or "llc22".
+// Name is llc@LABEL.
 func (o *Oracle) Name() string { return o.variant.Name }
 
 // Tool is the llc the oracle runs, with the environment it runs it in.

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,14 +16,22 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // discover returns the variant's oracle, or skips the test naming the tool.
-func discover(t *testing.T, v Variant) *Oracle {
+func discover(t testing.TB, major int) *Oracle {
 	t.Helper()
-	o, st := Discover(context.Background(), v)
+	return discoverIn(t, toolchaintest.Release(t, major))
+}
+
+// discoverIn returns the installation's oracle, or skips the test.
+func discoverIn(t testing.TB, in toolchain.Installation) *Oracle {
+	t.Helper()
+	o, st := Discover(context.Background(), in)
 	if o == nil {
-		t.Skipf("%s not available (%s); install with %s", v.Name, st.Reason, st.Install)
+		t.Skipf("%s not available (%s); install with %s", st.Name, st.Reason, st.Install)
 	}
 	return o
 }
@@ -33,22 +42,22 @@ func discover(t *testing.T, v Variant) *Oracle {
 // or its tool use discover.
 var sharedOracles struct {
 	sync.Mutex
-	m map[string]*Oracle
+	m map[int]*Oracle
 }
 
 // shared returns the variant's shared oracle, or skips the test.
-func shared(t *testing.T, v Variant) *Oracle {
+func shared(t *testing.T, major int) *Oracle {
 	t.Helper()
 	sharedOracles.Lock()
 	defer sharedOracles.Unlock()
-	if o := sharedOracles.m[v.Name]; o != nil {
+	if o := sharedOracles.m[major]; o != nil {
 		return o
 	}
-	o := discover(t, v)
+	o := discover(t, major)
 	if sharedOracles.m == nil {
-		sharedOracles.m = map[string]*Oracle{}
+		sharedOracles.m = map[int]*Oracle{}
 	}
-	sharedOracles.m[v.Name] = o
+	sharedOracles.m[major] = o
 	return o
 }
 
@@ -89,47 +98,48 @@ func (w want) check(t *testing.T, got oracles.Verdict) {
 
 func TestDiscoverReportsWhatEachLLCKnows(t *testing.T) {
 	for _, tc := range []struct {
-		v          Variant
+		major      int
 		has, lacks string
 	}{
-		{LLC19, "sm_90a", "sm_100a"},
-		{LLC22, "sm_100a", ""},
+		{19, "sm_90a", "sm_100a"},
+		{22, "sm_100a", ""},
 	} {
-		t.Run(tc.v.Name, func(t *testing.T) {
-			discover(t, tc.v)
-			o, st := Discover(context.Background(), tc.v)
-			if !st.Available || st.Version != o.Version() || st.Path == "" || st.Name != tc.v.Name {
+		t.Run(strconv.Itoa(tc.major), func(t *testing.T) {
+			in := toolchaintest.Release(t, tc.major)
+			discoverIn(t, in)
+			o, st := Discover(context.Background(), in)
+			if !st.Available || st.Version != o.Version() || st.Path == "" || st.Name != "llc@"+in.Label {
 				t.Fatalf("status %+v", st)
 			}
-			if !strings.HasPrefix(st.Version, strings.TrimPrefix(tc.v.Name, "llc")+".") {
-				t.Errorf("version %q is not LLVM %s", st.Version, tc.v.Name)
+			if !strings.HasPrefix(st.Version, strconv.Itoa(tc.major)+".") {
+				t.Errorf("version %q is not LLVM %d", st.Version, tc.major)
 			}
 			if !slices.Contains(st.Targets, tc.has) || (tc.lacks != "" && slices.Contains(st.Targets, tc.lacks)) {
 				t.Errorf("targets %v: want %s, not %q", st.Targets, tc.has, tc.lacks)
 			}
-			if !slices.Equal(st.Domains, tc.v.domains()) {
-				t.Errorf("domains %v, want %v", st.Domains, tc.v.domains())
+			if want := VariantOf(in).domains(); !slices.Equal(st.Domains, want) {
+				t.Errorf("domains %v, want %v", st.Domains, want)
 			}
 		})
 	}
 }
 
 func TestDiscoverMissingTool(t *testing.T) {
-	v := Variant{Name: "llc99", Major: 99, Spec: llcSpec("llc99", 99, "LEGALFUZZ_LLC99_TEST", "llc-99-legalfuzz-test")}
-	o, st := Discover(context.Background(), v)
-	if o != nil || st.Available || !strings.Contains(st.Reason, "not found") || st.Install != "make oracles" {
+	in := toolchain.Installation{Label: "99", Dir: t.TempDir(), Version: "99.0.0", Major: 99}
+	o, st := Discover(context.Background(), in)
+	if o != nil || st.Available || !strings.Contains(st.Reason, "no such file") || st.Install == "" || st.Name != "llc@99" {
 		t.Fatalf("oracle %v, status %+v: want unavailable with reason and install", o, st)
 	}
 }
 
-// TestWrongMajorIsNotUsed points an llc22 variable at llc 19: the version
-// check must refuse it rather than judge tcgen05 with the wrong LLVM.
+// TestWrongMajorIsNotUsed puts llc 19 into an installation of LLVM 22: the
+// version check must refuse it rather than judge tcgen05 with the wrong
+// LLVM.
 func TestWrongMajorIsNotUsed(t *testing.T) {
-	o19 := discover(t, LLC19)
-	t.Setenv("LEGALFUZZ_LLC22_TEST", o19.tool.Path)
-	v := Variant{Name: "llc22", Major: 22, Spec: llcSpec("llc22", 22, "LEGALFUZZ_LLC22_TEST", "llc-22-absent")}
-	if o, st := Discover(context.Background(), v); o != nil || !strings.Contains(st.Reason, "does not match") {
-		t.Fatalf("llc 19 accepted as llc22: %+v", st)
+	o19 := discover(t, 19)
+	in := toolchaintest.WithTool(t, toolchaintest.Release(t, 22), "llc", o19.tool.Path)
+	if o, st := Discover(context.Background(), in); o != nil || !strings.Contains(st.Reason, "not the installation's 22.") {
+		t.Fatalf("llc 19 accepted as llc 22: %+v", st)
 	}
 }
 

@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -113,7 +114,7 @@ func fakeOpt(t *testing.T, real, marker, action string) string {
 }
 
 // TestFailingTool puts a crashing, hanging, or babbling mlir-opt in front
-// through LEGALFUZZ_MLIR_OPT: the case that sets it off gets error or
+// of LLVM 19: the case that sets it off gets error or
 // timeout, every other case of the batch its real verdict.
 func TestFailingTool(t *testing.T) {
 	real := discover(t)
@@ -147,8 +148,8 @@ func TestFailingTool(t *testing.T) {
 		{"unlocated refusal", "echo 'immarg value 2 out of range [0, 2)' >&2; exit 1", oracles.Reject, "immarg value 2 out of range [0, 2)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(OptSpec.Env, fakeOpt(t, real.Opt.Path, kernelName(cases[bad]), tc.action))
-			o, st := Discover(context.Background())
+			o, st := Discover(context.Background(), toolchaintest.WithTool(t, toolchaintest.Release(t, 19), "mlir-opt",
+				fakeOpt(t, real.Opt.Path, kernelName(cases[bad]), tc.action)))
 			if o == nil {
 				t.Fatalf("fake mlir-opt not found: %s", st.Reason)
 			}
@@ -216,7 +217,7 @@ func TestPtxasAttribution(t *testing.T) {
 //
 //	go test ./oracles/mlir -run '^$' -bench Judge1000 -benchtime 1x
 func BenchmarkJudge1000(b *testing.B) {
-	o, st := Discover(context.Background())
+	o, st := Discover(context.Background(), toolchaintest.Release(b, 19))
 	if o == nil || o.Lower == nil {
 		b.Skipf("mlir tools not found: %s", st.Reason)
 	}

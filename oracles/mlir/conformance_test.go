@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"testing"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 // skips the test.
 func verifier(t *testing.T) *Oracle {
 	t.Helper()
-	opt, err := tool.Locate(context.Background(), OptSpec)
+	opt, err := toolchaintest.Release(t, 19).Locate(context.Background(), "mlir-opt")
 	if err != nil {
 		t.Skipf("mlir-opt-19 not found: %v", err)
 	}

@@ -21,12 +21,6 @@ type Lowering struct {
 	Ptxas tool.Tool
 }
 
-// DiscoverLowering locates mlir-translate-19, llvm-link-19 and llc-19
-// (required) and ptxas (optional).
-func DiscoverLowering(ctx context.Context) (*Lowering, error) {
-	return discoverLowering(ctx, release19)
-}
-
 // Pipeline lowers a case's module to the LLVM dialect: the nvgpu ops to
 // nvvm, the nvvm ops without an LLVM intrinsic to inline PTX, and the rest
 // of each gpu.module to LLVM (toolchains.md's working pipeline, with the
@@ -55,7 +49,7 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 	}
 	in := ps
 	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: SplitMarker}
-	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) { return deviceModule(p, out, o.vectorAsmOK) })
+	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) { return deviceModule(p, out, o.spelling.vectorAsmOK) })
 	if err != nil {
 		return err
 	}

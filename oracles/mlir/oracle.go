@@ -41,24 +41,19 @@ type Oracle struct {
 	frames sync.Map
 	// learned keeps the verifier's verdict history (batch.History).
 	learned batch.LazyProbes
-	// OracleName is the name the verdicts carry: Name (MLIR 19) when
-	// empty, Name22 when the tools are MLIR 22's.
+	// OracleName is the name the verdicts carry: Name when empty,
+	// mlir@LABEL for an installation's oracle.
 	OracleName string
-	// overrides are the release's own renderers of some domains
-	// (release.renderers); the others are rendered as MLIR 19 spells them.
-	overrides map[string]renderer
-	// vectorAsmOK trusts inline wgmma with vector operands (release.vectorAsmOK).
-	vectorAsmOK bool
-	// targets are the release's targets; the zero value is LLVM 19's.
-	targets targetRange
+	// spelling is how the installation's release spells the cases; the
+	// zero value is MLIR 19's.
+	spelling spelling
+	// cannotParse are the domains whose spelling the release does not
+	// parse (unspelled), with the parser's words.
+	cannotParse map[string]string
 }
 
 // New returns a verifier-only oracle over mlir-opt.
 func New(opt tool.Tool) *Oracle { return &Oracle{Opt: opt} }
-
-// Discover locates mlir-opt-19 and, when all are present, the lowering
-// tools; the oracle lowers by default when it can.
-func Discover(ctx context.Context) (*Oracle, oracles.Status) { return discoverRelease(ctx, release19) }
 
 // Domains lists the domains MLIR 19 renders.
 func Domains() []string { return domainsWith(nil) }
@@ -94,16 +89,16 @@ func (o *Oracle) Version() string {
 
 // Judges reports whether the oracle renders the domain.
 func (o *Oracle) Judges(domainName string) bool {
-	_, ok := rendererFor(o.overrides, domainName)
-	return ok
+	_, ok := rendererFor(o.spelling.renderers, domainName)
+	return ok && o.cannotParse[domainName] == ""
 }
 
 // targetRange is the release's targets: LLVM 19's unless set.
 func (o *Oracle) targetRange() targetRange {
-	if o.targets.llvm == "" {
+	if o.spelling.targets.llvm == "" {
 		return llvm19Targets
 	}
-	return o.targets
+	return o.spelling.targets
 }
 
 func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }
@@ -225,7 +220,10 @@ func texts(jobs []*job) []string {
 
 // render spells a case in the oracle's release.
 func (o *Oracle) render(c domain.Case) (string, kernel, error) {
-	return renderWith(o.overrides, o.targetRange(), c)
+	if why := o.cannotParse[c.Domain]; why != "" {
+		return "", kernel{}, unsupported("%s", why)
+	}
+	return renderWith(o.spelling.renderers, o.targetRange(), c)
 }
 
 // VerifyCommand renders the cases the oracle can spell into the split file

@@ -3,6 +3,7 @@ package mlir
 import (
 	"context"
 	"encoding/json"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"maps"
 	"strings"
 	"testing"
@@ -33,12 +34,13 @@ var domains = map[string]domain.Domain{
 // discover returns the oracle with lowering, or skips naming what is missing.
 func discover(t *testing.T) *Oracle {
 	t.Helper()
-	o, st := Discover(context.Background())
+	in := toolchaintest.Release(t, 19)
+	o, st := Discover(context.Background(), in)
 	if o == nil {
 		t.Skipf("mlir-opt-19 not found: %s (%s)", st.Reason, st.Install)
 	}
 	if o.Lower == nil {
-		_, err := DiscoverLowering(context.Background())
+		_, err := discoverLowering(context.Background(), in)
 		t.Skipf("lowering tools not found: %v", err)
 	}
 	if o.Lower.Ptxas.Path == "" {
@@ -187,7 +189,7 @@ func TestKnownAnswers(t *testing.T) {
 				text, _, _ := render(cases[i])
 				t.Errorf("got %s/%s %q, want %s/%s containing %q\n%s", v.Kind, v.Rule, v.Diagnostic, ka.kind, ka.rule, ka.diag, text)
 			}
-			if v.Oracle != Name || v.Case != cases[i].ID || v.Domain != ka.domain {
+			if v.Oracle != "mlir@19" || v.Case != cases[i].ID || v.Domain != ka.domain {
 				t.Errorf("verdict names %s/%s/%s", v.Oracle, v.Case, v.Domain)
 			}
 		})
@@ -236,7 +238,7 @@ func TestUnsupportedTargets(t *testing.T) {
 // LLVM 22 knows, with its own renderings (tmamode, ldsm) and MLIR 19's of
 // the other domains; MLIR 19 only on LLVM 19's.
 func TestTargets22(t *testing.T) {
-	o, _ := NewRelease(Name22, tool.Tool{})
+	o := NewRelease("mlir@22", 22, tool.Tool{})
 	for _, tc := range []struct {
 		domain string
 		over   m
@@ -452,7 +454,7 @@ func bsAt(fields m, target, ptx string) m {
 }
 
 func TestKnownAnswers22(t *testing.T) {
-	o, st := Discover22(context.Background())
+	o, st := Discover(context.Background(), toolchaintest.Release(t, 22))
 	if o == nil || o.Lower == nil || o.Lower.Ptxas.Path == "" {
 		t.Skipf("MLIR 22 with its lowering and ptxas not found: %s (%s)", st.Reason, st.Install)
 	}
@@ -484,7 +486,7 @@ func TestKnownAnswers22(t *testing.T) {
 	for i, a := range as {
 		t.Run(a.name, func(t *testing.T) {
 			v := verdicts[i]
-			if v.Kind != a.kind || v.Rule != a.rule || !strings.Contains(v.Diagnostic, a.diag) || v.Oracle != Name22 {
+			if v.Kind != a.kind || v.Rule != a.rule || !strings.Contains(v.Diagnostic, a.diag) || v.Oracle != "mlir@22" {
 				text, _, _ := o.render(a.c)
 				t.Errorf("got %s %s/%s %q, want %s/%s containing %q\n%s", v.Oracle, v.Kind, v.Rule, v.Diagnostic, a.kind, a.rule, a.diag, text)
 			}
@@ -498,7 +500,7 @@ func TestKnownAnswers22(t *testing.T) {
 // from mlir-opt-22 22.1.8; ptxas 12.4 cannot read PTX 8.8, so the
 // lowering stops at llc).
 func TestTargetsBeyondLLVM19(t *testing.T) {
-	o, st := Discover22(context.Background())
+	o, st := Discover(context.Background(), toolchaintest.Release(t, 22))
 	if o == nil || o.Lower == nil {
 		t.Skipf("MLIR 22 with its lowering not found: %s (%s)", st.Reason, st.Install)
 	}

@@ -8,14 +8,12 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
-// The pass judges' names: MLIR's GPU passes beyond the lowering the mlir
-// oracles judge, one at a time, for MLIR 19 and MLIR 22.
-const (
-	PassesName   = oracles.MLIRPasses
-	PassesName22 = oracles.MLIR22Passes
-)
+// PassesName is the base of the pass judges' names: MLIR's GPU passes
+// beyond the lowering the mlir oracles judge, one at a time.
+const PassesName = oracles.MLIRPasses
 
 // Passes is the GPU passes a compiler built on MLIR runs that the mlir
 // oracle's Pipeline does not: the optimizations before the lowering, each
@@ -42,19 +40,11 @@ var passesBefore = []string{"nvgpu-optimize-shared-memory", "fold-memref-alias-o
 // passesAfter ends the default GPU pipeline after Pipeline's passes.
 var passesAfter = []string{"gpu-to-llvm", "gpu-module-to-binary{format=isa}"}
 
-// DiscoverPasses finds the MLIR 19 pass judge: mlir-opt-19 and the passes
-// its --help lists.
-func DiscoverPasses(ctx context.Context) (*Passes, oracles.Status) {
-	return discoverPasses(ctx, release19, PassesName)
-}
-
-// DiscoverPasses22 finds the MLIR 22 pass judge.
-func DiscoverPasses22(ctx context.Context) (*Passes, oracles.Status) {
-	return discoverPasses(ctx, release22, PassesName22)
-}
-
-func discoverPasses(ctx context.Context, r release, name string) (*Passes, oracles.Status) {
-	o, st := discoverRelease(ctx, r)
+// DiscoverPasses finds an installation's pass judge, mlir-passes@LABEL:
+// its mlir-opt and the passes its --help lists.
+func DiscoverPasses(ctx context.Context, in toolchain.Installation) (*Passes, oracles.Status) {
+	name := oracles.Installed(PassesName, in.Label)
+	o, st := Discover(ctx, in)
 	st.Name = name
 	if o == nil {
 		return nil, st
@@ -322,10 +312,10 @@ type PassReplay struct {
 // ReplayOf says how to replay the named pass judge's run of pass; false
 // for any other oracle or a pass the judge does not run.
 func ReplayOf(oracle, pass string) (PassReplay, bool) {
-	release := map[string]string{PassesName: Name, PassesName22: Name22}[oracle]
-	if release == "" {
+	if !IsPassJudge(oracle) {
 		return PassReplay{}, false
 	}
+	release := oracles.Installed(Name, oracles.Label(oracle))
 	for i, p := range passesBefore {
 		if p == pass {
 			return PassReplay{Release: release, Before: wrap(passesBefore[:i]), Pass: wrap([]string{p})[0]}, true
@@ -349,4 +339,4 @@ func wrap(passes []string) []string {
 }
 
 // IsPassJudge reports whether the oracle is one of the pass judges.
-func IsPassJudge(oracle string) bool { return oracle == PassesName || oracle == PassesName22 }
+func IsPassJudge(oracle string) bool { return oracles.Matches(PassesName, oracle) }

@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // passJudge returns the MLIR 19 pass judge, or skips naming what is missing.
 func passJudge(t *testing.T) *Passes {
 	t.Helper()
-	p, st := DiscoverPasses(context.Background())
+	p, st := DiscoverPasses(context.Background(), toolchaintest.Release(t, 19))
 	if p == nil || p.o.Lower == nil || p.o.Lower.Ptxas.Path == "" {
 		t.Skipf("mlir-opt-19 with its lowering and ptxas not found: %s (%s)", st.Reason, st.Install)
 	}
@@ -64,7 +65,7 @@ func TestPassJudgeKnownAnswers(t *testing.T) {
 	}
 	for i, w := range want {
 		v := vs[i]
-		if v.Oracle != PassesName || v.Kind != w.kind || !strings.Contains(v.Diagnostic, w.diag) {
+		if v.Oracle != p.Name() || v.Kind != w.kind || !strings.Contains(v.Diagnostic, w.diag) {
 			t.Errorf("case %d: got %s %s %s %q, want %s containing %q", i, v.Oracle, v.Kind, v.Rule, v.Diagnostic, w.kind, w.diag)
 		}
 	}

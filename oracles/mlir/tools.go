@@ -8,20 +8,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
-const install19 = "make oracles (Debian bookworm packages mlir-19-tools and llvm-19)"
-
-func llvm19Spec(name, env string, files ...string) tool.Spec {
-	return tool.LLVM(name, env, 19, install19, files...)
-}
-
-// The tools the oracle runs. mlir-opt is required; the rest only serve the
-// optional lowering.
+// PtxasSpec finds the ptxas that assembles the lowering's PTX.
 var (
-	OptSpec       = llvm19Spec("mlir-opt", "LEGALFUZZ_MLIR_OPT", "mlir-opt-19", "mlir-opt")
-	TranslateSpec = llvm19Spec("mlir-translate", "LEGALFUZZ_MLIR_TRANSLATE", "mlir-translate-19", "mlir-translate")
-	LinkSpec      = llvm19Spec("llvm-link", "LEGALFUZZ_LLVM_LINK", "llvm-link-19", "llvm-link")
-	LLCSpec       = llvm19Spec("llc", "LEGALFUZZ_LLC19", "llc-19", "llc")
-	PtxasSpec     = tool.Spec{Name: "ptxas", Env: "LEGALFUZZ_PTXAS", Files: []string{"ptxas"},
+	PtxasSpec = tool.Spec{Name: "ptxas", Env: "LEGALFUZZ_PTXAS", Files: []string{"ptxas"},
 		VersionArgs: []string{"--version"}, Version: ptxasVersion,
 		Install: "make oracles (Debian nvidia-cuda-toolkit 12.4 ptxas)"}
 )

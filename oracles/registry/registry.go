@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -18,6 +19,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/sass"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // Options say which user-configured oracles to start.
@@ -25,6 +27,12 @@ type Options struct {
 	// Exec are the user's own verifiers, "NAME=COMMAND" each (never from job
 	// content).
 	Exec []string
+	// Toolchains names the user's LLVM installations besides the ones make
+	// oracles installed.
+	Toolchains toolchain.Options
+	// AllReleases judges with every LLVM release installed; by default the
+	// older releases only replay buckets (toolchain.Judging).
+	AllReleases bool
 }
 
 // Found is the result of a discovery: the oracles ready to judge, and the
@@ -32,7 +40,11 @@ type Options struct {
 type Found struct {
 	Oracles  []oracles.Oracle
 	Statuses []oracles.Status
-	closers  []io.Closer
+	// Toolchains are the LLVM installations found, oldest first, and
+	// Skipped why installed ones were left out.
+	Toolchains []toolchain.Installation
+	Skipped    []error
+	closers    []io.Closer
 }
 
 // Discover looks for every oracle. A missing tool is a Status with its
@@ -49,16 +61,11 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(sass.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover22(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses22(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover19(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover22(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover22(ctx)) },
 	} {
 		f.add(found())
+	}
+	if err := f.addToolchains(ctx, opts); err != nil {
+		return nil, err
 	}
 	// The GPU machine's judges hold CUDA contexts (and a child process for
 	// kernels): they are closed with the rest.
@@ -88,6 +95,37 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 		}
 	}
 	return f, nil
+}
+
+// addToolchains adds the oracles of every LLVM installation: the older
+// releases replay buckets only, unless opts.AllReleases.
+func (f *Found) addToolchains(ctx context.Context, opts Options) error {
+	ins, skipped, err := toolchain.Discover(ctx, opts.Toolchains)
+	if err != nil {
+		return err
+	}
+	f.Toolchains, f.Skipped = ins, skipped
+	judging := toolchain.Judging(ins)
+	for _, in := range ins {
+		replayOnly := !opts.AllReleases && !slices.Contains(judging, in)
+		for _, found := range []func() (oracles.Oracle, oracles.Status){
+			func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx, in)) },
+			func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses(ctx, in)) },
+			func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover(ctx, in)) },
+			func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx, in)) },
+		} {
+			o, st := found()
+			st.ReplayOnly = replayOnly
+			f.add(o, st)
+		}
+	}
+	if len(ins) == 0 {
+		for _, base := range []string{oracles.MLIR, oracles.MLIRPasses, oracles.LLC, oracles.AMDGPUMC} {
+			f.add(nil, oracles.Status{Name: oracles.Installed(base, "*"), Reason: "no LLVM installation found",
+				Install: "make oracles, or --toolchain DIR naming an LLVM build"})
+		}
+	}
+	return nil
 }
 
 // Close stops the oracles that run processes (exec verifiers).

@@ -3,6 +3,7 @@ package lower_test
 import (
 	"context"
 	"encoding/binary"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -21,7 +22,7 @@ import (
 // what is missing.
 func discoverMC(t *testing.T) (*amdgpu.Oracle, tool.Tool) {
 	t.Helper()
-	o, st := amdgpu.Discover(context.Background())
+	o, st := amdgpu.Discover(context.Background(), toolchaintest.Release(t, 19))
 	if o == nil {
 		t.Skipf("llvm-mc for %s not available (%s); install with %s", amdgpu.CPU, st.Reason, st.Install)
 	}

@@ -1,0 +1,111 @@
+package mlir
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
+	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
+)
+
+// spelled are the domains some release spells, whose seeds the probe
+// parses (package fuzz lists every domain, but its tests import this
+// package).
+var spelled = []domain.Domain{blockscale.Domain, cpasync.Domain, kindword.Domain, ldsm.Domain, matdesc.Domain,
+	mma.Domain, tmadesc.Domain, tmamode.Domain, wgmma.Domain}
+
+// parseOnly is mlir-opt's flag to parse without verifying (MLIR 20 and
+// later); with it, an error is the parser refusing our text.
+const parseOnly = "--mlir-very-unsafe-disable-verifier-on-parsing"
+
+// probed remembers each mlir-opt's probe by path and version: the mlir
+// and mlir-passes oracles of one installation share it.
+var probed sync.Map
+
+// unspelled parses every domain's seeds, as the oracle spells them, with
+// the installation's mlir-opt and the verifier off, and returns the
+// domains whose spelling it cannot read, each with the parser's words: a
+// release that spells an op otherwise (MLIR after 23 writes inherent
+// attributes as keywords) must not turn every case into a parse error
+// that reads as a verdict. A domain is unspelled when most of its seeds do
+// not parse; a few that do not are values the release cannot hold (an
+// enum case it lacks), which its verdicts say. A release without the flag
+// (MLIR 19, whose spelling the renderers start from) is not probed.
+func (o *Oracle) unspelled(ctx context.Context) (map[string]string, error) {
+	key := o.Opt.Path + "\x00" + o.Opt.Version
+	if m, ok := probed.Load(key); ok {
+		return m.(map[string]string), nil
+	}
+	out := map[string]string{}
+	help, err := o.Opt.Run(ctx, o.timeout(), nil, "--help")
+	if err != nil {
+		return nil, fmt.Errorf("%s --help: %w", o.Opt.Path, err)
+	}
+	if strings.Contains(string(help.Stdout), parseOnly) {
+		if out, err = o.parseSeeds(ctx); err != nil {
+			return nil, err
+		}
+	}
+	probed.Store(key, out)
+	return out, nil
+}
+
+// parseSeeds parses each domain's seeds and says which domains mostly fail.
+func (o *Oracle) parseSeeds(ctx context.Context) (map[string]string, error) {
+	var texts, domains []string
+	for _, d := range spelled {
+		if !o.Judges(d.Name) {
+			continue
+		}
+		for _, v := range d.Seeds() {
+			text, _, err := o.render(domain.NewCase(d.Name, v))
+			if err == nil {
+				texts, domains = append(texts, text), append(domains, d.Name)
+			}
+		}
+	}
+	res, err := o.runSplit(ctx, stage{name: stageVerify, tool: o.Opt, args: []string{parseOnly}}, texts)
+	if err != nil {
+		return nil, fmt.Errorf("parse the seeds with %s: %w", o.Opt.Path, err)
+	}
+	seeds, refused, first := map[string]int{}, map[string]int{}, map[string]string{}
+	for i, r := range res {
+		d := domains[i]
+		seeds[d]++
+		if r.outcome != passed {
+			refused[d]++
+			if first[d] == "" {
+				first[d] = firstError(r.diag)
+			}
+		}
+	}
+	out := map[string]string{}
+	for d, n := range refused {
+		if 2*n > seeds[d] {
+			out[d] = fmt.Sprintf("mlir-opt %s does not parse legalfuzz's spelling of %s (%d of %d seeds; first: %s)",
+				o.Opt.Version, d, n, seeds[d], first[d])
+		}
+	}
+	return out, nil
+}
+
+// firstError is the words of a diagnostic's first error, without the
+// location before them.
+func firstError(d string) string {
+	for _, l := range strings.Split(d, "\n") {
+		if _, words, ok := strings.Cut(l, "error: "); ok {
+			return words
+		}
+	}
+	return strings.TrimSpace(strings.SplitN(d, "\n", 2)[0])
+}
