@@ -66,14 +66,17 @@ func renderMMA(v mma.Value) (kernel, error) {
 		attrs += ", tf32Enabled"
 	}
 	b := newBody("      ")
-	op := fmt.Sprintf("nvgpu.mma.sync(%%a, %%b, %%c) {%s}", attrs)
+	// The generic form: MLIR after 23 spells the ops' attributes as
+	// keywords (mmaShape = [...] without braces), the releases before in an
+	// attribute dictionary; every release parses the generic form alike.
+	op, operands, types := "nvgpu.mma.sync", "%a, %b, %c", aType+", "+bType+", "+cType
 	params := fmt.Sprintf("%%a: %s, %%b: %s, %%c: %s, %%out: !llvm.ptr<1>", aType, bType, cType)
 	if v.Sparse() {
 		attrs += fmt.Sprintf(", sparsitySelector = %d : i32", v.Selector)
-		op = fmt.Sprintf("nvgpu.mma.sp.sync(%%a, %%b, %%c) metadata(%%meta) {%s}", attrs)
+		op, operands, types = "nvgpu.mma.sp.sync", operands+", %meta", types+", vector<2xi16>"
 		params += ", %meta: vector<2xi16>"
 	}
-	d := b.val("%s : (%s, %s, %s) -> %s", op, aType, bType, cType, dType)
+	d := b.val("%q(%s) {%s} : (%s) -> %s", op, operands, attrs, types, dType)
 	e := b.val("vector.extract %s[0, 0] : %s from %s", d, dT, dType)
 	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, dT)
 	return kernel{Params: params, Body: b.String()}, nil
