@@ -109,6 +109,10 @@ var (
 	parseErr  = regexp.MustCompile(`<stdin>:(\d+):\d+: error: (.*)`)
 	caseValue = regexp.MustCompile(`%c(\d+)\.`)
 	userOf    = regexp.MustCompile(`@(llvm\.[\w.]+)`)
+	// unknownCall is how llc after 22 refuses a call to an llvm.* name it
+	// has no intrinsic for; llc 22 and older compile it as an external
+	// function instead (decider.compiled).
+	unknownCall = regexp.MustCompile(`call to unknown intrinsic '(llvm\.[\w.]+)' cannot be lowered`)
 )
 
 // perFunctionPasses run each function through instruction selection and
@@ -146,13 +150,24 @@ func attribution(m *module, out string, trace bool) (pos int, trusted, ok bool) 
 	return pos, trusted, ok
 }
 
-// irCulprits reads llc's refusal of the module itself: parse errors (by
+// irCulprits reads llc's refusal of the module itself: calls to names it
+// has no intrinsic for (unsupported: no such instruction), parse errors (by
 // line) and verifier messages (by the case prefix of the quoted values, or
 // by the intrinsic a declaration message names). Parse errors and operand
 // type mismatches mean we rendered invalid IR; other verifier messages, such
 // as an immarg out of range, are LLVM refusing the case.
 func irCulprits(m *module, out string) []culprit {
 	var cs []culprit
+	seen := map[int]bool{}
+	for _, mm := range unknownCall.FindAllStringSubmatch(out, -1) {
+		for _, pos := range m.kernelsUsing(mm[1]) {
+			if !seen[pos] {
+				seen[pos] = true
+				cs = append(cs, culprit{pos, outcome{oracles.Unsupported, RuleNoIntrinsic,
+					"llc has no intrinsic " + mm[1] + ": call to unknown intrinsic"}})
+			}
+		}
+	}
 	for _, mm := range parseErr.FindAllStringSubmatch(out, -1) {
 		line, _ := strconv.Atoi(mm[1])
 		if pos, ok := m.kernelAtLine(line); ok {
@@ -162,7 +177,6 @@ func irCulprits(m *module, out string) []culprit {
 	if len(cs) > 0 || !strings.Contains(out, "input module cannot be verified") {
 		return cs
 	}
-	seen := map[int]bool{}
 	msg := ""
 	for _, l := range strings.Split(out, "\n") {
 		switch {

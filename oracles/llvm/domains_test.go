@@ -1,6 +1,8 @@
 package llvm
 
 import (
+	"context"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
@@ -82,4 +84,33 @@ func TestLDSMAndCPAsyncSeedsRenderValidIR(t *testing.T) {
 	}
 	judge(t, o, cs)
 	asmValid(t, o, cs)
+}
+
+// TestUnknownIntrinsicAfter22: llc after 22 refuses a call to an llvm.*
+// name it has no intrinsic for ("call to unknown intrinsic ... cannot be
+// lowered by the NVPTX backend", llc 23.1.4 and the 2026-10-25 trunk)
+// where llc 22 compiled it as an external function: both are unsupported,
+// never an unexplained failure, and the other kernels of the module are
+// still judged.
+func TestUnknownIntrinsicAfter22(t *testing.T) {
+	ins, _, err := toolchain.Discover(context.Background(), toolchain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := ldsmCase(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B8, "sm_90a")
+	good := ldsmCase(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, "sm_90a")
+	tested := 0
+	for _, in := range ins {
+		if in.Major <= 22 {
+			continue
+		}
+		tested++
+		o := discoverIn(t, in)
+		vs := judge(t, o, []domain.Case{bad, good})
+		want{oracles.Unsupported, RuleNoIntrinsic, "has no intrinsic llvm.nvvm.ldmatrix"}.check(t, vs[0])
+		want{oracles.Accept, RuleAccepted, ""}.check(t, vs[1])
+	}
+	if tested == 0 {
+		t.Skip("no LLVM after 22 installed (make oracles)")
+	}
 }
