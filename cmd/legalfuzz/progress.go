@@ -121,10 +121,15 @@ func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppre
 		if e.Campaign != camp.ID && !regressed {
 			continue
 		}
-		if (e.Status == store.StatusNew || regressed) && (failOnAll || e.Class.Bug()) {
+		title := e.Title
+		switch {
+		case e.FixedUpstream():
+			// Fixed where it will next be released: listed, not failing.
+			title += "  [fixed upstream: LLVM main no longer shows it; found in " + e.FoundIn() + "]"
+		case (e.Status == store.StatusNew || regressed) && (failOnAll || e.Class.Bug()):
 			fresh++
 		}
-		fmt.Fprintf(w, "  %-10s %-14s %s  %d cases  %s\n", cmp.Or(e.Tonight, e.Status), e.Class, e.Key, e.Cases, e.Title)
+		fmt.Fprintf(w, "  %-10s %-14s %s  %d cases  %s\n", cmp.Or(e.Tonight, e.Status), e.Class, e.Key, e.Cases, title)
 	}
 	fmt.Fprintf(w, "tonight: %d new, %d still failing, %d regressed, %d fixed\n", tonight[store.TonightNew], tonight[store.TonightStill],
 		tonight[store.TonightRegressed], tonight[store.TonightFixed])

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
 type triageOptions struct {
@@ -23,6 +25,7 @@ type triageOptions struct {
 	reason       string
 	asJSON       bool
 	example      bool
+	reproducesOn string
 }
 
 func newTriageCmd() *cobra.Command {
@@ -47,6 +50,7 @@ regressed (fixed before, back), or "-" when the run did not look at it.`,
 	f.StringVar(&o.since, "since", "", "list: compare the latest run with this campaign (default: the run before it)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
 	f.BoolVar(&o.example, "example", false, "show: the bucket's example case instead of its minimized case")
+	f.StringVar(&o.reproducesOn, "reproduces-on", "", "list: only the buckets whose replay reproduces on this installation (trunk, 22, ...)")
 	cmd.AddCommand(newTriageBundleCmd())
 	return cmd
 }
@@ -77,6 +81,9 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 		entries, err := o.entries(db)
 		if err != nil {
 			return err
+		}
+		if o.reproducesOn != "" {
+			entries = slices.DeleteFunc(entries, func(e store.TriageEntry) bool { return !e.ReproducesOn(o.reproducesOn) })
 		}
 		return writeTriage(w, entries, o.asJSON)
 	case "show":
@@ -148,7 +155,12 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 		return writeJSON(w, entries)
 	}
 	counts, tonight := map[string]int{}, map[string]int{}
-	tw := newTable(w, "BUCKET\tSTATUS\tTONIGHT\tCLASS\tCASES\tFIRST SEEN\tLAST SEEN\tTITLE")
+	labels := replayLabels(entries)
+	head := "BUCKET\tSTATUS\tTONIGHT\tCLASS\tCASES\tFIRST SEEN\tLAST SEEN\t"
+	for _, l := range labels {
+		head += strings.ToUpper(l) + "\t"
+	}
+	tw := newTable(w, head+"TITLE")
 	for _, e := range entries {
 		counts[e.Status]++
 		tonight[e.Tonight]++
@@ -159,8 +171,11 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 		if e.FixedBy != "" {
 			title += "  [fixed by " + e.FixedBy + "]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", e.Key, e.Status, cmp.Or(e.Tonight, "-"), e.Class, e.Cases,
-			e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime), title)
+		if e.FixedUpstream() {
+			title += "  [fixed upstream: LLVM main no longer shows it]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s%s\n", e.Key, e.Status, cmp.Or(e.Tonight, "-"), e.Class, e.Cases,
+			e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime), replayCells(e.Bucket, labels), title)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -169,6 +184,39 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
 		counts[store.StatusNew], counts[store.StatusKnown], counts[store.StatusSuppressed],
 		tonight[store.TonightNew], tonight[store.TonightStill], tonight[store.TonightRegressed], tonight[store.TonightFixed])
 	return err
+}
+
+// replayLabels are the installations the entries' buckets were replayed
+// on (found-in), oldest first as the replays list them.
+func replayLabels(entries []store.TriageEntry) []string {
+	var labels []string
+	rank := map[string]int{}
+	for _, e := range entries {
+		for _, v := range e.Versions {
+			if !slices.Contains(labels, v.Label()) {
+				labels = append(labels, v.Label())
+			}
+			rank[v.Label()] = max(rank[v.Label()], oracles.Major(v.Version))
+		}
+	}
+	slices.SortStableFunc(labels, func(a, b string) int { return cmp.Compare(rank[a], rank[b]) })
+	return labels
+}
+
+// replayCells spells a bucket's replay on each installation: yes
+// (reproduces), fixed, n/a (cannot judge), or - (not replayed there).
+func replayCells(b store.Bucket, labels []string) string {
+	var s strings.Builder
+	for _, l := range labels {
+		cell := "-"
+		for _, v := range b.Versions {
+			if v.Label() == l {
+				cell = map[string]string{store.Reproduces: "yes", store.Fixed: "fixed", store.CannotJudge: "n/a"}[v.Outcome]
+			}
+		}
+		s.WriteString(cell + "\t")
+	}
+	return s.String()
 }
 
 // show prints one bucket: its signature, the example case in JSON form (which

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // The outcomes of replaying a bucket's case on one version of its tool.
@@ -63,4 +64,39 @@ func (b Bucket) NewestReproduces() bool {
 		}
 	}
 	return false
+}
+
+// Main reports whether the version is a build of LLVM main: make oracles'
+// trunk snapshot, or a build whose version says git.
+func (v VersionVerdict) Main() bool {
+	return oracles.Label(v.Oracle) == toolchain.Trunk || strings.Contains(v.Version, "git")
+}
+
+// ReproducesOn reports whether the bucket's replay shows it on the version
+// labelled label (FoundIn's names).
+func (b Bucket) ReproducesOn(label string) bool {
+	for _, v := range b.Versions {
+		if v.Label() == label && v.Outcome == Reproduces {
+			return true
+		}
+	}
+	return false
+}
+
+// FixedUpstream reports whether LLVM main no longer shows a bucket that a
+// release still does: the bug is fixed where it will next be released,
+// so a nightly lists it without failing, naming the release that has it.
+func (b Bucket) FixedUpstream() bool {
+	var mainFixed, releaseHas bool
+	for _, v := range b.Versions {
+		switch {
+		case v.Main() && v.Outcome == Reproduces:
+			return false
+		case v.Main() && v.Outcome == Fixed:
+			mainFixed = true
+		case !v.Main() && v.Outcome == Reproduces:
+			releaseHas = true
+		}
+	}
+	return mainFixed && releaseHas
 }

@@ -245,7 +245,7 @@ func TestExportedMLIRVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "// expected-error @+1 {{'nvgpu.mma.sp.sync' op sparsity selector should be 0 or 1}}\n      %v1 = nvgpu.mma.sp.sync"
+	want := "// expected-error @+1 {{'nvgpu.mma.sp.sync' op sparsity selector should be 0 or 1}}\n      %v1 = \"nvgpu.mma.sp.sync\""
 	if !strings.HasPrefix(string(text), corpus.MLIRRunLine+"\n") || !strings.Contains(string(text), want) {
 		t.Fatalf("mma.mlir lacks the RUN line or the selector-2 expected-error:\n%s", text)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -47,7 +48,7 @@ func WriteIssue(bd Bundle) (string, error) {
 	class := policy.ClassOf(sig)
 	var t strings.Builder
 	fmt.Fprintf(&t, "# %s %s %s: %s\n\n", orDefault(projects[in.Family], sig.Tool), classWords[class], sig.Domain, headline(tool, sig))
-	fmt.Fprintf(&t, "Found by legalfuzz (bucket `%s`, class %s). %s\n\n", b.Key, class, versionLine(b.FoundIn(), b.NewestReproduces()))
+	fmt.Fprintf(&t, "Found by legalfuzz (bucket `%s`, class %s). %s\n\n", b.Key, class, versionLine(b, bd.mainLines))
 	if name := inputFiles[in.Family]; name != "" {
 		if text, err := os.ReadFile(filepath.Join(bd.Dir, name)); err == nil {
 			fmt.Fprintf(&t, "## Input (`%s`)\n\n```\n%s```\n\n", name, ensureNewline(string(text)))
@@ -89,14 +90,22 @@ func headline(tool oracles.Verdict, sig policy.Signature) string {
 	return "accepted although " + sig.Rule + " rejects it"
 }
 
-// versionLine says which versions reproduce.
-func versionLine(found string, newest bool) string {
+// versionLine says which versions reproduce, whether LLVM main still
+// does, and which commit of main that is.
+func versionLine(b store.Bucket, mainLines []string) string {
+	found := b.FoundIn()
 	if found == "" {
 		return "Not yet replayed on other versions."
 	}
 	line := "Versions: " + found + "."
-	if newest {
+	switch {
+	case b.FixedUpstream():
+		line += " LLVM main no longer shows it: fixed upstream, still in the releases marked reproduces."
+	case b.NewestReproduces():
 		line += " **The newest version tested still reproduces it.**"
+	}
+	for _, m := range mainLines {
+		line += " " + m + "."
 	}
 	return line
 }

@@ -26,10 +26,10 @@ func TestPassScriptJudgesThePass(t *testing.T) {
 	}
 	s := storetest.Open(t, "")
 	c := domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, target.MustParse("sm_90a", "")))
-	pol := policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{{A: oracles.SpecPTXISA, B: oracles.MLIRPasses, On: policy.OnCrash}}}
+	pol := policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{{A: oracles.SpecPTXISA, B: "mlir-passes@19", On: policy.OnCrash}}}
 	buckets := storetest.Plant(t, s, c, pol, []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "ptxisa.ldsm"},
-		{Oracle: oracles.MLIRPasses, Case: c.ID, Domain: c.Domain, Kind: oracles.Error, Rule: "pass:canonicalize/invalid-ir",
+		{Oracle: "mlir-passes@19", Case: c.ID, Domain: c.Domain, Kind: oracles.Error, Rule: "pass:canonicalize/invalid-ir",
 			Diagnostic: "pass:canonicalize: left IR the verifier rejects: FILE:LINE:COL: error: made up"},
 	})
 	if len(buckets) != 1 {
@@ -46,7 +46,7 @@ func TestPassScriptJudgesThePass(t *testing.T) {
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if rc, out := runScript(t, bd, "LEGALFUZZ_MLIR_OPT="+fake); rc != ExitReproduces {
+	if rc, out := runScript(t, bd, "LEGALFUZZ_TOOL_MLIR_OPT="+fake); rc != ExitReproduces {
 		t.Errorf("with a canonicalize that writes bad IR: exit %d, want %d:\n%s\n%s", rc, ExitReproduces, read(t, bd.Script), out)
 	}
 	if rc, out := runScript(t, bd); rc != ExitFixed {

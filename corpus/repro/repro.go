@@ -22,6 +22,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // The files of a bundle, besides the rendered inputs.
@@ -53,6 +54,9 @@ type Bundle struct {
 	Script string
 
 	llcArgs []string
+	// mainLines say which commit of LLVM main each replayed build of main
+	// is ("trunk: LLVM main of 2026-10-25, 7e3c57157096").
+	mainLines []string
 }
 
 // Write writes the bundle of the bucket whose key starts with id into
@@ -68,6 +72,8 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 	if err != nil {
 		return Bundle{}, err
 	}
+	bd = onNewest(ctx, bd, orcs)
+	bd.mainLines = mainLines(ctx, b)
 	bd.Dir = filepath.Join(out, b.Key)
 	if err := os.MkdirAll(bd.Dir, 0o755); err != nil {
 		return bd, err
@@ -84,9 +90,10 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 	}
 	w.file(BucketFile, string(meta)+"\n")
 	cmds := commandsHeader(bd)
-	for _, name := range pairOracles(b.Signature.Pair) {
+	pair := bd.Bucket.Signature.Pair // on the newest installation that reproduces it
+	for _, name := range pairOracles(pair) {
 		cmds = append(cmds, "", "# "+name)
-		cmds = append(cmds, render(ctx, w, bd.Case, name, len(llcOf(b.Signature.Pair)) > 1, orcs)...)
+		cmds = append(cmds, render(ctx, w, bd.Case, name, len(llcOf(pair)) > 1, orcs)...)
 	}
 	cmds = append(cmds, "", "# or run ./"+ScriptFile+": exit status 1 when the bug reproduces, 0 when not, 125 when this machine cannot tell")
 	w.file(CommandsFile, strings.Join(cmds, "\n")+"\n")
@@ -131,6 +138,59 @@ func choose(s regress.Store, b store.Bucket) (Bundle, error) {
 			Reference: ref, Expected: exp, Observed: obs}, nil
 	}
 	return Bundle{}, errors.Join(append([]error{fmt.Errorf("bucket %s: no case to bundle", b.Key)}, errs...)...)
+}
+
+// onNewest moves the bundle onto the newest installation of the deviating
+// tool's family that reproduces the bucket, when it is here: its words,
+// its input, its commands. An upstream maintainer's first question is
+// whether main still has the bug; a bundle of a release main has moved on
+// from answers another question.
+func onNewest(ctx context.Context, bd Bundle, orcs []oracles.Oracle) Bundle {
+	var newest store.VersionVerdict
+	for _, v := range bd.Bucket.Versions {
+		if v.Outcome == store.Reproduces {
+			newest = v
+		}
+	}
+	old := bd.Observed.Oracle
+	i := slices.IndexFunc(orcs, func(o oracles.Oracle) bool { return o.Name() == newest.Oracle })
+	if newest.Oracle == "" || newest.Oracle == old || i < 0 {
+		return bd
+	}
+	vs, err := orcs[i].Judge(ctx, []domain.Case{bd.Case})
+	if err != nil || len(vs) != 1 || vs[0].Kind != newest.Kind {
+		return bd // not what the replay saw: keep the stored verdicts
+	}
+	bd.Observed = vs[0]
+	sig := bd.Bucket.Signature
+	rename := func(name string) string {
+		if name == old {
+			return newest.Oracle
+		}
+		return name
+	}
+	sig.Tool, sig.Pair.A, sig.Pair.B = rename(sig.Tool), rename(sig.Pair.A), rename(sig.Pair.B)
+	bd.Bucket.Signature = sig
+	return bd
+}
+
+// mainLines names the commit of each build of LLVM main the bucket was
+// replayed on, from the installation's record.
+func mainLines(ctx context.Context, b store.Bucket) []string {
+	var out []string
+	for _, v := range b.Versions {
+		if !v.Main() {
+			continue
+		}
+		in, ok := toolchain.Find(ctx, toolchain.Options{}, v.Label())
+		switch {
+		case ok && in.Snapshot != "":
+			out = append(out, fmt.Sprintf("%s is LLVM main of %s (LLVM %s, %s)", v.Label(), in.Snapshot, in.Version, in.Source))
+		case ok:
+			out = append(out, fmt.Sprintf("%s is a build of LLVM main, LLVM %s in %s", v.Label(), in.Version, in.Dir))
+		}
+	}
+	return out
 }
 
 // sides returns the expected verdict (spec/ptxisa's when it judged the

@@ -37,10 +37,10 @@ func plant(t *testing.T) planted {
 		pair   policy.Pair
 	}{
 		{"tmadesc", policy.Pair{A: oracles.SpecPTXISA, B: "cuda-driver", On: policy.OnVerdict}},
-		{"mma", policy.Pair{A: "mlir", B: "ptxas", On: policy.OnVerdict}},
-		{"tmamode", policy.Pair{A: "mlir22", B: "ptxas", On: policy.OnVerdict}},
-		{"mma", policy.Pair{A: "llc19", B: "llc22", On: policy.OnVerdict}},
-		{"waitcnt", policy.Pair{A: oracles.SpecPTXISA, B: "amdgpu-mc", On: policy.OnValue}},
+		{"mma", policy.Pair{A: "mlir@19", B: "ptxas", On: policy.OnVerdict}},
+		{"tmamode", policy.Pair{A: "mlir@22", B: "ptxas", On: policy.OnVerdict}},
+		{"mma", policy.Pair{A: "llc@19", B: "llc@22", On: policy.OnVerdict}},
+		{"waitcnt", policy.Pair{A: oracles.SpecPTXISA, B: "amdgpu-mc@19", On: policy.OnValue}},
 		{"schedule", policy.Pair{A: oracles.SpecPTXISA, B: "fenceproxy", On: policy.OnVerdict}},
 	} {
 		d, _ := fuzz.Lookup(tc.domain)
@@ -69,12 +69,12 @@ func spellableSeed(d domain.Domain) domain.Value {
 	return d.Seeds()[0]
 }
 
-// TestWriteMLIR22Spelling checks that an mlir22 bucket's case.mlir is MLIR
+// TestWriteMLIR22Spelling checks that an mlir@22 bucket's case.mlir is MLIR
 // 22's rendering (a TMA load into an address-space-7 buffer), the module
 // its repro.sh runs mlir-opt-22 on, not MLIR 19's.
 func TestWriteMLIR22Spelling(t *testing.T) {
 	p := plant(t)
-	bd, err := Write(context.Background(), p.s, p.buckets["mlir22~ptxas/verdict"].Key, t.TempDir(), nil)
+	bd, err := Write(context.Background(), p.s, p.buckets["mlir@22~ptxas/verdict"].Key, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func (m minimized) Buckets() ([]store.Bucket, error) { return []store.Bucket{m.b
 // bundled when the pair judged it, and the example otherwise.
 func TestWritePicksMinimizedCase(t *testing.T) {
 	p := plant(t)
-	b := p.buckets["mlir~ptxas/verdict"]
+	b := p.buckets["mlir@19~ptxas/verdict"]
 	d, _ := fuzz.Lookup("mma")
 	small := domain.NewCase(d.Name, d.Seeds()[2]) // not the example, spellableSeed's [1]
 	if _, err := p.s.AddCases("", []store.CaseRecord{{ID: small.ID, Domain: d.Name, Data: small.Value.Encode()}}); err != nil {
@@ -180,7 +180,7 @@ func TestWritePicksMinimizedCase(t *testing.T) {
 		t.Fatalf("no pair verdicts on the minimized case: bundled %s (minimized %v), %v; want the example", bd.Case.ID, bd.Minimized, err)
 	}
 	_, err = p.s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{
-		{Oracle: "mlir", Case: small.ID, Domain: d.Name, Kind: oracles.Accept},
+		{Oracle: "mlir@19", Case: small.ID, Domain: d.Name, Kind: oracles.Accept},
 		{Oracle: "ptxas", Case: small.ID, Domain: d.Name, Kind: oracles.Reject, Diagnostic: "no"},
 	}})
 	if err != nil {

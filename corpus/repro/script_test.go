@@ -111,6 +111,13 @@ func TestScriptReproducesEveryBucket(t *testing.T) {
 		t.Fatalf("%d buckets from the campaign's cases; want most of its 23", len(buckets))
 	}
 	lf := "LEGALFUZZ=" + legalfuzzBinary(t)
+	// The bundle's legalfuzz, built away from the checkout, judges with
+	// the installations the store's verdicts came from.
+	dirs := tool.OraclesBinDirs()
+	if len(dirs) == 0 {
+		t.Skip("no .oracles (make oracles)")
+	}
+	installs := "LEGALFUZZ_ORACLES_DIR=" + filepath.Dir(dirs[0])
 	out := t.TempDir()
 	for _, b := range buckets {
 		t.Run(b.Key+"-"+b.Signature.Tool, func(t *testing.T) {
@@ -118,7 +125,7 @@ func TestScriptReproducesEveryBucket(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rc, text := runScript(t, bd, lf); rc != ExitReproduces {
+			if rc, text := runScript(t, bd, lf, installs); rc != ExitReproduces {
 				t.Errorf("%s (%s) exited %d, want %d:\n%s\n%s", bd.Script, b.Title, rc, ExitReproduces, read(t, bd.Script), text)
 			}
 		})
@@ -132,10 +139,10 @@ func TestScriptJudgesTheOutcome(t *testing.T) {
 	s := storetest.Open(t, "")
 	d, _ := fuzz.Lookup("mma")
 	c := domain.NewCase(d.Name, spellableSeed(d))
-	pair := policy.Pair{A: oracles.SpecPTXISA, B: mlir.Name, On: policy.OnVerdict}
+	pair := policy.Pair{A: oracles.SpecPTXISA, B: "mlir@19", On: policy.OnVerdict}
 	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "ptxisa.mma"},
-		{Oracle: mlir.Name, Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "verify", Diagnostic: "FILE:LINE:COL: error: the bug's own words"},
+		{Oracle: "mlir@19", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "verify", Diagnostic: "FILE:LINE:COL: error: the bug's own words"},
 	})
 	if len(bs) != 1 {
 		t.Fatalf("plant: %d buckets", len(bs))
@@ -164,7 +171,7 @@ func TestScriptJudgesTheOutcome(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if rc, out := runScript(t, bd, "LEGALFUZZ_MLIR_OPT="+fake); rc != tc.want {
+			if rc, out := runScript(t, bd, "LEGALFUZZ_TOOL_MLIR_OPT="+fake); rc != tc.want {
 				t.Errorf("exit %d, want %d:\n%s\n%s", rc, tc.want, read(t, bd.Script), out)
 			}
 		})

@@ -248,9 +248,20 @@ func (o Options) specs() ([]string, error) {
 	return specs, nil
 }
 
-// installed reads the installations under each .oracles/llvm folder.
+// systemRoots is where Debian's and apt.llvm.org's LLVM packages install
+// each release.
+const systemRoots = "/usr/lib/llvm-*/bin"
+
+// installed reads the installations under each .oracles/llvm folder or,
+// when there is none (a binary run away from its checkout), the system's
+// LLVM releases (systemRoots).
 func installed(ctx context.Context, skipped *[]error) []Installation {
 	var out []Installation
+	add := func(in Installation) {
+		if !slices.ContainsFunc(out, func(o Installation) bool { return o.Label == in.Label }) {
+			out = append(out, in)
+		}
+	}
 	for _, bin := range tool.OraclesBinDirs() {
 		dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(bin), "llvm", "*", "toolchain"))
 		for _, file := range dirs {
@@ -259,9 +270,17 @@ func installed(ctx context.Context, skipped *[]error) []Installation {
 				*skipped = append(*skipped, err)
 				continue
 			}
-			if !slices.ContainsFunc(out, func(o Installation) bool { return o.Label == in.Label }) {
-				out = append(out, in)
-			}
+			add(in)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	bins, _ := filepath.Glob(systemRoots)
+	for _, bin := range bins {
+		if in, err := Open(ctx, "", bin); err == nil && !in.Main() {
+			in.Source = "the system's " + filepath.Dir(bin)
+			add(in)
 		}
 	}
 	return out

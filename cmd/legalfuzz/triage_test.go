@@ -1,0 +1,78 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// TestTriageReplayColumns: triage list has a column per installation a
+// bucket was replayed on, marks a bucket LLVM main no longer shows as
+// fixed upstream, and --reproduces-on keeps the buckets that reproduce
+// on the installation named.
+func TestTriageReplayColumns(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "legalfuzz.db")
+	s := storetest.Open(t, db)
+	var keys []string
+	for i, trunk := range []string{store.Reproduces, store.Fixed} {
+		c := domain.NewCase(kindword.Name, kindword.Seeds()[i])
+		tool := oracles.Installed(oracles.LLC, "23")
+		pol := policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{{A: oracles.SpecPTXISA, B: tool, On: policy.OnVerdict}}}
+		b := storetest.Plant(t, s, c, pol, []oracles.Verdict{
+			{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: []string{"ptxisa.kindword.target", "ptxisa.kindword.i8-target"}[i]},
+			{Oracle: tool, Version: "23.1.4", Case: c.ID, Domain: c.Domain, Kind: oracles.Accept},
+		})[0]
+		b.Versions = []store.VersionVerdict{
+			{Oracle: "llc@19", Version: "19.1.7", Kind: oracles.Unsupported, Outcome: store.CannotJudge},
+			{Oracle: tool, Version: "23.1.4", Kind: oracles.Accept, Outcome: store.Reproduces},
+			{Oracle: "llc@trunk", Version: "24.0.0", Kind: oracles.Accept, Outcome: trunk},
+		}
+		if err := s.PutBucket(b); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, b.Key)
+	}
+	s.Close()
+	out, errOut, code := runCLI(t, "", "triage", "--db", db)
+	if code != exitOK {
+		t.Fatalf("triage list: exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(out, "\n")
+	if !strings.Contains(lines[0], "19") || !strings.Contains(lines[0], "23") || !strings.Contains(lines[0], "TRUNK") ||
+		strings.Index(lines[0], "23") > strings.Index(lines[0], "TRUNK") {
+		t.Errorf("header %q: want a column per installation, oldest first", lines[0])
+	}
+	for i, key := range keys {
+		line := lineOf(out, key)
+		wantCells := []string{"n/a", "yes", map[int]string{0: "yes", 1: "fixed"}[i]}
+		for _, cell := range wantCells {
+			if !strings.Contains(line, cell) {
+				t.Errorf("bucket %d's line %q lacks %q", i, line, cell)
+			}
+		}
+		if upstream := strings.Contains(line, "fixed upstream"); upstream != (i == 1) {
+			t.Errorf("bucket %d: fixed upstream %t in %q", i, upstream, line)
+		}
+	}
+	out, _, _ = runCLI(t, "", "triage", "--db", db, "--reproduces-on", "trunk")
+	if !strings.Contains(out, keys[0]) || strings.Contains(out, keys[1]) {
+		t.Errorf("--reproduces-on trunk:\n%s\nwant %s only", out, keys[0])
+	}
+}
+
+// lineOf is the line of out that holds key.
+func lineOf(out, key string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, key) {
+			return l
+		}
+	}
+	return ""
+}
