@@ -1,6 +1,7 @@
 package mlir
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -27,6 +28,13 @@ var spelled = []domain.Domain{blockscale.Domain, cpasync.Domain, kindword.Domain
 // parseOnly is mlir-opt's flag to parse without verifying (MLIR 20 and
 // later); with it, an error is the parser refusing our text.
 const parseOnly = "--mlir-very-unsafe-disable-verifier-on-parsing"
+
+// printGeneric makes mlir-opt print what it parsed in the generic form.
+// The probe passes it because the printer otherwise verifies each op
+// before choosing its custom form, so a verifier that crashes (22, 23 and
+// trunk on a rank-0 nvgpu.tma.async.load) would crash the parse-only run
+// too and count as the parser refusing the seed.
+const printGeneric = "--mlir-print-op-generic"
 
 // probed remembers each mlir-opt's probe by path and version: the mlir
 // and mlir-passes oracles of one installation share it.
@@ -62,30 +70,18 @@ func (o *Oracle) unspelled(ctx context.Context) (map[string]string, error) {
 
 // parseSeeds parses each domain's seeds and says which domains mostly fail.
 func (o *Oracle) parseSeeds(ctx context.Context) (map[string]string, error) {
-	var texts, domains []string
-	for _, d := range spelled {
-		if !o.Judges(d.Name) {
-			continue
-		}
-		for _, v := range d.Seeds() {
-			text, _, err := o.render(domain.NewCase(d.Name, v))
-			if err == nil {
-				texts, domains = append(texts, text), append(domains, d.Name)
-			}
-		}
-	}
-	res, err := o.runSplit(ctx, stage{name: stageVerify, tool: o.Opt, args: []string{parseOnly}}, texts)
+	parses, err := o.parseEachSeed(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("parse the seeds with %s: %w", o.Opt.Path, err)
+		return nil, err
 	}
 	seeds, refused, first := map[string]int{}, map[string]int{}, map[string]string{}
-	for i, r := range res {
-		d := domains[i]
+	for _, p := range parses {
+		d := p.c.Domain
 		seeds[d]++
-		if r.outcome != passed {
+		if p.refused != "" {
 			refused[d]++
 			if first[d] == "" {
-				first[d] = firstError(r.diag)
+				first[d] = p.refused
 			}
 		}
 	}
@@ -97,6 +93,42 @@ func (o *Oracle) parseSeeds(ctx context.Context) (map[string]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// seedParse is one seed as the parser read it.
+type seedParse struct {
+	c domain.Case
+	// refused is the parser's first error, or "" when it read the seed.
+	refused string
+}
+
+// parseEachSeed parses every seed the oracle renders, of every domain it
+// judges, with the verifier off.
+func (o *Oracle) parseEachSeed(ctx context.Context) ([]seedParse, error) {
+	var texts []string
+	var parses []seedParse
+	for _, d := range spelled {
+		if !o.Judges(d.Name) {
+			continue
+		}
+		for _, v := range d.Seeds() {
+			c := domain.NewCase(d.Name, v)
+			text, _, err := o.render(c)
+			if err == nil {
+				texts, parses = append(texts, text), append(parses, seedParse{c: c})
+			}
+		}
+	}
+	res, err := o.runSplit(ctx, stage{name: stageVerify, tool: o.Opt, args: []string{parseOnly, printGeneric}}, texts)
+	if err != nil {
+		return nil, fmt.Errorf("parse the seeds with %s: %w", o.Opt.Path, err)
+	}
+	for i, r := range res {
+		if r.outcome != passed {
+			parses[i].refused = cmp.Or(firstError(r.diag), "refused")
+		}
+	}
+	return parses, nil
 }
 
 // firstError is the words of a diagnostic's first error, without the

@@ -1,8 +1,11 @@
 package mlir
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -295,4 +298,74 @@ func (b *body) memrefDesc(addr uint64, shape, strides []int64, space int, typ st
 func (b *body) castPtr(addr uint64, space int, typ string) string {
 	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(addr), ptrType(space))
 	return b.val("builtin.unrealized_conversion_cast %s : %s to %s", p, ptrType(space), typ)
+}
+
+// genericOp is one op in MLIR's generic form, "name"(operands)
+// <{properties}> : (types) -> result, which MLIR 19, 22, 23 and trunk parse
+// alike. The custom forms are not stable: MLIR after 23 spells many ops'
+// inherent attributes as keywords and refuses them in the attribute
+// dictionary the releases before read ("inherent attribute 'mode' cannot
+// be parsed from attr-dict when strict properties in assembly format is
+// enabled"), so one custom spelling is a parse error, not a verdict, in
+// the other releases. The verifiers see the same op either way. Enum
+// attributes are written as full attributes (#nvvm.tma_load_mode<tile>),
+// as --mlir-print-op-generic prints them.
+type genericOp struct {
+	name           string
+	operands       []string
+	types          []string
+	props          []string
+	result         string // the result type; "" for none
+	sized          bool   // the op has AttrSizedOperandSegments
+	segmentLengths []int
+}
+
+// generic starts an op of that name; sized says its operands come in
+// segments whose lengths the op's operandSegmentSizes property records.
+func generic(name string, sized bool) *genericOp { return &genericOp{name: name, sized: sized} }
+
+// args appends one operand segment: the operands (none for an absent
+// optional one), all of type typ.
+func (g *genericOp) args(typ string, operands ...string) *genericOp {
+	for _, o := range operands {
+		g.operands, g.types = append(g.operands, o), append(g.types, typ)
+	}
+	g.segmentLengths = append(g.segmentLengths, len(operands))
+	return g
+}
+
+// absent appends an empty operand segment: an optional operand the op is
+// not given.
+func (g *genericOp) absent() *genericOp { return g.args("") }
+
+// prop appends properties, each "name = attribute" or a unit attribute's
+// name.
+func (g *genericOp) prop(props ...string) *genericOp {
+	g.props = append(g.props, props...)
+	return g
+}
+
+// returns sets the op's result type.
+func (g *genericOp) returns(typ string) *genericOp {
+	g.result = typ
+	return g
+}
+
+func (g *genericOp) String() string {
+	props := slices.Clone(g.props)
+	if g.sized {
+		lens := make([]string, len(g.segmentLengths))
+		for i, n := range g.segmentLengths {
+			lens[i] = strconv.Itoa(n)
+		}
+		props = append(props, "operandSegmentSizes = array<i32: "+strings.Join(lens, ", ")+">")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q(%s)", g.name, strings.Join(g.operands, ", "))
+	if len(props) > 0 {
+		b.WriteString(" <{" + strings.Join(props, ", ") + "}>")
+	}
+	result := cmp.Or(g.result, "()")
+	fmt.Fprintf(&b, " : (%s) -> %s", strings.Join(g.types, ", "), result)
+	return b.String()
 }

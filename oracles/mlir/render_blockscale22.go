@@ -28,15 +28,22 @@ func renderBlockScale22(v bs.Value) (kernel, error) {
 	if v.Kind == bs.F8F6F4 {
 		return kernel{}, unsupported("MLIR 22's #nvvm.block_scale_kind has no unscaled kind::f8f6f4")
 	}
-	attrs := fmt.Sprintf("{blockScaleFormat = #nvvm.block_scale_format<%s>, kind = #nvvm.block_scale_kind<%s>, "+
-		"multiplicandAPtxType = #nvvm.mma_type<%s>, multiplicandBPtxType = #nvvm.mma_type<%s>, "+
-		"scaleVecSize = #nvvm.scale_vec_size<x%d>, shape = #nvvm.shape<m = 16, n = 8, k = %d>}",
-		v.SFType, v.Kind, v.AType, v.BType, n, v.K)
 	const result = "!llvm.struct<(f32, f32, f32, f32)>"
 	b := newBody("      ")
-	d := b.val("nvvm.mma.block_scale A[%%a0, %%a1, %%a2, %%a3] B[%%b0, %%b1] C[%%c0, %%c1, %%c2, %%c3] "+
-		"scaleA[%%scale_a, %%byte_id_a, %%thread_id_a] scaleB[%%scale_b, %%byte_id_b, %%thread_id_b] %s : (i32, i32, f32) -> %s",
-		attrs, result)
+	// The generic form (see genericOp): MLIR after 23 spells the attributes
+	// as keywords. The operand segments: A, B, C, then each scale's data,
+	// byte id and thread id.
+	d := b.val("%s", generic("nvvm.mma.block_scale", true).
+		args("i32", "%a0", "%a1", "%a2", "%a3").args("i32", "%b0", "%b1").args("f32", "%c0", "%c1", "%c2", "%c3").
+		args("i32", "%scale_a").args("i16", "%byte_id_a").args("i16", "%thread_id_a").
+		args("i32", "%scale_b").args("i16", "%byte_id_b").args("i16", "%thread_id_b").
+		prop(fmt.Sprintf("blockScaleFormat = #nvvm.block_scale_format<%s>", v.SFType),
+			fmt.Sprintf("kind = #nvvm.block_scale_kind<%s>", v.Kind),
+			fmt.Sprintf("multiplicandAPtxType = #nvvm.mma_type<%s>", v.AType),
+			fmt.Sprintf("multiplicandBPtxType = #nvvm.mma_type<%s>", v.BType),
+			fmt.Sprintf("scaleVecSize = #nvvm.scale_vec_size<x%d>", n),
+			fmt.Sprintf("shape = #nvvm.shape<m = 16, n = 8, k = %d>", v.K)).
+		returns(result))
 	e := b.val("llvm.extractvalue %s[0] : %s", d, result)
 	b.op("llvm.store %s, %%out : f32, !llvm.ptr<1>", e)
 	params := "%a0: i32, %a1: i32, %a2: i32, %a3: i32, %b0: i32, %b1: i32, %c0: f32, %c1: f32, %c2: f32, %c3: f32, " +

@@ -1,6 +1,8 @@
 package mlir
 
 import (
+	"fmt"
+
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 )
 
@@ -41,16 +43,21 @@ func renderCPAsync(v cpasync.Value) (kernel, error) {
 	src, srcType := b.stridedAt(v.SrcAddr, shape, []int64{4096, int64(v.SrcStride)}, srcElem, 0)
 	dst, dstType := b.stridedAt(uint64(v.DstAddr), shape, []int64{4096, int64(v.DstStride)}, dstElem, 3)
 	c0 := b.index(0)
-	count, attrs := "", ""
+	// The generic form (see genericOp): MLIR after 23 spells bypassL1 and
+	// numGroups as keywords.
+	cp := generic("nvgpu.device_async_copy", true).args(dstType, dst).args("index", c0, c0).
+		args(srcType, src).args("index", c0, c0).prop(fmt.Sprintf("dstElements = %d : index", v.DstElements))
 	if v.HasSrcElements {
-		count = ", " + b.index(int64(v.SrcElements))
+		cp.args("index", b.index(int64(v.SrcElements)))
+	} else {
+		cp.absent()
 	}
 	if v.Cache == cpasync.CG {
-		attrs = " {bypassL1}"
+		cp.prop("bypassL1")
 	}
-	tok := b.val("nvgpu.device_async_copy %s[%s, %s], %s[%s, %s], %d%s%s : %s to %s",
-		src, c0, c0, dst, c0, c0, v.DstElements, count, attrs, srcType, dstType)
+	const token = "!nvgpu.device.async.token"
+	tok := b.val("%s", cp.returns(token))
 	g := b.val("nvgpu.device_async_create_group %s", tok)
-	b.op("nvgpu.device_async_wait %s {numGroups = 0 : i32}", g)
+	b.op("%s", generic("nvgpu.device_async_wait", false).args(token, g).prop("numGroups = 0 : i32"))
 	return kernel{Body: b.String()}, nil
 }

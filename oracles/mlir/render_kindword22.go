@@ -15,44 +15,68 @@ func init() { wantFuncs[kw.Name] = wantsKindWord }
 // renderKindWord22 spells tcgen05.mma as MLIR 22's nvvm.tcgen05.mma ops
 // (MLIR 19 has none): .sp, .block_scale and .ws are in the op's name, A's
 // place in its operand type (!llvm.ptr<6> for tensor memory, an i64
-// descriptor for shared memory), scale-input-d is the op's `scale`
+// descriptor for shared memory), scale-input-d is the op's scaleInputD
 // operand, and kind, cta_group, collector::a, .ashift and the block-scale
 // alias are attributes. What the attributes can hold is written as the
 // value says (.ashift on a shared-memory A included), so MLIR 22's verifier
 // judges the combination; a value its enums cannot hold has no spelling.
 // The seed's arch-conditional flag is the case's target, as for llc.
-func renderKindWord22(w kw.Value) (kernel, error) {
-	op, err := tcgen05Op(w)
-	if err != nil {
-		return kernel{}, err
+var renderKindWord22 = kindWordRenderer("block_scale_kind")
+
+// renderKindWord23 is the spelling of MLIR 23 and later: the block-scaled
+// ops take their kind as a #nvvm.tcgen05_mma_kind, which gained the mx
+// kinds (llvm#184433), not MLIR 22's #nvvm.block_scale_kind, which they
+// refuse ("attribute 'kind' failed to satisfy constraint") and which only
+// nvvm.mma.block_scale keeps; the ops and everything else are MLIR 22's.
+var renderKindWord23 = kindWordRenderer("tcgen05_mma_kind")
+
+// kindWordRenderer spells tcgen05.mma with blockScaleKind the attribute
+// (#nvvm.<blockScaleKind>) that holds the block-scaled ops' kind. The ops
+// are in the generic form (see genericOp): MLIR after 23 spells their
+// attributes as keywords.
+func kindWordRenderer(blockScaleKind string) func(kw.Value) (kernel, error) {
+	return func(w kw.Value) (kernel, error) {
+		op, err := tcgen05Op(w, blockScaleKind)
+		if err != nil {
+			return kernel{}, err
+		}
+		aType := "i64"
+		if w.ATMem {
+			aType = ptrType(6)
+		}
+		params := []string{"%d: !llvm.ptr<6>", "%a: " + aType, "%b: i64", "%idesc: i32", "%enable_d: i1"}
+		g := generic(op.name, op.sized).prop(op.attrs...).args(ptrType(6), "%d").args(aType, "%a").
+			args("i64", "%b").args("i32", "%idesc").args("i1", "%enable_d")
+		if w.Sparse {
+			params = append(params, "%spmeta: !llvm.ptr<6>")
+			g.args(ptrType(6), "%spmeta")
+		}
+		if w.BlockScale {
+			params = append(params, "%scale_a: !llvm.ptr<6>", "%scale_b: !llvm.ptr<6>")
+			g.args(ptrType(6), "%scale_a").args(ptrType(6), "%scale_b")
+		}
+		b := newBody("      ")
+		if op.sized {
+			// The optional scaleInputD and disableOutputLane segments.
+			if w.ScaleInputAcc {
+				g.args("i64", b.i64(uint64(w.ScaleInputD)))
+			} else {
+				g.absent()
+			}
+			g.absent()
+		}
+		b.op("%s", g)
+		return kernel{Params: strings.Join(params, ", "), Body: b.String()}, nil
 	}
-	aType := "i64"
-	if w.ATMem {
-		aType = ptrType(6)
-	}
-	params := []string{"%d: !llvm.ptr<6>", "%a: " + aType, "%b: i64", "%idesc: i32", "%enable_d: i1"}
-	types := []string{ptrType(6), aType, "i64", "i32", "i1"}
-	args := "%d, %a, %b, %idesc, %enable_d"
-	if w.Sparse {
-		params, types, args = append(params, "%spmeta: !llvm.ptr<6>"), append(types, ptrType(6)), args+", %spmeta"
-	}
-	if w.BlockScale {
-		params = append(params, "%scale_a: !llvm.ptr<6>", "%scale_b: !llvm.ptr<6>")
-		types, args = append(types, ptrType(6), ptrType(6)), args+", %scale_a, %scale_b"
-	}
-	b := newBody("      ")
-	if w.ScaleInputAcc {
-		args += " scale = " + b.i64(uint64(w.ScaleInputD))
-		types = append(types, "i64")
-	}
-	b.op("%s %s {%s} : (%s)", op.name, args, strings.Join(op.attrs, ", "), strings.Join(types, ", "))
-	return kernel{Params: strings.Join(params, ", "), Body: b.String()}, nil
 }
 
-// tcgen05Spelling is an nvvm.tcgen05.mma op's name and attributes.
+// tcgen05Spelling is an nvvm.tcgen05.mma op's name and attributes, and
+// whether its operands come in sized segments (the dense ops, whose
+// scaleInputD and disableOutputLane are optional).
 type tcgen05Spelling struct {
 	name  string
 	attrs []string
+	sized bool
 }
 
 // tcgen05Op names the op and its attributes, or says why MLIR 22 cannot
@@ -61,7 +85,7 @@ type tcgen05Spelling struct {
 // vector, the block-scaled ones only the three mx kinds and neither
 // .ashift nor a scale operand, and .ws neither (it is cta_group::1 and
 // collects B, not A).
-func tcgen05Op(w kw.Value) (tcgen05Spelling, error) {
+func tcgen05Op(w kw.Value, blockScaleKind string) (tcgen05Spelling, error) {
 	collector := fmt.Sprintf("collectorOp = #nvvm.tcgen05_mma_collectorop<%s>", w.CollectorA)
 	cta := fmt.Sprintf("ctaGroup = #nvvm.cta_group<cta_%d>", w.CTAGroup)
 	switch {
@@ -84,7 +108,7 @@ func tcgen05Op(w kw.Value) (tcgen05Spelling, error) {
 		if err != nil {
 			return tcgen05Spelling{}, unsupported("%v", err)
 		}
-		attrs := []string{fmt.Sprintf("kind = #nvvm.block_scale_kind<%s>", w.Kind), cta, collector}
+		attrs := []string{fmt.Sprintf("kind = #nvvm.%s<%s>", blockScaleKind, w.Kind), cta, collector}
 		if alias != "" {
 			attrs = append(attrs, fmt.Sprintf("blockScale = #nvvm.tcgen05_mma_block_scale<%s>", strings.TrimPrefix(alias, ".")))
 		}
@@ -96,7 +120,7 @@ func tcgen05Op(w kw.Value) (tcgen05Spelling, error) {
 	if w.AShift {
 		attrs = append(attrs, "aShift")
 	}
-	return tcgen05Spelling{name: "nvvm.tcgen05.mma" + sparseSuffix(w), attrs: attrs}, nil
+	return tcgen05Spelling{name: "nvvm.tcgen05.mma" + sparseSuffix(w), attrs: attrs, sized: true}, nil
 }
 
 func sparseSuffix(w kw.Value) string {

@@ -69,10 +69,10 @@ func renderLdmatrix(v ldsm.Value) (kernel, error) {
 	b := newBody("      ")
 	src, srcType := b.memrefAt(uint64(v.Align), []int64{64, 64}, elem, space)
 	c0 := b.index(0)
-	// The generic form, which every release parses alike (MLIR after 23
-	// spells the attributes as keywords).
-	r := b.val(`"nvgpu.ldmatrix"(%s, %s, %s) {numTiles = %d : i32, transpose = %t} : (%s, index, index) -> %s`,
-		src, c0, c0, v.NumMatrices, v.Transpose, srcType, res)
+	// The generic form (see genericOp): MLIR after 23 spells the attributes
+	// as keywords.
+	r := b.val("%s", generic("nvgpu.ldmatrix", false).args(srcType, src).args("index", c0, c0).
+		prop(fmt.Sprintf("numTiles = %d : i32", v.NumMatrices), fmt.Sprintf("transpose = %t", v.Transpose)).returns(res))
 	pos := strings.TrimSuffix(strings.Repeat("0, ", rank), ", ")
 	e := b.val("vector.extract %s[%s] : %s from %s", r, pos, elem, res)
 	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, elem)

@@ -2,7 +2,6 @@ package mlir
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 )
@@ -43,18 +42,14 @@ func renderStmatrix22(v ldsm.Value) (kernel, error) {
 	if v.Transpose {
 		layout = "col"
 	}
-	attrs := fmt.Sprintf("{layout = #nvvm.mma_layout<%s>, shape = #nvvm.ld_st_matrix_shape<m = %d, n = %d>, eltType = #nvvm.ld_st_matrix_elt_type<%s>}",
-		layout, rows, cols, elt)
 	b := newBody("      ")
 	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.Align)), ptrType(space))
-	n := int(v.NumMatrices)
-	regs := strings.TrimSuffix(strings.Repeat("%r, ", n), ", ")
-	types := strings.TrimSuffix(strings.Repeat("i32, ", n), ", ")
-	if n == 0 {
-		b.op("nvvm.stmatrix %s %s : %s", p, attrs, ptrType(space))
-	} else {
-		b.op("nvvm.stmatrix %s, %s %s : %s, %s", p, regs, attrs, ptrType(space), types)
-	}
+	// The generic form (see genericOp): MLIR after 23 spells the layout,
+	// shape and element type as keywords.
+	b.op("%s", generic("nvvm.stmatrix", false).args(ptrType(space), p).args("i32", times("%r", int(v.NumMatrices))...).prop(
+		fmt.Sprintf("layout = #nvvm.mma_layout<%s>", layout),
+		fmt.Sprintf("shape = #nvvm.ld_st_matrix_shape<m = %d, n = %d>", rows, cols),
+		fmt.Sprintf("eltType = #nvvm.ld_st_matrix_elt_type<%s>", elt)))
 	// The registers are a kernel parameter, as in MLIR 19's rendering.
 	return kernel{Params: "%r: i32", Body: b.String()}, nil
 }

@@ -61,22 +61,21 @@ func renderMMA(v mma.Value) (kernel, error) {
 	for i := range dims {
 		dims[i] = fmt.Sprint(v.Shape[i])
 	}
-	attrs := "mmaShape = [" + strings.Join(dims, ", ") + "]"
-	if v.TF32 {
-		attrs += ", tf32Enabled"
-	}
 	b := newBody("      ")
-	// The generic form: MLIR after 23 spells the ops' attributes as
-	// keywords (mmaShape = [...] without braces), the releases before in an
-	// attribute dictionary; every release parses the generic form alike.
-	op, operands, types := "nvgpu.mma.sync", "%a, %b, %c", aType+", "+bType+", "+cType
+	// The generic form (see genericOp): MLIR after 23 spells the ops'
+	// attributes as keywords (mmaShape = [...] without braces).
 	params := fmt.Sprintf("%%a: %s, %%b: %s, %%c: %s, %%out: !llvm.ptr<1>", aType, bType, cType)
+	op := generic("nvgpu.mma.sync", false).args(aType, "%a").args(bType, "%b").args(cType, "%c").
+		prop("mmaShape = [" + strings.Join(dims, ", ") + "]")
+	if v.TF32 {
+		op.prop("tf32Enabled")
+	}
 	if v.Sparse() {
-		attrs += fmt.Sprintf(", sparsitySelector = %d : i32", v.Selector)
-		op, operands, types = "nvgpu.mma.sp.sync", operands+", %meta", types+", vector<2xi16>"
+		op.name = "nvgpu.mma.sp.sync"
+		op.args("vector<2xi16>", "%meta").prop(fmt.Sprintf("sparsitySelector = %d : i32", v.Selector))
 		params += ", %meta: vector<2xi16>"
 	}
-	d := b.val("%q(%s) {%s} : (%s) -> %s", op, operands, attrs, types, dType)
+	d := b.val("%s", op.returns(dType))
 	e := b.val("vector.extract %s[0, 0] : %s from %s", d, dT, dType)
 	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, dT)
 	return kernel{Params: params, Body: b.String()}, nil

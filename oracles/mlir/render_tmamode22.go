@@ -2,7 +2,6 @@ package mlir
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
@@ -43,36 +42,47 @@ func renderTMAMode22(v tmamode.Value) (kernel, error) {
 	return kernel{Params: tmaParams22, Body: b.String()}, nil
 }
 
+// The ops are spelled in the generic form (see genericOp): MLIR after 23
+// spells mode, isCTAOnly and group as keywords.
+
 // tmaLoad22 spells a load, with its CTA mask and .cta_group when the value
-// has them.
+// has them. Its operand segments: destination, tensor map, coordinates,
+// mbarrier, im2col offsets, CTA mask, L2 cache hint, predicate.
 func tmaLoad22(b *body, v tmamode.Value) error {
-	dst, dstType, attrs := "%sc", "!llvm.ptr<7>", []string{}
+	dst, dstType, isCTAOnly := "%sc", "!llvm.ptr<7>", false
 	switch v.Dst {
 	case tmamode.SharedCluster:
 	case tmamode.SharedCTA:
-		dst, dstType, attrs = "%s", "!llvm.ptr<3>", append(attrs, "isCTAOnly = true")
+		dst, dstType, isCTAOnly = "%s", "!llvm.ptr<3>", true
 	default:
 		return unsupported("nvvm.cp.async.bulk.tensor.shared.cluster.global writes shared memory, not .%s", v.Dst)
 	}
-	box, mode, err := tmaLoadMode22(b, v)
+	coords, offs, mode, err := tmaLoadMode22(b, v)
 	if err != nil {
 		return err
 	}
+	op := generic("nvvm.cp.async.bulk.tensor.shared.cluster.global", true).args(dstType, dst).args("!llvm.ptr", "%t").
+		args("i32", coords...).args("!llvm.ptr<3>", "%mbar").args("i16", offs...)
 	if v.Multicast {
-		box += " multicast_mask = %m"
+		op.args("i16", "%m")
+	} else {
+		op.absent()
 	}
-	if mode != "" {
-		attrs = append(attrs, "mode = #nvvm.tma_load_mode<"+mode+">")
+	op.absent().absent().prop("mode = #nvvm.tma_load_mode<" + mode + ">")
+	if isCTAOnly {
+		op.prop("isCTAOnly = true")
 	}
 	if v.CTAGroup != 0 {
-		attrs = append(attrs, fmt.Sprintf("group = #nvvm.cta_group<cta_%d>", v.CTAGroup))
+		op.prop(fmt.Sprintf("group = #nvvm.cta_group<cta_%d>", v.CTAGroup))
 	}
-	b.op("nvvm.cp.async.bulk.tensor.shared.cluster.global %s, %%t, %%mbar, %s%s : %s, !llvm.ptr", dst, box, attrDict(attrs), dstType)
+	b.op("%s", op)
 	return nil
 }
 
 // tmaStore22 spells a store: tile, im2col_no_offs (MLIR's store mode
-// im2col) or tile::scatter4; no store has a CTA mask or .cta_group.
+// im2col) or tile::scatter4; no store has a CTA mask or .cta_group. Its
+// operand segments: tensor map, source, coordinates, L2 cache hint,
+// predicate.
 func tmaStore22(b *body, v tmamode.Value) error {
 	switch {
 	case v.Dst != tmamode.Global:
@@ -82,7 +92,7 @@ func tmaStore22(b *body, v tmamode.Value) error {
 	case v.CTAGroup != 0:
 		return unsupported("MLIR 22's tensor store has no .cta_group")
 	}
-	mode := ""
+	mode := "tile"
 	coords := int(v.Rank)
 	switch v.Mode {
 	case tmamode.Tile:
@@ -96,16 +106,14 @@ func tmaStore22(b *body, v tmamode.Value) error {
 	default:
 		return unsupported("MLIR 22 has no tensor store mode .%s", v.Mode)
 	}
-	var attrs []string
-	if mode != "" {
-		attrs = append(attrs, "mode = #nvvm.tma_store_mode<"+mode+">")
-	}
-	b.op("nvvm.cp.async.bulk.tensor.global.shared.cta %%t, %%s, box[%s]%s : !llvm.ptr, !llvm.ptr<3>", repeat("%c", coords), attrDict(attrs))
+	b.op("%s", generic("nvvm.cp.async.bulk.tensor.global.shared.cta", true).args("!llvm.ptr", "%t").args("!llvm.ptr<3>", "%s").
+		args("i32", times("%c", coords)...).absent().absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
 	return nil
 }
 
 // tmaPrefetch22 spells an L2 prefetch in any load mode; it has no CTA mask
-// or .cta_group.
+// or .cta_group. Its operand segments: tensor map, coordinates, im2col
+// offsets, L2 cache hint.
 func tmaPrefetch22(b *body, v tmamode.Value) error {
 	switch {
 	case v.Dst != tmamode.L2:
@@ -115,34 +123,27 @@ func tmaPrefetch22(b *body, v tmamode.Value) error {
 	case v.CTAGroup != 0:
 		return unsupported("MLIR 22's tensor prefetch has no .cta_group")
 	}
-	box, mode, err := tmaLoadMode22(b, v)
+	coords, offs, mode, err := tmaLoadMode22(b, v)
 	if err != nil {
 		return err
 	}
-	var attrs []string
-	if mode != "" {
-		attrs = append(attrs, "mode = #nvvm.tma_load_mode<"+mode+">")
-	}
-	b.op("nvvm.cp.async.bulk.tensor.prefetch %%t, %s%s : !llvm.ptr", box, attrDict(attrs))
+	b.op("%s", generic("nvvm.cp.async.bulk.tensor.prefetch", true).args("!llvm.ptr", "%t").args("i32", coords...).
+		args("i16", offs...).absent().prop("mode = #nvvm.tma_load_mode<"+mode+">"))
 	return nil
 }
 
-// tmaLoadMode22 spells the coordinates and im2col operands of a load or
-// prefetch in MLIR 22's #nvvm.tma_load_mode, and the mode ("" for tile,
-// the default). im2col takes rank-2 offsets (none below 3D, which MLIR 22
-// is left to refuse); the ::w modes take wHalo and wOffset, as constants so
-// the value's reach the IR; gather4 is 2D with five coordinates.
-func tmaLoadMode22(b *body, v tmamode.Value) (string, string, error) {
-	coords := int(v.Rank)
-	var mode string
-	var offs []string
+// tmaLoadMode22 is the coordinates and im2col offsets of a load or
+// prefetch in MLIR 22's #nvvm.tma_load_mode, and the mode. im2col takes
+// rank-2 offsets (none below 3D, which MLIR 22 is left to refuse); the ::w
+// modes take wHalo and wOffset, as constants so the value's reach the IR;
+// gather4 is 2D with five coordinates.
+func tmaLoadMode22(b *body, v tmamode.Value) (coords, offs []string, mode string, err error) {
+	n := int(v.Rank)
+	mode = "tile"
 	switch v.Mode {
 	case tmamode.Tile:
 	case tmamode.Im2col:
-		mode = "im2col"
-		for range max(int(v.Rank)-2, 0) {
-			offs = append(offs, "%o")
-		}
+		mode, offs = "im2col", times("%o", max(int(v.Rank)-2, 0))
 	case tmamode.Im2colW, tmamode.Im2colW128:
 		mode = "im2col_w"
 		if v.Mode == tmamode.Im2colW128 {
@@ -151,23 +152,20 @@ func tmaLoadMode22(b *body, v tmamode.Value) (string, string, error) {
 		offs = []string{b.i16(v.WHalo), b.i16(v.WOffset)}
 	case tmamode.Gather4:
 		if v.Rank != 2 {
-			return "", "", unsupported("MLIR 22's tile_gather4 is 2D (five coordinates); a %dD one has no spelling", v.Rank)
+			return nil, nil, "", unsupported("MLIR 22's tile_gather4 is 2D (five coordinates); a %dD one has no spelling", v.Rank)
 		}
-		mode, coords = "tile_gather4", 5
+		mode, n = "tile_gather4", 5
 	default:
-		return "", "", unsupported("MLIR 22 has no cp.async.bulk.tensor load mode .%s", v.Mode)
+		return nil, nil, "", unsupported("MLIR 22 has no cp.async.bulk.tensor load mode .%s", v.Mode)
 	}
-	box := "box[" + repeat("%c", coords) + "]"
-	if len(offs) > 0 {
-		box += " im2col[" + strings.Join(offs, ", ") + "]"
-	}
-	return box, mode, nil
+	return times("%c", n), offs, mode, nil
 }
 
-// attrDict spells an attribute dictionary, " {a, b}", or "" when empty.
-func attrDict(attrs []string) string {
-	if len(attrs) == 0 {
-		return ""
+// times is n copies of s: one operand passed n times.
+func times(s string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = s
 	}
-	return " {" + strings.Join(attrs, ", ") + "}"
+	return out
 }

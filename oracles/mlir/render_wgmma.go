@@ -77,22 +77,20 @@ func renderWarpgroupMMA(v wg.Value) (kernel, error) {
 	descB := fmt.Sprintf("!nvgpu.warpgroup.descriptor<tensor = %s>", memrefType(fragmentDims(r, int(v.BK), int(v.N)), bb, 3))
 	accType := fmt.Sprintf("!nvgpu.warpgroup.accumulator<fragmented = %s>", vectorType(fragmentDims(r, int(v.M), int(v.N)), acc))
 	resType := fmt.Sprintf("!nvgpu.warpgroup.accumulator<fragmented = %s>", vectorType(fragmentDims(r, int(v.M), int(v.N)), res))
-	var attrs []string
-	if v.TransA {
-		attrs = append(attrs, "transposeA")
-	}
-	if v.TransB {
-		attrs = append(attrs, "transposeB")
-	}
-	attr := ""
-	if len(attrs) > 0 {
-		attr = " {" + strings.Join(attrs, ", ") + "}"
-	}
+	// The generic form (see genericOp): MLIR after 23 spells transposeA and
+	// transposeB as keywords.
 	b := newBody("      ")
 	da := b.val("builtin.unrealized_conversion_cast %%da : i64 to %s", descA)
 	db := b.val("builtin.unrealized_conversion_cast %%db : i64 to %s", descB)
 	c := b.val("nvgpu.warpgroup.mma.init.accumulator -> %s", accType)
-	b.val("nvgpu.warpgroup.mma %s, %s, %s%s : %s, %s, %s -> %s", da, db, c, attr, descA, descB, accType, resType)
+	mma := generic("nvgpu.warpgroup.mma", false).args(descA, da).args(descB, db).args(accType, c).returns(resType)
+	if v.TransA {
+		mma.prop("transposeA")
+	}
+	if v.TransB {
+		mma.prop("transposeB")
+	}
+	b.val("%s", mma)
 	return kernel{Params: "%da: i64, %db: i64", Body: b.String()}, nil
 }
 

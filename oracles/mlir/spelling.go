@@ -3,6 +3,7 @@ package mlir
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
@@ -39,12 +40,27 @@ type spelling struct {
 // address space 7, the mode as an attribute, prefetch, gather4/scatter4,
 // im2col::w, .cta_group) and stmatrix (eltType and shape attributes), and
 // only 22 has tcgen05.mma and sm_120's block-scaled mma, checked on
-// mlir-opt-22 22.1.8.
+// mlir-opt-22 22.1.8. From 23 on, the block-scaled tcgen05.mma ops take
+// their kind as a #nvvm.tcgen05_mma_kind (checked on mlir-opt-23 23.1.4
+// and the 2026-10-25 trunk snapshot). The ops whose custom form changed
+// after 23 (attributes as keywords) are spelled in the generic form every
+// release reads (genericOp), so they need no entry of their own.
 var spellings = []spelling{
 	{since: 0, targets: llvm19Targets},
-	{since: 22, vectorAsmOK: true, targets: llvm22Targets,
-		renderers: map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderStmatrix22),
-			kindword.Name: typed(renderKindWord22), blockscale.Name: typed(renderBlockScale22)}},
+	{since: 22, vectorAsmOK: true, targets: llvm22Targets, renderers: renderers22},
+	{since: 23, vectorAsmOK: true, targets: llvm22Targets,
+		renderers: overriding(renderers22, map[string]renderer{kindword.Name: typed(renderKindWord23)})},
+}
+
+// renderers22 are MLIR 22's renderers, where they differ from 19's.
+var renderers22 = map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderStmatrix22),
+	kindword.Name: typed(renderKindWord22), blockscale.Name: typed(renderBlockScale22)}
+
+// overriding is an older release's renderers with some replaced.
+func overriding(older, newer map[string]renderer) map[string]renderer {
+	out := maps.Clone(older)
+	maps.Copy(out, newer)
+	return out
 }
 
 // spellingOf is the spelling of an LLVM major release.
