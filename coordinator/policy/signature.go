@@ -185,8 +185,8 @@ func keyRule(s Signature) string {
 }
 
 // keyTool is the deviating tool as the key names it: its family, so that
-// one bug seen by two versions of a tool (mlir and mlir22, llc19 and
-// llc22) is one bucket, whose found-in/fixed-in says which versions have
+// one bug seen by two installations of a tool (mlir@19 and mlir@trunk,
+// llc@22 and llc@23) is one bucket, whose found-in/fixed-in says which versions have
 // it.
 func keyTool(tool string) string {
 	if in, ok := oracles.Lookup(tool); ok && in.Family != "" && !strings.HasPrefix(tool, oracles.ExecPrefix) {

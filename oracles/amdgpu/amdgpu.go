@@ -1,5 +1,5 @@
-// Package amdgpu holds the "amdgpu-mc" and "amdgpu-mc22" oracles: LLVM 19's
-// and LLVM 22's AMDGPU assembler and disassembler (llvm-mc -arch=amdgcn).
+// Package amdgpu holds the amdgpu-mc@LABEL oracles: each LLVM
+// installation's AMDGPU assembler and disassembler (llvm-mc -arch=amdgcn).
 // They judge two domains: waitcnt, whose lowered s_waitcnt thresholds they
 // assemble, and waitcntasm, whose wait instructions they assemble,
 // disassemble and assemble again, each step judged by the domain's own
@@ -128,7 +128,7 @@ func NewNamed(name string, t tool.Tool, cpus []string) *Oracle {
 	return o
 }
 
-// Name is "amdgpu-mc" or "amdgpu-mc22".
+// Name is amdgpu-mc@LABEL ("amdgpu-mc" for an llvm-mc wrapped by New).
 func (o *Oracle) Name() string { return o.name }
 
 // knows reports whether this llvm-mc lists the processor.

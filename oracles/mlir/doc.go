@@ -17,15 +17,17 @@
 // and llc 22 refuses), is Unsupported with the reason. Each render_*.go
 // file documents its domain's mapping.
 //
-// Releases. The "mlir22" oracle runs the same stages with MLIR 22's tools.
-// It renders as MLIR 19 does except where MLIR 22 spells the ops
-// otherwise (release.renderers): its TMA copies (render_tmamode22.go) and
-// stmatrix (render_ldsm22.go); and it judges tcgen05.mma (kindword) and
-// sm_120's block-scaled mma.sync (blockscale), for which only MLIR 22 has
-// ops (render_kindword22.go, render_blockscale22.go). It judges every
-// domain on every target LLVM 22 knows, so an op MLIR 22 lets through on a
-// target below or beside its floor (a tcgen05-era target for wgmma) is a
-// finding.
+// Installations. Each LLVM installation (package toolchain) is an oracle,
+// mlir@LABEL, running the same stages with its own tools. It renders as
+// its major release spells the ops (spelling.go: MLIR 19's renderers, with
+// 22's own TMA copies, stmatrix, tcgen05.mma and sm_120's block-scaled
+// mma.sync, and 23's kind attribute of the block-scaled tcgen05 ops); ops
+// whose custom syntax changed between releases are written in the generic
+// form every release reads alike. At discovery a parse-only probe
+// (probe.go) marks a domain an installation does not read as unspelled.
+// From 22 on, every domain is judged on every target its LLVM knows, so an
+// op MLIR lets through on a target below or beside its floor (a
+// tcgen05-era target for wgmma) is a finding.
 // llc's "Cannot select" abort is llc refusing the case, like a ptxas error.
 //
 // Verdicts. Many cases go into one file separated by "// -----";
@@ -80,7 +82,7 @@
 // doubling a batch's time; one case per process it costs about five
 // processes per accepted case. BenchmarkJudge1000 measures all four.
 //
-// Pass judges (passes.go: mlir-passes, mlir22-passes). A compiler built on
+// Pass judges (passes.go: mlir-passes@LABEL). A compiler built on
 // MLIR runs more GPU passes than Pipeline: optimizations on nvgpu IR before
 // the lowering and, after it, the host's GPU calls to LLVM and MLIR's own
 // serialization of the gpu.module to PTX. The pass judges run each alone
