@@ -215,12 +215,15 @@ func (c *Coordinator) consumeDead(ctx context.Context, campaign string) error {
 // going to it (Coordinator.enqueuedFor, as for a verdict). The store counts
 // those it has not judged as dead; a forged dead letter naming the
 // campaign's cases for an oracle nobody runs counts for nothing, even while
-// the cases' enqueue is not yet marked.
+// the cases' enqueue is not yet marked. A case the job names more than once
+// is one pair.
 func (c *Coordinator) jobPairs(job queue.Job) ([]store.Pair, error) {
 	ids := make([]string, len(job.Cases))
 	for i, wc := range job.Cases {
 		ids[i] = wc.ID
 	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	known, err := c.opts.Store.Cases(ids)
 	if err != nil {
 		return nil, err

@@ -110,6 +110,24 @@ func put(b *bolt.Bucket, key []byte, v any) error {
 	return b.Put(key, data)
 }
 
+// setMark stores key as a mark (a key whose presence is the fact: a dead
+// pair, a bucket's member, a recorded message), and hasMark reads one. A
+// mark is written with an empty, non-nil value and read by its key: inside
+// the transaction that wrote it, bbolt's Get returns nil for a key put with
+// a nil value, and a mark read that way was counted again (a pair dead 100
+// times, a case counted twice in a bucket).
+func setMark(b *bolt.Bucket, key []byte) error { return b.Put(key, []byte{}) }
+
+// hasMark reports whether b holds key, whatever its value (marks of older
+// stores were written with a nil one).
+func hasMark(b *bolt.Bucket, key []byte) bool {
+	if b == nil {
+		return false
+	}
+	k, _ := b.Cursor().Seek(key)
+	return k != nil && string(k) == string(key)
+}
+
 func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 	var v T
 	data := b.Get(key)

@@ -158,3 +158,58 @@ func TestDeadLetterRedelivered(t *testing.T) {
 		t.Fatalf("%d dead letters stored, %d counted; want 4 and 4", len(dls), c.Stats.DeadLetters)
 	}
 }
+
+// markedCampaign is a fresh store holding campaign "c" with the cases ids,
+// each enqueued for oracle.
+func markedCampaign(t *testing.T, oracle string, ids ...string) *store.Store {
+	t.Helper()
+	s := storetest.Open(t, "")
+	if err := s.PutCampaign(store.Campaign{ID: "c", State: store.StateRunning}); err != nil {
+		t.Fatal(err)
+	}
+	enq := map[string][]string{}
+	var recs []store.CaseRecord
+	for _, id := range ids {
+		recs = append(recs, store.CaseRecord{ID: id, Domain: "d", Campaign: "c"})
+		enq[id] = []string{oracle}
+	}
+	if _, err := s.AddCases("c", recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkEnqueued("c", enq); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestRepeatedDeadPairsCountOnce: a dead letter naming one pending pair 100
+// times (a forged one did, 57 seed cases 100 times each, and the campaign
+// ended with outstanding -4010 and 1,633 pairs never judged) marks it dead
+// once, as do two letters of one fetch naming it; the verdict that comes
+// after all revives it once.
+func TestRepeatedDeadPairsCountOnce(t *testing.T) {
+	s := markedCampaign(t, "slow", "a", "b")
+	var pairs []store.Pair
+	for range 100 {
+		pairs = append(pairs, store.Pair{Case: "a", Oracle: "slow"})
+	}
+	dl := store.DeadLetter{Campaign: "c", Subject: "dead.c", Reason: "forged"}
+	second := []store.Pair{{Case: "a", Oracle: "slow"}, {Case: "b", Oracle: "slow"}, {Case: "b", Oracle: "slow"}}
+	if err := s.AddDeadLetters([]store.DeadLetter{dl, dl}, [][]store.Pair{pairs, second}); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := s.GetCampaign("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Stats.DeadCases != 2 || c.Stats.Outstanding() != 0 {
+		t.Fatalf("dead_cases %d, outstanding %d; want 2 and 0 (two pairs marked dead)", c.Stats.DeadCases, c.Stats.Outstanding())
+	}
+	if _, err := s.CommitVerdicts(store.Commit{Campaign: "c", Now: time.Unix(1, 0),
+		Verdicts: []oracles.Verdict{{Oracle: "slow", Case: "a", Domain: "d", Kind: oracles.Accept}}}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, _ = s.GetCampaign("c"); c.Stats.DeadCases != 1 || c.Stats.Judged != 1 || c.Stats.Outstanding() != 0 {
+		t.Fatalf("after a's verdict: dead_cases %d, judged %d, outstanding %d; want 1, 1, 0", c.Stats.DeadCases, c.Stats.Judged, c.Stats.Outstanding())
+	}
+}
