@@ -520,8 +520,8 @@ func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time
 	}
 	member := []byte(key + "\x00" + d.Case)
 	mb := tx.Bucket(bucketMembers)
-	if mb.Get(member) == nil {
-		if err := mb.Put(member, nil); err != nil {
+	if !hasMark(mb, member) {
+		if err := setMark(mb, member); err != nil {
 			return b, false, false, err
 		}
 		b.Cases++

@@ -213,3 +213,36 @@ func TestRepeatedDeadPairsCountOnce(t *testing.T) {
 		t.Fatalf("after a's verdict: dead_cases %d, judged %d, outstanding %d; want 1, 1, 0", c.Stats.DeadCases, c.Stats.Judged, c.Stats.Outstanding())
 	}
 }
+
+// TestFindingsOfOneCaseInOneTransactionCountOnce: two results for one case
+// committed together (a plain 30 s campaign did it: findings 229 for 182
+// distinct findings, 22 buckets of one member counting 2 cases) record its
+// finding once.
+func TestFindingsOfOneCaseInOneTransactionCountOnce(t *testing.T) {
+	s := storetest.Open(t, "")
+	pol := policy.Policy{Domain: "d", Judges: []string{"ptxas"}}
+	judged := func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }
+	commit := func(vs ...oracles.Verdict) store.Commit {
+		return store.Commit{Verdicts: vs, Judged: judged, Now: time.Unix(100, 0)}
+	}
+	res, err := s.CommitMany([]store.Commit{
+		commit(oracles.Verdict{Oracle: oracles.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
+			oracles.Verdict{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept}),
+		commit(oracles.Verdict{Oracle: oracles.SpecSeed, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "seed.d.r"}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res[0].Findings + res[1].Findings; n != 1 {
+		t.Errorf("findings counted %d, want 1", n)
+	}
+	buckets, err := s.Buckets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range buckets {
+		if b.Cases != 1 {
+			t.Errorf("bucket %s counts %d cases, has one member", b.Key, b.Cases)
+		}
+	}
+}
