@@ -345,3 +345,27 @@ func TestResumeWithNATSDataLost(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLongDiagnosticLine: a verifier whose diagnostic's first line passes
+// bbolt's 32 KiB key limit failed the store transaction of every result
+// fetched with it ("key too large"), real oracles' results included; after
+// the last delivery the messages were dropped and the drain timed out, on
+// every resume. Every verdict is stored, of both oracles.
+func TestLongDiagnosticLine(t *testing.T) {
+	ns, nc := natsServer(t)
+	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
+	const campaign = "longline"
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 32, 19)
+	long := testoracle.New(testoracle.Config{Name: "longline", Domains: []string{"kindword"}, Kind: oracles.Reject,
+		Diagnostic: "error: " + strings.Repeat("overlong ", 40<<10/9) + "\nsecond line"})
+	fine := testoracle.New(testoracle.Config{Name: "fine", Domains: []string{"kindword"}})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, long, fine)
+
+	db := storetest.Open(t, "")
+	opts := kindwordCampaign(db, nc, qcfg, campaign, time.Second, 8)
+	opts.DrainTimeout = 15 * time.Second
+	camp := runCoordinator(t, opts, time.Minute)
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fine", "longline"}}); err != nil {
+		t.Fatal(err)
+	}
+}
