@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -66,7 +67,7 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		good = append(good, m)
 		commits = append(commits, c.commitOf(results[i]))
 	}
-	c.commitAndAck(good, commits)
+	c.commitAndAck(good, commits, &dead)
 }
 
 // recordBad stores, as a dead letter, the cases of a result that its worker
@@ -101,17 +102,35 @@ func (c *Coordinator) commitOf(res queue.Result) store.Commit {
 }
 
 // commitAndAck commits the results in one transaction and acks them only
-// once it is on disk.
-func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
-	if len(ms) == 0 {
+// once it is on disk. A result the store refuses for a reason of its own
+// (store.ResultError) becomes a dead letter with that reason, its pairs
+// dead, and the others are committed without it: it never blocks them.
+func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit, dead *letters) {
+	for len(ms) > 0 {
+		outs, err := c.opts.Store.CommitMany(commits)
+		var own *store.ResultError
+		if errors.As(err, &own) {
+			i := own.Index
+			dead.add(c, ms[i], fmt.Sprintf("result: cannot be stored: %v", own.Err), commitPairs(commits[i]))
+			ms, commits = slices.Delete(ms, i, i+1), slices.Delete(commits, i, i+1)
+			continue
+		}
+		if err != nil {
+			c.log.Error("commit verdicts; results will be redelivered", "err", err)
+			nakAll(ms)
+			return
+		}
+		c.committed(commits, outs)
+		for _, m := range ms {
+			_ = m.Ack()
+		}
 		return
 	}
-	outs, err := c.opts.Store.CommitMany(commits)
-	if err != nil {
-		c.log.Error("commit verdicts; results will be redelivered", "err", err)
-		nakAll(ms)
-		return
-	}
+}
+
+// committed notes what a commit changed: the cached campaign, the metrics,
+// the generator's corpus and the log of new buckets.
+func (c *Coordinator) committed(commits []store.Commit, outs []store.CommitResult) {
 	c.reload()
 	c.metrics.observe(commits, outs)
 	for _, out := range outs {
@@ -122,9 +141,15 @@ func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
 			c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
 		}
 	}
-	for _, m := range ms {
-		_ = m.Ack()
+}
+
+// commitPairs are the (case, oracle) pairs a commit's verdicts answer.
+func commitPairs(cm store.Commit) []store.Pair {
+	pairs := make([]store.Pair, len(cm.Verdicts))
+	for i, v := range cm.Verdicts {
+		pairs[i] = store.Pair{Case: v.Case, Oracle: v.Oracle}
 	}
+	return pairs
 }
 
 func nakAll(ms []jetstream.Msg) {

@@ -3,11 +3,13 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
@@ -340,19 +342,53 @@ func (s *Store) CommitVerdicts(c Commit) (CommitResult, error) {
 // all of them, which is what lets the coordinator keep up with many
 // workers. Each commit is applied as CommitVerdicts would; a failure
 // commits none of them.
+//
+// A commit that cannot be stored for a reason of its own is named by a
+// *ResultError, so that the caller can commit the others without it.
 func (s *Store) CommitMany(commits []Commit) ([]CommitResult, error) {
 	out := make([]CommitResult, len(commits))
 	err := s.update(func(tx *bolt.Tx) error {
 		for i, c := range commits {
 			res, err := commitOne(tx, c)
+			if ownFault(err) {
+				return &ResultError{Index: i, Err: err}
+			}
 			if err != nil {
-				return err
+				return fmt.Errorf("commit result %d: %w", i, err)
 			}
 			out[i] = res
 		}
 		return nil
 	})
 	return out, err
+}
+
+// ResultError is CommitMany's error when the commit at Index cannot be
+// stored for a reason of its own (a key or value bbolt refuses, a value
+// that does not encode): nothing was committed, and the other commits can
+// be without it. Retrying it can never succeed.
+type ResultError struct {
+	Index int
+	Err   error
+}
+
+func (e *ResultError) Error() string {
+	return fmt.Sprintf("result %d cannot be stored: %v", e.Index, e.Err)
+}
+
+func (e *ResultError) Unwrap() error { return e.Err }
+
+// ownFault reports whether err, met while a commit was applied, is the
+// commit's own fault: what it asked to store, not the store, is wrong.
+func ownFault(err error) bool {
+	var (
+		unsupportedValue *json.UnsupportedValueError
+		unsupportedType  *json.UnsupportedTypeError
+		marshaler        *json.MarshalerError
+	)
+	return errors.Is(err, bolterrors.ErrKeyTooLarge) || errors.Is(err, bolterrors.ErrValueTooLarge) ||
+		errors.Is(err, bolterrors.ErrKeyRequired) ||
+		errors.As(err, &unsupportedValue) || errors.As(err, &unsupportedType) || errors.As(err, &marshaler)
 }
 
 // commitOne applies one result inside tx.

@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -244,5 +246,23 @@ func TestFindingsOfOneCaseInOneTransactionCountOnce(t *testing.T) {
 		if b.Cases != 1 {
 			t.Errorf("bucket %s counts %d cases, has one member", b.Key, b.Cases)
 		}
+	}
+}
+
+// TestCommitManyNamesWhatItCannotStore: a commit the store refuses for a
+// reason of its own is named by its index, so the caller can commit the
+// others without it; nothing of the transaction is kept.
+func TestCommitManyNamesWhatItCannotStore(t *testing.T) {
+	s := storetest.Open(t, "")
+	commit := func(oracle, id string) store.Commit {
+		return store.Commit{Now: time.Unix(1, 0), Verdicts: []oracles.Verdict{{Oracle: oracle, Case: id, Domain: "d", Kind: oracles.Accept}}}
+	}
+	_, err := s.CommitMany([]store.Commit{commit("a", "x"), commit(strings.Repeat("o", 40<<10), "y"), commit("a", "z")})
+	var own *store.ResultError
+	if !errors.As(err, &own) || own.Index != 1 {
+		t.Fatalf("err = %v, want a ResultError naming commit 1", err)
+	}
+	if _, n, err := s.Counts(); err != nil || n != 0 {
+		t.Fatalf("%d verdicts kept, %v; want none", n, err)
 	}
 }
