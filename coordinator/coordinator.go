@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -207,7 +208,7 @@ func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 	}
 	if err := c.start(ctx); err != nil {
 		stop()
-		return c.Campaign(), err
+		return c.Campaign(), cmp.Or(c.halted(), err)
 	}
 	err := c.drive(ctx, errs, quiesce)
 	stop()
@@ -337,8 +338,11 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 				return err
 			}
 		case now := <-tick.C:
-			if err := c.saveElapsed(now.Sub(last)); err != nil {
+			if err := c.halted(); err != nil {
 				return err
+			}
+			if err := c.saveElapsed(now.Sub(last)); err != nil {
+				return cmp.Or(c.halted(), err)
 			}
 			last = now
 			camp := c.Campaign()
@@ -376,6 +380,23 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 			}
 		}
 	}
+}
+
+// ErrHalted is Run's error when the campaign cannot go on, whatever it
+// waits for: its store cannot be written (a full disk) or a worker cannot
+// do its work (a NATS permission it lacks). Nothing was acked that was not
+// committed; once the cause is fixed, a run on the same store resumes.
+var ErrHalted = errors.New("campaign stopped")
+
+// halted returns why the campaign cannot go on, or nil. Many loops write
+// the store and nak what they could not commit; the store keeps the first
+// failed write, so one check here stops the campaign, rather than a drain
+// timeout much later that names no cause.
+func (c *Coordinator) halted() error {
+	if err := c.opts.Store.WriteErr(); err != nil {
+		return fmt.Errorf("%w: %w; free space (or fix the disk), then run again on the same store to resume", ErrHalted, err)
+	}
+	return nil
 }
 
 // enqueueStranded enqueues the campaign's stored cases whose jobs were never
