@@ -208,7 +208,7 @@ func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 	}
 	if err := c.start(ctx); err != nil {
 		stop()
-		return c.Campaign(), cmp.Or(c.halted(), err)
+		return c.Campaign(), c.writeHalt(err)
 	}
 	err := c.drive(ctx, errs, quiesce)
 	stop()
@@ -342,7 +342,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 				return err
 			}
 			if err := c.saveElapsed(now.Sub(last)); err != nil {
-				return cmp.Or(c.halted(), err)
+				return c.writeHalt(err)
 			}
 			last = now
 			camp := c.Campaign()
@@ -396,7 +396,23 @@ func (c *Coordinator) halted() error {
 	if err := c.opts.Store.WriteErr(); err != nil {
 		return fmt.Errorf("%w: %w; free space (or fix the disk), then run again on the same store to resume", ErrHalted, err)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, w := range c.workers {
+		if w.Fault != "" {
+			return fmt.Errorf("%w: worker %s cannot work: %s; fix it, then run again on the same store to resume", ErrHalted, w.Worker, w.Fault)
+		}
+	}
 	return nil
+}
+
+// writeHalt is err, or, when err is the store's failed write, the campaign
+// halted on it (see halted).
+func (c *Coordinator) writeHalt(err error) error {
+	if errors.Is(err, store.ErrWrite) {
+		return cmp.Or(c.halted(), err)
+	}
+	return err
 }
 
 // enqueueStranded enqueues the campaign's stored cases whose jobs were never

@@ -67,7 +67,15 @@ func New(nc *nats.Conn, cfg Config) (*Worker, error) {
 
 // Run advertises the worker and consumes jobs until ctx is done; then it
 // finishes the jobs in hand (graceful drain) and returns.
+//
+// A worker whose NATS user lacks a permission it needs does not start: it
+// advertises why (Capability.Fault), so that the campaign stops naming it,
+// and returns the reason.
 func (w *Worker) Run(ctx context.Context) error {
+	if err := queue.CheckWorkerPermissions(w.js.Conn()); err != nil {
+		w.advertiseFault(ctx, err)
+		return fmt.Errorf("worker %s: %w", w.cfg.Name, err)
+	}
 	if err := queue.WaitStreams(ctx, w.js); err != nil {
 		return err
 	}
@@ -100,10 +108,37 @@ func (w *Worker) Run(ctx context.Context) error {
 	return errors.Join(all...)
 }
 
-// advertise keeps the worker's registry entry fresh.
-func (w *Worker) advertise(ctx context.Context) error {
+// capability is what the worker advertises.
+func (w *Worker) capability() queue.Capability {
 	c := queue.Capability{Worker: w.cfg.Name, Oracles: w.cfg.Statuses, Fuzz: w.cfg.Fuzz != nil}
 	c.Host, _ = os.Hostname()
+	return c
+}
+
+// faultWait bounds how long a worker that cannot work waits for the
+// coordinator's registry to say so there.
+const faultWait = 10 * time.Second
+
+// advertiseFault tells the campaign why the worker cannot work, if the
+// registry is there within faultWait and the user may write it; the worker
+// stops either way.
+func (w *Worker) advertiseFault(ctx context.Context, fault error) {
+	ctx, cancel := context.WithTimeout(ctx, faultWait)
+	defer cancel()
+	c := w.capability()
+	c.Fault = fault.Error()
+	err := queue.WaitStreams(ctx, w.js)
+	if err == nil {
+		err = queue.Advertise(ctx, w.js, c)
+	}
+	if err != nil {
+		w.log.Warn("could not tell the campaign why this worker stops", "err", err)
+	}
+}
+
+// advertise keeps the worker's registry entry fresh.
+func (w *Worker) advertise(ctx context.Context) error {
+	c := w.capability()
 	t := time.NewTicker(queue.HeartbeatPeriod())
 	defer t.Stop()
 	for {
