@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -292,12 +294,12 @@ func (c *Coordinator) finishDrain() error {
 	if err != nil {
 		return err
 	}
-	left := 0
+	left := map[string]int{} // by oracle
 	for oracle, recs := range owed {
 		var orphans []store.Pair
 		for _, r := range recs {
 			if slices.Contains(c.oraclesFor(r.Domain), oracle) {
-				left++
+				left[oracle]++
 			} else {
 				orphans = append(orphans, store.Pair{Case: r.ID, Oracle: oracle})
 			}
@@ -312,12 +314,31 @@ func (c *Coordinator) finishDrain() error {
 		}
 	}
 	c.reload()
-	if left > 0 {
-		return fmt.Errorf("%w: the drain timeout (%s) passed with %d jobs unjudged; run again on the same store to resume",
-			ErrIncomplete, c.drainTimeout(), left)
+	if len(left) > 0 {
+		return fmt.Errorf("%w: the drain timeout (%s) passed with jobs unjudged: %s; run again on the same store to resume",
+			ErrIncomplete, c.drainTimeout(), c.owing(left))
 	}
 	c.setState(store.StateDone)
 	return nil
+}
+
+// owing says who owes the jobs left, by oracle: how many, and the live
+// workers that offer it (the ones to look at).
+func (c *Coordinator) owing(left map[string]int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var parts []string
+	for _, oracle := range slices.Sorted(maps.Keys(left)) {
+		var by []string
+		for _, w := range c.workers {
+			if slices.ContainsFunc(w.Oracles, func(s oracles.Status) bool { return s.Name == oracle && s.Available }) {
+				by = append(by, w.Worker)
+			}
+		}
+		slices.Sort(by)
+		parts = append(parts, fmt.Sprintf("%s owes %d (offered by %s)", oracle, left[oracle], strings.Join(by, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // drive schedules fuzz slices until the duration is spent, then drains.
