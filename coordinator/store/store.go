@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -42,6 +43,20 @@ type CaseRecord struct {
 	// Enqueued lists the oracles a job was created for; nil until the case's
 	// jobs are on the queue, so a restarted coordinator finds what to enqueue.
 	Enqueued []string `json:"enqueued,omitempty"`
+}
+
+// minimizedPrefix starts the Source of a case the minimizer stored for a
+// bucket; the bucket's key follows.
+const minimizedPrefix = "minimized:"
+
+// MinimizedSource is the Source of the minimized case of bucket key: a case
+// stored under the bucket's campaign, outside its counters (no job judged
+// it; the minimizer's re-checks did).
+func MinimizedSource(bucketKey string) string { return minimizedPrefix + bucketKey }
+
+// MinimizedFor reports the bucket the record was minimized for, if it was.
+func (r CaseRecord) MinimizedFor() (bucketKey string, ok bool) {
+	return strings.CutPrefix(r.Source, minimizedPrefix)
 }
 
 // Decode decodes the record's canonical bytes with its domain. Every reader
