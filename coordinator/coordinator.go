@@ -247,7 +247,7 @@ func (c *Coordinator) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.enqueue(ctx, left)
+	return c.enqueue(ctx, left, true)
 }
 
 // republish sends again the jobs of a resumed campaign whose verdicts never
@@ -444,7 +444,7 @@ func (c *Coordinator) enqueueStranded(ctx context.Context) bool {
 	before := c.Campaign().Stats.Enqueued
 	left, err := c.opts.Store.Unenqueued(c.Campaign().ID)
 	if err == nil && len(left) > 0 {
-		err = c.enqueue(ctx, left)
+		err = c.enqueue(ctx, left, true)
 	}
 	if err != nil {
 		c.log.Warn("enqueue stranded cases; will retry", "err", err)

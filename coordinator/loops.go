@@ -309,23 +309,35 @@ func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
 // addRecords is addInputs for case records already made: the path every
 // generator's cases take.
 func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []store.CaseRecord) error {
-	if _, err := c.opts.Store.AddCases(campaign, recs); err != nil {
+	added, err := c.opts.Store.AddCases(campaign, recs)
+	if err != nil {
 		return err
 	}
 	c.reload()
-	var left []store.CaseRecord
+	fresh := map[string]bool{}
+	for _, r := range added {
+		fresh[r.ID] = true
+	}
+	var left, stranded []store.CaseRecord
 	seen := map[string]bool{}
 	for _, r := range recs {
 		stored, ok, err := c.opts.Store.Case(r.ID)
 		if err != nil {
 			return err
 		}
-		if ok && !seen[r.ID] && stored.Campaign == campaign && stored.Enqueued == nil {
+		switch {
+		case !ok || seen[r.ID] || stored.Campaign != campaign || stored.Enqueued != nil:
+		case fresh[r.ID]:
 			left = append(left, stored)
+		default: // stored by an earlier delivery whose enqueue failed part way
+			stranded = append(stranded, stored)
 		}
 		seen[r.ID] = true
 	}
-	return c.enqueue(ctx, left)
+	if err := c.enqueue(ctx, left, false); err != nil {
+		return err
+	}
+	return c.enqueue(ctx, stranded, true)
 }
 
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then
@@ -334,7 +346,13 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 // the cases only while its backlog is under the pacing bound: the others
 // are marked without it, so nothing waits for it and nothing sends them
 // to it later.
-func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord) error {
+//
+// Stranded cases (stored, never marked: a crash or a failed enqueue came
+// between their publish and their mark) may have jobs on the queue
+// already, for a sampled judge too: they go to every judge, paced or not,
+// so that the verdict of such a job is one the campaign asked for (a real
+// sass verdict was dead-lettered after a resume decided without sass).
+func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stranded bool) error {
 	byDomain := map[string][]store.CaseRecord{}
 	for _, r := range recs {
 		byDomain[r.Domain] = append(byDomain[r.Domain], r)
@@ -343,7 +361,7 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord) erro
 	marked := map[string][]string{}
 	for dom, rs := range byDomain {
 		orcs := slices.DeleteFunc(c.oraclesFor(dom), func(o string) bool {
-			return c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
+			return !stranded && c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
 		})
 		if len(orcs) == 0 {
 			continue
