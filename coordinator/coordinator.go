@@ -1,12 +1,15 @@
 package coordinator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -207,7 +210,7 @@ func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 	}
 	if err := c.start(ctx); err != nil {
 		stop()
-		return c.Campaign(), err
+		return c.Campaign(), c.writeHalt(err)
 	}
 	err := c.drive(ctx, errs, quiesce)
 	stop()
@@ -244,7 +247,7 @@ func (c *Coordinator) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.enqueue(ctx, left)
+	return c.enqueue(ctx, left, true)
 }
 
 // republish sends again the jobs of a resumed campaign whose verdicts never
@@ -291,12 +294,12 @@ func (c *Coordinator) finishDrain() error {
 	if err != nil {
 		return err
 	}
-	left := 0
+	left := map[string]int{} // by oracle
 	for oracle, recs := range owed {
 		var orphans []store.Pair
 		for _, r := range recs {
 			if slices.Contains(c.oraclesFor(r.Domain), oracle) {
-				left++
+				left[oracle]++
 			} else {
 				orphans = append(orphans, store.Pair{Case: r.ID, Oracle: oracle})
 			}
@@ -311,12 +314,31 @@ func (c *Coordinator) finishDrain() error {
 		}
 	}
 	c.reload()
-	if left > 0 {
-		return fmt.Errorf("%w: the drain timeout (%s) passed with %d jobs unjudged; run again on the same store to resume",
-			ErrIncomplete, c.drainTimeout(), left)
+	if len(left) > 0 {
+		return fmt.Errorf("%w: the drain timeout (%s) passed with jobs unjudged: %s; run again on the same store to resume",
+			ErrIncomplete, c.drainTimeout(), c.owing(left))
 	}
 	c.setState(store.StateDone)
 	return nil
+}
+
+// owing says who owes the jobs left, by oracle: how many, and the live
+// workers that offer it (the ones to look at).
+func (c *Coordinator) owing(left map[string]int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var parts []string
+	for _, oracle := range slices.Sorted(maps.Keys(left)) {
+		var by []string
+		for _, w := range c.workers {
+			if slices.ContainsFunc(w.Oracles, func(s oracles.Status) bool { return s.Name == oracle && s.Available }) {
+				by = append(by, w.Worker)
+			}
+		}
+		slices.Sort(by)
+		parts = append(parts, fmt.Sprintf("%s owes %d (offered by %s)", oracle, left[oracle], strings.Join(by, ", ")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // drive schedules fuzz slices until the duration is spent, then drains.
@@ -337,8 +359,11 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 				return err
 			}
 		case now := <-tick.C:
-			if err := c.saveElapsed(now.Sub(last)); err != nil {
+			if err := c.halted(); err != nil {
 				return err
+			}
+			if err := c.saveElapsed(now.Sub(last)); err != nil {
+				return c.writeHalt(err)
 			}
 			last = now
 			camp := c.Campaign()
@@ -378,6 +403,39 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 	}
 }
 
+// ErrHalted is Run's error when the campaign cannot go on, whatever it
+// waits for: its store cannot be written (a full disk) or a worker cannot
+// do its work (a NATS permission it lacks). Nothing was acked that was not
+// committed; once the cause is fixed, a run on the same store resumes.
+var ErrHalted = errors.New("campaign stopped")
+
+// halted returns why the campaign cannot go on, or nil. Many loops write
+// the store and nak what they could not commit; the store keeps the first
+// failed write, so one check here stops the campaign, rather than a drain
+// timeout much later that names no cause.
+func (c *Coordinator) halted() error {
+	if err := c.opts.Store.WriteErr(); err != nil {
+		return fmt.Errorf("%w: %w; free space (or fix the disk), then run again on the same store to resume", ErrHalted, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, w := range c.workers {
+		if w.Fault != "" {
+			return fmt.Errorf("%w: worker %s cannot work: %s; fix it, then run again on the same store to resume", ErrHalted, w.Worker, w.Fault)
+		}
+	}
+	return nil
+}
+
+// writeHalt is err, or, when err is the store's failed write, the campaign
+// halted on it (see halted).
+func (c *Coordinator) writeHalt(err error) error {
+	if errors.Is(err, store.ErrWrite) {
+		return cmp.Or(c.halted(), err)
+	}
+	return err
+}
+
 // enqueueStranded enqueues the campaign's stored cases whose jobs were never
 // created (an enqueue that failed on the last delivery of its inputs). It
 // reports whether there is more to wait for: jobs it enqueued, or an enqueue
@@ -386,7 +444,7 @@ func (c *Coordinator) enqueueStranded(ctx context.Context) bool {
 	before := c.Campaign().Stats.Enqueued
 	left, err := c.opts.Store.Unenqueued(c.Campaign().ID)
 	if err == nil && len(left) > 0 {
-		err = c.enqueue(ctx, left)
+		err = c.enqueue(ctx, left, true)
 	}
 	if err != nil {
 		c.log.Warn("enqueue stranded cases; will retry", "err", err)

@@ -210,22 +210,21 @@ func (c *Coordinator) generateLoop(ctx context.Context) error {
 	if err := c.loadCorpus(); err != nil {
 		return err
 	}
-	for {
+	for ctx.Err() == nil {
 		if c.Campaign().State == store.StateRunning {
 			made, err := c.generate(ctx)
 			if err != nil {
-				c.log.Warn("generate", "err", err)
-			}
-			if made {
+				c.log.Warn("generate", "err", err) // and wait: a store that fails fails the next batch too
+			} else if made {
 				continue // topped up one batch: look again at once
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return nil
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+	return nil
 }
 
 // loadCorpus indexes the corpus a resumed campaign already has.

@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -66,7 +67,7 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		good = append(good, m)
 		commits = append(commits, c.commitOf(results[i]))
 	}
-	c.commitAndAck(good, commits)
+	c.commitAndAck(good, commits, &dead)
 }
 
 // recordBad stores, as a dead letter, the cases of a result that its worker
@@ -101,17 +102,35 @@ func (c *Coordinator) commitOf(res queue.Result) store.Commit {
 }
 
 // commitAndAck commits the results in one transaction and acks them only
-// once it is on disk.
-func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
-	if len(ms) == 0 {
+// once it is on disk. A result the store refuses for a reason of its own
+// (store.ResultError) becomes a dead letter with that reason, its pairs
+// dead, and the others are committed without it: it never blocks them.
+func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit, dead *letters) {
+	for len(ms) > 0 {
+		outs, err := c.opts.Store.CommitMany(commits)
+		var own *store.ResultError
+		if errors.As(err, &own) {
+			i := own.Index
+			dead.add(c, ms[i], fmt.Sprintf("result: cannot be stored: %v", own.Err), commitPairs(commits[i]))
+			ms, commits = slices.Delete(ms, i, i+1), slices.Delete(commits, i, i+1)
+			continue
+		}
+		if err != nil {
+			c.log.Error("commit verdicts; results will be redelivered", "err", err)
+			nakAll(ms)
+			return
+		}
+		c.committed(commits, outs)
+		for _, m := range ms {
+			_ = m.Ack()
+		}
 		return
 	}
-	outs, err := c.opts.Store.CommitMany(commits)
-	if err != nil {
-		c.log.Error("commit verdicts; results will be redelivered", "err", err)
-		nakAll(ms)
-		return
-	}
+}
+
+// committed notes what a commit changed: the cached campaign, the metrics,
+// the generator's corpus and the log of new buckets.
+func (c *Coordinator) committed(commits []store.Commit, outs []store.CommitResult) {
 	c.reload()
 	c.metrics.observe(commits, outs)
 	for _, out := range outs {
@@ -122,9 +141,15 @@ func (c *Coordinator) commitAndAck(ms []jetstream.Msg, commits []store.Commit) {
 			c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
 		}
 	}
-	for _, m := range ms {
-		_ = m.Ack()
+}
+
+// commitPairs are the (case, oracle) pairs a commit's verdicts answer.
+func commitPairs(cm store.Commit) []store.Pair {
+	pairs := make([]store.Pair, len(cm.Verdicts))
+	for i, v := range cm.Verdicts {
+		pairs[i] = store.Pair{Case: v.Case, Oracle: v.Oracle}
 	}
+	return pairs
 }
 
 func nakAll(ms []jetstream.Msg) {
@@ -215,12 +240,15 @@ func (c *Coordinator) consumeDead(ctx context.Context, campaign string) error {
 // going to it (Coordinator.enqueuedFor, as for a verdict). The store counts
 // those it has not judged as dead; a forged dead letter naming the
 // campaign's cases for an oracle nobody runs counts for nothing, even while
-// the cases' enqueue is not yet marked.
+// the cases' enqueue is not yet marked. A case the job names more than once
+// is one pair.
 func (c *Coordinator) jobPairs(job queue.Job) ([]store.Pair, error) {
 	ids := make([]string, len(job.Cases))
 	for i, wc := range job.Cases {
 		ids[i] = wc.ID
 	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	known, err := c.opts.Store.Cases(ids)
 	if err != nil {
 		return nil, err
@@ -281,23 +309,35 @@ func (c *Coordinator) addInputs(ctx context.Context, in queue.Inputs) error {
 // addRecords is addInputs for case records already made: the path every
 // generator's cases take.
 func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []store.CaseRecord) error {
-	if _, err := c.opts.Store.AddCases(campaign, recs); err != nil {
+	added, err := c.opts.Store.AddCases(campaign, recs)
+	if err != nil {
 		return err
 	}
 	c.reload()
-	var left []store.CaseRecord
+	fresh := map[string]bool{}
+	for _, r := range added {
+		fresh[r.ID] = true
+	}
+	var left, stranded []store.CaseRecord
 	seen := map[string]bool{}
 	for _, r := range recs {
 		stored, ok, err := c.opts.Store.Case(r.ID)
 		if err != nil {
 			return err
 		}
-		if ok && !seen[r.ID] && stored.Campaign == campaign && stored.Enqueued == nil {
+		switch {
+		case !ok || seen[r.ID] || stored.Campaign != campaign || stored.Enqueued != nil:
+		case fresh[r.ID]:
 			left = append(left, stored)
+		default: // stored by an earlier delivery whose enqueue failed part way
+			stranded = append(stranded, stored)
 		}
 		seen[r.ID] = true
 	}
-	return c.enqueue(ctx, left)
+	if err := c.enqueue(ctx, left, false); err != nil {
+		return err
+	}
+	return c.enqueue(ctx, stranded, true)
 }
 
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then
@@ -306,7 +346,13 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 // the cases only while its backlog is under the pacing bound: the others
 // are marked without it, so nothing waits for it and nothing sends them
 // to it later.
-func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord) error {
+//
+// Stranded cases (stored, never marked: a crash or a failed enqueue came
+// between their publish and their mark) may have jobs on the queue
+// already, for a sampled judge too: they go to every judge, paced or not,
+// so that the verdict of such a job is one the campaign asked for (a real
+// sass verdict was dead-lettered after a resume decided without sass).
+func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stranded bool) error {
 	byDomain := map[string][]store.CaseRecord{}
 	for _, r := range recs {
 		byDomain[r.Domain] = append(byDomain[r.Domain], r)
@@ -315,7 +361,7 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord) erro
 	marked := map[string][]string{}
 	for dom, rs := range byDomain {
 		orcs := slices.DeleteFunc(c.oraclesFor(dom), func(o string) bool {
-			return c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
+			return !stranded && c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
 		})
 		if len(orcs) == 0 {
 			continue

@@ -89,7 +89,7 @@ func storeMinimized(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 		verdicts = vs
 	}
 	b.Minimized, b.MinimizeNote = c.ID, ""
-	rec := store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: b.Campaign, Source: "minimized:" + b.Key, Seen: time.Now().UTC()}
+	rec := store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: b.Campaign, Source: store.MinimizedSource(b.Key), Seen: time.Now().UTC()}
 	if _, err := s.AddCases("", []store.CaseRecord{rec}); err != nil {
 		return b, err
 	}

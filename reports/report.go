@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
@@ -308,7 +307,7 @@ func newAccumulator(buckets []store.Bucket) *accumulator {
 func (a *accumulator) add(rec store.CaseRecord, vs []oracles.Verdict) error {
 	a.cases++
 	a.verdicts += len(vs)
-	if !strings.HasPrefix(rec.Source, "minimized:") {
+	if _, minimized := rec.MinimizedFor(); !minimized {
 		a.seen = append(a.seen, rec.Seen) // a minimization's time is not the campaign's
 	}
 	a.matrix.Add(vs)

@@ -39,6 +39,13 @@ type Config struct {
 	// every case of the batch gets a Timeout verdict. Zero means
 	// DefaultJobTimeout.
 	JobTimeout time.Duration
+	// StopGrace bounds how long a job in hand may go on once Run's context
+	// has ended: then its oracle call is cancelled and the job nak'ed, to
+	// be judged again by whoever runs next. A campaign's own workers use it
+	// so that its drain timeout holds (a verifier's batch in hand made it
+	// overrun by the batch). Zero means no bound: the job in hand is
+	// finished (a worker's graceful drain on SIGTERM).
+	StopGrace time.Duration
 }
 
 // DefaultJobTimeout bounds one batch when Config.JobTimeout is zero: far
@@ -50,7 +57,14 @@ type Worker struct {
 	cfg Config
 	js  jetstream.JetStream
 	log *slog.Logger
+	// stopped ends StopGrace after Run's context: the oracle calls in hand
+	// are cancelled then. Never done when StopGrace is zero.
+	stopped context.Context
 }
+
+// errStopped is a job's oracle call cut short by StopGrace: the job is
+// nak'ed, neither judged nor dead.
+var errStopped = errors.New("worker stopped before the batch was judged")
 
 // New makes a worker on a NATS connection.
 func New(nc *nats.Conn, cfg Config) (*Worker, error) {
@@ -62,15 +76,47 @@ func New(nc *nats.Conn, cfg Config) (*Worker, error) {
 		host, _ := os.Hostname()
 		cfg.Name = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
-	return &Worker{cfg: cfg, js: js, log: slog.With("worker", cfg.Name)}, nil
+	return &Worker{cfg: cfg, js: js, log: slog.With("worker", cfg.Name), stopped: context.Background()}, nil
+}
+
+// stopAfterGrace makes w.stopped end StopGrace after ctx, if StopGrace is
+// set; the returned function releases it when Run returns.
+func (w *Worker) stopAfterGrace(ctx context.Context) func() {
+	if w.cfg.StopGrace <= 0 {
+		return func() {}
+	}
+	stopped, stop := context.WithCancel(context.Background())
+	w.stopped = stopped
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-stopped.Done():
+			return
+		}
+		select {
+		case <-time.After(w.cfg.StopGrace):
+		case <-stopped.Done():
+		}
+		stop()
+	}()
+	return stop
 }
 
 // Run advertises the worker and consumes jobs until ctx is done; then it
 // finishes the jobs in hand (graceful drain) and returns.
+//
+// A worker whose NATS user lacks a permission it needs does not start: it
+// advertises why (Capability.Fault), so that the campaign stops naming it,
+// and returns the reason.
 func (w *Worker) Run(ctx context.Context) error {
+	if err := queue.CheckWorkerPermissions(w.js.Conn()); err != nil {
+		w.advertiseFault(ctx, err)
+		return fmt.Errorf("worker %s: %w", w.cfg.Name, err)
+	}
 	if err := queue.WaitStreams(ctx, w.js); err != nil {
 		return err
 	}
+	defer w.stopAfterGrace(ctx)()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(w.cfg.Oracles)+2)
 	wg.Add(1)
@@ -100,10 +146,37 @@ func (w *Worker) Run(ctx context.Context) error {
 	return errors.Join(all...)
 }
 
-// advertise keeps the worker's registry entry fresh.
-func (w *Worker) advertise(ctx context.Context) error {
+// capability is what the worker advertises.
+func (w *Worker) capability() queue.Capability {
 	c := queue.Capability{Worker: w.cfg.Name, Oracles: w.cfg.Statuses, Fuzz: w.cfg.Fuzz != nil}
 	c.Host, _ = os.Hostname()
+	return c
+}
+
+// faultWait bounds how long a worker that cannot work waits for the
+// coordinator's registry to say so there.
+const faultWait = 10 * time.Second
+
+// advertiseFault tells the campaign why the worker cannot work, if the
+// registry is there within faultWait and the user may write it; the worker
+// stops either way.
+func (w *Worker) advertiseFault(ctx context.Context, fault error) {
+	ctx, cancel := context.WithTimeout(ctx, faultWait)
+	defer cancel()
+	c := w.capability()
+	c.Fault = fault.Error()
+	err := queue.WaitStreams(ctx, w.js)
+	if err == nil {
+		err = queue.Advertise(ctx, w.js, c)
+	}
+	if err != nil {
+		w.log.Warn("could not tell the campaign why this worker stops", "err", err)
+	}
+}
+
+// advertise keeps the worker's registry entry fresh.
+func (w *Worker) advertise(ctx context.Context) error {
+	c := w.capability()
 	t := time.NewTicker(queue.HeartbeatPeriod())
 	defer t.Stop()
 	for {
@@ -151,6 +224,11 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 	start := time.Now()
 	verdicts, err := w.judge(o, cases)
 	stop()
+	if errors.Is(err, errStopped) {
+		w.log.Warn("stopped with a job in hand; it will be redelivered", "batch", job.Batch)
+		_ = m.Nak()
+		return
+	}
 	if err != nil {
 		w.retryOrDead(ctx, m, job.Campaign, fmt.Sprintf("oracle %s failed on batch %s: %v", o.Name(), job.Batch, err))
 		return
@@ -233,7 +311,7 @@ func (w *Worker) judge(o oracles.Oracle, cases []domain.Case) ([]oracles.Verdict
 	if limit <= 0 {
 		limit = DefaultJobTimeout
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	ctx, cancel := context.WithTimeout(w.stopped, limit)
 	defer cancel()
 	type answer struct {
 		verdicts []oracles.Verdict
@@ -250,6 +328,9 @@ func (w *Worker) judge(o oracles.Oracle, cases []domain.Case) ([]oracles.Verdict
 			return a.verdicts, a.err
 		}
 	case <-ctx.Done():
+	}
+	if w.stopped.Err() != nil {
+		return nil, errStopped
 	}
 	out := make([]oracles.Verdict, len(cases))
 	for i, c := range cases {

@@ -17,7 +17,7 @@ func newBenchCmd() *cobra.Command {
 		Use:   "bench",
 		Short: "Measure legalfuzz itself",
 	}
-	cmd.AddCommand(newBenchBatchingCmd(), newBenchGenerationCmd(), newBenchSoakCmd())
+	cmd.AddCommand(newBenchBatchingCmd(), newBenchGenerationCmd(), newBenchSoakCmd(), newBenchHostileVerifierCmd())
 	return cmd
 }
 

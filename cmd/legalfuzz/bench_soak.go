@@ -29,6 +29,7 @@ type benchSoakOptions struct {
 	oracles, domains           []string
 	generator, fuzzBinary      string
 	dir, out                   string
+	hostile                    bool
 }
 
 // soakCampaign is the campaign ID of every soak: the storm forges for it.
@@ -54,9 +55,14 @@ Meanwhile a storm, connected as the worker user (what an attacker who stole a wo
 has), publishes --forged messages spread over --duration: random bytes, truncated results,
 results forged for cases never enqueued, for an oracle no worker offers (gpu) and for the
 campaign's cases under a mismatched oracle, dead letters claiming 16 or 5,000 cases that were
-never enqueued, inputs of unknown domains or campaigns, results just under the payload limit; and
+never enqueued, dead letters naming the campaign's own cases 100 times each for one of its oracles,
+inputs of unknown domains or campaigns, results just under the payload limit; and
 one message in a hundred on a jobs subject, which the worker user may not publish to. --oversized
 messages over the payload limit go on raw connections, which the server must refuse.
+
+With --hostile (the default) the campaign and its workers also run ` + hostileOracle + `, a verifier (this
+binary's hidden "bench hostile-verifier") that rejects every kindword case with a diagnostic whose
+first line is 40 KiB: over bbolt's key limit, which such a line once blocked a campaign on for good.
 
 When the campaign is done the storm stops, the workers are stopped, and the store is opened
 read-only and audited (reliability.AuditCampaign): every enqueued (case, oracle) pair has exactly
@@ -93,6 +99,7 @@ Exit 1 when any invariant failed (the report is written anyway).`,
 	f.StringVar(&o.generator, "generator", coordinator.GenStructured,
 		"the campaign's --generator (structured: paced to keep every oracle busy; the fuzz slices of all are not paced by the judges, and the random fallback floods the inputs)")
 	f.StringVar(&o.fuzzBinary, "fuzz-binary", "bin/fuzz.test", "instrumented fuzz binary for campaign and workers; missing: random inputs")
+	f.BoolVar(&o.hostile, "hostile", true, "add "+hostileOracle+", a verifier whose diagnostics' first lines pass the store's key limit, to the campaign and workers")
 	f.StringVar(&o.dir, "dir", "legalfuzz-out/bench-soak", "work folder (replaced): NATS data, the store, logs")
 	f.StringVar(&o.out, "out", "", "write the JSON report to this file (required)")
 	_ = cmd.MarkFlagRequired("out")
@@ -146,6 +153,9 @@ func (o *benchSoakOptions) run(cmd *cobra.Command) error {
 	exe, err := os.Executable()
 	if err != nil {
 		return err
+	}
+	if o.hostile {
+		o.oracles = append(o.oracles, hostileOracle)
 	}
 	if err := os.RemoveAll(o.dir); err != nil {
 		return err

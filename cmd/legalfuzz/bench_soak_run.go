@@ -83,9 +83,14 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		return err
 	}
+	var userOracle []string // the hostile verifier, for the campaign's worker and the others
+	if o.hostile {
+		userOracle = []string{"--oracle", hostileOracle + "=" + exe + " bench hostile-verifier"}
+	}
 	workerArgs := func(i int) []string {
-		return []string{"worker", "--nats", url, "--nats-user", "worker", "--name", fmt.Sprintf("soak-w%d", i),
-			"--oracles", strings.Join(o.oracles, ","), "--fuzz-binary", o.fuzzBinary, "--work-dir", filepath.Join(o.dir, "workers", fmt.Sprint(i))}
+		return append([]string{"worker", "--nats", url, "--nats-user", "worker", "--name", fmt.Sprintf("soak-w%d", i),
+			"--oracles", strings.Join(o.oracles, ","), "--fuzz-binary", o.fuzzBinary, "--work-dir", filepath.Join(o.dir, "workers", fmt.Sprint(i))},
+			userOracle...)
 	}
 	workerEnv := []string{"LEGALFUZZ_NATS_PASSWORD=" + users.worker}
 	workers := make([]*child, o.workers)
@@ -104,6 +109,7 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 	campArgs := []string{"campaign", "--nats", url, "--nats-user", "coordinator", "--campaign", soakCampaign,
 		"--duration", o.duration.String(), "--drain-timeout", o.drain.String(), "--oracles", strings.Join(o.oracles, ","),
 		"--generator", o.generator, "--fuzz-binary", o.fuzzBinary, "--out", filepath.Join(o.dir, "campaign"), "--no-minimize", "--quiet"}
+	campArgs = append(campArgs, userOracle...)
 	if len(o.domains) > 0 {
 		campArgs = append(campArgs, "--domains", strings.Join(o.domains, ","))
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
@@ -42,7 +43,7 @@ redelivered to another worker after the ack deadline.`,
 				return err
 			}
 			defer nc.Close()
-			return runWorker(cmd.Context(), nc, o.name, o.oracles, o.fuzzer())
+			return runWorker(cmd.Context(), nc, worker.Config{Name: o.name, Fuzz: o.fuzzer()}, o.oracles)
 		},
 	}
 	f := cmd.Flags()
@@ -71,8 +72,9 @@ func newFuzzer(binary, workDir string) *worker.Fuzzer {
 	return &worker.Fuzzer{Binary: binary, WorkDir: workDir, Parallel: 1}
 }
 
-// runWorker discovers oracles, keeps those wanted, and runs a worker.
-func runWorker(ctx context.Context, nc *nats.Conn, name string, want []string, fz *worker.Fuzzer) error {
+// runWorker discovers oracles, keeps those wanted, and runs a worker
+// configured as cfg with them.
+func runWorker(ctx context.Context, nc *nats.Conn, cfg worker.Config, want []string) error {
 	found, err := discover(ctx)
 	if err != nil {
 		return err
@@ -90,12 +92,18 @@ func runWorker(ctx context.Context, nc *nats.Conn, name string, want []string, f
 			statuses = append(statuses, s)
 		}
 	}
-	w, err := worker.New(nc, worker.Config{Name: name, Oracles: orcs, Statuses: statuses, Fuzz: fz})
+	cfg.Oracles, cfg.Statuses = orcs, statuses
+	w, err := worker.New(nc, cfg)
 	if err != nil {
 		return err
 	}
 	return w.Run(ctx)
 }
+
+// localStopGrace is how long a campaign's own workers may go on with the
+// jobs in hand once the campaign has ended: a drain timeout holds within
+// it, and what they had in hand is judged by the next run.
+const localStopGrace = 2 * time.Second
 
 // startLocalWorkers runs n workers in this process; the channel closes when
 // they have all drained.
@@ -107,7 +115,9 @@ func startLocalWorkers(ctx context.Context, nc *nats.Conn, n int, want []string,
 		for i := range n {
 			name := fmt.Sprintf("local-%d", i)
 			fz := newFuzzer(filepath.Join(out, "fuzz", name))
-			go func() { errs <- runWorker(ctx, nc, name, want, fz) }()
+			go func() {
+				errs <- runWorker(ctx, nc, worker.Config{Name: name, Fuzz: fz, StopGrace: localStopGrace}, want)
+			}()
 		}
 		for range n {
 			if err := <-errs; err != nil {

@@ -90,6 +90,10 @@ type Capability struct {
 	Oracles []oracles.Status `json:"oracles"`
 	Fuzz    bool             `json:"fuzz"`
 	Seen    time.Time        `json:"seen"`
+	// Fault says why the worker cannot work (a NATS permission its user
+	// lacks); empty when it can. A campaign stops on it, naming it, rather
+	// than wait for results that cannot come.
+	Fault string `json:"fault,omitempty"`
 }
 
 // Encode marshals a message; our own types always marshal.

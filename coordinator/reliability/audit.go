@@ -29,6 +29,11 @@ type Audit struct {
 	ForgedDeadLetters int `json:"forged_dead_letters"`
 	Buckets           int `json:"buckets"`
 	Findings          int `json:"findings"`
+	// Minimized are the minimized cases of the campaign's buckets, and
+	// MinimizedVerdicts the minimizer's re-check verdicts: stored under the
+	// campaign and outside its counters (no job asked for them).
+	Minimized         int `json:"minimized"`
+	MinimizedVerdicts int `json:"minimized_verdicts"`
 
 	// Lost counts enqueued pairs with neither a verdict nor a dead mark,
 	// and stored cases never enqueued.
@@ -65,6 +70,9 @@ type auditor struct {
 	dead     map[store.Pair]bool
 	verdicts map[store.Pair]bool
 	enqueued map[string][]string // the campaign's cases: the oracles each was enqueued for
+	// minimizedOf maps the minimized case of each of the campaign's
+	// buckets to the bucket's key.
+	minimizedOf map[string]string
 }
 
 // violation counts one violation into *n and lists it, up to maxExamples of
@@ -96,6 +104,9 @@ func AuditCampaign(db *store.Store, campaign, marker string) (Audit, error) {
 	if camp.State != store.StateDone {
 		a.Violations = append(a.Violations, fmt.Sprintf("state: campaign %s is %s, not done", campaign, camp.State))
 	}
+	if a.minimizedOf, err = minimizedCases(db, campaign); err != nil {
+		return a.Audit, err
+	}
 	dead, err := db.DeadPairs()
 	if err != nil {
 		return a.Audit, err
@@ -117,8 +128,9 @@ func AuditCampaign(db *store.Store, campaign, marker string) (Audit, error) {
 	if err != nil {
 		return a.Audit, err
 	}
-	if total != a.Verdicts {
-		a.violation(&a.ForgedKept, "stray verdicts", "the store holds %d verdicts, %d of them for the campaign's cases", total, a.Verdicts)
+	if total != a.Verdicts+a.MinimizedVerdicts {
+		a.violation(&a.ForgedKept, "stray verdicts", "the store holds %d verdicts, %d of them for the campaign's cases and %d the minimizer's",
+			total, a.Verdicts, a.MinimizedVerdicts)
 	}
 	a.auditCounters(camp.Stats, a.DeadLetters)
 	if err := db.Check(); err != nil {
@@ -137,12 +149,20 @@ func (a *auditor) auditCase(campaign string) func(store.CaseRecord, []oracles.Ve
 			}
 			return nil
 		}
+		if bucket, ok := r.MinimizedFor(); ok {
+			a.auditMinimized(r, bucket, vs)
+			return nil
+		}
 		a.Cases++
 		a.enqueued[r.ID] = r.Enqueued
 		if r.Enqueued == nil {
 			a.violation(&a.Lost, "never enqueued", "case %s (%s) was stored and never enqueued", r.ID, r.Domain)
 		}
 		for _, v := range vs {
+			if !slices.Contains(r.Enqueued, v.Oracle) && a.minimizedOf[r.ID] != "" {
+				a.auditMinimizerVerdict(r, v) // a case the minimizer could not shrink, re-checked
+				continue
+			}
 			a.Verdicts++
 			a.verdicts[store.Pair{Case: r.ID, Oracle: v.Oracle}] = true
 			switch {
@@ -166,6 +186,47 @@ func (a *auditor) auditCase(campaign string) func(store.CaseRecord, []oracles.Ve
 		}
 		return nil
 	}
+}
+
+// auditMinimized checks a case the minimizer stored for bucket: the
+// bucket is the campaign's and names it minimized, and its verdicts are
+// the re-checks of the campaign's oracles. It counts in none of the
+// campaign's counters.
+func (a *auditor) auditMinimized(r store.CaseRecord, bucket string, vs []oracles.Verdict) {
+	a.Minimized++
+	if a.minimizedOf[r.ID] != bucket {
+		a.violation(&a.ForgedKept, "minimized case of no bucket", "case %s says it was minimized for bucket %s, which does not name it", r.ID, bucket)
+	}
+	for _, v := range vs {
+		a.auditMinimizerVerdict(r, v)
+	}
+}
+
+// auditMinimizerVerdict checks one re-check verdict of a minimized case.
+func (a *auditor) auditMinimizerVerdict(r store.CaseRecord, v oracles.Verdict) {
+	a.MinimizedVerdicts++
+	switch {
+	case !a.oracleAllowed(v.Oracle):
+		a.violation(&a.ForgedKept, "verdict of a foreign oracle", "minimized case %s has a verdict of %s, not an oracle of the campaign", r.ID, v.Oracle)
+	case a.forged(v.Rule, v.Diagnostic, v.Value, v.Version):
+		a.violation(&a.ForgedKept, "forged verdict", "minimized case %s: %s's verdict carries the forger's marker", r.ID, v.Oracle)
+	}
+}
+
+// minimizedCases maps the minimized case of each of campaign's buckets to
+// the bucket's key.
+func minimizedCases(db *store.Store, campaign string) (map[string]string, error) {
+	buckets, err := db.Buckets()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, b := range buckets {
+		if b.Campaign == campaign && b.Minimized != "" {
+			out[b.Minimized] = b.Key
+		}
+	}
+	return out, nil
 }
 
 // auditDead checks that every dead mark is a pair the campaign enqueued.

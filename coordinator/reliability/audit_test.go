@@ -183,6 +183,14 @@ func TestAuditCampaign(t *testing.T) {
 			}
 			return b.Put(binary.BigEndian.AppendUint64(nil, seq), first)
 		}, double, "dead letter recorded twice"},
+		{"minimized case of no bucket", func(db *store.Store, ids []string) {
+			c := mustCases(t, "kindword", 4, 99)[3]
+			rec := store.CaseRecord{ID: c.ID, Domain: "kindword", Data: c.Value.Encode(), Campaign: auditCampaign,
+				Source: store.MinimizedSource(auditBucket(ids[0], "fixed-a").Key)} // the bucket names no minimized case
+			if _, err := db.AddCases("", []store.CaseRecord{rec}); err != nil {
+				t.Fatal(err)
+			}
+		}, nil, forged, "minimized case of no bucket"},
 		{"dead mark for a pair never enqueued", nil, func(tx *bolt.Tx, ids []string) error {
 			return tx.Bucket([]byte("dead")).Put([]byte(ids[0]+"\x00gpu"), []byte{})
 		}, forged, "dead mark never asked for"},

@@ -303,6 +303,10 @@ func TestDrainTimeoutLeavesResumable(t *testing.T) {
 	if !errors.Is(err, coordinator.ErrIncomplete) || camp.State == store.StateDone || camp.Stats.Outstanding() == 0 {
 		t.Fatalf("first run: %v, state %s, outstanding %d; want ErrIncomplete, not done, work owed", err, camp.State, camp.Stats.Outstanding())
 	}
+	// The line names who still owes what (it said only how many).
+	if owes := fmt.Sprintf("slow owes %d (offered by w1)", camp.Stats.Outstanding()); !strings.Contains(err.Error(), owes) {
+		t.Errorf("first run: %v; want it to say %q", err, owes)
+	}
 	opts.DrainTimeout = time.Minute
 	camp = runCoordinator(t, opts, 2*time.Minute)
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"slow"}}); err != nil {
@@ -344,4 +348,87 @@ func TestResumeWithNATSDataLost(t *testing.T) {
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"slow"}}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestLongDiagnosticLine: a verifier whose diagnostic's first line passes
+// bbolt's 32 KiB key limit failed the store transaction of every result
+// fetched with it ("key too large"), real oracles' results included; after
+// the last delivery the messages were dropped and the drain timed out, on
+// every resume. Every verdict is stored, of both oracles.
+func TestLongDiagnosticLine(t *testing.T) {
+	ns, nc := natsServer(t)
+	qcfg := queue.Config{AckWait: 2 * time.Second, MaxDeliver: 2}
+	const campaign = "longline"
+	cases := publishKindword(t, jetStream(t, nc), qcfg, campaign, 32, 19)
+	long := testoracle.New(testoracle.Config{Name: "longline", Domains: []string{"kindword"}, Kind: oracles.Reject,
+		Diagnostic: "error: " + strings.Repeat("overlong ", 40<<10/9) + "\nsecond line"})
+	fine := testoracle.New(testoracle.Config{Name: "fine", Domains: []string{"kindword"}})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, long, fine)
+
+	db := storetest.Open(t, "")
+	opts := kindwordCampaign(db, nc, qcfg, campaign, time.Second, 8)
+	opts.DrainTimeout = 15 * time.Second
+	camp := runCoordinator(t, opts, time.Minute)
+	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fine", "longline"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStopGraceBoundsTheJobInHand: a campaign's drain timeout overran by a
+// verifier's batch (60 s of generation and a 90 s drain took 175 s): its
+// local workers finished the batch in hand after the campaign gave up. With
+// StopGrace the oracle call in hand is cancelled that long after the stop
+// and the job nak'ed: it comes again, neither judged nor dead.
+func TestStopGraceBoundsTheJobInHand(t *testing.T) {
+	_, nc := natsServer(t)
+	js := jetStream(t, nc)
+	qcfg := queue.Config{AckWait: 30 * time.Second, MaxDeliver: 5}
+	setupStreams(t, js, qcfg)
+	cases := mustCases(t, "kindword", 4, 23)
+	job := queue.Job{V: queue.Version, Campaign: "grace", Batch: "b", Oracle: "slow", Domain: "kindword"}
+	for _, c := range cases {
+		job.Cases = append(job.Cases, queue.WireCase{ID: c.ID, Data: c.Value.Encode()})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := js.Publish(ctx, queue.JobSubject("slow", "kindword"), queue.Encode(job)); err != nil {
+		t.Fatal(err)
+	}
+	inHand := make(chan struct{}, 1)
+	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: time.Minute, Domains: []string{"kindword"},
+		OnJudge: func([]domain.Case) { inHand <- struct{}{} }})
+	orcs, sts := statuses(slow)
+	w, err := worker.New(nc, worker.Config{Name: "w", Oracles: orcs, Statuses: sts, Queue: qcfg, StopGrace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(wctx) }()
+	<-inHand
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker still judges its batch 10 s after its stop, with a 200 ms grace")
+	}
+	cons, err := queue.JobConsumer(ctx, js, qcfg, "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, err := cons.Fetch(1, jetstream.FetchMaxWait(5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m := range batch.Messages() {
+		meta, err := m.Metadata()
+		if err != nil || meta.NumDelivered != 2 {
+			t.Fatalf("the job came again as delivery %v (%v), want 2", meta, err)
+		}
+		return
+	}
+	t.Fatal("the job cut short was not redelivered")
 }

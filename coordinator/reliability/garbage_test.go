@@ -270,3 +270,49 @@ func TestWorkerLeastPrivilege(t *testing.T) {
 		t.Error("the worker user made a consumer of the results")
 	}
 }
+
+// TestDuplicateDeadLetterCountsOnce: a forged dead letter naming the
+// campaign's pending cases 100 times each, for its slow oracle, counted
+// each 100 times dead (the issue's: 5,700 dead cases, outstanding -4010,
+// the campaign done with 1,633 pairs never judged, exit 0). Each pending
+// pair counts dead once, a verdict after it revives it, and the audit
+// finds the counters as the store holds them.
+func TestDuplicateDeadLetterCountsOnce(t *testing.T) {
+	ns, nc := natsServer(t)
+	js := jetStream(t, nc)
+	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 5}
+	const campaign = "dup-dead"
+	cases := publishKindword(t, js, qcfg, campaign, 8, 31)
+	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, slow)
+	db := storetest.Open(t, "")
+	opts := kindwordCampaign(db, nc, qcfg, campaign, 2*time.Second, 1)
+	opts.Config.Oracles = []string{"slow"}
+	coord, done := startCoordinator(t, opts, time.Minute)
+	checkFor(t, 10*time.Second, 20*time.Millisecond, func() error { // the jobs are out, the verdicts not all in
+		if c := coord.Campaign(); c.Stats.Enqueued < len(cases) {
+			return fmt.Errorf("%d pairs enqueued", c.Stats.Enqueued)
+		}
+		return nil
+	})
+	job := queue.Job{V: queue.Version, Campaign: campaign, Batch: "forged", Oracle: "slow", Domain: "kindword"}
+	for _, c := range cases {
+		for range 100 {
+			job.Cases = append(job.Cases, queue.WireCase{ID: c.ID, Data: []byte{1}})
+		}
+	}
+	dl := queue.DeadLetter{V: queue.Version, Campaign: campaign, Worker: "forger", Subject: queue.JobSubject("slow", "kindword"),
+		Reason: "forged", Data: queue.Encode(job)}
+	if _, err := js.Publish(context.Background(), queue.DeadSubject(campaign), queue.Encode(dl)); err != nil {
+		t.Fatal(err)
+	}
+	camp := <-done
+	t.Logf("campaign %s: %+v", camp.ID, camp.Stats)
+	if camp.Stats.Outstanding() != 0 || camp.Stats.DeadCases > len(cases) {
+		t.Errorf("outstanding %d, dead cases %d; want 0 and at most %d", camp.Stats.Outstanding(), camp.Stats.DeadCases, len(cases))
+	}
+	a, err := reliability.AuditCampaign(db, campaign, "")
+	if err != nil || !a.OK() {
+		t.Errorf("audit: %v, violations %q", err, a.Violations)
+	}
+}

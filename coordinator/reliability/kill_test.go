@@ -271,3 +271,64 @@ func wantFinding(db *store.Store, caseID string) error {
 }
 
 var _ = context.Background
+
+// TestResumeKeepsSampledJobs: a coordinator killed after publishing a
+// case's jobs and before marking them enqueued left a sampled judge's job
+// on the queue; the resumed campaign decided again, with that judge's
+// backlog full, and marked the case without it, so the judge's real
+// verdict became a dead letter ("which no job of this campaign asked sass
+// for"). A case whose jobs may be on the queue goes to every judge it may
+// have gone to.
+func TestResumeKeepsSampledJobs(t *testing.T) {
+	ns, nc := natsServer(t)
+	js := jetStream(t, nc)
+	qcfg := queue.Config{AckWait: 5 * time.Second, MaxDeliver: 5}
+	setupStreams(t, js, qcfg)
+	const campaign = "sampled"
+	db := storetest.Open(t, "")
+	opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 1)
+	opts.Config.Oracles = []string{"fixed", "samp"}
+	coord, err := coordinator.New(opts) // the campaign as the killed run left it:
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := mustCases(t, "kindword", 42, 29)
+	owed, stranded := all[:40], all[40:] // a full backlog for samp, and two cases caught by the kill
+	var recs []store.CaseRecord
+	enq := map[string][]string{}
+	for i, c := range all {
+		recs = append(recs, store.CaseRecord{ID: c.ID, Domain: "kindword", Data: c.Value.Encode(), Campaign: campaign, Source: "test"})
+		if i < len(owed) {
+			enq[c.ID] = []string{"fixed", "samp"}
+		}
+	}
+	if _, err := db.AddCases(campaign, recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MarkEnqueued(campaign, enq); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, c := range all { // samp's jobs as the killed run left them: the stranded cases' behind the backlog
+		job := queue.Job{V: queue.Version, Campaign: campaign, Oracle: "samp", Domain: "kindword", Batch: c.ID + "-samp",
+			Cases: []queue.WireCase{{ID: c.ID, Data: c.Value.Encode()}}}
+		if _, err := js.Publish(ctx, queue.JobSubject("samp", "kindword"), queue.Encode(job)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fixed := testoracle.New(testoracle.Config{Name: "fixed", Domains: []string{"kindword"}})
+	samp := testoracle.New(testoracle.Config{Name: "samp", Domains: []string{"kindword"}, Sampled: true, Latency: 20 * time.Millisecond})
+	startFixedWorker(t, ns.ClientURL(), "w1", qcfg, fixed, samp)
+
+	camp := runTo(t, coord, time.Minute)
+	if camp.Stats.DeadLetters != 0 {
+		dls, _ := db.DeadLetters()
+		t.Errorf("%d dead letters, want none: %+v", camp.Stats.DeadLetters, dls)
+	}
+	for _, c := range stranded {
+		if vs, err := db.Verdicts(c.ID); err != nil || len(vs) != 2 {
+			t.Errorf("stranded case %s: %d verdicts, %v; want fixed's and samp's", c.ID, len(vs), err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
+	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -84,4 +85,9 @@ func TestMinimizeOnRemoteWorker(t *testing.T) {
 		t.Fatalf("minimized case's verdicts %v, %v; want spec/ptxisa's and ptxas13's", vs, err)
 	}
 	t.Logf("bucket %s: %s -> %s", got.Key, got.Example, got.Minimized)
+	// The minimized case is the campaign's, outside its counters: the audit
+	// flagged it (lost, forged kept, miscounted) where nothing was wrong.
+	if a, err := reliability.AuditCampaign(db, camp.ID, ""); err != nil || !a.OK() || a.Minimized != 1 {
+		t.Errorf("audit after minimizing: %v, %d minimized cases, violations %q; want one, none", err, a.Minimized, a.Violations)
+	}
 }

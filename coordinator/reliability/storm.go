@@ -48,10 +48,14 @@ const (
 	KindForgedDeadHuge  = "forged_dead_huge"  // the same, claiming 5,000 cases
 	KindLargeResult     = "large_result"      // a forged result just under the payload limit
 	KindGarbageInputs   = "garbage_inputs"    // inputs of an unknown domain or of another campaign
+	KindForgedDeadDup   = "forged_dead_dup"   // a dead letter naming the campaign's cases for its oracle, each many times
 	hugeDeadCases       = 5000
 	largeEvery          = 1000 // one message in largeEvery is large, one a huge dead letter
-	stormKindsPerCycle  = 7
+	stormKindsPerCycle  = 8
 	forgedCasesPerBatch = 16
+	// dupCases and dupRepeats shape a duplicate-laden dead letter: the 57
+	// kindword seeds, 100 times each, counted 5,700 dead cases once.
+	dupCases, dupRepeats = 57, 100
 )
 
 // StormMessage is one message of a storm.
@@ -102,6 +106,8 @@ func (s *Storm) Next(i int) StormMessage {
 		return StormMessage{KindForgedMixed, results, queue.Encode(res)}
 	case 5:
 		return StormMessage{KindForgedDead, queue.DeadSubject(s.Campaign), s.deadLetter(forgedCasesPerBatch)}
+	case 6:
+		return StormMessage{KindForgedDeadDup, queue.DeadSubject(s.Campaign), s.duplicateDeadLetter()}
 	default:
 		return StormMessage{KindGarbageInputs, queue.InputsSubject(s.Campaign), s.inputs()}
 	}
@@ -139,6 +145,21 @@ func (s *Storm) deadLetter(n int) []byte {
 	}
 	return queue.Encode(queue.DeadLetter{V: queue.Version, Campaign: s.Campaign, Worker: "forger", Subject: queue.JobSubject(job.Oracle, "kindword"),
 		Reason: s.Marker + ": gave up", Data: queue.Encode(job)})
+}
+
+// duplicateDeadLetter is a forged dead letter of a campaign oracle whose
+// job names the campaign's own cases, each dupRepeats times: a worker's
+// credentials may give up a job, but each pair counts dead once at most,
+// and a verdict that comes after revives it.
+func (s *Storm) duplicateDeadLetter() []byte {
+	job := queue.Job{V: queue.Version, Campaign: s.Campaign, Batch: "forged-dup", Oracle: s.pick(s.Oracles), Domain: "kindword"}
+	for _, id := range s.knownIDs(min(dupCases, max(len(s.Known), 1))) {
+		for range dupRepeats {
+			job.Cases = append(job.Cases, queue.WireCase{ID: id, Data: []byte{1}})
+		}
+	}
+	return queue.Encode(queue.DeadLetter{V: queue.Version, Campaign: s.Campaign, Worker: "forger", Subject: queue.JobSubject(job.Oracle, "kindword"),
+		Reason: s.Marker + ": gave up, many times", Data: queue.Encode(job)})
 }
 
 // inputs are inputs of a domain that does not exist, or of another

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -21,6 +24,9 @@ var (
 
 // Feature is one distinct feature a campaign saw (see package signal).
 type Feature struct {
+	// Name is the feature, set when it is longer than its key holds
+	// (featureKey); empty when the key names it.
+	Name string `json:"name,omitempty"`
 	// Cases counts the cases that showed it: the rarer, the more a case
 	// holding it is worth mutating.
 	Cases int `json:"cases"`
@@ -46,6 +52,28 @@ type CorpusEntry struct {
 }
 
 func campaignKey(campaign, k string) []byte { return []byte(campaign + "\x00" + k) }
+
+// maxKeyText bounds the text of a key that comes from what a tool printed
+// (a feature holds a diagnostic's title): bbolt refuses keys over 32 KiB,
+// and one tool printing one huge line must not fail the transaction of
+// every result committed with it.
+const maxKeyText = 512
+
+// featureKey is the key of campaign's feature feat: the feature itself, or,
+// when it is longer than maxKeyText, its start and a hash of the whole
+// (the full name goes into the value, Feature.Name). It reports whether
+// it cut.
+func featureKey(campaign, feat string) ([]byte, bool) {
+	if len(feat) <= maxKeyText {
+		return campaignKey(campaign, feat), false
+	}
+	cut := maxKeyText - 20
+	for cut > 0 && !utf8.RuneStart(feat[cut]) {
+		cut--
+	}
+	h := sha256.Sum256([]byte(feat))
+	return campaignKey(campaign, feat[:cut]+"…#"+hex.EncodeToString(h[:8])), true
+}
 
 // commitSignal counts the features of the verdicts newly stored by one
 // commit and adds to the corpus the cases that brought new ones or are part
@@ -110,13 +138,16 @@ func caseFeatures(tx *bolt.Tx, v oracles.Verdict) ([]string, error) {
 // campaign had not seen feat before (counted in res).
 func countFeature(tx *bolt.Tx, campaign string, now time.Time, v oracles.Verdict, feat string, res *CommitResult) (bool, error) {
 	b := tx.Bucket(bucketFeatures)
-	key := campaignKey(campaign, feat)
+	key, cut := featureKey(campaign, feat)
 	f, ok, err := get[Feature](b, key)
 	if err != nil {
 		return false, err
 	}
 	if !ok {
 		f = Feature{First: v.Case, Domain: v.Domain, Seen: now}
+		if cut {
+			f.Name = feat
+		}
 		if res.featuresByDomain == nil {
 			res.featuresByDomain = map[string]int{}
 		}
@@ -205,7 +236,11 @@ func (s *Store) Features(campaign string) (map[string]Feature, error) {
 	err := s.view(func(tx *bolt.Tx) error {
 		// a schema-1 store, read-only, has no features bucket: no features yet
 		return eachPrefix(tx.Bucket(bucketFeatures), prefix, "feature", func(k []byte, f Feature) error {
-			out[string(k[len(prefix):])] = f
+			name := f.Name
+			if name == "" {
+				name = string(k[len(prefix):])
+			}
+			out[name] = f
 			return nil
 		})
 	})

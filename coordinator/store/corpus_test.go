@@ -3,6 +3,7 @@ package store_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,5 +94,37 @@ func TestCorpusGrowsByNewFeatures(t *testing.T) {
 	c, _, err := s.GetCampaign(camp)
 	if err != nil || c.Stats.Features != len(feats) || c.Stats.Corpus != 2 || c.Stats.Oracles[oracles.PTXAS].Enqueued != 3 {
 		t.Fatalf("stats %+v (%v); want %d features, corpus 2, ptxas enqueued 3", c.Stats, err, len(feats))
+	}
+}
+
+// TestLongDiagnosticFeature: a tool whose diagnostic's first line is over
+// bbolt's 32 KiB key limit (a hostile verifier did it, and a real tool
+// printing one huge line would) made the feature key too large, failed the
+// whole transaction of results with it and blocked the campaign for good.
+// Its verdict commits, and the feature keeps its full name.
+func TestLongDiagnosticFeature(t *testing.T) {
+	s := storetest.Open(t, "")
+	if err := s.PutCampaign(store.Campaign{ID: "c", State: store.StateRunning}); err != nil {
+		t.Fatal(err)
+	}
+	line := "error: " + strings.Repeat("overlong ", 40<<10/9)
+	if _, err := s.AddCases("c", []store.CaseRecord{{ID: "a", Domain: "d", Campaign: "c"}}); err != nil {
+		t.Fatal(err)
+	}
+	v := oracles.Verdict{Oracle: oracles.PTXAS, Case: "a", Domain: "d", Kind: oracles.Reject, Rule: "verify", Diagnostic: line + "\nmore"}
+	if _, err := s.CommitVerdicts(store.Commit{Campaign: "c", Now: time.Unix(1, 0), Verdicts: []oracles.Verdict{v}}); err != nil {
+		t.Fatalf("commit: %v", err)
+	}
+	got, err := s.Features("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := signal.VerdictFeature(v)
+	if _, ok := got[want]; !ok || len(got) != 1 {
+		t.Fatalf("features %d, want the one of %d bytes under its full name", len(got), len(want))
+	}
+	vs, err := s.Verdicts("a")
+	if err != nil || len(vs) != 1 || vs[0].Diagnostic != v.Diagnostic {
+		t.Fatalf("verdicts %d, %v: want the full diagnostic kept", len(vs), err)
 	}
 }

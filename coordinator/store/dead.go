@@ -37,10 +37,10 @@ func seenMessage(tx *bolt.Tx, d DeadLetter) (bool, error) {
 	h.Write([]byte{0})
 	h.Write(d.Data)
 	key := []byte(d.Message + "\x00" + hex.EncodeToString(h.Sum(nil)[:8]))
-	if b.Get(key) != nil {
+	if hasMark(b, key) {
 		return true, nil
 	}
-	return false, b.Put(key, []byte{})
+	return false, setMark(b, key)
 }
 
 // Pair names one (case, oracle) job.
@@ -57,7 +57,7 @@ func markDead(tx *bolt.Tx, campaign string, pairs []Pair) (int, error) {
 	n := 0
 	for _, p := range pairs {
 		key := verdictKey(p.Case, p.Oracle)
-		if db.Get(key) != nil || verdicts.Get(key) != nil {
+		if hasMark(db, key) || verdicts.Get(key) != nil {
 			continue
 		}
 		r, ok, err := get[CaseRecord](cases, []byte(p.Case))
@@ -72,7 +72,7 @@ func markDead(tx *bolt.Tx, campaign string, pairs []Pair) (int, error) {
 		if !ok || r.Campaign != campaign || r.Enqueued != nil && !slices.Contains(r.Enqueued, p.Oracle) {
 			continue // not a job of this campaign: nothing to count
 		}
-		if err := db.Put(key, nil); err != nil {
+		if err := setMark(db, key); err != nil {
 			return n, err
 		}
 		n++
@@ -84,7 +84,7 @@ func markDead(tx *bolt.Tx, campaign string, pairs []Pair) (int, error) {
 // redelivered before it was given up), and reports whether there was one.
 func revive(tx *bolt.Tx, key []byte) (bool, error) {
 	db := tx.Bucket(bucketDead)
-	if db == nil || db.Get(key) == nil {
+	if !hasMark(db, key) {
 		return false, nil
 	}
 	return true, db.Delete(key)
@@ -122,7 +122,7 @@ func (s *Store) Unjudged(campaign string) (map[string][]CaseRecord, error) {
 			}
 			for _, o := range r.Enqueued {
 				key := verdictKey(r.ID, o)
-				if verdicts.Get(key) == nil && (dead == nil || dead.Get(key) == nil) {
+				if verdicts.Get(key) == nil && !hasMark(dead, key) {
 					out[o] = append(out[o], r)
 				}
 			}

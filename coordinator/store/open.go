@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -29,11 +30,28 @@ var ErrCorrupt = errors.New("store is corrupt")
 // bbolt file, an empty file, anything else.
 var ErrNotStore = errors.New("not a legalfuzz store")
 
+// ErrWrite marks a transaction the store could not write to its file (a
+// full disk, an I/O error): nothing of it was kept, and what was committed
+// before is intact. Store.WriteErr keeps the first such error.
+var ErrWrite = errors.New("cannot write the store")
+
 // Store is the campaign database: cases, verdicts, finding buckets,
 // campaigns and dead letters, in one bbolt file.
 type Store struct {
 	db   *bolt.DB
 	path string
+	// writeErr is the first ErrWrite of any transaction.
+	writeErr atomic.Pointer[error]
+}
+
+// WriteErr returns the first error that kept a transaction from being
+// written to the file (ErrWrite), or nil. A caller that cannot tell which
+// of its writes failed (a campaign, many loops writing) stops on it.
+func (s *Store) WriteErr() error {
+	if p := s.writeErr.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // OpenStore opens the store at path for writing, creating it when no file is
@@ -218,10 +236,18 @@ func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
 	return s.db.View(fn)
 }
 
+// An error of update that is not fn's own is the file's: ErrWrite.
 func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer s.recoverCorrupt(&err)
-	return s.db.Update(fn)
+	var fnErr error
+	err = s.db.Update(func(tx *bolt.Tx) error { fnErr = fn(tx); return fnErr })
+	if err != nil && fnErr == nil {
+		err = fmt.Errorf("%w %s: %w", ErrWrite, s.path, err)
+		first := err
+		s.writeErr.CompareAndSwap(nil, &first)
+	}
+	return err
 }
 
 func (s *Store) recoverCorrupt(err *error) {

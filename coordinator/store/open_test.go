@@ -191,3 +191,30 @@ func TestSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestFullDisk: a store whose disk fills up fails the commit with ErrWrite
+// naming the file and the kernel's reason, keeps that as its WriteErr, and
+// holds everything committed before, consistent.
+func TestFullDisk(t *testing.T) {
+	path := filepath.Join(storetest.SmallDisk(t, 256<<10), "legalfuzz.db")
+	s := storetest.Open(t, path)
+	big := strings.Repeat("a diagnostic of some length\n", 2<<10)
+	var err error
+	stored := 0
+	for i := 0; i < 100 && err == nil; i++ {
+		v := oracles.Verdict{Oracle: "o", Case: fmt.Sprint(i), Domain: "d", Kind: oracles.Error, Diagnostic: big}
+		if _, err = s.CommitVerdicts(store.Commit{Now: time.Unix(1, 0), Verdicts: []oracles.Verdict{v}}); err == nil {
+			stored++
+		}
+	}
+	if !errors.Is(err, store.ErrWrite) || !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), path) {
+		t.Fatalf("after %d commits: %v; want ErrWrite naming %s and the full disk", stored, err, path)
+	}
+	t.Logf("after %d commits: %v", stored, err)
+	if werr := s.WriteErr(); !errors.Is(werr, store.ErrWrite) {
+		t.Errorf("WriteErr = %v, want the failed write", werr)
+	}
+	if _, n, err := s.Counts(); err != nil || n != stored {
+		t.Errorf("%d verdicts readable, %v; want the %d committed", n, err, stored)
+	}
+}

@@ -3,11 +3,14 @@ package store
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
@@ -40,6 +43,20 @@ type CaseRecord struct {
 	// Enqueued lists the oracles a job was created for; nil until the case's
 	// jobs are on the queue, so a restarted coordinator finds what to enqueue.
 	Enqueued []string `json:"enqueued,omitempty"`
+}
+
+// minimizedPrefix starts the Source of a case the minimizer stored for a
+// bucket; the bucket's key follows.
+const minimizedPrefix = "minimized:"
+
+// MinimizedSource is the Source of the minimized case of bucket key: a case
+// stored under the bucket's campaign, outside its counters (no job judged
+// it; the minimizer's re-checks did).
+func MinimizedSource(bucketKey string) string { return minimizedPrefix + bucketKey }
+
+// MinimizedFor reports the bucket the record was minimized for, if it was.
+func (r CaseRecord) MinimizedFor() (bucketKey string, ok bool) {
+	return strings.CutPrefix(r.Source, minimizedPrefix)
 }
 
 // Decode decodes the record's canonical bytes with its domain. Every reader
@@ -108,6 +125,24 @@ func put(b *bolt.Bucket, key []byte, v any) error {
 		return err
 	}
 	return b.Put(key, data)
+}
+
+// setMark stores key as a mark (a key whose presence is the fact: a dead
+// pair, a bucket's member, a recorded message), and hasMark reads one. A
+// mark is written with an empty, non-nil value and read by its key: inside
+// the transaction that wrote it, bbolt's Get returns nil for a key put with
+// a nil value, and a mark read that way was counted again (a pair dead 100
+// times, a case counted twice in a bucket).
+func setMark(b *bolt.Bucket, key []byte) error { return b.Put(key, []byte{}) }
+
+// hasMark reports whether b holds key, whatever its value (marks of older
+// stores were written with a nil one).
+func hasMark(b *bolt.Bucket, key []byte) bool {
+	if b == nil {
+		return false
+	}
+	k, _ := b.Cursor().Seek(key)
+	return k != nil && string(k) == string(key)
 }
 
 func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
@@ -322,19 +357,53 @@ func (s *Store) CommitVerdicts(c Commit) (CommitResult, error) {
 // all of them, which is what lets the coordinator keep up with many
 // workers. Each commit is applied as CommitVerdicts would; a failure
 // commits none of them.
+//
+// A commit that cannot be stored for a reason of its own is named by a
+// *ResultError, so that the caller can commit the others without it.
 func (s *Store) CommitMany(commits []Commit) ([]CommitResult, error) {
 	out := make([]CommitResult, len(commits))
 	err := s.update(func(tx *bolt.Tx) error {
 		for i, c := range commits {
 			res, err := commitOne(tx, c)
+			if ownFault(err) {
+				return &ResultError{Index: i, Err: err}
+			}
 			if err != nil {
-				return err
+				return fmt.Errorf("commit result %d: %w", i, err)
 			}
 			out[i] = res
 		}
 		return nil
 	})
 	return out, err
+}
+
+// ResultError is CommitMany's error when the commit at Index cannot be
+// stored for a reason of its own (a key or value bbolt refuses, a value
+// that does not encode): nothing was committed, and the other commits can
+// be without it. Retrying it can never succeed.
+type ResultError struct {
+	Index int
+	Err   error
+}
+
+func (e *ResultError) Error() string {
+	return fmt.Sprintf("result %d cannot be stored: %v", e.Index, e.Err)
+}
+
+func (e *ResultError) Unwrap() error { return e.Err }
+
+// ownFault reports whether err, met while a commit was applied, is the
+// commit's own fault: what it asked to store, not the store, is wrong.
+func ownFault(err error) bool {
+	var (
+		unsupportedValue *json.UnsupportedValueError
+		unsupportedType  *json.UnsupportedTypeError
+		marshaler        *json.MarshalerError
+	)
+	return errors.Is(err, bolterrors.ErrKeyTooLarge) || errors.Is(err, bolterrors.ErrValueTooLarge) ||
+		errors.Is(err, bolterrors.ErrKeyRequired) ||
+		errors.As(err, &unsupportedValue) || errors.As(err, &unsupportedType) || errors.As(err, &marshaler)
 }
 
 // commitOne applies one result inside tx.
@@ -502,8 +571,8 @@ func recordFinding(tx *bolt.Tx, d policy.Disagreement, campaign string, now time
 	}
 	member := []byte(key + "\x00" + d.Case)
 	mb := tx.Bucket(bucketMembers)
-	if mb.Get(member) == nil {
-		if err := mb.Put(member, nil); err != nil {
+	if !hasMark(mb, member) {
+		if err := setMark(mb, member); err != nil {
 			return b, false, false, err
 		}
 		b.Cases++

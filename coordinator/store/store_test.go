@@ -1,7 +1,9 @@
 package store_test
 
 import (
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -156,5 +158,111 @@ func TestDeadLetterRedelivered(t *testing.T) {
 	}
 	if len(dls) != 4 || c.Stats.DeadLetters != 4 {
 		t.Fatalf("%d dead letters stored, %d counted; want 4 and 4", len(dls), c.Stats.DeadLetters)
+	}
+}
+
+// markedCampaign is a fresh store holding campaign "c" with the cases ids,
+// each enqueued for oracle.
+func markedCampaign(t *testing.T, oracle string, ids ...string) *store.Store {
+	t.Helper()
+	s := storetest.Open(t, "")
+	if err := s.PutCampaign(store.Campaign{ID: "c", State: store.StateRunning}); err != nil {
+		t.Fatal(err)
+	}
+	enq := map[string][]string{}
+	var recs []store.CaseRecord
+	for _, id := range ids {
+		recs = append(recs, store.CaseRecord{ID: id, Domain: "d", Campaign: "c"})
+		enq[id] = []string{oracle}
+	}
+	if _, err := s.AddCases("c", recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkEnqueued("c", enq); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestRepeatedDeadPairsCountOnce: a dead letter naming one pending pair 100
+// times (a forged one did, 57 seed cases 100 times each, and the campaign
+// ended with outstanding -4010 and 1,633 pairs never judged) marks it dead
+// once, as do two letters of one fetch naming it; the verdict that comes
+// after all revives it once.
+func TestRepeatedDeadPairsCountOnce(t *testing.T) {
+	s := markedCampaign(t, "slow", "a", "b")
+	var pairs []store.Pair
+	for range 100 {
+		pairs = append(pairs, store.Pair{Case: "a", Oracle: "slow"})
+	}
+	dl := store.DeadLetter{Campaign: "c", Subject: "dead.c", Reason: "forged"}
+	second := []store.Pair{{Case: "a", Oracle: "slow"}, {Case: "b", Oracle: "slow"}, {Case: "b", Oracle: "slow"}}
+	if err := s.AddDeadLetters([]store.DeadLetter{dl, dl}, [][]store.Pair{pairs, second}); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := s.GetCampaign("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Stats.DeadCases != 2 || c.Stats.Outstanding() != 0 {
+		t.Fatalf("dead_cases %d, outstanding %d; want 2 and 0 (two pairs marked dead)", c.Stats.DeadCases, c.Stats.Outstanding())
+	}
+	if _, err := s.CommitVerdicts(store.Commit{Campaign: "c", Now: time.Unix(1, 0),
+		Verdicts: []oracles.Verdict{{Oracle: "slow", Case: "a", Domain: "d", Kind: oracles.Accept}}}); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, _ = s.GetCampaign("c"); c.Stats.DeadCases != 1 || c.Stats.Judged != 1 || c.Stats.Outstanding() != 0 {
+		t.Fatalf("after a's verdict: dead_cases %d, judged %d, outstanding %d; want 1, 1, 0", c.Stats.DeadCases, c.Stats.Judged, c.Stats.Outstanding())
+	}
+}
+
+// TestFindingsOfOneCaseInOneTransactionCountOnce: two results for one case
+// committed together (a plain 30 s campaign did it: findings 229 for 182
+// distinct findings, 22 buckets of one member counting 2 cases) record its
+// finding once.
+func TestFindingsOfOneCaseInOneTransactionCountOnce(t *testing.T) {
+	s := storetest.Open(t, "")
+	pol := policy.Policy{Domain: "d", Judges: []string{"ptxas"}}
+	judged := func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }
+	commit := func(vs ...oracles.Verdict) store.Commit {
+		return store.Commit{Verdicts: vs, Judged: judged, Now: time.Unix(100, 0)}
+	}
+	res, err := s.CommitMany([]store.Commit{
+		commit(oracles.Verdict{Oracle: oracles.SpecPTXISA, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "ptxisa.d.r"},
+			oracles.Verdict{Oracle: "ptxas", Case: "c1", Domain: "d", Kind: oracles.Accept}),
+		commit(oracles.Verdict{Oracle: oracles.SpecSeed, Case: "c1", Domain: "d", Kind: oracles.Reject, Rule: "seed.d.r"}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res[0].Findings + res[1].Findings; n != 1 {
+		t.Errorf("findings counted %d, want 1", n)
+	}
+	buckets, err := s.Buckets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range buckets {
+		if b.Cases != 1 {
+			t.Errorf("bucket %s counts %d cases, has one member", b.Key, b.Cases)
+		}
+	}
+}
+
+// TestCommitManyNamesWhatItCannotStore: a commit the store refuses for a
+// reason of its own is named by its index, so the caller can commit the
+// others without it; nothing of the transaction is kept.
+func TestCommitManyNamesWhatItCannotStore(t *testing.T) {
+	s := storetest.Open(t, "")
+	commit := func(oracle, id string) store.Commit {
+		return store.Commit{Now: time.Unix(1, 0), Verdicts: []oracles.Verdict{{Oracle: oracle, Case: id, Domain: "d", Kind: oracles.Accept}}}
+	}
+	_, err := s.CommitMany([]store.Commit{commit("a", "x"), commit(strings.Repeat("o", 40<<10), "y"), commit("a", "z")})
+	var own *store.ResultError
+	if !errors.As(err, &own) || own.Index != 1 {
+		t.Fatalf("err = %v, want a ResultError naming commit 1", err)
+	}
+	if _, n, err := s.Counts(); err != nil || n != 0 {
+		t.Fatalf("%d verdicts kept, %v; want none", n, err)
 	}
 }

@@ -445,3 +445,51 @@ func BenchmarkJudge(b *testing.B) {
 		})
 	}
 }
+
+// TestEscapedChildEndsWithTheVerifier: a verifier's child that left its
+// process group with setsid outlived the campaign. It ends with the
+// verifier, whichever way the verifier ends.
+func TestEscapedChildEndsWithTheVerifier(t *testing.T) {
+	if _, err := osexec.LookPath("setsid"); err != nil {
+		t.Skipf("setsid not found: %v", err)
+	}
+	for _, end := range []string{"close", "crash"} {
+		t.Run(end, func(t *testing.T) {
+			dir := t.TempDir()
+			o := script(t, Options{}, `setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > `+dir+`/child
+echo '{"protocol":"legalfuzz-exec/1","name":"s","version":"1","domains":["kindword"]}'
+read line; exit 1`)
+			var child int
+			for deadline := time.Now().Add(5 * time.Second); child == 0 && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				data, _ := os.ReadFile(filepath.Join(dir, "child"))
+				fmt.Sscan(string(data), &child)
+			}
+			if child == 0 || !running(child) {
+				t.Fatalf("the verifier's setsid child (pid %d) did not start", child)
+			}
+			if end == "crash" {
+				judge(t, o, kw(kindword.F16, 1, false)) // the verifier exits mid-batch, leaving its child
+			}
+			if err := o.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(5 * time.Second); running(child); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					_ = syscall.Kill(child, syscall.SIGKILL)
+					t.Fatalf("the verifier's setsid child (pid %d) still runs after the verifier ended", child)
+				}
+			}
+		})
+	}
+}
+
+// running reports whether pid is a live process (not a zombie).
+func running(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}

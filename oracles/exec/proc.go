@@ -10,6 +10,7 @@ import (
 	osexec "os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,8 +41,18 @@ type crashError struct {
 
 func (e *crashError) Error() string { return "output ended before an answer" }
 
+// markEnv is set in each verifier's environment to a token of its own
+// (proc.mark). Its descendants inherit it, so those that left its process
+// group (setsid) are found and ended with it (endMarked): one such child
+// outlived a campaign.
+const markEnv = "LEGALFUZZ_VERIFIER"
+
+// marks numbers the verifiers this process starts, for their tokens.
+var marks atomic.Int64
+
 // proc is one running verifier process, in its own process group.
 type proc struct {
+	mark    string // markEnv=token in its environment
 	cmd     *osexec.Cmd
 	stdin   io.WriteCloser
 	stdout  *os.File       // our read end; closed by kill so the reader returns
@@ -64,6 +75,8 @@ type lineMsg struct {
 // is never lost to Wait closing the pipe.
 func startProc(argv []string, tailBytes int) (*proc, error) {
 	cmd := osexec.Command(argv[0], argv[1:]...)
+	mark := fmt.Sprintf("%s=%d-%d", markEnv, os.Getpid(), marks.Add(1))
+	cmd.Env = append(os.Environ(), mark)
 	cmd.SysProcAttr = tool.ChildAttr()
 	cmd.WaitDelay = exitGrace // a child holding stderr open cannot block Wait
 	stdin, err := cmd.StdinPipe()
@@ -74,7 +87,7 @@ func startProc(argv []string, tailBytes int) (*proc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stdout pipe: %w", err)
 	}
-	p := &proc{cmd: cmd, stdin: stdin, stdout: r, lines: make(chan lineMsg), stop: make(chan struct{}),
+	p := &proc{mark: mark, cmd: cmd, stdin: stdin, stdout: r, lines: make(chan lineMsg), stop: make(chan struct{}),
 		exited: make(chan struct{}), stderr: newTail(tailBytes)}
 	cmd.Stdout, cmd.Stderr = w, p.stderr
 	err = cmd.Start()
@@ -214,7 +227,8 @@ func (p *proc) close() {
 }
 
 // kill kills the whole process group and waits until the process is reaped
-// and the reader has stopped.
+// and the reader has stopped; then it ends the verifier's descendants that
+// left the group (endMarked), again while one forked as it was killed.
 func (p *proc) kill() {
 	p.once.Do(func() {
 		close(p.stop)
@@ -224,6 +238,11 @@ func (p *proc) kill() {
 	})
 	<-p.exited
 	p.readers.Wait()
+	for range 3 {
+		if endMarked(p.mark) == 0 {
+			break
+		}
+	}
 }
 
 // exitStatus describes how the process ended; call after it exited.

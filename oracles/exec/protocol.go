@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -58,6 +59,11 @@ func parseHello(line []byte) (Hello, error) {
 	}
 	if slices.Contains(h.Domains, "") {
 		return Hello{}, errors.New("hello lists an empty domain name")
+	}
+	for _, d := range h.Domains {
+		if _, ok := fuzz.Lookup(d); !ok { // a typo, or a name made to reach a path ("../../etc")
+			return Hello{}, fmt.Errorf("hello lists domain %q, which legalfuzz does not have (see legalfuzz domains)", clip([]byte(d)))
+		}
 	}
 	return h, nil
 }

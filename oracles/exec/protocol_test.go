@@ -18,7 +18,7 @@ func TestParseHello(t *testing.T) {
 		name, line, err string
 	}{
 		{"ok", `{"protocol":"legalfuzz-exec/1","name":"v","version":"1","domains":["kindword"]}`, ""},
-		{"unknown fields ignored", `{"protocol":"legalfuzz-exec/1","name":"v","version":"1","domains":["x"],"extra":{"a":1}}`, ""},
+		{"unknown fields ignored", `{"protocol":"legalfuzz-exec/1","name":"v","version":"1","domains":["kindword"],"extra":{"a":1}}`, ""},
 		{"newer version", `{"protocol":"legalfuzz-exec/2","name":"v","version":"1","domains":["x"]}`,
 			"protocol version mismatch: verifier speaks legalfuzz-exec/2, legalfuzz speaks legalfuzz-exec/1"},
 		{"other protocol", `{"protocol":"lsp","name":"v","version":"1","domains":["x"]}`, `hello protocol "lsp"`},
@@ -30,6 +30,10 @@ func TestParseHello(t *testing.T) {
 		{"no version", `{"protocol":"legalfuzz-exec/1","name":"v","domains":["x"]}`, "hello has no version"},
 		{"no domains", `{"protocol":"legalfuzz-exec/1","name":"v","version":"1","domains":[]}`, "hello lists no domains"},
 		{"empty domain", `{"protocol":"legalfuzz-exec/1","name":"v","version":"1","domains":[""]}`, "empty domain name"},
+		{"unknown domain", `{"protocol":"legalfuzz-exec/1","name":"v","version":"1","domains":["kindword","nosuchdomain"]}`,
+			`hello lists domain "nosuchdomain", which legalfuzz does not have`},
+		{"path as domain", `{"protocol":"legalfuzz-exec/1","name":"v","version":"1","domains":["../../etc"]}`,
+			`hello lists domain "../../etc", which legalfuzz does not have`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := parseHello([]byte(tc.line))

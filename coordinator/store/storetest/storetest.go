@@ -5,6 +5,8 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -83,4 +85,24 @@ func Judge(t testing.TB, orcs []oracles.Oracle, c domain.Case) []oracles.Verdict
 		vs = append(vs, v...)
 	}
 	return vs
+}
+
+// SmallDisk returns a folder on a tmpfs of size bytes, unmounted at
+// cleanup: a real file system that fills up, so that a store on it meets
+// "no space left on device" from the kernel, as on a full disk. Mounting
+// needs root (CAP_SYS_ADMIN); where it is refused the test is skipped,
+// saying why.
+func SmallDisk(t testing.TB, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs", dir).CombinedOutput()
+	if err != nil {
+		t.Skipf("a full disk needs a small tmpfs, and mounting one failed (root with CAP_SYS_ADMIN can): %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", dir, err, out)
+		}
+	})
+	return dir
 }
