@@ -1,9 +1,11 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -11,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // TestTriageReplayColumns: triage list has a column per installation a
@@ -75,4 +78,52 @@ func lineOf(out, key string) string {
 		}
 	}
 	return ""
+}
+
+// TestCampaignWithYourOwnBuild: an LLVM installation named by path (an
+// installed release linked under another folder, as a user's build would
+// be) is judged with by a campaign under its own label, its version read
+// from its tools, and its buckets are minimized and replayed on it.
+func TestCampaignWithYourOwnBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("campaign test takes seconds; skipped in -short")
+	}
+	in := toolchaintest.Release(t, 22)
+	build := filepath.Join(t.TempDir(), "llvm-build")
+	if err := os.MkdirAll(filepath.Join(build, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := os.ReadDir(in.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range tools {
+		if err := os.Symlink(filepath.Join(in.Dir, e.Name()), filepath.Join(build, "bin", e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	db := filepath.Join(out, "legalfuzz.db")
+	_, errOut, code := runCLI(t, "", "--toolchain", "mine="+build, "campaign", "--duration", "1s", "--out", out, "--quiet",
+		"--domains", "kindword", "--oracles", "spec/ptxisa,mlir@mine", "--fuzz-binary", filepath.Join(out, "none"))
+	if code != exitFindings {
+		t.Fatalf("campaign exit %d, want %d (MLIR 22 refuses tcgen05.mma on sm_100f): %s", code, exitFindings, errOut)
+	}
+	s, err := store.OpenStoreReadOnly(db, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	buckets, err := s.Buckets()
+	if err != nil || len(buckets) == 0 {
+		t.Fatalf("buckets %v, %v", buckets, err)
+	}
+	for _, b := range buckets {
+		if b.Signature.Tool != "mlir@mine" || b.Minimized == "" && b.MinimizeNote == "" {
+			t.Errorf("bucket %s: tool %s, minimized %q (%s)", b.Key, b.Signature.Tool, b.Minimized, b.MinimizeNote)
+		}
+		if b.FoundIn() != "mine: reproduces" || !strings.HasPrefix(b.Versions[0].Version, "mlir-opt "+in.Version) {
+			t.Errorf("bucket %s: found in %q, versions %+v", b.Key, b.FoundIn(), b.Versions)
+		}
+	}
 }
