@@ -149,18 +149,22 @@ func wantsKindWord(dv domain.Value) []want {
 		alias, _ := llvm.BlockSuffix(w) // a rendered case has its spelling
 		q += ".block_scale" + alias
 	}
+	coll := ".collector::a::" + w.CollectorA.String()
 	if w.WS {
-		q += ".collector::b0::" + w.CollectorA.String()
-	} else {
-		q += ".collector::a::" + w.CollectorA.String()
+		coll = ".collector::b0::" + w.CollectorA.String()
 	}
+	// The PTX ISA writes .ashift before the collector usage
+	// (.kind.ashift{.collector_usage}); llc 22 prints it after, llc after 23
+	// before. Either order names the instruction the op asked for.
+	quals := regexp.QuoteMeta(coll)
 	if w.AShift {
-		q += ".ashift"
+		quals = "(?:" + regexp.QuoteMeta(".ashift"+coll) + "|" + regexp.QuoteMeta(coll+".ashift") + ")"
+		coll = ".ashift" + coll
 	}
-	re, end := regexp.QuoteMeta(q)+` `, ""
+	end := ""
 	if w.ScaleInputAcc {
 		end = fmt.Sprintf(", %d", w.ScaleInputD)
 	}
-	return []want{{what: q + end, n: 1, why: "the op names one instruction",
-		re: regexp.MustCompile(re + `[^;]*` + regexp.QuoteMeta(end) + `;`)}}
+	return []want{{what: q + coll + end, n: 1, why: "the op names one instruction",
+		re: regexp.MustCompile(regexp.QuoteMeta(q) + quals + ` [^;]*` + regexp.QuoteMeta(end) + `;`)}}
 }

@@ -213,6 +213,12 @@ func TestDataMovementWants(t *testing.T) {
 			"tcgen05.mma.cta_group::1.kind::i8.collector::a::discard.ashift [%r1], [%r3], %rd2, %r2, %p1;", true},
 		{"kindword", kwAt(m{"kind": "i8", "ashift": true, "a_tmem": true}, "sm_100a", "8.6"),
 			"tcgen05.mma.cta_group::1.kind::i8.collector::a::discard [%r1], [%r3], %rd2, %r2, %p1;", false},
+		// The line llc-trunk (2026-10-25) printed for the same op: the PTX
+		// ISA's order, .ashift before the collector usage.
+		{"kindword", kwAt(m{"kind": "tf32", "ashift": true, "a_tmem": true}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::1.kind::tf32.ashift.collector::a::discard [%r1], [%r2], %rd1, %r3, %p1;", true},
+		{"kindword", kwAt(m{"kind": "tf32", "ashift": true, "a_tmem": true}, "sm_100a", "8.6"),
+			"tcgen05.mma.cta_group::1.kind::tf32.ashift.collector::a::lastuse [%r1], [%r2], %rd1, %r3, %p1;", false},
 		{"kindword", kwAt(m{"kind": "tf32", "ws": true, "sparse": true, "a_tmem": true}, "sm_100a", "8.6"),
 			"tcgen05.mma.ws.sp.cta_group::1.kind::tf32.collector::b0::discard [%r1], [%r3], %rd2, [%r4], %r2, %p1;", true},
 		{"kindword", kwAt(m{"kind": "tf32", "ws": true, "sparse": true, "a_tmem": true}, "sm_100a", "8.6"),
