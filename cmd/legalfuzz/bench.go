@@ -32,7 +32,7 @@ type benchBatchingOptions struct {
 func newBenchBatchingCmd() *cobra.Command {
 	var o benchBatchingOptions
 	cmd := &cobra.Command{
-		Use:   "batching --out FILE.json [--oracles ptxas,llc22,mlir] [--cases 2000] [--seed N] [--baseline OLD-LEGALFUZZ]",
+		Use:   "batching --out FILE.json [--oracles ptxas,llc@22,mlir@19] [--cases 2000] [--seed N] [--baseline OLD-LEGALFUZZ]",
 		Short: "Time the tool oracles batched, one case per process, and the bare tool; write JSON",
 		Long: `Batching draws N distinct mixed cases per oracle (random inputs from --seed, decoded in every
 domain the oracle judges, keeping those it does not call unsupported) and times, once each, one after

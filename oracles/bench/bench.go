@@ -41,7 +41,7 @@ const (
 )
 
 // DefaultOracles are benchmarked when Options.Oracles is empty.
-var DefaultOracles = []string{"ptxas", "llc22", "mlir"}
+var DefaultOracles = []string{"ptxas", "llc@22", "mlir@19"}
 
 // Options configure one benchmark run.
 type Options struct {
