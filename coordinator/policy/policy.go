@@ -205,13 +205,33 @@ var policies = []Policy{
 }
 
 // The pass judges watch every domain their installation's mlir oracle
-// judges, on OnCrash.
+// judges, on OnCrash; every domain llc judges expects its sm_110 renaming.
 func init() {
 	for i, p := range policies {
 		if slices.Contains(p.Judges, oracles.MLIR) {
 			policies[i].Pairs = append(policies[i].Pairs, Pair{oracles.SpecPTXISA, oracles.MLIRPasses, OnCrash})
 		}
+		if slices.Contains(p.Judges, oracles.LLC) {
+			policies[i].Expected = append(policies[i].Expected, llcRenamesSM110(p.Domain))
+		}
 	}
+}
+
+// llcRenamesSM110 expects llc from LLVM 24 to accept an sm_110 target
+// below PTX ISA 9.0, which the PTX ISA does not have: it writes .target
+// sm_101, the name PTX 8.6 to 8.8 gave the same GPU (llvm#218968, August
+// 2026, on purpose; llc 22 and 23 refuse). Seen as a trunk bucket,
+// 41e0042f8bd6f1fd (cpasync on sm_110a at PTX 8.8).
+func llcRenamesSM110(domainName string) Expectation {
+	return Expectation{Oracles: []string{oracles.LLC}, Since: 24, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
+		Condition: "the target is an sm_110 and the PTX ISA version below 9.0", When: sm110BelowPTX90,
+		Why: "llc after 23 writes .target sm_101* for sm_110* below PTX ISA 9.0, the name those versions have for the same GPU (llvm#218968)"}
+}
+
+// sm110BelowPTX90 reports whether a case targets an sm_110 below PTX 9.0.
+func sm110BelowPTX90(v domain.Value) bool {
+	t := v.Target()
+	return t.Arch.SM == 110 && t.PTX < 90
 }
 
 // sassPair compares the sass oracle with ptxas: sass mirrors ptxas's accept
