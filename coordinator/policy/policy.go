@@ -212,7 +212,7 @@ func init() {
 			policies[i].Pairs = append(policies[i].Pairs, Pair{oracles.SpecPTXISA, oracles.MLIRPasses, OnCrash})
 		}
 		if slices.Contains(p.Judges, oracles.LLC) {
-			policies[i].Expected = append(policies[i].Expected, llcRenamesSM110(p.Domain))
+			policies[i].Expected = append(policies[i].Expected, llcRenamesSM110(p.Domain)...)
 		}
 	}
 }
@@ -222,10 +222,13 @@ func init() {
 // sm_101, the name PTX 8.6 to 8.8 gave the same GPU (llvm#218968, August
 // 2026, on purpose; llc 22 and 23 refuse). Seen as a trunk bucket,
 // 41e0042f8bd6f1fd (cpasync on sm_110a at PTX 8.8).
-func llcRenamesSM110(domainName string) Expectation {
-	return Expectation{Oracles: []string{oracles.LLC}, Since: 24, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
+func llcRenamesSM110(domainName string) []Expectation {
+	e := Expectation{Oracles: []string{oracles.LLC}, Since: 24, Rules: []string{"ptxisa." + domainName + ".target-ptx-version"},
 		Condition: "the target is an sm_110 and the PTX ISA version below 9.0", When: sm110BelowPTX90,
 		Why: "llc after 23 writes .target sm_101* for sm_110* below PTX ISA 9.0, the name those versions have for the same GPU (llvm#218968)"}
+	vsOlder := e
+	vsOlder.Against = oracles.LLC
+	return []Expectation{e, vsOlder}
 }
 
 // sm110BelowPTX90 reports whether a case targets an sm_110 below PTX 9.0.

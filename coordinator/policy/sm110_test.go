@@ -34,6 +34,13 @@ func TestLLCRenamesSM110(t *testing.T) {
 			if len(ds) != 1 || (ds[0].Expected != "") != tc.expected {
 				t.Fatalf("disagreements %+v: want expected=%t", ds, tc.expected)
 			}
+			older := oracles.Verdict{Oracle: "llc@old", Version: "22.1.8", Kind: oracles.Reject, Rule: "llc.fatal-error"}
+			ds = PolicyFor(cpasync.Name).Evaluate(c, []oracles.Verdict{ref, older, llc})
+			for _, d := range ds {
+				if d.Pair.A != oracles.SpecPTXISA && (d.Expected != "") != tc.expected {
+					t.Errorf("%s: expected=%t, want %t", d.Pair, d.Expected != "", tc.expected)
+				}
+			}
 		})
 	}
 }
