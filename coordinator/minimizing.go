@@ -117,7 +117,7 @@ func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c d
 		return nil, false, err
 	}
 	vs := byCase[c.ID]
-	for _, d := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{b.Signature.Pair}}).Evaluate(c, vs) {
+	for _, d := range policy.PolicyFor(c.Domain).On(b.Signature.Pair).Evaluate(c, vs) {
 		sig := policy.SignatureOf(d)
 		sameSpec := b.Signature.SpecKind == "" || sig.SpecKind == b.Signature.SpecKind && sig.Rule == b.Signature.Rule
 		if d.Pair == b.Signature.Pair && sameSpec && (sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key)) {

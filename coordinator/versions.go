@@ -83,7 +83,7 @@ func replayOn(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain
 		return vv, nil
 	}
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: name, On: b.Signature.Pair.On}
-	for _, dis := range (policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}).Evaluate(c, byCase[c.ID]) {
+	for _, dis := range policy.PolicyFor(c.Domain).On(pair).Evaluate(c, byCase[c.ID]) {
 		sig := policy.SignatureOf(dis)
 		if sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key) {
 			vv.Outcome = store.Reproduces

@@ -312,6 +312,15 @@ var mlirs = []string{oracles.MLIR}
 // toolsPTX are the tools that judge PTX text or NVVM IR, not runtime values.
 var toolsPTX = []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC, oracles.CUDAJIT}
 
+// On is the policy reduced to one pair, its expectations kept: they say
+// which rule a failing tool is accountable for (Policy.accountable), so a
+// replay or a minimization step that judges the pair alone keys the
+// disagreement as the campaign did.
+func (p Policy) On(pr Pair) Policy {
+	p.Judges, p.Pairs = nil, []Pair{pr}
+	return p
+}
+
 // Builtin returns the built-in policies, one per domain that has one.
 func Builtin() []Policy { return slices.Clone(policies) }
 

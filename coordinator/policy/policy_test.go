@@ -170,6 +170,12 @@ func TestAccountableRule(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := PolicyFor("tmamode").Evaluate(tc.c, []oracles.Verdict{ref, refused(tc.tool)})
+			// Judged by the pair alone, as a replay or a minimization step
+			// judges it, the disagreement keys the same.
+			alone := PolicyFor("tmamode").On(Pair{oracles.SpecPTXISA, tc.tool, OnVerdict}).Evaluate(tc.c, []oracles.Verdict{ref, refused(tc.tool)})
+			if len(alone) != 1 || alone[0].SpecRule != tc.want {
+				t.Errorf("the pair alone: %+v, want rule %q", alone, tc.want)
+			}
 			if len(ds) == 0 {
 				t.Fatal("no disagreement")
 			}
