@@ -2,8 +2,9 @@ package corpus
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"testing"
+
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // TestVerifyBatchPlacesEveryChunk: mlir-opt-19 counts a later chunk's

@@ -2,7 +2,6 @@ package regress_test
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // seedsPerDomain is how many kindword and mma seeds the test stores hold

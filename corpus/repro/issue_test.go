@@ -2,8 +2,6 @@ package repro
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +12,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // TestWriteIssue plants the silent wgmma K miscompile as the campaign

@@ -2,12 +2,12 @@ package repro
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 )
 

@@ -3,7 +3,6 @@ package repro
 import (
 	"context"
 	"errors"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // planted is a store holding one bucket per pair below, each made from two

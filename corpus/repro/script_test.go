@@ -3,7 +3,6 @@ package repro
 import (
 	"context"
 	"errors"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // judgedStore judges the cases of testdata/buckets (one per bucket of a

@@ -2,7 +2,6 @@ package amdgpu
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // discoverBoth returns the llvm-mc 19 and 22 oracles, skipping the test

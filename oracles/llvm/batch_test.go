@@ -3,7 +3,6 @@ package llvm
 import (
 	"context"
 	"fmt"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -25,6 +24,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // decoders and seeds of every domain with a renderer, for random cases.

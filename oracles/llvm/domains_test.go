@@ -2,7 +2,6 @@ package llvm
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
@@ -10,6 +9,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 func ldsmCase(op ldsm.Op, s ldsm.Shape, num int, trans bool, size ldsm.Size, tgt string) domain.Case {

@@ -2,7 +2,6 @@ package mlir
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // randomCases decodes random values of randomly picked domains MLIR 19

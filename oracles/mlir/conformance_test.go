@@ -2,13 +2,13 @@ package mlir
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"testing"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch/batchtest"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // verifier returns the verifier-only oracle over the real mlir-opt-19, or

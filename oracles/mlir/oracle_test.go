@@ -3,33 +3,27 @@ package mlir
 import (
 	"context"
 	"encoding/json"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"maps"
 	"strings"
 	"testing"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
-	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
-	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
-	"github.com/legalfuzz/legalfuzz/fuzz/mma"
-	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
-	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
-// domains are the domains this oracle renders (kindword and blockscale
-// with MLIR 22 only), by name.
-var domains = map[string]domain.Domain{
-	cpasync.Name: cpasync.Domain, ldsm.Name: ldsm.Domain, matdesc.Name: matdesc.Domain, mma.Name: mma.Domain,
-	tmadesc.Name: tmadesc.Domain, tmamode.Name: tmamode.Domain, wgmma.Name: wgmma.Domain, kindword.Name: kindword.Domain,
-	blockscale.Name: blockscale.Domain,
-}
+// domains are the domains some release renders (spelled), by name.
+var domains = func() map[string]domain.Domain {
+	m := map[string]domain.Domain{}
+	for _, d := range spelled {
+		m[d.Name] = d
+	}
+	return m
+}()
 
 // discover returns the oracle with lowering, or skips naming what is missing.
 func discover(t *testing.T) *Oracle {

@@ -2,7 +2,6 @@ package mlir
 
 import (
 	"context"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // passJudge returns the MLIR 19 pass judge, or skips naming what is missing.

@@ -3,7 +3,6 @@ package lower_test
 import (
 	"context"
 	"encoding/binary"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // discoverMC returns the amdgpu-mc oracle and its llvm-mc, or skips naming
