@@ -6,7 +6,7 @@ OUT       ?= legalfuzz-out
 PKG       := github.com/legalfuzz/legalfuzz
 FUZZCACHE := $(shell $(GO) env GOCACHE)/fuzz/$(PKG)/fuzz
 
-.PHONY: all build fuzzbin oracles campaign report test vet fuzz coverage bench clean
+.PHONY: all build fuzzbin gpu-kit oracles campaign report test vet fuzz coverage bench clean
 
 all: build
 
@@ -17,6 +17,11 @@ build:
 # workers without a Go toolchain.
 fuzzbin:
 	$(GO) test -c -fuzz=. -o bin/fuzz.test ./fuzz
+
+# What a GPU machine's check needs, in gpu-kit/ (docs/gpu-worker.md); there:
+# gpu-kit/legalfuzz gpu-check --out DIR
+gpu-kit:
+	GO=$(GO) ./scripts/gpu-kit.sh gpu-kit
 
 # A real campaign: embedded NATS, local workers, every installed oracle, a local
 # bbolt store. Exit status 1 (new findings) is reported, not treated as a failure.
@@ -62,4 +67,4 @@ report: build
 	@echo "report: $(OUT)/report/report.html"
 
 clean:
-	rm -rf bin $(OUT)
+	rm -rf bin gpu-kit $(OUT)

@@ -88,6 +88,6 @@ func newRootCmd() *cobra.Command {
 	root.AddCommand(newDomainsCmd(), newOraclesCmd(), newCheckCmd(), newJudgeCmd(),
 		newCampaignCmd(), newCoordinatorCmd(), newWorkerCmd(), newTriageCmd(),
 		newMinimizeCmd(), newReportCmd(), newBenchCmd())
-	root.AddCommand(newCorpusCmd(), newStoreCmd(), newVersionCmd())
+	root.AddCommand(newCorpusCmd(), newStoreCmd(), newVersionCmd(), newGPUCheckCmd())
 	return root
 }
