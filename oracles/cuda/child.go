@@ -19,11 +19,12 @@ import (
 
 // ChildEnv is the environment variable that turns a legalfuzz process (or
 // a test binary) into a launch server for its parent: its value is the
-// device ordinal. See ServeChildIfAsked.
+// device ordinal. See ServeChildIfAsked. The child also loads modules for
+// the cuda-jit oracle, so a driver JIT that crashes costs a child too.
 const ChildEnv = "LEGALFUZZ_CUDA_CHILD"
 
 // childProtocol names the protocol in the child's first line.
-const childProtocol = "legalfuzz-cuda-child/1"
+const childProtocol = "legalfuzz-cuda-child/2"
 
 // childHello is the child's first line: the protocol and its device, or
 // why it has none.
@@ -34,9 +35,16 @@ type childHello struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// childReply answers one launch.
+// childRequest asks for one launch, or one module load by the JIT.
+type childRequest struct {
+	Launch *Launch `json:"launch,omitempty"`
+	PTX    string  `json:"ptx,omitempty"`
+}
+
+// childReply answers one request.
 type childReply struct {
 	Result LaunchResult `json:"result"`
+	JIT    *JITResult   `json:"jit,omitempty"`
 	Error  string       `json:"error,omitempty"`
 }
 
@@ -77,16 +85,23 @@ func serveChild(in io.Reader, out io.Writer, ordinal int) int {
 	}
 	dec := json.NewDecoder(bufio.NewReader(in))
 	for {
-		var l Launch
-		if err := dec.Decode(&l); err != nil {
+		var req childRequest
+		if err := dec.Decode(&req); err != nil {
 			return 0 // the parent closed the pipe
 		}
-		res, err := ex.Run(context.Background(), l)
-		reply := childReply{Result: res}
+		var reply childReply
+		var err error
+		if req.Launch != nil {
+			reply.Result, err = ex.Run(context.Background(), *req.Launch)
+		} else {
+			var jr JITResult
+			jr, err = contextLoader{ex.ctx}.LoadModule(context.Background(), req.PTX)
+			reply.JIT = &jr
+		}
 		if err != nil {
 			reply.Error = err.Error()
 		}
-		if enc.Encode(reply) != nil || res.Sticky {
+		if enc.Encode(reply) != nil || reply.Result.Sticky {
 			return 0 // the parent starts a fresh child for the next launch
 		}
 	}
@@ -176,17 +191,12 @@ func (c *ChildExecutor) Run(ctx context.Context, l Launch) (LaunchResult, error)
 		return LaunchResult{}, err
 	}
 	start := time.Now()
-	if err := json.NewEncoder(c.stdin).Encode(l); err != nil {
-		c.kill()
-		return LaunchResult{}, fmt.Errorf("%w: %v", ErrNoChild, err)
-	}
 	timeout := l.Timeout
 	if timeout <= 0 {
 		timeout = DefaultLaunchTimeout
 	}
 	var reply childReply
-	if err := c.receive(ctx, timeout+30*time.Second, &reply); err != nil {
-		c.kill()
+	if err := c.ask(ctx, childRequest{Launch: &l}, timeout+30*time.Second, &reply); err != nil {
 		if ctx.Err() != nil {
 			return LaunchResult{}, ctx.Err()
 		}
@@ -203,6 +213,43 @@ func (c *ChildExecutor) Run(ctx context.Context, l Launch) (LaunchResult, error)
 		return reply.Result, fmt.Errorf("cuda child: %s", reply.Error)
 	}
 	return reply.Result, nil
+}
+
+// JITTimeout bounds one module load in the child.
+const JITTimeout = 2 * time.Minute
+
+// LoadModule has the child JIT-compile a module (ModuleLoader). A child
+// that dies loading it, or outlives JITTimeout, is the JIT crashing or
+// hanging on this module: a result, with how the child ended.
+func (c *ChildExecutor) LoadModule(ctx context.Context, ptx string) (JITResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.start(ctx); err != nil {
+		return JITResult{}, err
+	}
+	var reply childReply
+	if err := c.ask(ctx, childRequest{PTX: ptx}, JITTimeout, &reply); err != nil {
+		if ctx.Err() != nil {
+			return JITResult{}, ctx.Err()
+		}
+		return JITResult{Code: "JIT crashed", Crashed: true, Log: "cuModuleLoadDataEx ended the process: " + err.Error()}, nil
+	}
+	if reply.Error != "" || reply.JIT == nil {
+		return JITResult{}, fmt.Errorf("cuda child: %s", reply.Error)
+	}
+	return *reply.JIT, nil
+}
+
+// ask sends one request and decodes the answer; on any failure the child
+// is killed, and the error says how it ended.
+func (c *ChildExecutor) ask(ctx context.Context, req childRequest, timeout time.Duration, reply *childReply) error {
+	if err := json.NewEncoder(c.stdin).Encode(req); err != nil {
+		return fmt.Errorf("%w: %v (%s)", ErrNoChild, err, c.kill())
+	}
+	if err := c.receive(ctx, timeout, reply); err != nil {
+		return fmt.Errorf("%w (%s)", err, c.kill())
+	}
+	return nil
 }
 
 var errDeadline = errors.New("no answer before the deadline")
@@ -237,17 +284,37 @@ func (c *ChildExecutor) receive(ctx context.Context, timeout time.Duration, v an
 	}
 }
 
-// kill ends the child and its process group and forgets it.
-func (c *ChildExecutor) kill() {
+// kill ends the child and its process group, forgets it, and says how it
+// ended ("signal: segmentation fault" for one that crashed by itself).
+func (c *ChildExecutor) kill() string {
 	if c.cmd == nil {
-		return
+		return "no child"
 	}
 	_ = c.stdin.Close()
+	ended := ""
 	if c.cmd.Process != nil {
-		_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+		// One that died by itself has ended, or ends within moments of
+		// closing its input; only then is it killed.
+		done := make(chan error, 1)
+		go func() { done <- c.cmd.Wait() }()
+		select {
+		case err := <-done:
+			ended = exitText(err)
+		case <-time.After(2 * time.Second):
+			_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+			ended = "killed"
+		}
 	}
-	_ = c.cmd.Wait()
 	c.cmd, c.stdin, c.dec = nil, nil, nil
+	return ended
+}
+
+func exitText(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
 }
 
 // Close stops the child.

@@ -52,7 +52,7 @@ func TestDiscoverWithoutDevice(t *testing.T) {
 	}
 	ctx := context.Background()
 	d, ds := DiscoverDriver(ctx)
-	j, js := DiscoverJIT(ctx)
+	j, js := DiscoverJIT(ctx, GPUOptions{})
 	g, gs := DiscoverGPU(ctx, GPUOptions{})
 	if d != nil || j != nil || g != nil {
 		t.Fatalf("an oracle was made without a device")
@@ -114,5 +114,43 @@ func TestChildHandshake(t *testing.T) {
 	}
 	if err != nil || sm < MinSM {
 		t.Fatalf("child on a device: %s sm_%d, %v", name, sm, err)
+	}
+}
+
+// fakeChild is a launch child in sh: it greets, then runs answer on each
+// request it reads.
+func fakeChild(answer string) *ChildExecutor {
+	hello := `{"protocol":"` + childProtocol + `","device":"fake","sm":90}`
+	return &ChildExecutor{Command: []string{"sh", "-c", "echo '" + hello + "'; while read req; do " + answer + "; done"}}
+}
+
+// A JIT that crashes the child on a module is that module's result (a
+// crash, saying how the child ended), and the next load starts a new child.
+func TestChildJITCrash(t *testing.T) {
+	ctx := context.Background()
+	crash := fakeChild("kill -SEGV $$")
+	defer crash.Close()
+	res, err := crash.LoadModule(ctx, ".version 8.0")
+	if err != nil || !res.Crashed || res.OK || !strings.Contains(res.Log, "segmentation fault") {
+		t.Fatalf("crashing JIT: %+v, %v", res, err)
+	}
+	if res, err := crash.LoadModule(ctx, ".version 8.0"); err != nil || !res.Crashed {
+		t.Fatalf("second load after a crash: %+v, %v", res, err)
+	}
+	ok := fakeChild(`echo '{"result":{},"jit":{"OK":true,"Log":"fine"}}'`)
+	defer ok.Close()
+	if res, err := ok.LoadModule(ctx, ".version 8.0"); err != nil || !res.OK || res.Log != "fine" {
+		t.Fatalf("a load the child answers: %+v, %v", res, err)
+	}
+	// The crash decides nothing in a module of several entries (the batch
+	// is split), and is an error verdict for one entry alone.
+	o := NewJITOracle(crash, "fake", 90, 90)
+	two := jitModule{names: map[string]int{"case_a": 0, "case_b": 1}}
+	if rep := o.Parse(two, res); len(rep.Decided) != 0 {
+		t.Errorf("a crashed module of two decided %v", rep.Decided)
+	}
+	one := jitModule{names: map[string]int{"case_a": 0}}
+	if got := o.Parse(one, res).Decided[0]; got.Kind != oracles.Error || !strings.Contains(got.Diagnostic, "JIT crashed") {
+		t.Errorf("a crashed module of one: %+v", got)
 	}
 }

@@ -67,7 +67,7 @@ func TestGPUDriverOracleOnSeeds(t *testing.T) {
 
 func TestGPUJITOracleOnSeeds(t *testing.T) {
 	deviceOrSkip(t)
-	o, st := DiscoverJIT(context.Background())
+	o, st := DiscoverJIT(context.Background(), childOptions())
 	if o == nil {
 		t.Fatalf("cuda-jit unavailable on a GPU machine: %+v", st)
 	}
@@ -82,13 +82,18 @@ func TestGPUJITOracleOnSeeds(t *testing.T) {
 	}
 }
 
+// childOptions run launches and JIT loads in this test binary as the
+// child, or in process with LEGALFUZZ_GPU_IN_PROCESS set.
+func childOptions() GPUOptions {
+	return GPUOptions{ChildCommand: []string{os.Args[0], "-test.run=^$"}, InProcess: os.Getenv("LEGALFUZZ_GPU_IN_PROCESS") != ""}
+}
+
 // gpuOracle starts the gpu oracle with this test binary as its launch
 // child (see TestMain), or in process with LEGALFUZZ_GPU_IN_PROCESS set.
 func gpuOracle(t *testing.T) *GPUOracle {
 	t.Helper()
 	deviceOrSkip(t)
-	opts := GPUOptions{ChildCommand: []string{os.Args[0], "-test.run=^$"}, InProcess: os.Getenv("LEGALFUZZ_GPU_IN_PROCESS") != ""}
-	o, st := DiscoverGPU(context.Background(), opts)
+	o, st := DiscoverGPU(context.Background(), childOptions())
 	if o == nil {
 		t.Fatalf("gpu unavailable on a GPU machine: %+v", st)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,11 +20,13 @@ import (
 )
 
 // JITResult is one module load: whether the JIT accepted it, the CUresult
-// name when it did not, and its log.
+// name when it did not, and its log. Crashed is a load that ended the
+// process it ran in (the launch child).
 type JITResult struct {
-	OK   bool
-	Code string
-	Log  string
+	OK      bool
+	Code    string
+	Log     string
+	Crashed bool `json:",omitempty"`
 }
 
 // ModuleLoader JIT-compiles one PTX module; it is called from several
@@ -32,6 +35,24 @@ type JITResult struct {
 // The device implementation is cuModuleLoadDataEx; tests stand in ptxas.
 type ModuleLoader interface {
 	LoadModule(ctx context.Context, ptx string) (JITResult, error)
+}
+
+// newLoader starts a launch child to load modules in, or falls back to a
+// context in this process.
+func newLoader(ctx context.Context, dev *Device, opts GPUOptions) (ModuleLoader, error) {
+	if !opts.InProcess {
+		child := &ChildExecutor{Command: opts.ChildCommand, Ordinal: dev.Ordinal}
+		_, _, err := child.Start(ctx)
+		if err == nil {
+			return child, nil
+		}
+		slog.Warn("cuda-jit: loading modules in this process; a JIT crash will end it", "reason", err)
+	}
+	c, err := dev.NewContext()
+	if err != nil {
+		return nil, err
+	}
+	return contextLoader{c}, nil
 }
 
 // contextLoader loads modules with cuModuleLoadDataEx in a context and
@@ -84,15 +105,16 @@ func NewJITOracle(l ModuleLoader, version string, sm int, maxPTX target.PTX) *JI
 }
 
 // DiscoverJIT opens device 0 and makes the cuda-jit oracle, or says why
-// there is none.
-func DiscoverJIT(ctx context.Context) (*JITOracle, oracles.Status) {
+// there is none. Modules load in a launch child (opts as for the gpu
+// oracle), so a JIT that crashes on a module ends the child, not the worker.
+func DiscoverJIT(ctx context.Context, opts GPUOptions) (*JITOracle, oracles.Status) {
 	st := oracles.Status{Name: JITName, Domains: ptx.Domains()}
-	dev, c, err := openDevice((*Device).NewContext)
+	dev, l, err := openDevice(func(dev *Device) (ModuleLoader, error) { return newLoader(ctx, dev, opts) })
 	if err != nil {
 		st.Reason, st.Install = err.Error(), Install
 		return nil, st
 	}
-	o := NewJITOracle(contextLoader{c}, Version(dev), dev.SM, MaxPTX(dev.Driver.Version))
+	o := NewJITOracle(l, Version(dev), dev.SM, MaxPTX(dev.Driver.Version))
 	st.Available, st.Version, st.Path = true, o.version, dev.Driver.Path
 	for _, name := range target.ArchNames() {
 		if a, err := target.ParseArch(name); err == nil && Loadable(a, dev.SM) {
@@ -276,7 +298,7 @@ func (o *JITOracle) Parse(m jitModule, res JITResult) batch.Report {
 		r.Decide(0, o.single(res, rep))
 		return r
 	}
-	if !res.OK && (len(rep.errs) == 0 || crashed(res.Log)) {
+	if !res.OK && (len(rep.errs) == 0 || res.Crashed || crashed(res.Log)) {
 		return r
 	}
 	for pos := range len(m.names) {
@@ -295,7 +317,7 @@ func (o *JITOracle) single(res JITResult, rep jitReport) batch.Outcome {
 	if res.OK {
 		return batch.Outcome{Kind: oracles.Accept}
 	}
-	if crashed(res.Log) {
+	if res.Crashed || crashed(res.Log) {
 		return batch.Outcome{Kind: oracles.Error, Diagnostic: "JIT failed (" + res.Code + "): " + diag.Normalize(res.Log)}
 	}
 	errs := append(rep.errs[0], rep.stray...)

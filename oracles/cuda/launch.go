@@ -122,6 +122,7 @@ type DeviceExecutor struct {
 	mu      sync.Mutex
 	ctx     *Context
 	modules map[[32]byte]uintptr
+	broken  error // the context could not be made again after a fault
 }
 
 // NewDeviceExecutor makes an executor with its own context on dev.
@@ -140,6 +141,9 @@ func (e *DeviceExecutor) Close() error { return e.ctx.Close() }
 func (e *DeviceExecutor) Run(ctx context.Context, l Launch) (LaunchResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.broken != nil {
+		return LaunchResult{}, e.broken
+	}
 	var res LaunchResult
 	start := time.Now()
 	err := e.ctx.Do(func() error {
@@ -149,9 +153,11 @@ func (e *DeviceExecutor) Run(ctx context.Context, l Launch) (LaunchResult, error
 	})
 	res.Elapsed = time.Since(start)
 	if res.Sticky {
+		// The fault is this launch's result; a context that cannot be made
+		// again (drivers that poison the process) fails the next launches.
 		e.modules = map[[32]byte]uintptr{}
 		if rerr := e.ctx.Recreate(); rerr != nil {
-			return res, fmt.Errorf("cuda: context unusable after %s: %w", res.Fault, rerr)
+			e.broken = fmt.Errorf("cuda: context unusable after %s: %w", res.Fault, rerr)
 		}
 	}
 	return res, err

@@ -71,7 +71,7 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 	// kernels): they are closed with the rest.
 	for _, found := range []func() (oracles.Oracle, oracles.Status){
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverDriver(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverJIT(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverJIT(ctx, cuda.GPUOptions{})) },
 		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverGPU(ctx, cuda.GPUOptions{})) },
 	} {
 		o, st := found()
