@@ -47,10 +47,11 @@ type Info struct {
 	// GPU is set for oracles that need a GPU machine.
 	GPU bool
 	// Sampled is set for a judge that looks again, at great cost, at what
-	// other judges of the same tool already judged (the cubins ptxas
-	// wrote, the IR MLIR's verifier and lowering passed): a campaign gives
-	// it the cases it has room for and never waits for it, so it does not
-	// slow down the judges it builds on.
+	// other judges already judged (the cubins ptxas wrote, the IR MLIR's
+	// verifier and lowering passed, the maps and modules the CUDA driver
+	// made, run on the GPU): a campaign gives it the cases it has room for
+	// and never waits for it, so it does not slow down the judges it
+	// builds on.
 	Sampled bool
 	// Installed is set for the bases of the oracles LLVM installations
 	// provide: the oracle itself is BASE@LABEL.
@@ -71,7 +72,7 @@ var catalog = []Info{
 	{Name: AMDGPUMC, Family: "llvm-mc", Installed: true, Where: "llvm-mc of an LLVM installation; gfx9-gfx12 as -mcpu=help lists them"},
 	{Name: CUDADriver, Family: "cuda", Where: "the CUDA driver on a GPU machine", GPU: true},
 	{Name: CUDAJIT, Family: "cuda", Where: "the CUDA driver's JIT on a GPU machine", GPU: true},
-	{Name: GPU, Family: "gpu", Where: "the GPU itself, on a GPU machine", GPU: true},
+	{Name: GPU, Family: "gpu", Where: "the GPU itself, on a GPU machine", GPU: true, Sampled: true},
 }
 
 // Catalog lists every oracle legalfuzz knows, user verifiers aside; an
