@@ -12,7 +12,7 @@ import (
 )
 
 func newGPUCheckCmd() *cobra.Command {
-	o := gpucheck.Options{Kit: "gpu-kit", Corpus: "fuzz/testdata/fuzz", Campaign: 2 * time.Minute, Tests: 75 * time.Second}
+	o := gpucheck.Options{Kit: "gpu-kit", Corpus: "fuzz/testdata/fuzz", Campaign: time.Minute, Tests: 75 * time.Second}
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "gpu-check --out DIR [--kit DIR] [--dry-run]",

@@ -77,9 +77,24 @@ func TestGPUJITOracleOnSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kinds := logVerdicts(t, cases, vs); kinds[oracles.Error] > 0 {
-		t.Errorf("the JIT failed in itself on %d seeds", kinds[oracles.Error])
+	logVerdicts(t, cases, vs)
+	for i, v := range vs {
+		if v.Kind != oracles.Error {
+			continue
+		}
+		if why, ok := knownJITCrashes[cases[i].ID]; ok {
+			t.Logf("known JIT crash on %s (%s): %s", cases[i].ID, why, v.Diagnostic)
+			continue
+		}
+		t.Errorf("the JIT failed in itself on seed %s %s: %s", cases[i].Domain, cases[i].ID, v.Diagnostic)
 	}
+}
+
+// knownJITCrashes are the seeds the driver's JIT crashes on, found on
+// hardware and recorded in docs/gpu-runs.md: the JIT's bug, not the
+// harness's, and still a crash verdict in every campaign.
+var knownJITCrashes = map[string]string{
+	"b9b89266504c813e": "mbarrier.init with count 0: SIGSEGV in cuModuleLoadDataEx, driver 580.159.04",
 }
 
 // childOptions run launches and JIT loads in this test binary as the

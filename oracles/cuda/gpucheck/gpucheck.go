@@ -232,7 +232,7 @@ func (c *check) judge(ctx context.Context) Step {
 // drain bounds the campaign's wait for the jobs queued when generation
 // stops, so the check ends inside its minutes; minimizing the buckets is
 // left to a later campaign for the same reason.
-const drain = 30 * time.Second
+const drain = 90 * time.Second
 
 func (c *check) campaign(ctx context.Context) Step {
 	found, missing, _ := c.available(GPUOracles)
