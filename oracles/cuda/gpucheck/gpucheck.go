@@ -87,6 +87,9 @@ type Step struct {
 	Reason  string   `json:"reason,omitempty"`
 	Seconds float64  `json:"seconds"`
 	Files   []string `json:"files,omitempty"`
+	// Exit is 1 for a program that exited 1: legalfuzz's "findings", a
+	// result; a test binary's failed tests.
+	Exit int `json:"exit,omitempty"`
 }
 
 // Summary is steps.json.
@@ -212,8 +215,28 @@ func (c *check) tests(ctx context.Context) Step {
 		return Step{Status: Failed, Reason: "no test binary " + bin + " (make gpu-kit)"}
 	}
 	// The package's folder, where go test would run it (its testdata).
-	return c.runTo(ctx, c.Tests+15*time.Second, filepath.Join(c.Out, TestsFile), true, filepath.Join("oracles", "cuda"),
+	path := filepath.Join(c.Out, TestsFile)
+	st := c.runTo(ctx, c.Tests+15*time.Second, path, true, filepath.Join("oracles", "cuda"),
 		bin, "-test.v", "-test.timeout", c.Tests.String())
+	if st.Exit == 1 {
+		st.Status, st.Reason = Failed, "failed tests: "+failedTests(path)
+	}
+	return st
+}
+
+// failedTests lists the tests a -test.v output says failed.
+func failedTests(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	var names []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "--- FAIL: "); ok {
+			names = append(names, strings.Fields(name)[0])
+		}
+	}
+	return list(names)
 }
 
 // judge runs legalfuzz judge on the seeds of Domains with the GPU oracles

@@ -205,11 +205,39 @@ func TestStepDeadline(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, TestsFile)); string(data) != "started\n" {
 		t.Errorf("kept output %q", data)
 	}
-	if st := c.runTo(context.Background(), 5*time.Second, "", false, "", "sh", "-c", "exit 1"); st.Status != OK {
+	if st := c.runTo(context.Background(), 5*time.Second, "", false, "", "sh", "-c", "exit 1"); st.Status != OK || st.Exit != 1 {
 		t.Errorf("exit status 1 (findings) is a result: %+v", st)
 	}
 	if st := c.runTo(context.Background(), 5*time.Second, "", false, "", "sh", "-c", "exit 3"); st.Status != Failed || !strings.Contains(st.Reason, "exit status 3") {
 		t.Errorf("exit status 3: %+v", st)
+	}
+}
+
+// TestFailedTests: a test binary that exits 1 fails the tests step, which
+// names the failed tests.
+func TestFailedTests(t *testing.T) {
+	dir := t.TempDir()
+	kit := filepath.Join(dir, "kit")
+	if err := os.MkdirAll(kit, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho '=== RUN   TestA'\necho '--- FAIL: TestA (0.01s)'\necho '    --- FAIL: TestA/sub (0.00s)'\necho FAIL\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(kit, TestBinary), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log, err := create(filepath.Join(dir, LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	c := &check{Options: Options{Out: dir, Kit: kit, Tests: 5 * time.Second}, log: log}
+	t.Chdir(dir) // the step runs the binary in oracles/cuda under the working folder
+	if err := os.MkdirAll(filepath.Join("oracles", "cuda"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st := c.tests(context.Background())
+	if st.Status != Failed || st.Reason != "failed tests: TestA, TestA/sub" {
+		t.Errorf("tests step %+v", st)
 	}
 }
 

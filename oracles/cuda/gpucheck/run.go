@@ -61,8 +61,10 @@ func (c *check) exec(ctx context.Context, timeout time.Duration, stdout, stderr 
 	switch {
 	case runCtx.Err() != nil:
 		return Step{Status: Failed, Reason: fmt.Sprintf("stopped after %s: %v", timeout, err)}
-	case err == nil, errors.As(err, &exit) && exit.ExitCode() == 1:
+	case err == nil:
 		return Step{Status: OK}
+	case errors.As(err, &exit) && exit.ExitCode() == 1:
+		return Step{Status: OK, Exit: 1}
 	default:
 		return Step{Status: Failed, Reason: err.Error()}
 	}
