@@ -260,6 +260,15 @@ func (o *GPUOracle) observed(c domain.Case, data [][]byte, mismatches []string) 
 	return o.verdict(c, oracles.Result, strings.Join(mismatches, "; "), value)
 }
 
+// unpredicted is a case that ran without a fault but whose data legalfuzz
+// does not predict: the oracle cannot judge it (unsupported, with why), and
+// the value still tells what the hardware did.
+func (o *GPUOracle) unpredicted(c domain.Case, data [][]byte, why string) oracles.Verdict {
+	v := o.observed(c, data, nil)
+	v.Kind, v.Diagnostic = oracles.Unsupported, why
+	return v
+}
+
 // errWrongType is a value of another domain's type: a harness bug.
 func errWrongType(domainName string, v domain.Value) error {
 	return fmt.Errorf("gpu: value of type %T is not a %s value", v, domainName)

@@ -69,19 +69,19 @@ func (wgmmaCheck) read(o *GPUOracle, items []gpuItem, res LaunchResult) []oracle
 		block := out[i*wgmmaOutBytes : (i+1)*wgmmaOutBytes]
 		frags := block[wgmmaFragOff : wgmmaFragOff+wgmmaThreads*16]
 		lo, hi := binary.LittleEndian.Uint32(block), binary.LittleEndian.Uint32(block[4:])
-		var diffs []string
 		want, err := WGMMAFragments(v, lo, hi)
 		switch {
 		case !v.Uniform:
-			diffs = []string{"no prediction for a descriptor that differs across the warpgroup"}
+			vs = append(vs, o.unpredicted(it.c, [][]byte{frags}, "no prediction for a descriptor that differs across the warpgroup"))
 		case errors.Is(err, ErrNotPredicted):
-			diffs = []string{err.Error()}
+			vs = append(vs, o.unpredicted(it.c, [][]byte{frags}, err.Error()))
 		default:
+			var diffs []string
 			if d := compareFrags(want, frags); d != "" {
 				diffs = []string{d}
 			}
+			vs = append(vs, o.observed(it.c, [][]byte{frags}, diffs))
 		}
-		vs = append(vs, o.observed(it.c, [][]byte{frags}, diffs))
 	}
 	return vs
 }

@@ -99,6 +99,12 @@ func geometry(v tmadesc.Value) (tileGeom, error) {
 				ErrNotPredicted, box, es, v.GlobalDim[i], i)
 		}
 		g.n[i], g.step[i], g.dim[i] = (box+es-1)/es, es, int64(v.GlobalDim[i])
+		if span := int64(v.Swizzle.Span()); i == 0 && span > 0 && g.n[0]*int64(g.elemBytes) < span {
+			// On an H200 (docs/gpu-runs.md) such rows were not packed:
+			// row 1 was not where the dense layout puts it.
+			return g, fmt.Errorf("%w for a box row of %d bytes under the %s swizzle, narrower than its span",
+				ErrNotPredicted, g.n[0]*int64(g.elemBytes), v.Swizzle)
+		}
 		g.stride[i] = uint64(g.elemBytes)
 		if i > 0 {
 			g.stride[i] = v.GlobalStrides[i-1]

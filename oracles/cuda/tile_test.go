@@ -218,10 +218,24 @@ func TestExpectTileNotPredicted(t *testing.T) {
 		"packed":      tiled(func(v *tmadesc.Value) { v.DType = tmadesc.U4Align8B }),
 		"rank 0":      tiled(func(v *tmadesc.Value) { v.Rank = 0 }),
 		"empty box":   tiled(func(v *tmadesc.Value) { v.BoxDim[1] = 0 }),
+		// 32-byte rows under the 128B swizzle: the H200 did not pack them.
+		"narrow row": tiled(func(v *tmadesc.Value) { v.BoxDim[0] = 16 }),
 	} {
 		if _, err := ExpectTile(v, [5]int32{}, 0, elemIndex(2)); !errors.Is(err, ErrNotPredicted) {
 			t.Errorf("%s: %v, want ErrNotPredicted", name, err)
 		}
+	}
+}
+
+// A row exactly as wide as the swizzle span is predicted (the hardware
+// agreed on every such seed); the narrow-row case above is the boundary.
+func TestExpectTileRowOfTheSpan(t *testing.T) {
+	v := tiled(func(v *tmadesc.Value) { v.BoxDim[0] = 64 })
+	if v.Swizzle.Span() != 128 || v.DType != tmadesc.Float16 {
+		t.Fatalf("base value changed: %s %s", v.Swizzle, v.DType)
+	}
+	if _, err := ExpectTile(v, [5]int32{}, 0, elemIndex(2)); err != nil {
+		t.Fatalf("128-byte rows under 128B: %v", err)
 	}
 }
 

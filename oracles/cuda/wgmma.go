@@ -21,9 +21,10 @@ import (
 //	128B: swizzle128(start + (r%8)*128 + (r/8)*SBO + 2k)
 //
 // with start, LBO and SBO as the descriptor encodes them (16-byte units),
-// and the swizzles of SwizzleAddr on absolute shared addresses. The base
-// offset field is not used: the prediction assumes the pattern is anchored
-// to absolute address bits, which the hardware may contradict.
+// and the swizzles of SwizzleAddr on absolute shared addresses. A swizzled
+// descriptor with a base offset is not predicted: on an H200 the hardware
+// used the field, and this reading has no place for it (docs/gpu-runs.md);
+// without a swizzle the hardware ignored it, as the prediction does.
 const (
 	WGMMAM       = 64
 	WGMMAN       = 8
@@ -60,6 +61,9 @@ func WGMMAFragments(d matdesc.Value, lo, hi uint32) ([wgmmaThreads][4]float32, e
 	var frag [wgmmaThreads][4]float32
 	if d.Format != matdesc.WGMMA {
 		return frag, fmt.Errorf("%w for %s descriptors", ErrNotPredicted, d.Format)
+	}
+	if d.Swizzle&3 != 0 && d.BaseOffset != 0 {
+		return frag, fmt.Errorf("%w for a swizzled descriptor with base offset %d", ErrNotPredicted, d.BaseOffset)
 	}
 	var a [WGMMAM][WGMMAK]int
 	for r := range WGMMAM {

@@ -94,6 +94,17 @@ func TestWGMMAFragments(t *testing.T) {
 	if _, err := WGMMAFragments(d, 0x1400, 0x10000); !errors.Is(err, ErrNotPredicted) {
 		t.Fatalf("reads below the filled range: %v", err)
 	}
+	// The base offset: ignored without a swizzle (as on the H200), not
+	// predicted with one (the H200 used it).
+	based := d
+	based.BaseOffset = 3
+	if got, err := WGMMAFragments(based, 0x400, 0x10000); err != nil || got != frag {
+		t.Fatalf("base offset without swizzle: %v, fragments differ: %v", err, got != frag)
+	}
+	based.Swizzle = 1
+	if _, err := WGMMAFragments(based, 0, 1<<18); !errors.Is(err, ErrNotPredicted) {
+		t.Fatalf("base offset under the 128B swizzle: %v", err)
+	}
 	tc := d
 	tc.Format = matdesc.TCGen05
 	if _, err := WGMMAFragments(tc, 0, 1<<18); !errors.Is(err, ErrNotPredicted) {
