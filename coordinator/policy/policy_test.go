@@ -215,3 +215,41 @@ func TestHandshakeExpectation(t *testing.T) {
 		}
 	}
 }
+
+// TestBlindGPUJudges replays disagreements of the first H200 run
+// (docs/gpu-runs.md): a GPU judge that cannot see the rule is expected to
+// differ, one that can (the driver on the interleave/swizzle coupling, the
+// hardware faulting on an accepted map) stays a finding.
+func TestBlindGPUJudges(t *testing.T) {
+	for _, tc := range []struct {
+		name, domain, rule string
+		tool               oracles.Verdict
+		finding            bool
+	}{
+		{"encoder blind to the shared address", "tmadesc", "ptxisa.tmadesc.smem-align", verdict(oracles.CUDADriver, oracles.Accept, "", ""), false},
+		{"encoder does not check its host pointer", "tmadesc", "ptxisa.tmadesc.tensormap-align", verdict(oracles.CUDADriver, oracles.Accept, "", ""), false},
+		{"encoder laxer than its documentation", "tmadesc", "ptxisa.tmadesc.interleave-32b-swizzle", verdict(oracles.CUDADriver, oracles.Accept, "", ""), true},
+		{"kernel has its own PTX version", "tmadesc", "ptxisa.tmadesc.target-ptx-version", verdict(oracles.GPU, oracles.Accept, "", ""), false},
+		{"hardware agrees with a rule the encoder is blind to", "tmadesc", "ptxisa.tmadesc.smem-align", verdict(oracles.GPU, oracles.Reject, "", ""), false},
+		{"encoding drops the alignment bits", "matdesc", "ptxisa.matdesc.alignment", verdict(oracles.GPU, oracles.Accept, "", ""), false},
+		{"hardware ignores reserved bits", "matdesc", "ptxisa.matdesc.reserved", verdict(oracles.GPU, oracles.Accept, "", ""), true},
+		{"tcgen05 descriptor opaque to ptxas 13", "matdesc", "ptxisa.matdesc.fixed-46-48", verdict(oracles.PTXAS13, oracles.Accept, "", ""), false},
+		{"halo in a register", "tmamode", "ptxisa.tmamode.w-halo", verdict(oracles.PTXAS13, oracles.Accept, "", ""), false},
+		{"scale fragment bits unspelled", "blockscale", "ptxisa.blockscale.scale-fragment-bits", verdict(oracles.CUDAJIT, oracles.Accept, "", ""), false},
+		{"ldsm kernel's own PTX version", "ldsm", "ptxisa.ldsm.target-ptx-version", verdict(oracles.GPU, oracles.Accept, "", ""), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := []oracles.Verdict{verdict(oracles.SpecPTXISA, oracles.Reject, tc.rule, ""), tc.tool}
+			ds := PolicyFor(tc.domain).Evaluate(domain.Case{ID: "c", Domain: tc.domain}, vs)
+			findings := 0
+			for _, d := range ds {
+				if d.Finding() {
+					findings++
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[tc.finding]; findings != want {
+				t.Fatalf("%d findings in %+v, want %d", findings, ds, want)
+			}
+		})
+	}
+}
