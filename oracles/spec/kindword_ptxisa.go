@@ -66,6 +66,10 @@ var kindwordPTXISA = &Ladder[kw.Value]{Set: PTXISA, Domain: kw.Name,
 			Fires: func(v kw.Value) bool { return v.WS && v.CTAGroup != 1 }},
 		{Rule: kwRule("ws-kind", ".ws allows .kind::f16, ::tf32, ::f8f6f4 and ::i8 only"),
 			Fires: func(v kw.Value) bool { return v.WS && v.Kind.BlockScaled() }},
+		// .ws names its collector buffer (.collector::b0..b3::op); ptxas 13:
+		// "Illegal modifier '.collector::a::use' for instruction 'tcgen05.mma.ws'".
+		{Rule: kwRule("ws-collector-a", ".ws takes .collector::bN::op, not .collector::a::op"),
+			Fires: func(v kw.Value) bool { return v.WS && v.CollectorA != kw.Discard }},
 		{Rule: kwRule("ashift-tmem", ".ashift requires the A operand in tensor memory"),
 			Fires: func(v kw.Value) bool { return v.AShift && !v.ATMem }},
 		{Rule: kwRule("ashift-block-scale", ".ashift is not allowed with .block_scale"),

@@ -123,6 +123,8 @@ func TestKindWordPTXISA(t *testing.T) {
 		{"mxf4 default scale vec", with(func(v *kw.Value) { v.Kind, v.BlockScale = kw.MXF4, true }), ""},
 		{"ws cta_group 2", with(func(v *kw.Value) { v.WS, v.CTAGroup = true, 2 }), "ptxisa.kindword.ws-cta-group"},
 		{"ws f8f6f4 is legal", with(func(v *kw.Value) { v.WS, v.Kind = true, kw.F8F6F4 }), ""},
+		{"ws with collector::a::use", with(func(v *kw.Value) { v.WS, v.CollectorA = true, kw.Use }), "ptxisa.kindword.ws-collector-a"},
+		{"collector::a::use without ws", with(func(v *kw.Value) { v.CollectorA = kw.Use }), ""},
 		{"scale-input-d on sm_100f", with(func(v *kw.Value) {
 			v.ScaleInputAcc, v.ScaleInputD, v.Tgt = true, 7, target.MustParse("sm_100f", "")
 		}), ""},
