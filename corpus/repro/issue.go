@@ -165,7 +165,11 @@ func filing(b store.Bucket, c component, class policy.Class) string {
 	case !b.NewestReproduces():
 		return "Does not reproduce on the newest version tested (" + newest.Label() + "): do not file."
 	}
-	return "File with " + tracker(c) + ": it reproduces on the newest version tested (" + newest.Label() + ")."
+	line := "File with " + tracker(c) + ": it reproduces on the newest version tested (" + newest.Label() + ")."
+	if last := b.Versions[len(b.Versions)-1]; last.Outcome == store.CannotJudge {
+		line += " Newer versions cannot judge the case (" + last.Label() + " among them): check them by hand first."
+	}
+	return line
 }
 
 // tracker says whose tracker takes the component's issues.

@@ -166,10 +166,14 @@ func signature(domainName string, tool, ref oracles.Verdict) policy.Signature {
 	return s
 }
 
+// fileLLVM is the filing line of a bucket LLVM's newest version tested
+// still shows.
+func fileLLVM(component, newest string) string {
+	return "File with LLVM (https://github.com/llvm/llvm-project/issues), component " + component + ": it reproduces on the newest version tested (" + newest + ")."
+}
+
+// The verdicts of the buckets of issueCases, as the campaign stored them.
 var (
-	fileLLVM = func(component, newest string) string {
-		return "File with LLVM (https://github.com/llvm/llvm-project/issues), component " + component + ": it reproduces on the newest version tested (" + newest + ")."
-	}
 	d062     = mlirVerdict(oracles.Error, "lowering", "lowering: mlir-opt crashed (aborted) in mlir::NVVM::MmaOp::verify()")
 	d062Ref  = specVerdict(oracles.Reject, "ptxisa.mma.accumulator-type", ".ctype/.dtype not allowed for this .atype")
 	x7d93    = mlirVerdict(oracles.Error, "translate", "translate: mlir-translate crashed (segmentation fault) in llvm::Intrinsic::getIntrinsicInfoTableEntries(unsigned int, llvm::SmallVectorImpl<llvm::Intrinsic::IITDescriptor>&)")
@@ -189,6 +193,8 @@ var (
 	x1e44    = oracles.Verdict{Oracle: "mlir@23", Version: "mlir-opt 23.1.4 +lowering ptxas 12.4.131", Kind: oracles.Reject, Rule: "verify",
 		Diagnostic: "expected input data type (i4,i8,f16,bf16,tf32,f64) supported by nvgpu.mma.sync"}
 	mmaAccepts = specVerdict(oracles.Accept, "ptxisa.mma", "")
+	x4c6e      = oracles.Verdict{Oracle: "llc@19", Version: "19.1.7", Kind: oracles.Accept, Rule: "llc.accepted"}
+	x4c6eRef   = specVerdict(oracles.Reject, "ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (m8n8k4 .f16: .f32 C needs .f32 D)")
 )
 
 // issueCases are one bucket of each class and each component.
@@ -215,6 +221,10 @@ var issueCases = []issueCase{
 	{"too-permissive AMDGPU MC", "99521c907952f57d", signature("waitcntasm", x9952, x9952Ref), x9952, x9952Ref,
 		[]string{store.Reproduces, store.Reproduces, store.Reproduces, store.Reproduces},
 		"[AMDGPU][MC] llvm-mc accepts s_waitcnt 98560 though the integer operand is outside 0..0xFFFF: 0x18100", fileLLVM("AMDGPU assembler (MC)", "trunk")},
+	{"too-permissive NVPTX", "4c6efc859eee6903", signature("mma", x4c6e, x4c6eRef), x4c6e, x4c6eRef,
+		[]string{store.Reproduces, store.CannotJudge, store.CannotJudge, store.CannotJudge},
+		"[NVPTX] llc compiles llvm.nvvm.mma.m16n8k16.row.col.f16.f32 though .dtype must equal .ctype (m8n8k4 .f16: .f32 C needs .f32 D)",
+		fileLLVM("NVPTX backend", "19") + " Newer versions cannot judge the case (trunk among them): check them by hand first."},
 	{"too-strict NVGPU", "26fd485103709ac3", signature("mma", x26fd, mmaAccepts), x26fd, mmaAccepts,
 		[]string{store.Reproduces, store.Reproduces, store.Reproduces, store.Reproduces},
 		"[MLIR][NVGPU] 'nvgpu.mma.sync' op failed to verify that matrixA and matrixB have same element type", fileLLVM("MLIR, NVGPU dialect", "trunk")},
