@@ -60,6 +60,9 @@ func WriteIssue(ctx context.Context, bd Bundle) (string, error) {
 	if tool.Rule != "" {
 		fmt.Fprintf(&t, " at stage `%s`", tool.Rule)
 	}
+	if tool.Value != "" {
+		fmt.Fprintf(&t, ", value `%s`", tool.Value) // what it computed: an encoding, a descriptor
+	}
 	t.WriteString(":\n\n```\n" + ensureNewline(orDefault(tool.Diagnostic, "(no diagnostic: every stage exited 0)")) + "```\n\n")
 	if frames := crashFrames(ctx, bd, tool, class); len(frames) > 0 {
 		t.WriteString("Top of the stack dump (`./" + ScriptFile + "` prints it whole):\n\n```\n" + strings.Join(frames, "\n") + "\n```\n\n")

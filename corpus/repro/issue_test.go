@@ -262,6 +262,9 @@ func TestIssueTitles(t *testing.T) {
 			if !strings.Contains(issue, "**Filing:** "+tc.filing+"\n") {
 				t.Errorf("issue.md lacks the filing line %q:\n%s", tc.filing, issue)
 			}
+			if tc.obs.Value != "" && !strings.Contains(issue, "value `"+tc.obs.Value+"`") {
+				t.Errorf("issue.md does not say what %s computed, %s:\n%s", tc.obs.Oracle, tc.obs.Value, issue)
+			}
 			if strings.Contains(issue, tc.ref.Rule) {
 				t.Errorf("issue.md cites legalfuzz's rule %s:\n%s", tc.ref.Rule, issue)
 			}
