@@ -141,7 +141,7 @@ func documented(bd Bundle, family string, fault oracles.Fault) string {
 		return "The input is valid: no rule of " + docs + " that legalfuzz checks forbids it."
 	}
 	rule := violation(bd)
-	if r := ruleOf(ref.Rule); r != nil {
+	if r := ruleOf(bd.Bucket.Signature.Rule); r != nil {
 		rule += " (" + r.Source + ")"
 	}
 	if fault == oracles.Dropped {

@@ -178,6 +178,10 @@ func mlirWhat(bd Bundle, v oracles.Verdict, op string, class policy.Class) strin
 		return who + " computes " + v.Value + ", expected " + bd.Expected.Value
 	case v.Kind == oracles.Accept:
 		return who + " verifies though " + violation(bd)
+	case st.Fault == oracles.Refused && class == policy.TooPermissive:
+		// The gap is the rule the verifier lacks: one bucket per rule,
+		// though the refusing tool may say the same of several.
+		return who + " verifies though " + violation(bd) + ", and " + stageTools[st.Name] + " refuses its lowering: " + m
 	case st.Fault == oracles.Refused:
 		return who + " verifies, but " + stageTools[st.Name] + " refuses its lowering: " + m
 	case st.Fault == oracles.Dropped:
@@ -218,12 +222,13 @@ func toolWhat(bd Bundle, v oracles.Verdict, tool, subject string, class policy.C
 	return tool + " fails on " + subject + ": " + dropArgs(m)
 }
 
-// violation says what rule the case breaks, with the case's own values
-// when the reference said them ("...: 2, allowed 0..1"), else the rule's
-// message; never its ID.
+// violation says what rule the bucket is about, with the case's own
+// values when the reference decided with it ("...: 2, allowed 0..1"),
+// else the rule's message (the bucket's rule is the first one the tool
+// can see, not always the one spec/ptxisa names first); never its ID.
 func violation(bd Bundle) string {
 	ref := bd.Reference
-	if d := strings.TrimSpace(ref.Diagnostic); d != "" && ref.Kind == oracles.Reject {
+	if d := strings.TrimSpace(ref.Diagnostic); d != "" && ref.Kind == oracles.Reject && ref.Rule == bd.Bucket.Signature.Rule {
 		return strings.SplitN(d, "\n", 2)[0]
 	}
 	if r := ruleOf(bd.Bucket.Signature.Rule); r != nil {
