@@ -13,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
@@ -362,5 +363,26 @@ func TestIssueCrashFrames(t *testing.T) {
 	}
 	if strings.Contains(issue, "stack dump") {
 		t.Errorf("an error printed with exit status 0 has no stack dump to quote:\n%s", issue)
+	}
+}
+
+// TestCleanMessage: a title takes a tool's first line as the verdict
+// stored it, normalized, and drops what normalization replaced instead of
+// printing it. The outputs are real (llvm-link-19 on inline asm with more
+// outputs than results, oracles/diag/testdata's ptxas and mlir-opt runs).
+func TestCleanMessage(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{"link: /work/main/.oracles/bin/llvm-link-19: /tmp/bad.ll:2:17: error: number of output constraints does not match number of return struct elements\n" +
+			"  %x = call i32 asm \"mov\", \"=r,=r\"()\n",
+			"number of output constraints does not match number of return struct elements"},
+		{"ptxas: ptxas /tmp/legalfuzz-diag-fniyrI/cp-async-size.ptx, line 11; error   : Argument 2 of instruction 'cp.async': unexpected value '12', expected to be 4 or 8 or 16\n" +
+			"ptxas fatal   : Ptx assembly aborted due to errors\n",
+			"Argument 2 of instruction 'cp.async': unexpected value '12', expected to be 4 or 8 or 16"},
+		{"within split at /tmp/legalfuzz-diag-fniyrI/mma-split.mlir:5 offset :3:8: error: 'nvgpu.mma.sync' op expected 128 warp-wide matrix A elements\n",
+			"'nvgpu.mma.sync' op expected 128 warp-wide matrix A elements"},
+	} {
+		if got := cleanMessage(diag.Normalize(tc.raw)); got != tc.want {
+			t.Errorf("cleanMessage(%q)\n= %q\nwant %q", diag.Normalize(tc.raw), got, tc.want)
+		}
 	}
 }
