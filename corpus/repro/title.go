@@ -180,8 +180,10 @@ func mlirWhat(bd Bundle, v oracles.Verdict, op string, class policy.Class) strin
 		return who + " verifies though " + violation(bd)
 	case st.Fault == oracles.Refused && class == policy.TooPermissive:
 		// The gap is the rule the verifier lacks: one bucket per rule,
-		// though the refusing tool may say the same of several.
-		return who + " verifies though " + violation(bd) + ", and " + stageTools[st.Name] + " refuses its lowering: " + m
+		// though the refusing tool may say the same of several. Its words
+		// follow in the issue; in the title they would pass GitHub's 256
+		// characters.
+		return who + " verifies though " + violation(bd) + ", and " + stageTools[st.Name] + " refuses its lowering"
 	case st.Fault == oracles.Refused:
 		return who + " verifies, but " + stageTools[st.Name] + " refuses its lowering: " + m
 	case st.Fault == oracles.Dropped:
