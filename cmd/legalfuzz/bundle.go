@@ -29,8 +29,9 @@ the driver call's parameters), repro.sh (runs the smallest command that shows th
 and exits 1 when it reproduces, 0 when it does not, 125 when this machine cannot tell: git bisect run's
 convention), commands.txt (the command lines), versions.txt (the oracle versions of the stored verdicts),
 expected.txt (the reference verdict: spec/ptxisa's, with its rule and source), observed.txt (the verdict of
-the tool that deviates), bucket.json, and issue.md (an upstream issue: title in the tool's terms, the input,
-the command, actual vs expected with the PTX ISA section, the versions that reproduce).`,
+the tool that deviates), bucket.json, and issue.md (an upstream issue: title in the tool's terms tagged with
+the component that owns the bug, where to file it and whether to, the input, the command, actual vs expected
+with the documentation's section, a crash's top stack frames from running repro.sh, the versions that reproduce).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := o.open()
@@ -47,7 +48,7 @@ the command, actual vs expected with the PTX ISA section, the versions that repr
 			if err != nil {
 				return err
 			}
-			issue, err := repro.WriteIssue(b)
+			issue, err := repro.WriteIssue(cmd.Context(), b)
 			if err != nil {
 				return err
 			}

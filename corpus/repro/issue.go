@@ -1,15 +1,18 @@
 package repro
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 )
 
 // IssueFile is the bundle's upstream issue: what a maintainer of the
@@ -17,27 +20,20 @@ import (
 const IssueFile = "issue.md"
 
 // inputFiles are the rendered inputs a tool family reads, by family.
-var inputFiles = map[string]string{"mlir": "case.mlir", "ptxas": "case.ptx", "llc": "case.ll", "llvm-mc": "case.s", "cuda": "case.ptx"}
+var inputFiles = map[string]string{"mlir": "case.mlir", "mlir-passes": "case.mlir", "ptxas": "case.ptx", "llc": "case.ll", "llvm-mc": "case.s", "cuda": "case.ptx"}
 
-// projects name the upstream of a tool family, as its tracker would.
-var projects = map[string]string{"mlir": "[MLIR][NVGPU]", "llc": "[NVPTX]", "ptxas": "ptxas", "llvm-mc": "[AMDGPU][MC]", "cuda": "CUDA driver"}
-
-// classWords say what a class of bug looks like in an issue title.
-var classWords = map[policy.Class]string{
-	policy.Crash:         "fails on",
-	policy.Miscompile:    "miscompiles",
-	policy.TooPermissive: "accepts invalid",
-	policy.TooStrict:     "rejects valid",
-	policy.Limitation:    "does not support",
-	policy.Disputed:      "disagrees on",
-}
+// maxFrames bounds the stack frames an issue quotes: the crashing
+// function and the callers that say how it was reached.
+const maxFrames = 8
 
 // WriteIssue writes issue.md into a written bundle's folder: a title in
-// the tool's terms, the minimal input file, the one command that shows
-// the bug, the tool's answer against the expected one with the PTX ISA
-// section it comes from, and the versions that reproduce. It returns the
-// file's path.
-func WriteIssue(bd Bundle) (string, error) {
+// the tool's terms tagged with the component that owns the bug, where to
+// file it and whether to, the minimal input file, the one command that
+// shows the bug, the tool's answer (with the top frames of its stack dump
+// for a crash, from running repro.sh) against the expected one with the
+// documentation it comes from, and the versions that reproduce. It
+// returns the file's path.
+func WriteIssue(ctx context.Context, bd Bundle) (string, error) {
 	b := bd.Bucket
 	sig := b.Signature
 	in, _ := oracles.Lookup(sig.Tool)
@@ -46,9 +42,12 @@ func WriteIssue(bd Bundle) (string, error) {
 		tool = bd.Expected
 	}
 	class := policy.ClassOf(sig)
+	subject := subjectOf(bd, in.Family)
+	c := componentOf(in.Family, tool.Rule, subject, class)
 	var t strings.Builder
-	fmt.Fprintf(&t, "# %s %s %s: %s\n\n", orDefault(projects[in.Family], sig.Tool), classWords[class], sig.Domain, headline(tool, sig))
+	fmt.Fprintf(&t, "# %s\n\n", title(bd, tool, in.Family, subject, c, class))
 	fmt.Fprintf(&t, "Found by legalfuzz (bucket `%s`, class %s). %s\n\n", b.Key, class, versionLine(b, bd.mainLines))
+	fmt.Fprintf(&t, "**Filing:** %s\n\n", filing(b, c, class))
 	if name := inputFiles[in.Family]; name != "" {
 		if text, err := os.ReadFile(filepath.Join(bd.Dir, name)); err == nil {
 			fmt.Fprintf(&t, "## Input (`%s`)\n\n```\n%s```\n\n", name, ensureNewline(string(text)))
@@ -61,33 +60,138 @@ func WriteIssue(bd Bundle) (string, error) {
 	if tool.Rule != "" {
 		fmt.Fprintf(&t, " at stage `%s`", tool.Rule)
 	}
+	if tool.Value != "" {
+		fmt.Fprintf(&t, ", value `%s`", tool.Value) // what it computed: an encoding, a descriptor
+	}
 	t.WriteString(":\n\n```\n" + ensureNewline(orDefault(tool.Diagnostic, "(no diagnostic: every stage exited 0)")) + "```\n\n")
-	t.WriteString("## Expected\n\n" + expected(sig) + "\n")
+	if frames := crashFrames(ctx, bd, tool, class); len(frames) > 0 {
+		t.WriteString("Top of the stack dump (`./" + ScriptFile + "` prints it whole):\n\n```\n" + strings.Join(frames, "\n") + "\n```\n\n")
+	}
+	t.WriteString("## Expected\n\n" + expected(bd, tool, in.Family, class) + "\n")
 	path := filepath.Join(bd.Dir, IssueFile)
 	return path, os.WriteFile(path, []byte(t.String()), 0o644)
 }
 
-// expected says what the PTX ISA says of the case, from spec/ptxisa's rule
-// and its source.
-func expected(sig policy.Signature) string {
-	for _, r := range spec.Rules() {
-		if r.ID == sig.Rule {
-			return fmt.Sprintf("The case is invalid: %s (`%s`, %s).\n", r.Message, r.ID, r.Source)
-		}
+// crashFrames runs a crash bucket's repro.sh and returns the top frames
+// of the stack dump it prints: the stored verdict keeps only the crashing
+// function. Nil for other classes, failures with no crash (an error
+// printed with exit status 0) and bundles without a script.
+func crashFrames(ctx context.Context, bd Bundle, tool oracles.Verdict, class policy.Class) []string {
+	if class != policy.Crash || tool.Kind != oracles.Error || oracles.ParseStage(tool.Rule).Fault != "" || bd.Script == "" {
+		return nil
 	}
-	if sig.Rule != "" && sig.SpecKind != oracles.Reject {
-		return fmt.Sprintf("The case is valid PTX by the PTX ISA (legalfuzz's `%s` rule set accepts it); it should compile to the instruction it names.\n", sig.Rule)
-	}
-	return "See the tool's own documentation; legalfuzz's PTX ISA rules did not decide this case.\n"
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bd.Script)
+	cmd.Dir = bd.Dir
+	out, _ := cmd.CombinedOutput() // exit status 1 is the bug reproducing
+	// repro.sh's step prints a tool's output with each line after "  | ".
+	frames := mlir.CrashFrames(strings.ReplaceAll("\n"+string(out), "\n  | ", "\n"))
+	return frames[:min(len(frames), maxFrames)]
 }
 
-// headline is the title's last part: the tool's first line of
-// diagnostic, else the rule spec/ptxisa decided with.
-func headline(tool oracles.Verdict, sig policy.Signature) string {
-	if d := strings.TrimSpace(tool.Diagnostic); d != "" {
-		return strings.TrimSpace(strings.SplitN(d, "\n", 2)[0])
+// expected says what the tool should have done, at the level it works
+// at (the op, the pass, the instruction), then what the documentation
+// says of the case, with its source; never legalfuzz's rule IDs.
+func expected(bd Bundle, tool oracles.Verdict, family string, class policy.Class) string {
+	return should(tool, family, class) + " " + documented(bd, family, oracles.ParseStage(tool.Rule).Fault) + "\n"
+}
+
+// should says what the tool should have done instead.
+func should(v oracles.Verdict, family string, class policy.Class) string {
+	st := oracles.ParseStage(v.Rule)
+	switch {
+	case st.Fault == oracles.Dropped:
+		return "The lowering must emit all the work the op asks for, or the verifier must reject the op."
+	case st.Fault == oracles.Refused:
+		return "What the verifier accepts, the lowering must turn into output " + stageTools[st.Name] + " accepts; what it cannot lower, the verifier must reject."
+	case st.Fault == oracles.Unconverted:
+		return "The lowering must convert the op or fail; it must not exit 0 with the op left in its output."
+	case st.Fault == oracles.ExitZero:
+		return "A pass that reports an error must fail (a non-zero exit status), not go on as if it had succeeded."
+	case class == policy.Crash:
+		return "The tool must not crash: it should reject the input with a diagnostic or compile it."
+	case class == policy.Miscompile:
+		return "The tool should compute the value the documentation gives."
+	case class == policy.TooPermissive && isMLIRFamily(family):
+		return "The verifier should reject the op."
+	case class == policy.TooPermissive:
+		return "The tool should reject the input with an error."
+	case class == policy.TooStrict:
+		return "The tool should accept the input."
 	}
-	return "accepted although " + sig.Rule + " rejects it"
+	return ""
+}
+
+// documented says what the documentation legalfuzz checks says of the
+// case: the rule it breaks, with the case's values and the rule's source,
+// or that none forbids it. Where the lowering dropped work the rule is
+// the instruction's, not the op's: the op is legal, one instruction
+// cannot do all of it.
+func documented(bd Bundle, family string, fault oracles.Fault) string {
+	docs := "the PTX ISA and the CUDA driver documentation"
+	if family == "llvm-mc" {
+		docs = "the AMDGPU assembler syntax documentation"
+	}
+	ref := bd.Reference
+	switch {
+	case ref.Oracle == "":
+		return "legalfuzz's reading of " + docs + " did not judge this input."
+	case ref.Kind != oracles.Reject:
+		return "The input is valid: no rule of " + docs + " that legalfuzz checks forbids it."
+	}
+	rule := violation(bd)
+	if r := ruleOf(bd.Bucket.Signature.Rule); r != nil {
+		rule += " (" + r.Source + ")"
+	}
+	if fault == oracles.Dropped {
+		return "One instruction cannot do all of it (" + rule + "), so the lowering must emit several."
+	}
+	return "The input is invalid: " + rule + "."
+}
+
+// filing says where to file the bucket, and whether to: only what the
+// newest version tested still shows is worth a maintainer's time.
+func filing(b store.Bucket, c component, class policy.Class) string {
+	newest := newestJudged(b)
+	switch {
+	case c.tracker == "":
+		return "Do not file upstream: the deviating oracle is legalfuzz's own (a rule set, a seed algorithm under test, a user's verifier)."
+	case class == policy.Disputed:
+		return "Do not file yet: two tools disagree and the documentation legalfuzz checks does not say which is right."
+	case class == policy.Limitation:
+		return "Do not file as a bug: the tool states this limitation in its own words (a feature request at most)."
+	case b.FixedUpstream():
+		return "Fixed on LLVM main: do not file."
+	case newest.Oracle == "":
+		return "Not replayed on other versions: check the newest release before filing with " + tracker(c) + "."
+	case !b.NewestReproduces():
+		return "Does not reproduce on the newest version tested (" + newest.Label() + "): do not file."
+	}
+	line := "File with " + tracker(c) + ": it reproduces on the newest version tested (" + newest.Label() + ")."
+	if last := b.Versions[len(b.Versions)-1]; last.Outcome == store.CannotJudge {
+		line += " Newer versions cannot judge the case (" + last.Label() + " among them): check them by hand first."
+	}
+	return line
+}
+
+// tracker says whose tracker takes the component's issues.
+func tracker(c component) string {
+	if c.tracker == "NVIDIA" {
+		return "NVIDIA (" + c.name + "), not LLVM"
+	}
+	return "LLVM (https://github.com/llvm/llvm-project/issues), component " + c.name
+}
+
+// newestJudged is the newest version the bucket was replayed on that
+// judged its case; zero when none did.
+func newestJudged(b store.Bucket) store.VersionVerdict {
+	for i := len(b.Versions) - 1; i >= 0; i-- {
+		if b.Versions[i].Outcome != store.CannotJudge {
+			return b.Versions[i]
+		}
+	}
+	return store.VersionVerdict{}
 }
 
 // versionLine says which versions reproduce, whether LLVM main still

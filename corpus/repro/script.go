@@ -146,14 +146,28 @@ func shQuote(s string) string {
 var placeholder = regexp.MustCompile(`FILE:LINE:COL|FILE:LINE|FILE|LINE:COL|%V|@SYM|\^BB|HEX|ENTRY|\btN\b|'C'|\?`)
 
 // stagePrefix is the stage name the mlir oracle puts before a lowering
-// step's message ("lowering: ", "llc: ").
-var stagePrefix = regexp.MustCompile(`^(?:verify|lowering|translate|link|llc|ptxas): `)
+// step's message ("lowering: ", "llc: ", "ptx: " for the emitted PTX).
+var stagePrefix = regexp.MustCompile(`^(?:verify|lowering|translate|link|llc|ptxas|ptx): `)
 
 // words picks from a stored (normalized) diagnostic the literal text that
-// the tool prints when the bug shows: the first line, without the stage,
-// location and "error:" prefixes, cut at the first varying part. Empty when
-// nothing literal is left.
+// the tool prints when the bug shows: its message cut at the first varying
+// part. Empty when nothing literal is left.
 func words(diagnostic string) string {
+	best := ""
+	for _, part := range placeholder.Split(message(diagnostic), -1) {
+		if part = strings.TrimSpace(part); len(part) > len(best) {
+			best = part
+		}
+	}
+	if len(best) < 8 {
+		return ""
+	}
+	return best
+}
+
+// message is the first line of a stored (normalized) diagnostic as the
+// tool said it: without the stage, location and "error:" prefixes.
+func message(diagnostic string) string {
 	line := strings.TrimSpace(strings.SplitN(strings.TrimSpace(diagnostic), "\n", 2)[0])
 	line = stagePrefix.ReplaceAllString(line, "")
 	for _, p := range []string{"within split at FILE:LINE offset :LINE:COL: ", "FILE:LINE:COL: ", "<stdin>:LINE:COL: ", "ptxas FILE, line LINE; "} {
@@ -164,16 +178,7 @@ func words(diagnostic string) string {
 			line = line[i+len(p):]
 		}
 	}
-	best := ""
-	for _, part := range placeholder.Split(line, -1) {
-		if part = strings.TrimSpace(part); len(part) > len(best) {
-			best = part
-		}
-	}
-	if len(best) < 8 {
-		return ""
-	}
-	return best
+	return line
 }
 
 // runsHere runs a command in dir and reports whether its output holds

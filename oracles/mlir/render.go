@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,6 +185,29 @@ func renderWith(overrides map[string]renderer, targets targetRange, c domain.Cas
 	b.WriteString(k.Body)
 	b.WriteString("      gpu.return\n    }\n  }\n}\n")
 	return b.String(), k, nil
+}
+
+// scaffolding are the ops renderers write around the op a case is about:
+// the mbarrier a TMA load waits on (render_tmadesc.go), the accumulator a
+// warpgroup mma starts from (render_wgmma.go), cp.async's group and wait
+// (render_cpasync.go).
+var scaffolding = []string{"nvgpu.mbarrier.create", "nvgpu.warpgroup.mma.init.accumulator",
+	"nvgpu.device_async_create_group", "nvgpu.device_async_wait"}
+
+// opLine matches an nvgpu or nvvm op at the start of a line of a module,
+// in custom or generic form, with or without results.
+var opLine = regexp.MustCompile(`(?m)^\s*(?:%[\w#:, ]+= )?"?((?:nvgpu|nvvm)\.[\w.]+)`)
+
+// SubjectOp is the op a rendered module is about, as its dialect names
+// it: its first nvgpu or nvvm op that is not scaffolding; "" when it has
+// none. An upstream issue names the op and tags its dialect by it.
+func SubjectOp(module string) string {
+	for _, m := range opLine.FindAllStringSubmatch(module, -1) {
+		if !slices.Contains(scaffolding, m[1]) {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // body builds a block of ops with fresh SSA names.

@@ -471,10 +471,21 @@ var stackFrame = regexp.MustCompile(`(?m)^\s*#\d+ 0x[0-9a-f]+ ([^(\s][^(]*\(.*?\
 
 // crashFrame names the first function of the stack dump that is not the
 // signal handling itself: which verifier or pass crashed, the most stable
-// part of a crash report. A dump printed without a symbolizer (Debian's
-// LLVM 22 root has none on PATH) still names exported functions, "name +
-// offset": the same frame, so one crash of 19 and 22 is one bucket.
+// part of a crash report.
 func crashFrame(out string) string {
+	if fs := CrashFrames(out); len(fs) > 0 {
+		return fs[0]
+	}
+	return ""
+}
+
+// CrashFrames lists the functions an LLVM stack dump in out names, from
+// the innermost, without the signal handling that printed it: what an
+// upstream crash report quotes. A dump printed without a symbolizer
+// (Debian's LLVM 22 root has none on PATH) still names exported
+// functions, "name + offset": the same frames, so one crash of 19 and 22
+// reads alike. Nil when out holds no dump.
+func CrashFrames(out string) []string {
 	var frames []string
 	for _, m := range stackFrame.FindAllStringSubmatch(out, -1) {
 		frames = append(frames, m[1])
@@ -486,12 +497,9 @@ func crashFrame(out string) string {
 			}
 		}
 	}
-	for _, f := range frames {
-		if !strings.Contains(f, "llvm::sys::") && !strings.Contains(f, "SignalHandler") {
-			return f
-		}
-	}
-	return ""
+	return slices.DeleteFunc(frames, func(f string) bool {
+		return strings.Contains(f, "llvm::sys::") || strings.Contains(f, "SignalHandler")
+	})
 }
 
 // unsymbolizedOffset is the " + 78" after a function an unsymbolized frame names.

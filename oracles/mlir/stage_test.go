@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +145,64 @@ func TestCrashFrameWithoutSymbolizer(t *testing.T) {
 	}
 	if got, want := crashFrame(string(out)), "mlir::NVVM::MmaOp::verify()"; got != want {
 		t.Errorf("abort: frame %q, want %q", got, want)
+	}
+}
+
+// TestCrashFrames lists the frames of real dumps an issue quotes: the
+// verifier that aborted and its callers, without the signal handlers and
+// libc's abort, symbolized or not.
+func TestCrashFrames(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		first []string
+	}{
+		{"testdata/crash-22-abort-unsymbolized.txt", []string{"mlir::NVVM::MmaOp::verify()", "mlir::verify(mlir::Operation*, bool)"}},
+		{"testdata/crash-19-symbolized.txt", []string{"mlir::nvgpu::WarpgroupMmaInitAccumulatorOp::verify()"}},
+	} {
+		out, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames := CrashFrames(string(out))
+		if len(frames) < len(tc.first) || !slices.Equal(frames[:len(tc.first)], tc.first) {
+			t.Errorf("%s: frames %q, want them to start with %q", tc.file, frames, tc.first)
+		}
+		for _, f := range frames {
+			if strings.Contains(f, "llvm::sys::") || strings.Contains(f, "gsignal") || strings.Contains(f, "abort") {
+				t.Errorf("%s: frame %q is the crash handling, not the crash", tc.file, f)
+			}
+		}
+	}
+	if fs := CrashFrames("error: 'nvgpu.mma.sync' op failed to deduce operand PTX types\n"); fs != nil {
+		t.Errorf("no dump: frames %q", fs)
+	}
+}
+
+// TestSubjectOp: the op a rendered case is about, not the ops rendered
+// around it (the mbarrier of a TMA load, a wgmma's accumulator, cp.async's
+// group and wait).
+func TestSubjectOp(t *testing.T) {
+	for _, tc := range []struct {
+		domain string
+		value  m
+		want   string
+	}{
+		{"wgmma", m{}, "nvgpu.warpgroup.mma"},
+		{"tmadesc", m{}, "nvgpu.tma.create.descriptor"},
+		{"cpasync", m{}, "nvgpu.device_async_copy"},
+		{"mma", m{"shape": []int{16, 8, 16}}, "nvgpu.mma.sync"},
+		{"ldsm", m{}, "nvgpu.ldmatrix"},
+	} {
+		module, _, err := render(caseFrom(t, tc.domain, tc.value))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.domain, err)
+		}
+		if got := SubjectOp(module); got != tc.want {
+			t.Errorf("%s: subject %q, want %q", tc.domain, got, tc.want)
+		}
+	}
+	if got := SubjectOp("module {\n  gpu.module @m [#nvvm.target<chip = \"sm_90\">] {\n  }\n}\n"); got != "" {
+		t.Errorf("a module with no op: subject %q (the target attribute is no op)", got)
 	}
 }
 
