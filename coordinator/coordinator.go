@@ -53,6 +53,7 @@ type Coordinator struct {
 	mu       sync.Mutex
 	ctx      context.Context // Run's context, for status queries
 	campaign store.Campaign
+	resumed  bool
 	workers  []queue.Capability
 	rng      *rand.Rand
 	// gen is the structured generator; nil when the campaign does not run it.
@@ -72,11 +73,11 @@ func New(opts Options) (*Coordinator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jetstream: %w", err)
 	}
-	camp, err := loadOrCreate(opts)
+	camp, resumed, err := loadOrCreate(opts)
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{opts: opts, js: js, campaign: camp, log: slog.With("campaign", camp.ID),
+	c := &Coordinator{opts: opts, js: js, campaign: camp, resumed: resumed, log: slog.With("campaign", camp.ID),
 		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
 	c.metrics = newMetrics(c)
 	if structuredOn(camp.Config) {
@@ -106,20 +107,20 @@ func Validate(cfg store.CampaignConfig) error {
 }
 
 // loadOrCreate resumes the named campaign, or the store's unfinished one, or
-// starts a new campaign.
-func loadOrCreate(opts Options) (store.Campaign, error) {
+// starts a new campaign; resumed says it found one.
+func loadOrCreate(opts Options) (c store.Campaign, resumed bool, err error) {
 	if opts.CampaignID != "" {
 		if c, ok, err := opts.Store.GetCampaign(opts.CampaignID); err != nil || ok {
-			return c, err
+			return c, ok, err
 		}
 	} else {
 		all, err := opts.Store.Campaigns()
 		if err != nil {
-			return store.Campaign{}, err
+			return store.Campaign{}, false, err
 		}
 		for _, c := range all {
 			if c.State != store.StateDone {
-				return c, nil
+				return c, true, nil
 			}
 		}
 	}
@@ -128,9 +129,13 @@ func loadOrCreate(opts Options) (store.Campaign, error) {
 	if id == "" {
 		id = "c" + time.Now().UTC().Format("20060102-150405")
 	}
-	c := store.Campaign{ID: id, Config: cfg, State: store.StateRunning, Created: time.Now().UTC()}
-	return c, opts.Store.PutCampaign(c)
+	c = store.Campaign{ID: id, Config: cfg, State: store.StateRunning, Created: time.Now().UTC()}
+	return c, false, opts.Store.PutCampaign(c)
 }
+
+// Resumed reports whether the campaign was found in the store, unfinished
+// or named, rather than started.
+func (c *Coordinator) Resumed() bool { return c.resumed }
 
 // withDefaults fills the zero fields of a campaign config.
 func withDefaults(cfg store.CampaignConfig) store.CampaignConfig {
@@ -175,6 +180,15 @@ func (c *Coordinator) Campaign() store.Campaign {
 
 // Run drives the campaign to its end (or until ctx ends) and returns it.
 func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
+	camp, err := c.run(ctx)
+	if ctx.Err() != nil && camp.State != store.StateDone {
+		// Whatever the loops said on the way out, the campaign was stopped.
+		err = fmt.Errorf("%w: campaign %s is saved in the store; run the same command again to resume", ErrInterrupted, camp.ID)
+	}
+	return camp, err
+}
+
+func (c *Coordinator) run(ctx context.Context) (store.Campaign, error) {
 	c.mu.Lock()
 	c.ctx = ctx
 	c.mu.Unlock()
@@ -280,6 +294,10 @@ func (c *Coordinator) republish(ctx context.Context) error {
 	return nil
 }
 
+// ErrInterrupted is Run's error when its context was cancelled (Ctrl-C,
+// SIGTERM): nothing is lost, and a run on the same store resumes.
+var ErrInterrupted = errors.New("interrupted")
+
 // ErrIncomplete is Run's error when the drain timeout passed with jobs that
 // live workers could still judge: the campaign stays draining, and a run on
 // the same store resumes it.
@@ -374,7 +392,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 					drainStart = now
 					continue
 				}
-				if err := c.scheduleFuzz(ctx); err != nil {
+				if err := c.scheduleFuzz(ctx); err != nil && ctx.Err() == nil {
 					c.log.Warn("schedule fuzz", "err", err)
 				}
 			case store.StateDraining:

@@ -213,7 +213,7 @@ func (c *Coordinator) generateLoop(ctx context.Context) error {
 	for ctx.Err() == nil {
 		if c.Campaign().State == store.StateRunning {
 			made, err := c.generate(ctx)
-			if err != nil {
+			if err != nil && ctx.Err() == nil {
 				c.log.Warn("generate", "err", err) // and wait: a store that fails fails the next batch too
 			} else if made {
 				continue // topped up one batch: look again at once

@@ -285,7 +285,9 @@ func (c *Coordinator) inputsLoop(ctx context.Context) error {
 				continue
 			}
 			if err := c.addInputs(ctx, in); err != nil {
-				c.log.Warn("add inputs; will be redelivered", "err", err)
+				if ctx.Err() == nil { // stopping: the redelivery is expected
+					c.log.Warn("add inputs; will be redelivered", "err", err)
+				}
 				_ = m.NakWithDelay(time.Second)
 				continue
 			}

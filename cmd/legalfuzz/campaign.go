@@ -170,6 +170,10 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 		return store.Campaign{}, err
 	}
 	defer stopHTTP()
+	if c := coord.Campaign(); coord.Resumed() && c.State != store.StateDone {
+		fmt.Fprintf(cmd.ErrOrStderr(), "resuming campaign %s (%s): %d cases so far, %s of %s generated\n",
+			c.ID, c.State, c.Stats.Cases, c.Elapsed.Round(time.Second), c.Config.Duration)
+	}
 	stopProgress := startProgress(cmd.ErrOrStderr(), coord, o.quiet, addr)
 	camp, err := coord.Run(ctx)
 	stopProgress()

@@ -96,3 +96,30 @@ func runIn(ctx context.Context, args ...string) exit {
 	code := run(ctx, args, strings.NewReader(""), &out, &errOut)
 	return exit{errOut.String(), code}
 }
+
+// TestInterruptAndResume: Ctrl-C (a cancelled context) ends a campaign with
+// one line that says how to go on, and running the same command again says
+// it resumed and finishes the campaign.
+func TestInterruptAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("campaign test takes seconds; skipped in -short")
+	}
+	out := t.TempDir()
+	args := []string{"campaign", "--duration", "8s", "--out", out, "--quiet", "--no-minimize",
+		"--domains", "kindword", "--oracles", "spec/ptxisa,spec/seed", "--fuzz-binary", filepath.Join(out, "none")}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(3*time.Second, cancel)
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, args, strings.NewReader(""), &stdout, &stderr)
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	last := lines[len(lines)-1]
+	if code != exitError || !strings.HasPrefix(last, "legalfuzz: interrupted: campaign c") ||
+		!strings.HasSuffix(last, "run the same command again to resume") || strings.Contains(stderr.String(), "context canceled") {
+		t.Fatalf("interrupted campaign: exit %d, stderr:\n%s", code, stderr.String())
+	}
+	_, errOut, code := runCLI(t, "", args...) // runs what is left of the 8 s
+
+	if code != exitOK || !strings.Contains(errOut, "resuming campaign c") {
+		t.Fatalf("resumed campaign: exit %d, stderr:\n%s", code, errOut)
+	}
+}

@@ -120,7 +120,7 @@ func startLocalWorkers(ctx context.Context, nc *nats.Conn, n int, want []string,
 			}()
 		}
 		for range n {
-			if err := <-errs; err != nil {
+			if err := <-errs; err != nil && ctx.Err() == nil { // stopped with the campaign: no error
 				slog.Error("local worker", "err", err)
 			}
 		}
