@@ -203,7 +203,7 @@ var (
 		Diagnostic: "expected input data type (i4,i8,f16,bf16,tf32,f64) supported by nvgpu.mma.sync"}
 	mmaAccepts = specVerdict(oracles.Accept, "ptxisa.mma", "")
 	x4c6e      = oracles.Verdict{Oracle: "llc@19", Version: "19.1.7", Kind: oracles.Accept, Rule: "llc.accepted"}
-	x4c6eRef   = specVerdict(oracles.Reject, "ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (m8n8k4 .f16: .f32 C needs .f32 D)")
+	x4c6eRef   = specVerdict(oracles.Reject, "ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)")
 )
 
 // issueCases are one bucket of each class and each component.
@@ -237,7 +237,7 @@ var issueCases = []issueCase{
 		"[AMDGPU][MC] llvm-mc accepts s_waitcnt 98560 though the integer operand is outside 0..0xFFFF: 0x18100", fileLLVM("AMDGPU assembler (MC)", "trunk")},
 	{"too-permissive NVPTX", "4c6efc859eee6903", signature("mma", x4c6e, x4c6eRef), x4c6e, x4c6eRef,
 		[]string{store.Reproduces, store.CannotJudge, store.CannotJudge, store.CannotJudge},
-		"[NVPTX] llc compiles llvm.nvvm.mma.m16n8k16.row.col.f16.f32 though .dtype must equal .ctype (m8n8k4 .f16: .f32 C needs .f32 D)",
+		"[NVPTX] llc compiles llvm.nvvm.mma.m16n8k16.row.col.f16.f32 though .dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)",
 		fileLLVM("NVPTX backend", "19") + " Newer versions cannot judge the case (trunk among them): check them by hand first."},
 	{"too-strict NVGPU", "26fd485103709ac3", signature("mma", x26fd, mmaAccepts), x26fd, mmaAccepts,
 		[]string{store.Reproduces, store.Reproduces, store.Reproduces, store.Reproduces},

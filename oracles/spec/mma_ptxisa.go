@@ -151,7 +151,7 @@ var mmaPTXISA = &Ladder[mm.Value]{Set: PTXISA, Domain: mm.Name,
 				acc := mmaAccumulators(mmaFamOf(v), v.Sparse())
 				return !slices.Contains(acc, v.CType) || !slices.Contains(acc, v.DType)
 			}},
-		{Rule: mmaRule("dtype-ctype", ".dtype must equal .ctype (m8n8k4 .f16: .f32 C needs .f32 D)", mmaSrcDense),
+		{Rule: mmaRule("dtype-ctype", ".dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)", mmaSrcDense),
 			Fires: func(v mm.Value) bool {
 				if v.K() == 4 && v.M() == 8 && mmaFamOf(v) == mmaFamF16 {
 					return v.CType == mm.F32 && v.DType == mm.F16

@@ -72,7 +72,7 @@ func TestMMAPTXISARules(t *testing.T) {
 			v.ALayout, v.BLayout, v.DType = mm.Col, mm.Row, mm.F32
 		}), "", "", "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16"},
 		{"m8n8k4 with f32 C into f16 D", mmWith(mmaOf(mm.Dense, 8, 8, 4, mm.F16, mm.F32, "sm_80", "7.0"), func(v *mm.Value) { v.DType = mm.F16 }),
-			"ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (m8n8k4 .f16: .f32 C needs .f32 D)", ""},
+			"ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)", ""},
 		{"tf32", mmaOf(mm.Dense, 16, 8, 8, mm.F32, mm.F32, "sm_80", ""),
 			"ptxisa.mma.input-type", "no mma takes this .atype/.btype (32-bit floats only as .tf32): .f32/.f32", ""},
 		{"tf32 enabled", mmWith(mmaOf(mm.Dense, 16, 8, 8, mm.F32, mm.F32, "sm_80", ""), func(v *mm.Value) { v.TF32 = true }),
@@ -100,7 +100,7 @@ func TestMMAPTXISARules(t *testing.T) {
 		{"bf16 with f16 accumulators", d(func(v *mm.Value) { v.AType, v.BType, v.CType, v.DType = mm.BF16, mm.BF16, mm.F16, mm.F16 }),
 			"ptxisa.mma.accumulator-type", ".ctype/.dtype not allowed for this .atype", ""},
 		{"m16n8k16 f32 C into f16 D", d(func(v *mm.Value) { v.DType = mm.F16 }),
-			"ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (m8n8k4 .f16: .f32 C needs .f32 D)", ""},
+			"ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)", ""},
 		{"m16n8k16 col.col", d(func(v *mm.Value) { v.ALayout = mm.Col }),
 			"ptxisa.mma.layout", ".row.col is the only layout except for dense .m8n8k4 .f16", ""},
 		{"f16 satfinite", d(func(v *mm.Value) { v.Satfinite = true }),
