@@ -400,9 +400,14 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 					drainStart = now
 				}
 				timedOut := now.Sub(drainStart) > c.drainTimeout()
-				if !timedOut && (camp.Stats.Outstanding() > 0 || c.enqueueStranded(ctx)) {
+				if !timedOut && camp.Stats.Outstanding() > 0 {
 					continue
 				}
+				// Stranded cases are looked for only once the producers have
+				// stopped: before, a case a producer has stored and is still
+				// enqueueing looks stranded, and the two enqueues race. The
+				// first mark wins, and a sampled judge's job sent by the loser
+				// comes back as a verdict nobody asked for (a dead letter).
 				if !quiesced {
 					quiesce()
 					quiesced = true
