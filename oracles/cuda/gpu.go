@@ -69,16 +69,25 @@ func DiscoverGPU(ctx context.Context, opts GPUOptions) (*GPUOracle, oracles.Stat
 
 // newExecutor starts a launch child, or falls back to this process.
 func newExecutor(ctx context.Context, dev *Device, opts GPUOptions) (Executor, error) {
-	if !opts.InProcess {
-		child := &ChildExecutor{Command: opts.ChildCommand, Ordinal: dev.Ordinal}
-		if _, _, err := child.Start(ctx); err == nil {
-			return child, nil
-		} else {
-			slog.Warn("gpu oracle: running kernels in this process; a kernel fault will end its GPU checks",
-				"reason", err)
-		}
+	if child := startChild(ctx, dev, opts, "gpu oracle: running kernels in this process; a kernel fault will end its GPU checks"); child != nil {
+		return child, nil
 	}
 	return NewDeviceExecutor(dev)
+}
+
+// startChild starts the launch child opts ask for; nil when they ask for
+// none or it does not start, which is logged with fallback, what the
+// caller does instead.
+func startChild(ctx context.Context, dev *Device, opts GPUOptions, fallback string) *ChildExecutor {
+	if opts.InProcess {
+		return nil
+	}
+	child := &ChildExecutor{Command: opts.ChildCommand, Ordinal: dev.Ordinal}
+	if _, _, err := child.Start(ctx); err != nil {
+		slog.Warn(fallback, "reason", err)
+		return nil
+	}
+	return child
 }
 
 // NewGPUOracle makes the oracle over any executor for device dev.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,13 +39,8 @@ type ModuleLoader interface {
 // newLoader starts a launch child to load modules in, or falls back to a
 // context in this process.
 func newLoader(ctx context.Context, dev *Device, opts GPUOptions) (ModuleLoader, error) {
-	if !opts.InProcess {
-		child := &ChildExecutor{Command: opts.ChildCommand, Ordinal: dev.Ordinal}
-		_, _, err := child.Start(ctx)
-		if err == nil {
-			return child, nil
-		}
-		slog.Warn("cuda-jit: loading modules in this process; a JIT crash will end it", "reason", err)
+	if child := startChild(ctx, dev, opts, "cuda-jit: loading modules in this process; a JIT crash will end it"); child != nil {
+		return child, nil
 	}
 	c, err := dev.NewContext()
 	if err != nil {

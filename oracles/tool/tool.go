@@ -53,7 +53,7 @@ type Tool struct {
 // kept for the error.
 func Locate(ctx context.Context, s Spec) (Tool, error) {
 	var tried []string
-	for _, path := range candidates(s) {
+	for _, path := range Candidates(s) {
 		out, err := exec.CommandContext(ctx, path, s.VersionArgs...).CombinedOutput()
 		if err != nil && len(out) == 0 {
 			tried = append(tried, fmt.Sprintf("%s: %v", path, err))
@@ -73,7 +73,9 @@ func Locate(ctx context.Context, s Spec) (Tool, error) {
 }
 
 // candidates lists the paths to try, in order, without duplicates.
-func candidates(s Spec) []string {
+// Candidates are the paths Locate tries, in order: Env, the project's bin
+// folders, PATH (an absolute name in Files is taken as it is).
+func Candidates(s Spec) []string {
 	var paths []string
 	if p := os.Getenv(s.Env); s.Env != "" && p != "" {
 		paths = append(paths, p)

@@ -6,11 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // libcudaDirs are where GPU images keep the driver library when the
@@ -43,7 +43,7 @@ func (c *check) machine(ctx context.Context) Step {
 	probe(c.Exe, "--version")
 	gpu := probe("nvidia-smi")
 	probe("nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total,clocks.max.sm,pci.bus_id", "--format=csv")
-	for _, p := range ptxasCandidates() {
+	for _, p := range tool.Candidates(cuda.PTXAS13Config().Spec) {
 		probe(p, "--version")
 	}
 	probe("nvcc", "--version")
@@ -57,23 +57,6 @@ func (c *check) machine(ctx context.Context) Step {
 		st.Status, st.Reason = Unavailable, "no nvidia-smi here: not a GPU machine"
 	}
 	return st
-}
-
-// ptxasCandidates are the ptxas binaries the ptxas13 oracle could take.
-func ptxasCandidates() []string {
-	var out []string
-	if p := os.Getenv("LEGALFUZZ_PTXAS13"); p != "" {
-		out = append(out, p)
-	}
-	if p, err := exec.LookPath("ptxas"); err == nil {
-		out = append(out, p)
-	}
-	for _, home := range []string{os.Getenv("CUDA_HOME"), os.Getenv("CUDA_PATH"), "/usr/local/cuda"} {
-		if p := filepath.Join(home, "bin", "ptxas"); home != "" && isFile(p) && !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // findLibcuda returns a libcuda.so.1 for LEGALFUZZ_LIBCUDA, or "" when that
