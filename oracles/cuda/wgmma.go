@@ -12,8 +12,8 @@ import (
 // matrix descriptor as both A (64x16, K-major) and B (8x16, K-major), over
 // shared memory whose every f16 is a small integer chosen by its address
 // (WGMMAValue), so the product is exact in f32 and predictable from the
-// descriptor alone. Our reading of the canonical K-major layouts (PTX ISA
-// 9.7.15.5.1, CUTLASS's GMMA layouts), for row r and column k of an operand:
+// descriptor alone. The K-major layout is matdesc's reading
+// (Value.KMajorOffset), for row r and column k of an operand:
 //
 //	no swizzle: start + (r%8)*16 + (r/8)*SBO + (k%8)*2 + (k/8)*LBO
 //	32B:  swizzle32(start  + (r%8)*32  + (r/8)*SBO + 2k)
@@ -37,19 +37,18 @@ const (
 func WGMMAValue(a uint32) int { return int((a>>1*7+3)%17) - 8 }
 
 // wgmmaAddr is the shared address of element (r, k) of an operand read
-// through the descriptor.
+// through the descriptor: matdesc's K-major layout, swizzled.
 func wgmmaAddr(d matdesc.Value, r, k int) uint64 {
-	start, lbo, sbo := uint64(d.StartAddr&0x3FFF0), uint64(d.LBO&0x3FFF0), uint64(d.SBO&0x3FFF0)
-	row := uint64(r/8) * sbo
+	a := d.KMajorOffset(r, 2*k)
 	switch d.Swizzle & 3 {
 	case 1:
-		return SwizzleAddr(tmadesc.Swizzle128B, start+uint64(r%8)*128+row+uint64(2*k))
+		return SwizzleAddr(tmadesc.Swizzle128B, a)
 	case 2:
-		return SwizzleAddr(tmadesc.Swizzle64B, start+uint64(r%8)*64+row+uint64(2*k))
+		return SwizzleAddr(tmadesc.Swizzle64B, a)
 	case 3:
-		return SwizzleAddr(tmadesc.Swizzle32B, start+uint64(r%8)*32+row+uint64(2*k))
+		return SwizzleAddr(tmadesc.Swizzle32B, a)
 	}
-	return start + uint64(r%8)*16 + row + uint64(k%8)*2 + uint64(k/8)*lbo
+	return a
 }
 
 // WGMMAFragments predicts each thread's four accumulator registers after
