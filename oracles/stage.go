@@ -25,6 +25,10 @@ const (
 	// Dropped: the chain emitted code without the instruction the op asked
 	// for, or with fewer or smaller ones: work silently lost.
 	Dropped Fault = "dropped"
+	// WrongValue: the chain emitted the instruction the op asked for, but
+	// with another type, qualifier, immediate or descriptor than the op
+	// means: the kernel computes something else.
+	WrongValue Fault = "value"
 	// InvalidIR: a pass exited 0 with output the verifier rejects.
 	InvalidIR Fault = "invalid-ir"
 	// Disagree: two tools that read the same output (nvdisasm and cuobjdump
@@ -33,7 +37,7 @@ const (
 )
 
 // faults are the Fault values a Rule may end with.
-var faults = []Fault{Refused, ExitZero, Unconverted, Dropped, InvalidIR, Disagree}
+var faults = []Fault{Refused, ExitZero, Unconverted, Dropped, WrongValue, InvalidIR, Disagree}
 
 // Stage is where a staged tool decided a case, and how it failed there
 // when it did not decide in its own words.

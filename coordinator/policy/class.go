@@ -81,14 +81,14 @@ func ClassOf(s Signature) Class {
 
 // faultClass classifies a tool's failure by the fault its stage names (see
 // oracles.Stage). Code that silently lacks the work asked for is a
-// miscompile. Output a later tool refused, or an op the lowering left
+// miscompile, and so is code that does it with wrong values. Output a later tool refused, or an op the lowering left
 // unconverted, is a verifier too permissive when spec/ptxisa rejects the
 // case (it let through what its own lowering cannot emit), and a
 // miscompile when the case is legal. Crashes, hangs and errors printed
 // with exit status 0 are crashes.
 func faultClass(s Signature) Class {
 	switch oracles.ParseStage(s.Stage).Fault {
-	case oracles.Dropped:
+	case oracles.Dropped, oracles.WrongValue:
 		return Miscompile
 	case oracles.Refused, oracles.Unconverted:
 		if specRejects(s) {

@@ -103,6 +103,8 @@ func should(v oracles.Verdict, family string, class policy.Class) string {
 	switch {
 	case st.Fault == oracles.Dropped:
 		return "The lowering must emit all the work the op asks for, or the verifier must reject the op."
+	case st.Fault == oracles.WrongValue:
+		return "The lowering must emit instructions that compute what the op means (their types, qualifiers and operands), or the verifier must reject the op."
 	case st.Fault == oracles.Refused:
 		return "What the verifier accepts, the lowering must turn into output " + stageTools[st.Name] + " accepts; what it cannot lower, the verifier must reject."
 	case st.Fault == oracles.Unconverted:
@@ -144,7 +146,7 @@ func documented(bd Bundle, family string, fault oracles.Fault) string {
 	if r := ruleOf(bd.Bucket.Signature.Rule); r != nil {
 		rule += " (" + r.Source + ")"
 	}
-	if fault == oracles.Dropped {
+	if fault == oracles.Dropped || fault == oracles.WrongValue {
 		return "One instruction cannot do all of it (" + rule + "), so the lowering must emit several."
 	}
 	return "The input is invalid: " + rule + "."

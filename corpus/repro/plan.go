@@ -14,6 +14,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
+	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -260,9 +261,13 @@ func planFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string,
 	chain := mlirChain(s, tools, t)
 	for _, c := range chain {
 		s.add(c.cmd)
-		if c.name == "llc" && fault == oracles.Dropped {
+		if c.name == "llc" && (fault == oracles.Dropped || fault == oracles.WrongValue) {
 			s.add(`clean llc || cannot "llc refused MLIR's output"`)
-			droppedCheck(s, bd)
+			if fault == oracles.WrongValue {
+				wrongValueCheck(s, bd)
+			} else {
+				droppedCheck(s, bd)
+			}
 			return
 		}
 		if c.name == stage && fault == oracles.Refused {
@@ -283,6 +288,18 @@ func droppedCheck(s *script, bd Bundle) {
 			fmt.Sprintf(`[ "$n" -lt %d ] && reproduces "the PTX holds $n %s where the op needs %d"`, w.N, shEsc(w.What), w.N))
 	}
 	s.add(`fixed "the PTX holds every instruction the op needs"`)
+}
+
+// wrongValueCheck ends a wrong-value replay: the reproducer's evaluator
+// (emitted.Awk) prints the instructions the check reads with the values
+// of their operands, and the one the finding names must be among them.
+func wrongValueCheck(s *script, bd Bundle) {
+	line := mlir.EmittedLine(bd.Observed.Diagnostic)
+	op, _, _ := strings.Cut(line, " ")
+	s.add(fmt.Sprintf(`awk -v op=%s %s "$work/case.ptx" >"$work/values.txt"`, shQuote(op), shQuote(emitted.Awk)),
+		`cat "$work/values.txt"`,
+		fmt.Sprintf(`grep -qxF %s "$work/values.txt" && reproduces "%s"`, shQuote(line), shEsc(message(bd.Observed.Diagnostic))),
+		`fixed "the PTX no longer holds that instruction"`)
 }
 
 // valueCheck ends a miscompile: the translated module stores the value

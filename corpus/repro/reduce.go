@@ -59,7 +59,7 @@ func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
 	if instr := instruction[bd.Case.Domain]; outcome(bd.Observed) == "accept" && instr != "" {
 		keep = func(l string) bool { return strings.Contains(l, strings.TrimSuffix(instr, ".")) }
 	}
-	if _, fault := replayStage(bd.Observed.Rule); fault == oracles.Dropped {
+	if _, fault := replayStage(bd.Observed.Rule); fault == oracles.Dropped || fault == oracles.WrongValue {
 		// Deleting the op drops all of its work: the ops stay.
 		keep = mlirOp.MatchString
 	}

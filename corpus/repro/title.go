@@ -188,6 +188,8 @@ func mlirWhat(bd Bundle, v oracles.Verdict, op string, class policy.Class) strin
 		return who + " verifies, but " + stageTools[st.Name] + " refuses its lowering: " + m
 	case st.Fault == oracles.Dropped:
 		return who + " lowers to PTX with " + m
+	case st.Fault == oracles.WrongValue:
+		return who + " lowers to wrong PTX: " + m
 	}
 	if pass, ok := strings.CutPrefix(st.Name, "pass:"); ok {
 		who += " in " + pass

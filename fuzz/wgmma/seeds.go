@@ -46,6 +46,9 @@ func ruleBoundaries(base Value, form func(a, b Type, d AccType, n uint16, sparse
 		d(func(v *Value) { v.Rank = 3 }),
 		d(func(v *Value) { v.BK = 32 }),
 		d(func(v *Value) { v.M = 128 }),
+		// MLIR's own example tile (128x128x64, B transposed): the one shape
+		// whose descriptor steps its lowering gets right.
+		d(func(v *Value) { v.M, v.K, v.BK, v.TransB = 128, 64, 64, true }),
 		d(func(v *Value) { v.N = 12 }),
 		d(func(v *Value) { v.N = 264 }),
 		d(func(v *Value) { v.K = 32; v.BK = 32 }),

@@ -13,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
+	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -53,7 +54,7 @@ func (o *Oracle) backend(ctx context.Context, ps []piece) error {
 // asked for (see checkEmitted), whatever ptxas said of it: a silent
 // miscompile outranks any other verdict.
 func checkPTX(ps []piece, ptx string) {
-	entries := ptxEntries(ptx)
+	entries := emitted.Entries(ptx)
 	for _, p := range ps {
 		var f *faultError
 		if errors.As(checkEmitted(p.j.c, entries[kernelName(p.j.c)]), &f) {
@@ -197,7 +198,6 @@ func PtxasArgs(t target.Target, in, out string) []string {
 var (
 	ptxasError = regexp.MustCompile(`^ptxas \S+, line (\d+); error\s*: (.*)$`)
 	ptxasFatal = regexp.MustCompile(`^ptxas (?:fatal|error)\s*: (.*)$`)
-	ptxEntry   = regexp.MustCompile(`^\.(?:visible |weak )?\.entry\s+(\w+)`)
 )
 
 // attributePTX maps ptxas's error lines to the entries they fall in; ok is
@@ -206,8 +206,8 @@ func attributePTX(ptx string, r tool.Result) (map[string][]string, bool) {
 	var starts []int
 	var names []string
 	for i, line := range strings.Split(ptx, "\n") {
-		if m := ptxEntry.FindStringSubmatch(line); m != nil {
-			starts, names = append(starts, i+1), append(names, m[1])
+		if name, ok := emitted.EntryName(line); ok {
+			starts, names = append(starts, i+1), append(names, name)
 		}
 	}
 	msgs := map[string][]string{}

@@ -52,7 +52,11 @@
 //   - "ptx/dropped": llc's PTX for the kernel lacks the instructions the
 //     op asked for, or has fewer or smaller ones (a 64x24 f16
 //     nvgpu.warpgroup.mma lowered to one m64n128k16): a silent
-//     miscompile, whatever ptxas then said.
+//     miscompile, whatever ptxas then said;
+//   - "ptx/value": the instructions are there but compute something else:
+//     a type, qualifier or immediate the op does not mean, or a wgmma
+//     descriptor that does not point at its part of the tile (values.go;
+//     the PTX is evaluated by package emitted).
 //
 // A tool that exits 1 having said why without naming a place (LLVM's IR
 // verifier inside mlir-translate) refused the case it was run on alone.

@@ -50,32 +50,10 @@ func Wants(c domain.Case) []Want {
 	return out
 }
 
-// ptxEntries cuts PTX into its entries' text, by name.
-func ptxEntries(ptx string) map[string]string {
-	out := map[string]string{}
-	name := ""
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(ptx, "\n") {
-		if m := ptxEntry.FindStringSubmatch(line); m != nil {
-			if name != "" {
-				out[name] = b.String()
-			}
-			name = m[1]
-			b.Reset()
-		}
-		if name != "" {
-			b.WriteString(line)
-		}
-	}
-	if name != "" {
-		out[name] = b.String()
-	}
-	return out
-}
-
-// checkEmitted reports the first want the entry's PTX fails: a lowering
-// that exits 0 everywhere and emits fewer or smaller instructions than the
-// op asked for miscompiled silently.
+// checkEmitted reports the first want the entry's PTX fails, then the
+// first value it gets wrong (checkValues): a lowering that exits 0
+// everywhere and emits fewer or smaller instructions than the op asked
+// for, or the right ones with wrong values, miscompiled silently.
 func checkEmitted(c domain.Case, entry string) error {
 	for _, w := range wantsOf(c) {
 		if got := len(w.re.FindAllStringIndex(entry, -1)); got < w.n {
@@ -83,5 +61,5 @@ func checkEmitted(c domain.Case, entry string) error {
 				msg: fmt.Sprintf("ptx: %d %s where the op needs %d (%s)", got, w.what, w.n, w.why)}
 		}
 	}
-	return nil
+	return checkValues(c, entry)
 }

@@ -159,10 +159,23 @@ var knownAnswers = []struct {
 	{"wgmma on sm_90", "wgmma", m{"target": "sm_90", "ptx": "8.0"}, oracles.Error, "ptxas/refused", "Instruction 'wgmma.fence' not supported on .target 'sm_90'"},
 	// Every stage exits 0 and the PTX holds one m64n128k16 for a 64x24 tile.
 	{"wgmma K 24", "wgmma", m{"k": 24, "b_k": 24}, oracles.Error, "ptx/dropped", "ptx: 1 wgmma.mma_async m64n128k16 where the op needs 2"},
-	{"wgmma K 32", "wgmma", m{"k": 32, "b_k": 32}, oracles.Accept, "ptxas", ""},
+	// nvgpu.warpgroup.mma's lowering advances B by K*16*2 bytes per K
+	// step, the step of an MN-major B of K=64 (16 rows of 128 bytes), but
+	// tells the instruction B is K-major (imm-trans-b 0), where the next 16
+	// K elements are 32 bytes on.
+	{"wgmma K 32", "wgmma", m{"k": 32, "b_k": 32}, oracles.Error, "ptx/value", "ptx: step 2 (M block 0, K step 1): B descriptor +1024 bytes, want +32"},
 	{"wgmma K 8", "wgmma", m{"k": 8, "b_k": 8}, oracles.Error, "ptx/dropped", "ptx: 0 wgmma.mma_async m64n128k16 where the op needs 1"},
 	{"wgmma M 128 K 40", "wgmma", m{"m": 128, "k": 40, "b_k": 40}, oracles.Error, "ptx/dropped", "ptx: 4 wgmma.mma_async m64n128k16 where the op needs 6"},
-	{"wgmma M 128", "wgmma", m{"m": 128}, oracles.Accept, "ptxas", ""},
+	// The second M block of A starts K*K*2 bytes on (512 at K 16), where
+	// rows 64-127 of the descriptor's layout are 64*128 bytes on: right
+	// only when K is 64.
+	{"wgmma M 128", "wgmma", m{"m": 128}, oracles.Error, "ptx/value", "ptx: step 2 (M block 1, K step 0): A descriptor +512 bytes, want +8192"},
+	// MLIR's own example shape, 128x64 with B transposed (MN-major): every
+	// descriptor is where the layout puts it.
+	{"wgmma 128x64 B transposed", "wgmma", m{"m": 128, "k": 64, "b_k": 64, "trans_b": true}, oracles.Accept, "ptxas", ""},
+	// MLIR 19 and 22 lower unsigned 8-bit operands to .s8 (trunk to .u8).
+	{"mma u8", "mma", m{"shape": []int{16, 8, 32}, "a_type": "u8", "b_type": "u8", "c_type": "s32", "d_type": "s32", "satfinite": true},
+		oracles.Error, "ptx/value", "ptx: mma.sync.aligned.m16n8k32 .row.col.satfinite.s32.s8.s8.s32 where the op means .row.col.satfinite.s32.u8.u8.s32"},
 	{"wgmma sparse", "wgmma", m{"sparse": true, "k": 32, "b_k": 32}, oracles.Unsupported, "render", "no wgmma.mma_async.sp"},
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -113,7 +114,7 @@ func TestCheckEmitted(t *testing.T) {
 	ptx := ".version 8.0\n.target sm_90a\n" +
 		".visible .entry " + kernelName(k24) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n" +
 		".visible .entry " + kernelName(k16) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n"
-	entries := ptxEntries(ptx)
+	entries := emitted.Entries(ptx)
 	if err := checkEmitted(k16, entries[kernelName(k16)]); err != nil {
 		t.Errorf("64x16: %v", err)
 	}

@@ -1,0 +1,46 @@
+package mlir
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+	"github.com/legalfuzz/legalfuzz/oracles/emitted"
+)
+
+func init() {
+	valueFuncs[mma.Name] = typedValues(checkMMAValues)
+}
+
+// checkMMAValues checks the mma.sync (or mma.sp) instruction's layouts,
+// .satfinite and types against the op's: D, A, B and C as the op's
+// fragments type them, signedness included; f32 operands with tf32Enabled
+// are .tf32.
+func checkMMAValues(v mma.Value, ins []emitted.Inst) *mismatch {
+	a, b := v.AType.String(), v.BType.String()
+	if v.TF32 && v.AType == mma.F32 {
+		a, b = "tf32", "tf32"
+	}
+	want := []string{v.ALayout.String(), v.BLayout.String()}
+	if v.Satfinite {
+		want = append(want, "satfinite")
+	}
+	want = append(want, v.DType.String(), a, b, v.CType.String())
+	shape := fmt.Sprintf("m%dn%dk%d", v.M(), v.N(), v.K())
+	for _, in := range ins {
+		if !in.Is("mma") && !in.Is("mma.sp") && !in.Is("mma.sp::ordered_metadata") {
+			continue
+		}
+		head, _, ok := strings.Cut(in.Opcode, "."+shape+".")
+		if !ok {
+			continue
+		}
+		got := opcodeTail(in.Opcode, head+"."+shape)
+		if !slices.Equal(got, want) {
+			return &mismatch{inst: in, what: fmt.Sprintf("%s .%s where the op means .%s", in.Opcode[:len(head)+len(shape)+1],
+				strings.Join(got, "."), strings.Join(want, "."))}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,263 @@
+package mlir
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
+	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
+	"github.com/legalfuzz/legalfuzz/oracles/emitted"
+)
+
+func init() {
+	valueFuncs[wg.Name] = typedValues(checkWGMMAValues)
+}
+
+// typedValues makes a value check of a function of one domain's values.
+func typedValues[V domain.Value](f func(V, []emitted.Inst) *mismatch) func(domain.Value, []emitted.Inst) *mismatch {
+	return func(dv domain.Value, ins []emitted.Inst) *mismatch {
+		v, ok := dv.(V)
+		if !ok {
+			return nil
+		}
+		return f(v, ins)
+	}
+}
+
+// The descriptors a tile-level nvgpu.warpgroup.mma reads are the ones
+// nvgpu.warpgroup.generate.descriptor builds, the only op that makes them:
+// 128-byte swizzle, SBO 1024 bytes (eight 128-byte rows). In that layout
+// (matdesc's reading of the PTX ISA's canonical layouts) a K-major operand
+// has one 128-byte row per M or N index, the K elements of one wgmma (32
+// bytes, whatever the type) side by side in it; an MN-major operand (.f16
+// and .bf16 with a transpose) has one 128-byte row per K index.
+var generated = matdesc.Value{Format: matdesc.WGMMA, Swizzle: 1, SBO: 1024}
+
+const (
+	wgmmaStepBytes = 32  // the K bytes of one wgmma of any type
+	wgmmaMBlock    = 64  // the M rows of one wgmma
+	swizzleRow     = 128 // the row of the 128-byte swizzle
+)
+
+// wgmmaOperand is A or B of a tile-level wgmma as its instructions read it.
+type wgmmaOperand struct {
+	name    string
+	mnMajor bool
+	// rows is the M or N extent one instruction reads; kRows the K rows of
+	// one instruction (MN-major); mnBytes the M or N bytes of a K row.
+	rows, kRows, mnBytes int
+	// arg is the instruction operand holding the descriptor; param the
+	// kernel parameter the renderer passes it in.
+	arg, param int
+}
+
+// footprint is the 16-byte chunks one instruction reads through a
+// descriptor starting off bytes after the tile's: distinct steps must read
+// distinct data. An MN-major operand's chunks beyond the first swizzle
+// row along M or N lie LBO away, which the lowering never changes; they
+// are left out.
+func (o wgmmaOperand) footprint(off int64) map[int64]bool {
+	chunks := map[int64]bool{}
+	if o.mnMajor {
+		for k := range o.kRows {
+			for b := 0; b < min(o.mnBytes, swizzleRow); b += 16 {
+				chunks[(off+int64(generated.MNMajorOffset(k, b)))/16] = true
+			}
+		}
+		return chunks
+	}
+	for r := range o.rows {
+		for b := 0; b < wgmmaStepBytes; b += 16 {
+			chunks[(off+int64(generated.KMajorOffset(r, b)))/16] = true
+		}
+	}
+	return chunks
+}
+
+// want is the byte offset step (m block, k step) must read the operand at,
+// from the tile's start, where the layout fixes it: within the first
+// swizzle row along K (K-major), at K row 16k (MN-major), at row 64m of A.
+// A K step past the first row, or another M block of an MN-major A, lies
+// where the tile's producer put it: ok is false.
+func (o wgmmaOperand) want(m, k int) (int64, bool) {
+	switch {
+	case o.mnMajor && (o.name == "B" || m == 0):
+		kr := k * o.kRows
+		return int64(generated.MNMajorOffset(kr, 0)), true
+	case o.mnMajor:
+		return 0, false
+	case k*wgmmaStepBytes >= swizzleRow:
+		return 0, false
+	case o.name == "A":
+		return int64(generated.KMajorOffset(m*wgmmaMBlock, k*wgmmaStepBytes)), true
+	}
+	return int64(k * wgmmaStepBytes), true
+}
+
+// layoutWord says how the operand is laid out, for messages.
+func (o wgmmaOperand) layoutWord() string {
+	if o.mnMajor {
+		return "MN-major " + o.name + ", one 128-byte swizzled row per K index"
+	}
+	return "K-major " + o.name + ", one 128-byte swizzled row per " + map[string]string{"A": "M", "B": "N"}[o.name] + " index"
+}
+
+// checkWGMMAValues checks every wgmma.mma_async: its types, its scale and
+// transpose immediates, and, for a tile (nvgpu.warpgroup.mma split into
+// instructions), that each instruction's A and B descriptors point at its
+// part of the tile: within the layout the descriptors describe, and never
+// at data another instruction reads.
+func checkWGMMAValues(v wg.Value, ins []emitted.Inst) *mismatch {
+	var steps []emitted.Inst
+	for _, in := range ins {
+		if in.Is("wgmma.mma_async") {
+			steps = append(steps, in)
+		}
+	}
+	for _, in := range steps {
+		if m := checkWGMMAInst(v, in); m != nil {
+			return m
+		}
+	}
+	if !tileLevel(v) {
+		for _, in := range steps {
+			for i, name := range []string{"A", "B"} {
+				if d := in.Values[1+i]; d.Known && (d.Param != i || d.Off != 0) {
+					return &mismatch{inst: in, what: fmt.Sprintf("%s descriptor is %s, want the op's own (param%d)", name, d, i)}
+				}
+			}
+		}
+		return nil
+	}
+	return checkWGMMATile(v, steps)
+}
+
+// wgmmaImmediates names the operands after D, A and B that each type
+// family's instruction has.
+func wgmmaImmediates(t wg.Type) []string {
+	switch t {
+	case wg.F16, wg.BF16:
+		return []string{"scale-d", "imm-scale-a", "imm-scale-b", "imm-trans-a", "imm-trans-b"}
+	case wg.TF32, wg.E4M3, wg.E5M2:
+		return []string{"scale-d", "imm-scale-a", "imm-scale-b"}
+	}
+	return []string{"scale-d"}
+}
+
+// checkWGMMAInst checks one instruction's types and immediates against
+// the op.
+func checkWGMMAInst(v wg.Value, in emitted.Inst) *mismatch {
+	parts := strings.SplitN(in.Opcode, ".", 6) // wgmma.mma_async.sync.aligned.SHAPE.rest
+	if len(parts) < 6 {
+		return nil
+	}
+	head := strings.Join(parts[:5], ".")
+	tail := slices.DeleteFunc(opcodeTail(in.Opcode, head), func(q string) bool { return q == "satfinite" })
+	if len(tail) < 3 {
+		return nil
+	}
+	want := []string{v.DType.String(), v.AType.String(), v.BType.String()}
+	if v.DType == v.ResultType && !slices.Equal(tail[:3], want) {
+		return &mismatch{inst: in, what: fmt.Sprintf("wgmma types .%s, want .%s (the op's accumulator, A and B)",
+			strings.Join(tail[:3], "."), strings.Join(want, "."))}
+	}
+	if sat := slices.Contains(opcodeTail(in.Opcode, head), "satfinite"); sat != v.Satfinite {
+		return &mismatch{inst: in, what: fmt.Sprintf("wgmma .satfinite %t, want %t", sat, v.Satfinite)}
+	}
+	b2i := map[bool]int64{false: 0, true: 1}
+	wants := map[string]int64{"scale-d": b2i[v.ScaleD], "imm-scale-a": int64(v.ScaleA), "imm-scale-b": int64(v.ScaleB),
+		"imm-trans-a": b2i[v.TransA], "imm-trans-b": b2i[v.TransB]}
+	for i, name := range wgmmaImmediates(v.AType) {
+		if 3+i >= len(in.Values) {
+			return &mismatch{inst: in, what: fmt.Sprintf("wgmma has no %s operand", name)}
+		}
+		got := in.Values[3+i]
+		if got.Known && got.Param < 0 && got.Off != wants[name] {
+			return &mismatch{inst: in, what: fmt.Sprintf("wgmma %s %d, want %d", name, got.Off, wants[name])}
+		}
+	}
+	return nil
+}
+
+// checkWGMMATile checks the descriptors of a tile's instructions. Steps
+// are named in the order MLIR emits them (M blocks outer, K steps inner);
+// an instruction whose offset is another step's wanted one is taken as a
+// reordering, not a fault.
+func checkWGMMATile(v wg.Value, steps []emitted.Inst) *mismatch {
+	k := int(wg.NaturalK(v.AType, false))
+	if k == 0 || len(steps) == 0 {
+		return nil
+	}
+	kSteps := ceilDiv(int(v.K), k)
+	bytes := func(t wg.Type) int { return max(t.Bits(), 8) / 8 }
+	ops := []wgmmaOperand{
+		{name: "A", mnMajor: v.TransA, rows: wgmmaMBlock, kRows: k, mnBytes: wgmmaMBlock * bytes(v.AType), arg: 1, param: 0},
+		{name: "B", mnMajor: v.TransB, rows: int(v.N), kRows: k, mnBytes: int(v.N) * bytes(v.BType), arg: 2, param: 1},
+	}
+	for _, o := range ops {
+		if m := checkOperandSteps(o, steps, kSteps); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+// checkOperandSteps checks one operand's descriptor across the steps:
+// each at its wanted offset where the layout fixes one, and no two steps
+// of different parts of the tile reading the same data.
+func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *mismatch {
+	offs := make([]int64, len(steps))
+	wanted := map[int64]bool{}
+	for n := range steps {
+		if w, ok := o.want(n/kSteps, n%kSteps); ok {
+			wanted[w] = true
+		}
+	}
+	for n, in := range steps {
+		d := in.Values[o.arg]
+		if !d.Known {
+			return nil
+		}
+		if d.Param != o.param {
+			return &mismatch{inst: in, what: fmt.Sprintf("wgmma %s descriptor is %s, want the op's %s descriptor (param%d) plus an offset", o.name, d, o.name, o.param)}
+		}
+		offs[n] = d.Off * 16
+		if w, ok := o.want(n/kSteps, n%kSteps); ok && offs[n] != w && !wanted[offs[n]] {
+			return &mismatch{inst: in, what: fmt.Sprintf("%s: %s descriptor +%d bytes, want +%d (%s)",
+				stepName(n, kSteps), o.name, offs[n], w, o.layoutWord())}
+		}
+	}
+	return overlap(o, steps, offs, kSteps)
+}
+
+// overlap names two steps that read some of the same operand data
+// although they compute different parts of the tile. B is shared by the M
+// blocks: steps with the same K and the same offset read it together.
+func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *mismatch {
+	owner := map[int64]int{}
+	for n := range steps {
+		if o.name == "B" && n >= kSteps && offs[n] == offs[n%kSteps] {
+			continue
+		}
+		for c := range o.footprint(offs[n]) {
+			prev, seen := owner[c]
+			if !seen {
+				owner[c] = n
+				continue
+			}
+			if o.name == "B" && prev%kSteps == n%kSteps {
+				continue
+			}
+			return &mismatch{inst: steps[n], what: fmt.Sprintf("%s: %s descriptor +%d bytes reads %s data %s (+%d bytes) reads (%s)",
+				stepName(n, kSteps), o.name, offs[n], o.name, stepName(prev, kSteps), offs[prev], o.layoutWord())}
+		}
+	}
+	return nil
+}
+
+// stepName names the n-th instruction of a tile: "step 3 (M block 1, K step 0)".
+func stepName(n, kSteps int) string {
+	return fmt.Sprintf("step %d (M block %d, K step %d)", n+1, n/kSteps, n%kSteps)
+}
