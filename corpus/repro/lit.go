@@ -12,6 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
@@ -82,9 +83,17 @@ func WriteTests(ctx context.Context, s regress.Store, dir string, orcs []oracles
 	if err := os.WriteFile(cfg, []byte(litConfigText(ctx)), 0o644); err != nil {
 		return ts, err
 	}
-	ts.Files = append(ts.Files, cfg)
+	awk := filepath.Join(dir, ValuesAwk)
+	if err := os.WriteFile(awk, []byte(emitted.Awk+"\n"), 0o644); err != nil {
+		return ts, err
+	}
+	ts.Files = append(ts.Files, cfg, awk)
 	return ts, nil
 }
+
+// ValuesAwk is the suite's evaluator of emitted PTX (emitted.Awk), which
+// the tests of wrong-value buckets run on llc's output.
+const ValuesAwk = "values.awk"
 
 // litTest is a bucket's lit test: its file name and text, or !ok when its
 // deviating tool has none (ptxas, the in-process oracles).
@@ -112,6 +121,9 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	var b strings.Builder
 	for _, r := range run {
 		fmt.Fprintf(&b, "%s RUN: %s\n", comment, r)
+	}
+	if line := wrongLine(bd); line != "" && legal {
+		fmt.Fprintf(&b, "%s VALUE-NOT: {{^}}%s{{$}}\n", comment, line)
 	}
 	if legal {
 		fmt.Fprintf(&b, "%s CHECK-NOT: error\n", comment)
@@ -167,12 +179,28 @@ func mlirRun(ctx context.Context, bd Bundle, legal bool, in toolchain.Installati
 		return []string{checked(pipeline+" -o /dev/null", false)}
 	}
 	t := mlirTarget(bd.Dir, bd.Case.Value.Target())
-	return []string{
+	run := []string{
 		checked(pipeline+" -o %t.lowered.mlir", true),
 		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' %t.lowered.mlir > %t.device.mlir`,
 		litSub("mlir-translate", in) + " --mlir-to-llvmir %t.device.mlir -o %t.ll",
-		checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true),
 	}
+	line := wrongLine(bd)
+	if line == "" {
+		return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true))
+	}
+	// The wrong value is in what llc emits: the test evaluates its PTX
+	// and checks that the instruction the bucket names is gone.
+	op, _, _ := strings.Cut(line, " ")
+	return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "%t.ptx"), " "), true),
+		"awk -v op="+op+" -f %S/"+ValuesAwk+" %t.ptx | %FileCheck %s --check-prefix=VALUE --allow-empty")
+}
+
+// wrongLine is the emitted instruction a wrong-value bucket names, or "".
+func wrongLine(bd Bundle) string {
+	if _, fault := replayStage(bd.Observed.Rule); fault != oracles.WrongValue {
+		return ""
+	}
+	return mlir.EmittedLine(bd.Observed.Diagnostic)
 }
 
 // litHeader says what the test expects and why, and marks the open bug.

@@ -105,3 +105,24 @@ func TestValueChecksOnRealOutput(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckEmitted is the cost of the emitted-PTX checks (counts and
+// values) of one case, on MLIR trunk's PTX for a 128x16x64 wgmma tile (eight
+// instructions): what the checks add to the chain's time per case.
+func BenchmarkCheckEmitted(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "values", "wgmma-m128n16k64-transb-trunk.ptx"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var entry string
+	for _, e := range emitted.Entries(string(raw)) {
+		entry = e
+	}
+	c := caseFrom(&testing.T{}, "wgmma", m{"m": 128, "n": 16, "k": 64, "b_k": 64, "trans_b": true})
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := checkEmitted(c, entry); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

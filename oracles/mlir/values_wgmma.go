@@ -58,19 +58,19 @@ type wgmmaOperand struct {
 // distinct data. An MN-major operand's chunks beyond the first swizzle
 // row along M or N lie LBO away, which the lowering never changes; they
 // are left out.
-func (o wgmmaOperand) footprint(off int64) map[int64]bool {
-	chunks := map[int64]bool{}
+func (o wgmmaOperand) footprint(off int64) []int64 {
+	var chunks []int64
 	if o.mnMajor {
 		for k := range o.kRows {
 			for b := 0; b < min(o.mnBytes, swizzleRow); b += 16 {
-				chunks[(off+int64(generated.MNMajorOffset(k, b)))/16] = true
+				chunks = append(chunks, (off+int64(generated.MNMajorOffset(k, b)))/16)
 			}
 		}
 		return chunks
 	}
 	for r := range o.rows {
 		for b := 0; b < wgmmaStepBytes; b += 16 {
-			chunks[(off+int64(generated.KMajorOffset(r, b)))/16] = true
+			chunks = append(chunks, (off+int64(generated.KMajorOffset(r, b)))/16)
 		}
 	}
 	return chunks
@@ -166,6 +166,10 @@ func checkWGMMAInst(v wg.Value, in emitted.Inst) *mismatch {
 	if sat := slices.Contains(opcodeTail(in.Opcode, head), "satfinite"); sat != v.Satfinite {
 		return &mismatch{inst: in, what: fmt.Sprintf("wgmma .satfinite %t, want %t", sat, v.Satfinite)}
 	}
+	if imms := wgmmaImmediates(v.AType); len(imms) < 5 && (v.TransA || v.TransB) {
+		return &mismatch{inst: in, what: fmt.Sprintf("wgmma .%s has no transpose operand (only .f16 and .bf16 do), but the op transposes %s",
+			v.AType, map[bool]string{true: "A", false: "B"}[v.TransA])}
+	}
 	b2i := map[bool]int64{false: 0, true: 1}
 	wants := map[string]int64{"scale-d": b2i[v.ScaleD], "imm-scale-a": int64(v.ScaleA), "imm-scale-b": int64(v.ScaleB),
 		"imm-trans-a": b2i[v.TransA], "imm-trans-b": b2i[v.TransB]}
@@ -241,7 +245,7 @@ func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *mi
 		if o.name == "B" && n >= kSteps && offs[n] == offs[n%kSteps] {
 			continue
 		}
-		for c := range o.footprint(offs[n]) {
+		for _, c := range o.footprint(offs[n]) {
 			prev, seen := owner[c]
 			if !seen {
 				owner[c] = n
