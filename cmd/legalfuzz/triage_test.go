@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
@@ -37,6 +38,7 @@ func TestTriageReplayColumns(t *testing.T) {
 			{Oracle: tool, Version: "23.1.4", Kind: oracles.Accept, Outcome: store.Reproduces},
 			{Oracle: "llc@trunk", Version: "24.0.0", Kind: oracles.Accept, Outcome: trunk},
 		}
+		b.Title = longTitle // as long as a real crash's
 		if err := s.PutBucket(b); err != nil {
 			t.Fatal(err)
 		}
@@ -46,6 +48,11 @@ func TestTriageReplayColumns(t *testing.T) {
 	out, errOut, code := runCLI(t, "", "triage", "--db", db)
 	if code != exitOK {
 		t.Fatalf("triage list: exit %d: %s", code, errOut)
+	}
+	checkFits(t, out, screenWidth)
+	if wide, _, _ := runCLI(t, "", "triage", "--db", db, "--wide"); !strings.Contains(wide, longTitle) ||
+		!strings.Contains(wide, "FIRST SEEN") || !strings.Contains(wide, "fixed upstream: LLVM main no longer shows it") {
+		t.Errorf("triage list --wide lacks the whole title, the first sighting or the fixed-upstream note:\n%s", wide)
 	}
 	lines := strings.Split(out, "\n")
 	if !strings.Contains(lines[0], "19") || !strings.Contains(lines[0], "23") || !strings.Contains(lines[0], "TRUNK") ||
@@ -67,6 +74,22 @@ func TestTriageReplayColumns(t *testing.T) {
 	out, _, _ = runCLI(t, "", "triage", "--db", db, "--reproduces-on", "trunk")
 	if !strings.Contains(out, keys[0]) || strings.Contains(out, keys[1]) {
 		t.Errorf("--reproduces-on trunk:\n%s\nwant %s only", out, keys[0])
+	}
+}
+
+// longTitle is a real bucket's title (a crash of mlir-translate, from a
+// 30 s campaign): 230 columns.
+const longTitle = "blockscale: mlir@trunk error at translate: mlir-translate crashed (segmentation fault) in " +
+	"llvm::Intrinsic::getIntrinsicInfoTableEntries(unsigned int, llvm::SmallVectorImpl<llvm::Intrinsic::IITDescriptor>&) " +
+	"[spec/ptxisa: ptxisa.blockscale.mxf8f6f4-types]"
+
+// checkFits fails the test when a line of out is wider than width columns.
+func checkFits(t *testing.T, out string, width int) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > width {
+			t.Errorf("a line of %d columns, more than %d:\n%s", n, width, l)
+		}
 	}
 }
 
