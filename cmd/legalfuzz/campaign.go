@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -104,7 +105,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	db, camp, err := o.execute(cmd, func(db *store.Store, nc *nats.Conn, campaign string) error {
-		if err := o.minimizeNew(cmd, db, nc); err != nil {
+		if err := o.minimizeNew(cmd, db, nc, campaign); err != nil {
 			return err
 		}
 		return o.replayNight(cmd, db, nc, campaign)
@@ -265,7 +266,7 @@ func serveStatus(addr string, h http.Handler) (string, func(), error) {
 // minimizeNew minimizes the buckets this campaign found, through the workers
 // still connected (local ones, and remote ones such as a GPU worker), so a
 // bucket is minimized wherever its oracles live.
-func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *nats.Conn) error {
+func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *nats.Conn, campaign string) error {
 	if o.noMinimize {
 		return nil
 	}
@@ -274,7 +275,17 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *n
 		return err
 	}
 	o.say(cmd, "minimizing the new buckets with the workers (--no-minimize skips it)")
-	return minimizeBuckets(cmd.Context(), io.Discard, db, panel, nil, 200, false)
+	p := newStageProgress(campaign, "minimizing")
+	defer o.progress(cmd, p)()
+	return (&minimizeOptions{budget: 200}).minimizeBuckets(cmd.Context(), io.Discard, db, p.watch(panel), nil, p)
+}
+
+// progress shows a stage's line until the returned stop; --quiet shows none.
+func (o *campaignOptions) progress(cmd *cobra.Command, p *stageProgress) (stop func()) {
+	if o.quiet {
+		return func() {}
+	}
+	return ticker(cmd.ErrOrStderr(), p.line)
 }
 
 // say tells a user watching the campaign what it does once the progress
@@ -295,12 +306,35 @@ func (o *campaignOptions) replayNight(cmd *cobra.Command, db *store.Store, nc *n
 		return err
 	}
 	o.say(cmd, "replaying the store's other buckets with tonight's tools (still failing or fixed)")
-	n, err := coordinator.ReplayNight(cmd.Context(), db, panel, campaign)
+	p := newStageProgress(campaign, "replaying")
+	if err := followReplay(p, db, campaign); err != nil {
+		return err
+	}
+	stop := o.progress(cmd, p)
+	n, err := coordinator.ReplayNight(cmd.Context(), db, p.watch(panel), campaign)
+	stop()
 	if err != nil {
 		return fmt.Errorf("replay the open buckets: %w", err)
 	}
 	if n.Reproduced+n.Fixed+n.Skipped > 0 {
 		slog.Info("replayed the buckets this night did not find", "reproduced", n.Reproduced, "fixed", n.Fixed, "not replayed", n.Skipped)
 	}
+	return nil
+}
+
+// followReplay tells p the buckets coordinator.ReplayNight replays (those
+// the campaign did not see), in its order, with the case each replays.
+func followReplay(p *stageProgress, db *store.Store, campaign string) error {
+	buckets, err := db.Buckets()
+	if err != nil {
+		return err
+	}
+	var keys, cases []string
+	for _, b := range buckets {
+		if !b.SeenIn(campaign) {
+			keys, cases = append(keys, b.Key), append(cases, cmp.Or(b.Minimized, b.Example))
+		}
+	}
+	p.follow(keys, cases)
 	return nil
 }
