@@ -181,7 +181,12 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	if err != nil {
 		return camp, err
 	}
-	return camp, after(db, nc, camp.ID)
+	if err := after(db, nc, camp.ID); err != nil {
+		return camp, err
+	}
+	// The wall time a report shows ends here, after minimizing and
+	// replaying, not when generation or the drain did.
+	return db.UpdateCampaign(camp.ID, func(c *store.Campaign) { c.Finished = time.Now().UTC() })
 }
 
 // fuzzers returns what makes a local worker's fuzz engine for --generator:
