@@ -20,6 +20,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/live"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
@@ -166,11 +167,25 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	if err != nil {
 		return store.Campaign{}, err
 	}
-	addr, stopHTTP, err := serveStatus(o.statusAddr, coord.Handler())
+	snapshots, err := live.NewServer(db)
+	if err != nil {
+		return store.Campaign{}, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", coord.Handler())
+	mux.Handle("/snapshot", snapshots)
+	addr, stopHTTP, err := serveStatus(o.statusAddr, mux)
 	if err != nil {
 		return store.Campaign{}, err
 	}
 	defer stopHTTP()
+	if addr != "" { // triage and report read snapshots while the campaign holds the store
+		unadvertise, err := snapshots.Advertise(o.db, "http://"+addr+"/snapshot")
+		if err != nil {
+			return store.Campaign{}, err
+		}
+		defer unadvertise()
+	}
 	if c := coord.Campaign(); coord.Resumed() && c.State != store.StateDone {
 		fmt.Fprintf(cmd.ErrOrStderr(), "resuming campaign %s (%s): %d cases so far, %s of %s generated\n",
 			c.ID, c.State, c.Stats.Cases, c.Elapsed.Round(time.Second), c.Config.Duration)

@@ -54,7 +54,7 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	db, err := o.open()
+	db, err := o.open(cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

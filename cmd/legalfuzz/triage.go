@@ -65,7 +65,11 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		verb = args[0]
 	}
-	open := store.OpenStoreReadOnly // a read never creates or changes a store
+	// A read never creates or changes a store, and reads a snapshot of one
+	// a campaign is running on.
+	open := func(path string, wait time.Duration) (*store.Store, error) {
+		return openForReading(cmd.ErrOrStderr(), path, wait)
+	}
 	if verb == "suppress" || verb == "unsuppress" {
 		open = store.OpenExisting
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/live"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
@@ -148,5 +151,49 @@ func TestCampaignWithYourOwnBuild(t *testing.T) {
 		if b.FoundIn() != "mine: reproduces" || !strings.HasPrefix(b.Versions[0].Version, "mlir-opt "+in.Version) {
 			t.Errorf("bucket %s: found in %q, versions %+v", b.Key, b.FoundIn(), b.Versions)
 		}
+	}
+}
+
+// TestReadWhileCampaignRuns: triage and report on the store of a running
+// campaign waited and said "still locked after 5s" (the campaign holds
+// bbolt's lock). They read a snapshot the campaign serves, say so in one
+// line, and answer; the campaign's advert goes when it ends.
+func TestReadWhileCampaignRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("campaign test takes seconds; skipped in -short")
+	}
+	out := t.TempDir()
+	db := filepath.Join(out, "legalfuzz.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	campaign := make(chan exit, 1)
+	go func() {
+		campaign <- runIn(ctx, "campaign", "--duration", "10m", "--out", out, "--quiet", "--no-minimize",
+			"--domains", "kindword", "--oracles", "spec/seed,spec/ptxisa", "--generator", "structured")
+	}()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(live.Path(db)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the campaign does not advertise snapshots of its store")
+		}
+	}
+	start := time.Now()
+	list, errOut, code := runCLI(t, "", "triage", "--db", db)
+	t.Logf("triage list on the running campaign's store: %s", time.Since(start))
+	if code != exitOK || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "reading a snapshot of "+db) || !strings.Contains(list, " buckets: ") {
+		t.Fatalf("triage list: exit %d\nstdout %s\nstderr %s", code, list, errOut)
+	}
+	if _, errOut, code := runCLI(t, "", "report", "--db", db, "--out", t.TempDir(), "--format", "json"); code == exitError ||
+		!strings.Contains(errOut, "reading a snapshot of "+db) {
+		t.Fatalf("report: exit %d\nstderr %s", code, errOut)
+	}
+	cancel()
+	if e := <-campaign; e.code != exitError || !strings.Contains(e.errOut, "interrupted") {
+		t.Fatalf("campaign: exit %d: %s", e.code, e.errOut)
+	}
+	if _, err := os.Stat(live.Path(db)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the campaign ended and left %s: %v", live.Path(db), err)
 	}
 }
