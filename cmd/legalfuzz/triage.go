@@ -42,8 +42,9 @@ in the latest campaign), known, or suppressed. Suppressions come from the store 
 TONIGHT compares the latest run with the one before it (or --since RUN): new, still (seen again),
 fixed (its case, replayed at the end of the run, no longer shows it; FIXED BY names the versions),
 regressed (fixed before, back), or "-" when the run did not look at it.
-The list fits 120 columns: one STATUS (suppressed, else tonight's, else new or known), no first and
-last seen, titles cut with "…"; --wide prints every column and whole titles, show one bucket.`,
+The list fits 120 columns: one STATUS (suppressed, else tonight's, else new or known), FOUND IN (the
+installations whose replay reproduces it) for a column per installation, no first and last seen, titles
+cut with "…"; --wide prints every column and whole titles, show one bucket.`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
@@ -160,31 +161,33 @@ func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
 }
 
 // writeTriage lists the entries: in full when wide, else fitting
-// screenWidth: one status column, no first and last sightings (triage show
-// has them), the title cut.
+// screenWidth: one status column, one FOUND IN column (the installations
+// the bucket reproduces on) for the column per installation, no first and
+// last sightings (triage show has them), the title cut.
 func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON, wide bool) error {
 	if asJSON {
 		return writeJSON(w, entries)
 	}
 	counts, tonight := map[string]int{}, map[string]int{}
 	labels := replayLabels(entries)
-	head := []string{"BUCKET", "STATUS", "CLASS", "CASES"}
+	head := []string{"BUCKET", "STATUS", "CLASS", "CASES", "FOUND IN"}
 	if wide {
 		head = []string{"BUCKET", "STATUS", "TONIGHT", "CLASS", "CASES", "FIRST SEEN", "LAST SEEN"}
-	}
-	for _, l := range labels {
-		head = append(head, strings.ToUpper(l))
+		for _, l := range labels {
+			head = append(head, strings.ToUpper(l))
+		}
 	}
 	t := newFitTable(append(head, "TITLE"), len(head))
 	for _, e := range entries {
 		counts[e.Status]++
 		tonight[e.Tonight]++
-		row := []string{e.Key, narrowStatus(e), string(e.Class), strconv.Itoa(e.Cases)}
+		cells := replayCells(e.Bucket, labels)
+		row := []string{e.Key, narrowStatus(e), string(e.Class), strconv.Itoa(e.Cases), foundIn(labels, cells)}
 		if wide {
-			row = []string{e.Key, e.Status, cmp.Or(e.Tonight, "-"), string(e.Class), strconv.Itoa(e.Cases),
-				e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime)}
+			row = append([]string{e.Key, e.Status, cmp.Or(e.Tonight, "-"), string(e.Class), strconv.Itoa(e.Cases),
+				e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime)}, cells...)
 		}
-		t.row(append(append(row, replayCells(e.Bucket, labels)...), triageTitle(e, wide))...)
+		t.row(append(row, triageTitle(e, wide))...)
 	}
 	width := screenWidth
 	if wide {
@@ -248,6 +251,21 @@ func replayLabels(entries []store.TriageEntry) []string {
 	}
 	slices.SortStableFunc(labels, func(a, b string) int { return cmp.Compare(rank[a], rank[b]) })
 	return labels
+}
+
+// foundIn is the narrow table's replay cell: the installations whose
+// replay reproduces the bucket, oldest first ("22 23 trunk"), or "-".
+func foundIn(labels, cells []string) string {
+	var on []string
+	for i, c := range cells {
+		if c == "yes" {
+			on = append(on, labels[i])
+		}
+	}
+	if len(on) == 0 {
+		return "-"
+	}
+	return strings.Join(on, " ")
 }
 
 // replayCells spells a bucket's replay on each installation: yes

@@ -20,10 +20,11 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
-// TestTriageReplayColumns: triage list has a column per installation a
-// bucket was replayed on, marks a bucket LLVM main no longer shows as
-// fixed upstream, and --reproduces-on keeps the buckets that reproduce
-// on the installation named.
+// TestTriageReplayColumns: triage list says where a bucket reproduces
+// (--wide: a column per installation a bucket was replayed on), marks a
+// bucket LLVM main no longer shows as fixed upstream, fits 120 columns
+// with a real crash's title, and --reproduces-on keeps the buckets that
+// reproduce on the installation named.
 func TestTriageReplayColumns(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "legalfuzz.db")
 	s := storetest.Open(t, db)
@@ -53,9 +54,18 @@ func TestTriageReplayColumns(t *testing.T) {
 		t.Fatalf("triage list: exit %d: %s", code, errOut)
 	}
 	checkFits(t, out, screenWidth)
-	if wide, _, _ := runCLI(t, "", "triage", "--db", db, "--wide"); !strings.Contains(wide, longTitle) ||
-		!strings.Contains(wide, "FIRST SEEN") || !strings.Contains(wide, "fixed upstream: LLVM main no longer shows it") {
-		t.Errorf("triage list --wide lacks the whole title, the first sighting or the fixed-upstream note:\n%s", wide)
+	for i, key := range keys {
+		if want := map[int]string{0: "  23 trunk  ", 1: "  23  "}[i]; !strings.Contains(lineOf(out, key), want) {
+			t.Errorf("bucket %d's line %q: want FOUND IN %q", i, lineOf(out, key), want)
+		}
+		if upstream := strings.Contains(lineOf(out, key), "[fixed upstream]"); upstream != (i == 1) {
+			t.Errorf("bucket %d: fixed upstream %t in %q", i, upstream, lineOf(out, key))
+		}
+	}
+	// --wide: a column per installation, whole titles and their notes.
+	out, _, _ = runCLI(t, "", "triage", "--db", db, "--wide")
+	if !strings.Contains(out, longTitle) || !strings.Contains(out, "FIRST SEEN") {
+		t.Errorf("triage list --wide lacks the whole title or the first sighting:\n%s", out)
 	}
 	lines := strings.Split(out, "\n")
 	if !strings.Contains(lines[0], "19") || !strings.Contains(lines[0], "23") || !strings.Contains(lines[0], "TRUNK") ||
@@ -70,7 +80,7 @@ func TestTriageReplayColumns(t *testing.T) {
 				t.Errorf("bucket %d's line %q lacks %q", i, line, cell)
 			}
 		}
-		if upstream := strings.Contains(line, "fixed upstream"); upstream != (i == 1) {
+		if upstream := strings.Contains(line, "fixed upstream: LLVM main no longer shows it"); upstream != (i == 1) {
 			t.Errorf("bucket %d: fixed upstream %t in %q", i, upstream, line)
 		}
 	}
