@@ -62,6 +62,12 @@ type Coordinator struct {
 	metrics *metrics
 	// fuzzing is the domain of the latest fuzz job.
 	fuzzing string
+	// started is when Run began, busy0 each oracle's busy time then: what
+	// Status measures utilization from. generating is set once generation
+	// (and its clock) began.
+	started    time.Time
+	busy0      map[string]time.Duration
+	generating bool
 }
 
 // New prepares a coordinator, loading or creating its campaign.
@@ -189,10 +195,15 @@ func (c *Coordinator) Run(ctx context.Context) (store.Campaign, error) {
 }
 
 func (c *Coordinator) run(ctx context.Context) (store.Campaign, error) {
+	camp := c.Campaign()
 	c.mu.Lock()
 	c.ctx = ctx
+	c.started, c.busy0 = time.Now(), map[string]time.Duration{}
+	for name, o := range camp.Stats.Oracles {
+		c.busy0[name] = o.Elapsed
+	}
 	c.mu.Unlock()
-	if c.Campaign().State == store.StateDone {
+	if camp.State == store.StateDone {
 		return c.Campaign(), nil
 	}
 	if err := queue.Setup(ctx, c.js, c.opts.Queue); err != nil {
@@ -366,6 +377,9 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	last := time.Now()
+	c.mu.Lock()
+	c.generating = true
+	c.mu.Unlock()
 	var drainStart time.Time
 	quiesced := false
 	for {

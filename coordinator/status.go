@@ -19,11 +19,15 @@ type Status struct {
 	QueueDepth  uint64
 	TimeLeft    time.Duration
 	Workers     []queue.Capability
-	// Utilization is each oracle's busy time over the campaign's wall time
-	// (see store.Campaign.Utilization).
+	// Utilization is each oracle's busy time over wall time (see
+	// store.Campaign.Utilization), both since Run began: the seeds are
+	// judged while the coordinator starts, before generation time runs.
 	Utilization map[string]float64
 	// Fuzzing is the domain of the latest fuzz job; empty before one.
 	Fuzzing string
+	// Starting is true until generation begins: the coordinator waits for
+	// workers and stores the seeds, and TimeLeft does not run yet.
+	Starting bool
 }
 
 // Status snapshots the campaign and the queue.
@@ -31,15 +35,21 @@ func (c *Coordinator) Status() Status {
 	camp := c.Campaign()
 	c.mu.Lock()
 	workers := append([]queue.Capability(nil), c.workers...)
-	fuzzing := c.fuzzing
+	fuzzing, starting := c.fuzzing, !c.generating && camp.State == store.StateRunning
+	util := map[string]float64{}
+	wall := time.Since(c.started)
+	for name, o := range camp.Stats.Oracles {
+		switch {
+		case c.started.IsZero():
+			util[name] = camp.Utilization(name)
+		case wall > 0:
+			util[name] = (o.Elapsed - c.busy0[name]).Seconds() / wall.Seconds()
+		}
+	}
 	c.mu.Unlock()
 	depth, _ := queue.Pending(c.ctxOrBackground(), c.js)
-	util := map[string]float64{}
-	for name := range camp.Stats.Oracles {
-		util[name] = camp.Utilization(name)
-	}
 	return Status{Campaign: camp, Outstanding: camp.Stats.Outstanding(), QueueDepth: depth,
-		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers, Utilization: util, Fuzzing: fuzzing}
+		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers, Utilization: util, Fuzzing: fuzzing, Starting: starting}
 }
 
 // Handler serves /status (JSON) and /metrics (Prometheus exposition, see

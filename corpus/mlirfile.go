@@ -51,7 +51,7 @@ type mlirDiag struct {
 	msg  string
 }
 
-// writeMLIRFormat writes one lit file per domain: a chunk per case that
+// writeMLIRFormat writes one lit file per domain, and lit.cfg.py: a chunk per case that
 // MLIR 19 can spell and whose verifier agrees with spec/ptxisa, with
 // expected-error lines on rejections; the other cases are listed at the top
 // of the file with the reason they were left out. Each file is checked with
@@ -82,6 +82,12 @@ func writeMLIRFormat(ctx context.Context, w *Written, es []Entry, opt tool.Tool,
 			return err
 		}
 	}
+	// lit discovers no test in a folder without a configuration.
+	cfg := filepath.Join(w.Dir, LitConfig)
+	if err := os.WriteFile(cfg, []byte(mlirLitConfig(opt, major)), 0o644); err != nil {
+		return err
+	}
+	w.Files = append(w.Files, cfg)
 	return nil
 }
 

@@ -160,6 +160,11 @@ func runScript(checks []string) string {
 # Exit status: 0 when every file passed or failed as expected, 1 on a FAIL
 # or an XPASS, 2 when ptxas cannot be found.
 PTXAS=${PTXAS:-ptxas}
+# A relative path in PTXAS is the caller's: made absolute before the cd.
+case $PTXAS in
+/*) ;;
+*/*) PTXAS=$(pwd)/$PTXAS ;;
+esac
 cd "$(dirname "$0")" || exit 2
 if ! command -v "$PTXAS" >/dev/null 2>&1; then
 	echo "run.sh: $PTXAS not found; set PTXAS to ptxas's path" >&2

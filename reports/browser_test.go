@@ -32,12 +32,36 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Error("reproducers lack the case JSON or the escaped tool diagnostic")
 	}
 
+	// The buckets come first, one badge for a bucket new tonight (it had
+	// two alike), with what to do about each.
+	if strings.Index(dom, `<section id="buckets"`) > strings.Index(dom, `<section id="tonight"`) ||
+		strings.Index(dom, `<section id="buckets"`) > strings.Index(dom, `<section id="plots"`) {
+		t.Error("the buckets table is not the first section after the summary")
+	}
+	fresh := reportstest.Between(t, buckets, `data-status="new"`, "</tr>")
+	if n := strings.Count(fresh, `class="badge b-new"`); n != 1 {
+		t.Errorf("the new bucket's row has %d \"new\" badges, want 1:\n%s", n, fresh)
+	}
+	if !strings.Contains(fresh, `<td class="filing f-file">file upstream: NVIDIA</td>`) {
+		t.Errorf("the new ptxas bucket's row does not say to file it with NVIDIA:\n%s", fresh)
+	}
+	campaign := reportstest.Between(t, dom, `<tr class="campaign pair">`, "</tr>")
+	for _, cell := range []string{`<td class="generation">1m2s of 1m0s</td>`, `<td class="draining">1m30s</td>`, `<td class="wall">6m30s</td>`} {
+		if !strings.Contains(campaign, cell) {
+			t.Errorf("the campaign's row lacks %s:\n%s", cell, campaign)
+		}
+	}
+	if !strings.Contains(dom, `<details id="claims-fold"><summary>`) ||
+		strings.Index(dom, `<details id="claims-fold">`) > strings.Index(dom, `<table id="claims-matrix"`) {
+		t.Error("the claims matrix is not folded")
+	}
+
 	tonight := reportstest.Between(t, dom, `<section id="tonight"`, "</section>")
 	if r.Tonight.New != 2 || !strings.Contains(tonight, `id="tonight-new">2<`) || strings.Count(tonight, `data-tonight="new"`) != 2 {
 		t.Errorf("tonight section: want the 2 buckets of c-new new (JSON says %+v)", r.Tonight)
 	}
 
-	claims := reportstest.Between(t, dom, `<table id="claims-matrix"`, "</table>\n</section>")
+	claims := reportstest.Between(t, dom, `<table id="claims-matrix"`, "</table>\n</details>\n</section>")
 	if n := strings.Count(claims, `<tr id="claim-`); n != seedRows() {
 		t.Errorf("claims matrix has %d rows, want %d", n, seedRows())
 	}

@@ -50,8 +50,10 @@ func newFixture(t *testing.T) fixture {
 	diags := map[string][]string{f.oldCamp: {"error : planted old"}, f.newCamp: {evilDiag, "error : planted suppressed"}}
 	for i, camp := range []string{f.oldCamp, f.newCamp} {
 		created := f.t0.Add(time.Duration(i) * time.Hour)
-		err := s.PutCampaign(store.Campaign{ID: camp, State: store.StateDone, Created: created,
-			Config: store.CampaignConfig{Duration: time.Minute}})
+		// A minute of generation, 90 s of judging after it, and minimizing
+		// and replaying until 6m30s after the start.
+		err := s.PutCampaign(store.Campaign{ID: camp, State: store.StateDone, Created: created, Elapsed: time.Minute + 2*time.Second,
+			Draining: 90 * time.Second, Finished: created.Add(6*time.Minute + 30*time.Second), Config: store.CampaignConfig{Duration: time.Minute}})
 		if err != nil {
 			t.Fatal(err)
 		}

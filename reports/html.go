@@ -30,6 +30,18 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"hasErr":     func(c Cell) bool { return c[oracles.Error]+c[oracles.Timeout] > 0 },
 	"tally":      tallyText,
 	"cases":      cases,
+	// filingClass styles a filing cell by what it asks of the reader.
+	"filingClass": func(f string) string {
+		switch {
+		case f == Ours:
+			return "f-ours"
+		case f == FixedUpstream:
+			return "f-fixed"
+		case f == Limitation:
+			return "f-limitation"
+		}
+		return "f-file"
+	},
 	// tonightOrder lists the tonight section's rows: news first.
 	"tonightOrder": func() []string {
 		return []string{store.TonightRegressed, store.TonightNew, store.TonightFixed, store.TonightStill}

@@ -23,8 +23,12 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	} else {
 		fmt.Fprintf(&b, "## legalfuzz report: campaign `%s`\n\n", mdCode(r.Campaign))
 	}
-	fmt.Fprintf(&b, "%d cases, %d verdicts, %d buckets (**%d new**, %d known, %d suppressed), %d dead letters.\n\n",
-		t.Cases, t.Verdicts, t.Buckets, t.New, t.Known, t.Suppressed, t.DeadLetters)
+	minimized := ""
+	if t.Minimized > 0 {
+		minimized = fmt.Sprintf(" (+%d minimized)", t.Minimized)
+	}
+	fmt.Fprintf(&b, "%d cases%s, %d verdicts, %d buckets (**%d new**, %d known, %d suppressed), %d dead letters.\n\n",
+		t.Generated, minimized, t.Verdicts, t.Buckets, t.New, t.Known, t.Suppressed, t.DeadLetters)
 	writeTonightMarkdown(&b, r)
 	var fresh []BucketReport
 	for _, bk := range r.Buckets {
@@ -33,17 +37,17 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 	if len(fresh) > 0 {
-		b.WriteString("### New buckets\n\n| bucket | class | cases | title | found in |\n|---|---|---:|---|---|\n")
+		b.WriteString("### New buckets\n\n| bucket | filing | class | cases | title | found in |\n|---|---|---|---:|---|---|\n")
 		for i, bk := range fresh {
 			if i == mdListLimit {
-				fmt.Fprintf(&b, "| … | | | and %d more (see report.html) | |\n", len(fresh)-mdListLimit)
+				fmt.Fprintf(&b, "| … | | | | and %d more (see report.html) | |\n", len(fresh)-mdListLimit)
 				break
 			}
 			found := bk.FoundIn
 			if bk.NewestReproduces {
 				found += " (**newest reproduces**)"
 			}
-			fmt.Fprintf(&b, "| `%s` | %s | %d | %s | %s |\n", bk.Key, bk.Class, bk.Cases, mdCell(bk.Title), mdCell(found))
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %d | %s | %s |\n", bk.Key, bk.Filing, bk.Class, bk.Cases, mdCell(bk.Title), mdCell(found))
 		}
 		b.WriteString("\n")
 	}

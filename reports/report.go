@@ -45,11 +45,17 @@ type CampaignSummary struct {
 	Created  time.Time `json:"created"`
 	Duration string    `json:"duration"` // configured generation time
 	Elapsed  string    `json:"elapsed"`  // generation time spent
-	Domains  []string  `json:"domains"`  // empty: every domain
-	Oracles  []string  `json:"oracles"`  // empty: every available oracle
-	Cases    int       `json:"cases"`
-	Verdicts int       `json:"verdicts"`
-	Findings int       `json:"findings"`
+	// Draining is the time spent judging what was queued after generation;
+	// Wall the time from Created to the end of the run that finished the
+	// campaign, minimizing and replaying included ("" until it finished).
+	// A resumed campaign's wall time includes the time it was stopped.
+	Draining string   `json:"draining"`
+	Wall     string   `json:"wall,omitempty"`
+	Domains  []string `json:"domains"` // empty: every domain
+	Oracles  []string `json:"oracles"` // empty: every available oracle
+	Cases    int      `json:"cases"`
+	Verdicts int      `json:"verdicts"`
+	Findings int      `json:"findings"`
 	// NewBuckets counts buckets first seen in this campaign.
 	NewBuckets  int `json:"new_buckets"`
 	DeadLetters int `json:"dead_letters"`
@@ -73,9 +79,13 @@ type Tonight struct {
 	Regressed int                   `json:"regressed"`
 }
 
-// Totals count the whole store.
+// Totals count the whole store. Cases includes the Minimized ones, the
+// cases minimization made of buckets' examples; Generated is the others:
+// the cases the campaigns judged (seeds, generated, imported).
 type Totals struct {
 	Cases       int `json:"cases"`
+	Generated   int `json:"generated_cases"`
+	Minimized   int `json:"minimized_cases"`
 	Verdicts    int `json:"verdicts"`
 	Buckets     int `json:"buckets"`
 	New         int `json:"new_buckets"`
@@ -114,6 +124,8 @@ type BucketReport struct {
 	FoundIn          string                 `json:"found_in,omitempty"`
 	Versions         []store.VersionVerdict `json:"versions,omitempty"`
 	NewestReproduces bool                   `json:"newest_reproduces,omitempty"`
+	// Filing says what to do with the bucket (see filing).
+	Filing string `json:"filing"`
 }
 
 // Reproducer is a bucket's minimized case (its example case when it has not
@@ -283,14 +295,15 @@ func pickCampaign(camps []store.Campaign, id string) (string, error) {
 
 // accumulator gathers everything a report needs in one pass over the cases.
 type accumulator struct {
-	matrix   MatrixBuilder
-	claims   *claimsBuilder
-	fired    map[string]int
-	passed   map[string]int
-	seen     []time.Time
-	examples map[string]*Reproducer // by case ID, the buckets' examples and minimized cases
-	cases    int
-	verdicts int
+	matrix    MatrixBuilder
+	claims    *claimsBuilder
+	fired     map[string]int
+	passed    map[string]int
+	seen      []time.Time
+	examples  map[string]*Reproducer // by case ID, the buckets' examples and minimized cases
+	cases     int
+	minimized int
+	verdicts  int
 }
 
 func newAccumulator(buckets []store.Bucket) *accumulator {
@@ -309,6 +322,8 @@ func (a *accumulator) add(rec store.CaseRecord, vs []oracles.Verdict) error {
 	a.verdicts += len(vs)
 	if _, minimized := rec.MinimizedFor(); !minimized {
 		a.seen = append(a.seen, rec.Seen) // a minimization's time is not the campaign's
+	} else {
+		a.minimized++
 	}
 	a.matrix.Add(vs)
 	for _, v := range vs {
@@ -359,7 +374,7 @@ func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport 
 		br := BucketReport{Key: b.Key, Title: b.Title, Domain: b.Signature.Domain, Status: e.Status, Class: e.Class, SuppressionReason: e.Suppressed,
 			Tonight: e.Tonight, FixedBy: e.FixedBy,
 			Cases: b.Cases, Campaign: b.Campaign, FirstSeen: b.FirstSeen, LastSeen: b.LastSeen, Signature: b.Signature,
-			FoundIn: b.FoundIn(), Versions: b.Versions, NewestReproduces: b.NewestReproduces()}
+			FoundIn: b.FoundIn(), Versions: b.Versions, NewestReproduces: b.NewestReproduces(), Filing: filing(b, e.Class)}
 		pa, pb := b.Signature.Pair.A, b.Signature.Pair.B
 		rep := a.examples[b.Example]
 		minimized := b.Minimized != "" && a.examples[b.Minimized] != nil
@@ -420,8 +435,13 @@ func summarizeCampaigns(camps []store.Campaign) []CampaignSummary {
 	out := make([]CampaignSummary, 0, len(camps))
 	for _, c := range camps {
 		st := c.Stats
+		wall := ""
+		if !c.Finished.IsZero() {
+			wall = c.Finished.Sub(c.Created).Round(time.Second).String()
+		}
 		out = append(out, CampaignSummary{ID: c.ID, State: c.State, Created: c.Created,
 			Duration: c.Config.Duration.String(), Elapsed: c.Elapsed.Round(time.Second).String(),
+			Draining: c.Draining.Round(time.Second).String(), Wall: wall,
 			Domains: nonNil(c.Config.Domains), Oracles: nonNil(c.Config.Oracles),
 			Cases: st.Cases, Verdicts: st.Judged, Findings: st.Findings, NewBuckets: st.NewBuckets,
 			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding(), Versions: c.Versions()})
@@ -536,7 +556,8 @@ func tonight(r *Report, nights store.Nights, since string) Tonight {
 }
 
 func totals(r *Report, a *accumulator) Totals {
-	t := Totals{Cases: a.cases, Verdicts: a.verdicts, Buckets: len(r.Buckets), DeadLetters: len(r.DeadLetters)}
+	t := Totals{Cases: a.cases, Generated: a.cases - a.minimized, Minimized: a.minimized, Verdicts: a.verdicts,
+		Buckets: len(r.Buckets), DeadLetters: len(r.DeadLetters)}
 	for _, b := range r.Buckets {
 		switch b.Status {
 		case store.StatusNew:

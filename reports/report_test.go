@@ -23,9 +23,18 @@ func TestLoad(t *testing.T) {
 		t.Fatalf("reported campaign %q, want the latest, %q", r.Campaign, f.newCamp)
 	}
 	// The minimized case adds one case and its two verdicts (spec/ptxisa, ptxas).
-	want := Totals{Cases: f.cases + 1, Verdicts: 3*f.cases + 2, Buckets: 3, New: 1, Known: 1, Suppressed: 1}
+	want := Totals{Cases: f.cases + 1, Generated: f.cases, Minimized: 1, Verdicts: 3*f.cases + 2, Buckets: 3, New: 1, Known: 1, Suppressed: 1}
 	if r.Totals != want {
 		t.Fatalf("totals %+v, want %+v", r.Totals, want)
+	}
+	// "elapsed 1m2s" was all a 6.5-minute run said of its time.
+	if c := r.Campaigns[0]; c.ID != f.newCamp || c.Elapsed != "1m2s" || c.Duration != "1m0s" || c.Draining != "1m30s" || c.Wall != "6m30s" {
+		t.Fatalf("campaign %+v; want generation 1m2s of 1m0s, 1m30s judging after, 6m30s wall clock", c)
+	}
+	for _, b := range r.Buckets {
+		if b.Filing != FileUpstream+": NVIDIA" {
+			t.Errorf("bucket %s (a ptxas bug no replay found fixed): filing %q, want %q", b.Key, b.Filing, FileUpstream+": NVIDIA")
+		}
 	}
 	status := map[string]string{}
 	for _, b := range r.Buckets {

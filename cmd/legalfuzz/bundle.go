@@ -34,7 +34,7 @@ the component that owns the bug, where to file it and whether to, the input, the
 with the documentation's section, a crash's top stack frames from running repro.sh, the versions that reproduce).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := o.open()
+			db, err := o.open(cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

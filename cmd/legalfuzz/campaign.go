@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/live"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
@@ -104,7 +106,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	db, camp, err := o.execute(cmd, func(db *store.Store, nc *nats.Conn, campaign string) error {
-		if err := o.minimizeNew(cmd, db, nc); err != nil {
+		if err := o.minimizeNew(cmd, db, nc, campaign); err != nil {
 			return err
 		}
 		return o.replayNight(cmd, db, nc, campaign)
@@ -165,11 +167,25 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	if err != nil {
 		return store.Campaign{}, err
 	}
-	addr, stopHTTP, err := serveStatus(o.statusAddr, coord.Handler())
+	snapshots, err := live.NewServer(db)
+	if err != nil {
+		return store.Campaign{}, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", coord.Handler())
+	mux.Handle("/snapshot", snapshots)
+	addr, stopHTTP, err := serveStatus(o.statusAddr, mux)
 	if err != nil {
 		return store.Campaign{}, err
 	}
 	defer stopHTTP()
+	if addr != "" { // triage and report read snapshots while the campaign holds the store
+		unadvertise, err := snapshots.Advertise(o.db, "http://"+addr+"/snapshot")
+		if err != nil {
+			return store.Campaign{}, err
+		}
+		defer unadvertise()
+	}
 	if c := coord.Campaign(); coord.Resumed() && c.State != store.StateDone {
 		fmt.Fprintf(cmd.ErrOrStderr(), "resuming campaign %s (%s): %d cases so far, %s of %s generated\n",
 			c.ID, c.State, c.Stats.Cases, c.Elapsed.Round(time.Second), c.Config.Duration)
@@ -180,7 +196,12 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	if err != nil {
 		return camp, err
 	}
-	return camp, after(db, nc, camp.ID)
+	if err := after(db, nc, camp.ID); err != nil {
+		return camp, err
+	}
+	// The wall time a report shows ends here, after minimizing and
+	// replaying, not when generation or the drain did.
+	return db.UpdateCampaign(camp.ID, func(c *store.Campaign) { c.Finished = time.Now().UTC() })
 }
 
 // fuzzers returns what makes a local worker's fuzz engine for --generator:
@@ -265,7 +286,7 @@ func serveStatus(addr string, h http.Handler) (string, func(), error) {
 // minimizeNew minimizes the buckets this campaign found, through the workers
 // still connected (local ones, and remote ones such as a GPU worker), so a
 // bucket is minimized wherever its oracles live.
-func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *nats.Conn) error {
+func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *nats.Conn, campaign string) error {
 	if o.noMinimize {
 		return nil
 	}
@@ -274,7 +295,17 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *n
 		return err
 	}
 	o.say(cmd, "minimizing the new buckets with the workers (--no-minimize skips it)")
-	return minimizeBuckets(cmd.Context(), io.Discard, db, panel, nil, 200, false)
+	p := newStageProgress(campaign, "minimizing")
+	defer o.progress(cmd, p)()
+	return (&minimizeOptions{budget: 200}).minimizeBuckets(cmd.Context(), io.Discard, db, p.watch(panel), nil, p)
+}
+
+// progress shows a stage's line until the returned stop; --quiet shows none.
+func (o *campaignOptions) progress(cmd *cobra.Command, p *stageProgress) (stop func()) {
+	if o.quiet {
+		return func() {}
+	}
+	return ticker(cmd.ErrOrStderr(), p.line)
 }
 
 // say tells a user watching the campaign what it does once the progress
@@ -295,12 +326,35 @@ func (o *campaignOptions) replayNight(cmd *cobra.Command, db *store.Store, nc *n
 		return err
 	}
 	o.say(cmd, "replaying the store's other buckets with tonight's tools (still failing or fixed)")
-	n, err := coordinator.ReplayNight(cmd.Context(), db, panel, campaign)
+	p := newStageProgress(campaign, "replaying")
+	if err := followReplay(p, db, campaign); err != nil {
+		return err
+	}
+	stop := o.progress(cmd, p)
+	n, err := coordinator.ReplayNight(cmd.Context(), db, p.watch(panel), campaign)
+	stop()
 	if err != nil {
 		return fmt.Errorf("replay the open buckets: %w", err)
 	}
 	if n.Reproduced+n.Fixed+n.Skipped > 0 {
 		slog.Info("replayed the buckets this night did not find", "reproduced", n.Reproduced, "fixed", n.Fixed, "not replayed", n.Skipped)
 	}
+	return nil
+}
+
+// followReplay tells p the buckets coordinator.ReplayNight replays (those
+// the campaign did not see), in its order, with the case each replays.
+func followReplay(p *stageProgress, db *store.Store, campaign string) error {
+	buckets, err := db.Buckets()
+	if err != nil {
+		return err
+	}
+	var keys, cases []string
+	for _, b := range buckets {
+		if !b.SeenIn(campaign) {
+			keys, cases = append(keys, b.Key), append(cases, cmp.Or(b.Minimized, b.Example))
+		}
+	}
+	p.follow(keys, cases)
 	return nil
 }

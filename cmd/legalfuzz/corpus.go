@@ -79,7 +79,7 @@ func (o *corpusExportOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	db, err := o.open()
+	db, err := o.open(cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ pruning pass, picks the fewest cases that keep every feature. They are written i
 }
 
 func (o *corpusDistillOptions) run(cmd *cobra.Command) error {
-	db, err := o.open()
+	db, err := o.open(cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/reports/reportstest"
 )
 
@@ -131,6 +132,28 @@ func TestOraclesJSON(t *testing.T) {
 	}
 }
 
+// TestOraclesFitScreen: the oracles table was 584 columns wide (MLIR's
+// version lists its passes, notes give install hints). It fits 120, names
+// every oracle, and --wide still prints every version whole.
+func TestOraclesFitScreen(t *testing.T) {
+	out, _, code := runCLI(t, "", "oracles")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	checkFits(t, out, screenWidth)
+	js, _, _ := runCLI(t, "", "oracles", "--json")
+	var statuses []oracles.Status
+	if err := json.Unmarshal([]byte(js), &statuses); err != nil {
+		t.Fatal(err)
+	}
+	wide, _, _ := runCLI(t, "", "oracles", "--wide")
+	for _, s := range statuses {
+		if !strings.Contains(out, s.Name+" ") || !strings.Contains(wide, s.Version) {
+			t.Errorf("oracle %s (version %q) missing from the table or from --wide", s.Name, s.Version)
+		}
+	}
+}
+
 // TestCheckWithExecOracle runs the example verifier of docs/exec-oracle.md as
 // a user oracle through --oracle exec:NAME=COMMAND.
 func TestCheckWithExecOracle(t *testing.T) {
@@ -185,7 +208,7 @@ func TestExecVerifierMakesFindings(t *testing.T) {
 		if code != exitOK && code != exitFindings {
 			t.Fatalf("campaign exit %d: %s", code, errOut)
 		}
-		list, _, _ := runCLI(t, "", "triage", "--db", filepath.Join(out, "legalfuzz.db"))
+		list, _, _ := runCLI(t, "", "triage", "--wide", "--db", filepath.Join(out, "legalfuzz.db"))
 		return list, code
 	}
 	list, code := campaign("--policy", pol)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,7 +43,10 @@ IDs it minimizes every bucket not minimized yet. Campaigns run it for their new 
 				return err
 			}
 			defer done()
-			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, panel, ids, o.budget, o.all)
+			p := newStageProgress("", "minimizing")
+			stop := ticker(cmd.ErrOrStderr(), p.line)
+			defer stop()
+			return o.minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, p.watch(panel), ids, p)
 		},
 	}
 	o.nats.register(cmd.Flags())
@@ -75,17 +79,19 @@ func (o *minimizeOptions) panel(ctx context.Context) (oracles.Panel, func(), err
 }
 
 // minimizeBuckets minimizes the named buckets (by key prefix), or every bucket
-// not yet minimized, and prints one line each.
-func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, panel oracles.Panel, ids []string, budget int, again bool) error {
+// not yet minimized, and prints one line each; p, when not nil, is told
+// which bucket it is at.
+func (o *minimizeOptions) minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, panel oracles.Panel, ids []string, p *stageProgress) error {
 	buckets, err := db.Buckets()
 	if err != nil {
 		return err
 	}
-	for _, b := range buckets {
-		if !wanted(b, ids, again) {
-			continue
+	buckets = slices.DeleteFunc(buckets, func(b store.Bucket) bool { return !wanted(b, ids, o.all) })
+	for i, b := range buckets {
+		if p != nil {
+			p.at(i+1, len(buckets), b.Key)
 		}
-		b, err := coordinator.MinimizeBucket(ctx, db, panel, b, coordinator.MinimizeOptions{Budget: budget})
+		b, err := coordinator.MinimizeBucket(ctx, db, panel, b, coordinator.MinimizeOptions{Budget: o.budget})
 		if err != nil {
 			return err
 		}

@@ -2,22 +2,25 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"maps"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/term"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
-// startProgress prints a live status line every second: on a terminal it
-// rewrites one line, elsewhere it logs a line every ten seconds.
+// startProgress prints the campaign's live status line (see ticker).
 func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAddr string) (stop func()) {
 	if quiet {
 		return func() {}
@@ -25,6 +28,14 @@ func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAd
 	if statusAddr != "" {
 		fmt.Fprintf(w, "status: http://%s/status  metrics: http://%s/metrics\n", statusAddr, statusAddr)
 	}
+	last := map[string]int{}
+	return ticker(w, func(period time.Duration) string { return progressLine(c.Status(), last, period) })
+}
+
+// ticker prints line every second: on a terminal it rewrites one line, cut
+// to the terminal's width, elsewhere it logs a line every ten seconds.
+// line gets the period, for rates.
+func ticker(w io.Writer, line func(period time.Duration) string) (stop func()) {
 	fd, tty := terminal(w)
 	period := time.Second
 	if !tty {
@@ -34,7 +45,6 @@ func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAd
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		last := map[string]int{}
 		t := time.NewTicker(period)
 		defer t.Stop()
 		for {
@@ -45,14 +55,14 @@ func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAd
 				}
 				return
 			case <-t.C:
-				line := progressLine(c.Status(), last, period)
+				l := line(period)
 				if tty {
 					if width, _, err := term.GetSize(fd); err == nil {
-						line = fitWidth(line, width-1) // the last column would wrap on some terminals
+						l = fitWidth(l, width-1) // the last column would wrap on some terminals
 					}
-					fmt.Fprintf(w, "\r\033[K%s", line)
+					fmt.Fprintf(w, "\r\033[K%s", l)
 				} else {
-					fmt.Fprintln(w, line)
+					fmt.Fprintln(w, l)
 				}
 			}
 		}
@@ -63,6 +73,8 @@ func startProgress(w io.Writer, c *coordinator.Coordinator, quiet bool, statusAd
 // progressLine renders the domain being fuzzed, cases, features and
 // corpus size, the jobs owed and the messages queued, findings, time left,
 // and per oracle its cases/s and utilization (busy time over wall time).
+// While the coordinator starts, it says what it waits for instead of a
+// time left that does not run yet.
 func progressLine(s coordinator.Status, last map[string]int, period time.Duration) string {
 	st := s.Campaign.Stats
 	names := slices.Sorted(maps.Keys(st.Oracles))
@@ -72,13 +84,109 @@ func progressLine(s coordinator.Status, last map[string]int, period time.Duratio
 		rates = append(rates, fmt.Sprintf("%s %.1f/s %.0f%%", n, float64(j-last[n])/period.Seconds(), 100*s.Utilization[n]))
 		last[n] = j
 	}
-	fuzzing := ""
-	if s.Fuzzing != "" && s.Campaign.State == store.StateRunning {
-		fuzzing = " fuzzing " + s.Fuzzing
+	state := s.Campaign.State
+	left := "left " + s.TimeLeft.Round(time.Second).String()
+	switch {
+	case s.Starting && len(s.Workers) == 0:
+		state, left = "starting", "waiting for workers"
+	case s.Starting:
+		state, left = "starting", "storing the seeds"
+	case s.Fuzzing != "" && s.Campaign.State == store.StateRunning:
+		state += " fuzzing " + s.Fuzzing
 	}
-	return fmt.Sprintf("%s %s%s | left %s | cases %d | features %d, corpus %d | jobs owed %d, messages queued %d | findings %d, new buckets %d | %s",
-		s.Campaign.ID, s.Campaign.State, fuzzing, s.TimeLeft.Round(time.Second), st.Cases, st.Features, st.Corpus, s.Outstanding, s.QueueDepth,
+	return fmt.Sprintf("%s %s | %s | cases %d | features %d, corpus %d | jobs owed %d, messages queued %d | findings %d, new buckets %d | %s",
+		s.Campaign.ID, state, left, st.Cases, st.Features, st.Corpus, s.Outstanding, s.QueueDepth,
 		st.Findings, st.NewBuckets, strings.Join(rates, ", "))
+}
+
+// stageProgress is the live line of the work after generation, minimizing
+// the new buckets and replaying them (minutes, where the campaign's line
+// has stopped): which bucket of how many, the oracles being asked (the
+// installation a found-in replay is on), judgments so far and time spent.
+type stageProgress struct {
+	campaign, what string
+	start          time.Time
+
+	mu     sync.Mutex
+	i, n   int
+	bucket string
+	asking []string
+	judged int
+	// byCase names the bucket whose case a replay judges, when the loop
+	// over the buckets is not ours (coordinator.ReplayNight).
+	byCase map[string]string
+	order  map[string]int
+}
+
+// newStageProgress starts the line of one stage ("minimizing") of a
+// campaign's buckets; campaign may be empty.
+func newStageProgress(campaign, what string) *stageProgress {
+	return &stageProgress{campaign: campaign, what: what, start: time.Now()}
+}
+
+// at says the stage reached bucket i (from 1) of n.
+func (p *stageProgress) at(i, n int, bucket string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.i, p.n, p.bucket = i, n, bucket
+}
+
+// follow lets the line find the bucket from the case being judged: keys
+// lists the buckets in the order they are replayed, cases their cases.
+func (p *stageProgress) follow(keys, cases []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.byCase, p.order, p.n = map[string]string{}, map[string]int{}, len(keys)
+	for i, k := range keys {
+		p.byCase[cases[i]], p.order[k] = k, i+1
+	}
+}
+
+// line renders the stage's line.
+func (p *stageProgress) line(time.Duration) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	asking := "-"
+	if len(p.asking) > 0 {
+		asking = strings.Join(p.asking, ", ")
+	}
+	return fmt.Sprintf("%s | bucket %d/%d %s | asking %s | judged %d | %s so far",
+		strings.TrimSpace(p.campaign+" "+p.what), p.i, p.n, cmp.Or(p.bucket, "-"), asking, p.judged, time.Since(p.start).Round(time.Second))
+}
+
+// watch wraps a panel so that the line shows what it is asked.
+func (p *stageProgress) watch(panel oracles.Panel) oracles.Panel {
+	return watchedPanel{Panel: panel, p: p}
+}
+
+// watchedPanel is a panel whose questions a stageProgress line shows.
+type watchedPanel struct {
+	oracles.Panel
+	p *stageProgress
+}
+
+// Judge implements oracles.Panel.
+func (w watchedPanel) Judge(ctx context.Context, cases []domain.Case, names []string) (map[string][]oracles.Verdict, error) {
+	p := w.p
+	p.mu.Lock()
+	p.asking = names
+	if len(names) == 0 {
+		p.asking = []string{"every oracle"}
+	}
+	for _, c := range cases {
+		if k, ok := p.byCase[c.ID]; ok {
+			p.i, p.n, p.bucket = p.order[k], len(p.order), k
+			break
+		}
+	}
+	p.mu.Unlock()
+	vs, err := w.Panel.Judge(ctx, cases, names)
+	p.mu.Lock()
+	for _, v := range vs {
+		p.judged += len(v)
+	}
+	p.mu.Unlock()
+	return vs, err
 }
 
 // fitWidth cuts a line to width columns (runes), ending it with "…" when

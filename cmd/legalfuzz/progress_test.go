@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
+	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
 // TestProgressLine: the line names the domain being fuzzed, labels jobs
@@ -35,5 +41,47 @@ func TestProgressLine(t *testing.T) {
 		case n != width || !strings.HasSuffix(got, "…"):
 			t.Errorf("width %d: %d runes %q, want exactly the width ending in …", width, n, got)
 		}
+	}
+}
+
+// TestProgressLineWhileStarting: while the coordinator waits for workers
+// and stores the seeds, the line says so rather than a time left that does
+// not run.
+func TestProgressLineWhileStarting(t *testing.T) {
+	camp := store.Campaign{ID: "c1", State: store.StateRunning}
+	s := coordinator.Status{Campaign: camp, TimeLeft: time.Minute, Starting: true}
+	for _, tc := range []struct {
+		workers []queue.Capability
+		want    string
+	}{{nil, "c1 starting | waiting for workers |"}, {[]queue.Capability{{Worker: "w1"}}, "c1 starting | storing the seeds |"}} {
+		s.Workers = tc.workers
+		if line := progressLine(s, map[string]int{}, time.Second); !strings.HasPrefix(line, tc.want) || strings.Contains(line, "left") {
+			t.Errorf("line %q; want it to start %q and say no time left", line, tc.want)
+		}
+	}
+}
+
+// TestStageProgress: the line of minimizing and replaying says which bucket
+// of how many, the oracles asked (the installation a replay is on) and the
+// judgments so far, judging with the real spec oracles.
+func TestStageProgress(t *testing.T) {
+	orcs, _ := spec.All()
+	seeds := kindword.Seeds()
+	cases := []domain.Case{domain.NewCase(kindword.Name, seeds[0]), domain.NewCase(kindword.Name, seeds[1])}
+	p := newStageProgress("c1", "replaying")
+	p.follow([]string{"bucketA", "bucketB"}, []string{cases[0].ID, cases[1].ID})
+	panel := p.watch(oracles.Local{Oracles: orcs})
+	if _, err := panel.Judge(context.Background(), cases[1:], []string{oracles.SpecPTXISA}); err != nil {
+		t.Fatal(err)
+	}
+	if line, want := p.line(time.Second), "c1 replaying | bucket 2/2 bucketB | asking spec/ptxisa | judged 1 |"; !strings.HasPrefix(line, want) {
+		t.Errorf("line %q; want it to start %q", line, want)
+	}
+	p.at(1, 5, "bucketC")
+	if _, err := panel.Judge(context.Background(), cases, nil); err != nil {
+		t.Fatal(err)
+	}
+	if line, want := p.line(time.Second), "c1 replaying | bucket 1/2 bucketA | asking every oracle | judged 5 |"; !strings.HasPrefix(line, want) {
+		t.Errorf("line %q; want it to start %q", line, want)
 	}
 }

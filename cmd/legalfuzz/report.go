@@ -54,7 +54,7 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	db, err := o.open()
+	db, err := o.open(cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -75,8 +75,8 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 	if camp == "" {
 		camp = "(none)"
 	}
-	fmt.Fprintf(w, "campaign %s: %d cases, %d buckets (%d new, %d suppressed); seed claims: %d contradicted, %d confirmed, %d unverified\n",
-		camp, t.Cases, t.Buckets, t.New, t.Suppressed, c.Contradicted, c.Confirmed, c.Unverified)
+	fmt.Fprintf(w, "campaign %s: %d cases (+%d minimized), %d buckets (%d new, %d suppressed); seed claims: %d contradicted, %d confirmed, %d unverified\n",
+		camp, t.Generated, t.Minimized, t.Buckets, t.New, t.Suppressed, c.Contradicted, c.Confirmed, c.Unverified)
 	tn := rep.Tonight
 	fmt.Fprintf(w, "tonight: %d new, %d still failing, %d regressed, %d fixed\n", tn.New, tn.Still, tn.Regressed, tn.Fixed)
 	for _, p := range paths {

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/live"
 )
 
 // storeReadFlags are the flags of a command that only reads the store, which
@@ -22,8 +25,18 @@ func (s *storeReadFlags) add(cmd *cobra.Command) {
 	f.DurationVar(&s.lockWait, "lock-wait", 5*time.Second, "how long to wait while a campaign holds the store")
 }
 
-// open opens the store read-only, waiting up to --lock-wait for a campaign
-// that holds it.
-func (s *storeReadFlags) open() (*store.Store, error) {
-	return store.OpenStoreReadOnly(s.db, s.lockWait)
+// open opens the store read-only. While a campaign holds it, it reads a
+// snapshot the campaign serves (saying so in one line on w), else waits up
+// to --lock-wait for the lock.
+func (s *storeReadFlags) open(w io.Writer) (*store.Store, error) {
+	return openForReading(w, s.db, s.lockWait)
+}
+
+// openForReading is live.Open, its note written to w.
+func openForReading(w io.Writer, path string, wait time.Duration) (*store.Store, error) {
+	db, note, err := live.Open(path, wait)
+	if note != "" {
+		fmt.Fprintln(w, "legalfuzz: "+note)
+	}
+	return db, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ type triageOptions struct {
 	since        string
 	reason       string
 	asJSON       bool
+	wide         bool
 	example      bool
 	reproducesOn string
 }
@@ -39,7 +41,10 @@ in the latest campaign), known, or suppressed. Suppressions come from the store 
 --suppressions FILE, a JSON array you keep in your repository; suppressed buckets are still listed.
 TONIGHT compares the latest run with the one before it (or --since RUN): new, still (seen again),
 fixed (its case, replayed at the end of the run, no longer shows it; FIXED BY names the versions),
-regressed (fixed before, back), or "-" when the run did not look at it.`,
+regressed (fixed before, back), or "-" when the run did not look at it.
+The list fits 120 columns: one STATUS (suppressed, else tonight's, else new or known), FOUND IN (the
+installations whose replay reproduces it) for a column per installation, no first and last seen, titles
+cut with "…"; --wide prints every column and whole titles, show one bucket.`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args) },
 	}
@@ -49,6 +54,7 @@ regressed (fixed before, back), or "-" when the run did not look at it.`,
 	f.StringVar(&o.reason, "reason", "", "why the bucket is suppressed (suppress)")
 	f.StringVar(&o.since, "since", "", "list: compare the latest run with this campaign (default: the run before it)")
 	f.BoolVar(&o.asJSON, "json", false, "print JSON")
+	f.BoolVar(&o.wide, "wide", false, "list: every column (first and last seen) and whole titles with their notes, however wide")
 	f.BoolVar(&o.example, "example", false, "show: the bucket's example case instead of its minimized case")
 	f.StringVar(&o.reproducesOn, "reproduces-on", "", "list: only the buckets whose replay reproduces on this installation (trunk, 22, ...)")
 	cmd.AddCommand(newTriageBundleCmd())
@@ -60,7 +66,11 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		verb = args[0]
 	}
-	open := store.OpenStoreReadOnly // a read never creates or changes a store
+	// A read never creates or changes a store, and reads a snapshot of one
+	// a campaign is running on.
+	open := func(path string, wait time.Duration) (*store.Store, error) {
+		return openForReading(cmd.ErrOrStderr(), path, wait)
+	}
 	if verb == "suppress" || verb == "unsuppress" {
 		open = store.OpenExisting
 	}
@@ -85,7 +95,7 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 		if o.reproducesOn != "" {
 			entries = slices.DeleteFunc(entries, func(e store.TriageEntry) bool { return !e.ReproducesOn(o.reproducesOn) })
 		}
-		return writeTriage(w, entries, o.asJSON)
+		return writeTriage(w, entries, o.asJSON, o.wide)
 	case "show":
 		id, err := need()
 		if err != nil {
@@ -150,40 +160,80 @@ func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
 	return entries, nil
 }
 
-func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON bool) error {
+// writeTriage lists the entries: in full when wide, else fitting
+// screenWidth: one status column, one FOUND IN column (the installations
+// the bucket reproduces on) for the column per installation, no first and
+// last sightings (triage show has them), the title cut.
+func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON, wide bool) error {
 	if asJSON {
 		return writeJSON(w, entries)
 	}
 	counts, tonight := map[string]int{}, map[string]int{}
 	labels := replayLabels(entries)
-	head := "BUCKET\tSTATUS\tTONIGHT\tCLASS\tCASES\tFIRST SEEN\tLAST SEEN\t"
-	for _, l := range labels {
-		head += strings.ToUpper(l) + "\t"
+	head := []string{"BUCKET", "STATUS", "CLASS", "CASES", "FOUND IN"}
+	if wide {
+		head = []string{"BUCKET", "STATUS", "TONIGHT", "CLASS", "CASES", "FIRST SEEN", "LAST SEEN"}
+		for _, l := range labels {
+			head = append(head, strings.ToUpper(l))
+		}
 	}
-	tw := newTable(w, head+"TITLE")
+	t := newFitTable(append(head, "TITLE"), len(head))
 	for _, e := range entries {
 		counts[e.Status]++
 		tonight[e.Tonight]++
-		title := e.Title
-		if e.Suppressed != "" {
-			title += "  [suppressed: " + e.Suppressed + "]"
+		cells := replayCells(e.Bucket, labels)
+		row := []string{e.Key, narrowStatus(e), string(e.Class), strconv.Itoa(e.Cases), foundIn(labels, cells)}
+		if wide {
+			row = append([]string{e.Key, e.Status, cmp.Or(e.Tonight, "-"), string(e.Class), strconv.Itoa(e.Cases),
+				e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime)}, cells...)
 		}
-		if e.FixedBy != "" {
-			title += "  [fixed by " + e.FixedBy + "]"
-		}
-		if e.FixedUpstream() {
-			title += "  [fixed upstream: LLVM main no longer shows it]"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s%s\n", e.Key, e.Status, cmp.Or(e.Tonight, "-"), e.Class, e.Cases,
-			e.FirstSeen.Format(time.DateTime), e.LastSeen.Format(time.DateTime), replayCells(e.Bucket, labels), title)
+		t.row(append(row, triageTitle(e, wide))...)
 	}
-	if err := tw.Flush(); err != nil {
+	width := screenWidth
+	if wide {
+		width = 0
+	}
+	if err := t.write(w, width); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed; tonight: %d new, %d still, %d regressed, %d fixed\n", len(entries),
 		counts[store.StatusNew], counts[store.StatusKnown], counts[store.StatusSuppressed],
 		tonight[store.TonightNew], tonight[store.TonightStill], tonight[store.TonightRegressed], tonight[store.TonightFixed])
 	return err
+}
+
+// narrowStatus is the narrow table's one status column: suppressed, else
+// what tonight's run said (new, still, fixed, regressed), else the
+// bucket's status (known: tonight's run did not look at it).
+func narrowStatus(e store.TriageEntry) string {
+	if e.Status == store.StatusSuppressed {
+		return e.Status
+	}
+	return cmp.Or(e.Tonight, e.Status)
+}
+
+// triageTitle is an entry's title with what else a reader must know: why
+// it is suppressed, what fixed it, and whether LLVM main still has it. The
+// narrow table says "fixed upstream" first, before the title is cut, and
+// leaves the rest to --wide and show.
+func triageTitle(e store.TriageEntry, wide bool) string {
+	if !wide {
+		if e.FixedUpstream() {
+			return "[fixed upstream] " + e.Title
+		}
+		return e.Title
+	}
+	title := e.Title
+	if e.Suppressed != "" {
+		title += "  [suppressed: " + e.Suppressed + "]"
+	}
+	if e.FixedBy != "" {
+		title += "  [fixed by " + e.FixedBy + "]"
+	}
+	if e.FixedUpstream() {
+		title += "  [fixed upstream: LLVM main no longer shows it]"
+	}
+	return title
 }
 
 // replayLabels are the installations the entries' buckets were replayed
@@ -203,20 +253,34 @@ func replayLabels(entries []store.TriageEntry) []string {
 	return labels
 }
 
+// foundIn is the narrow table's replay cell: the installations whose
+// replay reproduces the bucket, oldest first ("22 23 trunk"), or "-".
+func foundIn(labels, cells []string) string {
+	var on []string
+	for i, c := range cells {
+		if c == "yes" {
+			on = append(on, labels[i])
+		}
+	}
+	if len(on) == 0 {
+		return "-"
+	}
+	return strings.Join(on, " ")
+}
+
 // replayCells spells a bucket's replay on each installation: yes
 // (reproduces), fixed, n/a (cannot judge), or - (not replayed there).
-func replayCells(b store.Bucket, labels []string) string {
-	var s strings.Builder
-	for _, l := range labels {
-		cell := "-"
+func replayCells(b store.Bucket, labels []string) []string {
+	cells := make([]string, len(labels))
+	for i, l := range labels {
+		cells[i] = "-"
 		for _, v := range b.Versions {
 			if v.Label() == l {
-				cell = map[string]string{store.Reproduces: "yes", store.Fixed: "fixed", store.CannotJudge: "n/a"}[v.Outcome]
+				cells[i] = map[string]string{store.Reproduces: "yes", store.Fixed: "fixed", store.CannotJudge: "n/a"}[v.Outcome]
 			}
 		}
-		s.WriteString(cell + "\t")
 	}
-	return s.String()
+	return cells
 }
 
 // show prints one bucket: its signature, the example case in JSON form (which

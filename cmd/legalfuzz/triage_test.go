@@ -1,14 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/live"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
@@ -16,10 +20,11 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
-// TestTriageReplayColumns: triage list has a column per installation a
-// bucket was replayed on, marks a bucket LLVM main no longer shows as
-// fixed upstream, and --reproduces-on keeps the buckets that reproduce
-// on the installation named.
+// TestTriageReplayColumns: triage list says where a bucket reproduces
+// (--wide: a column per installation a bucket was replayed on), marks a
+// bucket LLVM main no longer shows as fixed upstream, fits 120 columns
+// with a real crash's title, and --reproduces-on keeps the buckets that
+// reproduce on the installation named.
 func TestTriageReplayColumns(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "legalfuzz.db")
 	s := storetest.Open(t, db)
@@ -37,6 +42,7 @@ func TestTriageReplayColumns(t *testing.T) {
 			{Oracle: tool, Version: "23.1.4", Kind: oracles.Accept, Outcome: store.Reproduces},
 			{Oracle: "llc@trunk", Version: "24.0.0", Kind: oracles.Accept, Outcome: trunk},
 		}
+		b.Title = longTitle // as long as a real crash's
 		if err := s.PutBucket(b); err != nil {
 			t.Fatal(err)
 		}
@@ -46,6 +52,20 @@ func TestTriageReplayColumns(t *testing.T) {
 	out, errOut, code := runCLI(t, "", "triage", "--db", db)
 	if code != exitOK {
 		t.Fatalf("triage list: exit %d: %s", code, errOut)
+	}
+	checkFits(t, out, screenWidth)
+	for i, key := range keys {
+		if want := map[int]string{0: "  23 trunk  ", 1: "  23  "}[i]; !strings.Contains(lineOf(out, key), want) {
+			t.Errorf("bucket %d's line %q: want FOUND IN %q", i, lineOf(out, key), want)
+		}
+		if upstream := strings.Contains(lineOf(out, key), "[fixed upstream]"); upstream != (i == 1) {
+			t.Errorf("bucket %d: fixed upstream %t in %q", i, upstream, lineOf(out, key))
+		}
+	}
+	// --wide: a column per installation, whole titles and their notes.
+	out, _, _ = runCLI(t, "", "triage", "--db", db, "--wide")
+	if !strings.Contains(out, longTitle) || !strings.Contains(out, "FIRST SEEN") {
+		t.Errorf("triage list --wide lacks the whole title or the first sighting:\n%s", out)
 	}
 	lines := strings.Split(out, "\n")
 	if !strings.Contains(lines[0], "19") || !strings.Contains(lines[0], "23") || !strings.Contains(lines[0], "TRUNK") ||
@@ -60,13 +80,29 @@ func TestTriageReplayColumns(t *testing.T) {
 				t.Errorf("bucket %d's line %q lacks %q", i, line, cell)
 			}
 		}
-		if upstream := strings.Contains(line, "fixed upstream"); upstream != (i == 1) {
+		if upstream := strings.Contains(line, "fixed upstream: LLVM main no longer shows it"); upstream != (i == 1) {
 			t.Errorf("bucket %d: fixed upstream %t in %q", i, upstream, line)
 		}
 	}
 	out, _, _ = runCLI(t, "", "triage", "--db", db, "--reproduces-on", "trunk")
 	if !strings.Contains(out, keys[0]) || strings.Contains(out, keys[1]) {
 		t.Errorf("--reproduces-on trunk:\n%s\nwant %s only", out, keys[0])
+	}
+}
+
+// longTitle is a real bucket's title (a crash of mlir-translate, from a
+// 30 s campaign): 230 columns.
+const longTitle = "blockscale: mlir@trunk error at translate: mlir-translate crashed (segmentation fault) in " +
+	"llvm::Intrinsic::getIntrinsicInfoTableEntries(unsigned int, llvm::SmallVectorImpl<llvm::Intrinsic::IITDescriptor>&) " +
+	"[spec/ptxisa: ptxisa.blockscale.mxf8f6f4-types]"
+
+// checkFits fails the test when a line of out is wider than width columns.
+func checkFits(t *testing.T, out string, width int) {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > width {
+			t.Errorf("a line of %d columns, more than %d:\n%s", n, width, l)
+		}
 	}
 }
 
@@ -125,5 +161,49 @@ func TestCampaignWithYourOwnBuild(t *testing.T) {
 		if b.FoundIn() != "mine: reproduces" || !strings.HasPrefix(b.Versions[0].Version, "mlir-opt "+in.Version) {
 			t.Errorf("bucket %s: found in %q, versions %+v", b.Key, b.FoundIn(), b.Versions)
 		}
+	}
+}
+
+// TestReadWhileCampaignRuns: triage and report on the store of a running
+// campaign waited and said "still locked after 5s" (the campaign holds
+// bbolt's lock). They read a snapshot the campaign serves, say so in one
+// line, and answer; the campaign's advert goes when it ends.
+func TestReadWhileCampaignRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("campaign test takes seconds; skipped in -short")
+	}
+	out := t.TempDir()
+	db := filepath.Join(out, "legalfuzz.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	campaign := make(chan exit, 1)
+	go func() {
+		campaign <- runIn(ctx, "campaign", "--duration", "10m", "--out", out, "--quiet", "--no-minimize",
+			"--domains", "kindword", "--oracles", "spec/seed,spec/ptxisa", "--generator", "structured")
+	}()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(live.Path(db)); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the campaign does not advertise snapshots of its store")
+		}
+	}
+	start := time.Now()
+	list, errOut, code := runCLI(t, "", "triage", "--db", db)
+	t.Logf("triage list on the running campaign's store: %s", time.Since(start))
+	if code != exitOK || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "reading a snapshot of "+db) || !strings.Contains(list, " buckets: ") {
+		t.Fatalf("triage list: exit %d\nstdout %s\nstderr %s", code, list, errOut)
+	}
+	if _, errOut, code := runCLI(t, "", "report", "--db", db, "--out", t.TempDir(), "--format", "json"); code == exitError ||
+		!strings.Contains(errOut, "reading a snapshot of "+db) {
+		t.Fatalf("report: exit %d\nstderr %s", code, errOut)
+	}
+	cancel()
+	if e := <-campaign; e.code != exitError || !strings.Contains(e.errOut, "interrupted") {
+		t.Fatalf("campaign: exit %d: %s", e.code, e.errOut)
+	}
+	if _, err := os.Stat(live.Path(db)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the campaign ended and left %s: %v", live.Path(db), err)
 	}
 }

@@ -104,7 +104,11 @@ type Campaign struct {
 	Elapsed time.Duration `json:"elapsed"`
 	// Draining is the time spent judging what was queued after generation.
 	Draining time.Duration `json:"draining,omitempty"`
-	Stats    Stats         `json:"stats"`
+	// Finished is when the run that completed the campaign ended, its new
+	// buckets minimized and the others replayed; zero until then (and for
+	// campaigns from before the field).
+	Finished time.Time `json:"finished,omitzero"`
+	Stats    Stats     `json:"stats"`
 }
 
 // Utilization is an oracle's busy time (its batches' time, summed over the

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"sync/atomic"
@@ -29,6 +30,11 @@ var ErrCorrupt = errors.New("store is corrupt")
 // ErrNotStore marks a file that is not a legalfuzz store: another program's
 // bbolt file, an empty file, anything else.
 var ErrNotStore = errors.New("not a legalfuzz store")
+
+// ErrLocked marks a store another process holds open for writing (a
+// running campaign) past the wait: reads go through live.Open, which reads
+// a snapshot the campaign serves instead.
+var ErrLocked = errors.New("still locked")
 
 // ErrWrite marks a transaction the store could not write to its file (a
 // full disk, an I/O error): nothing of it was kept, and what was committed
@@ -166,7 +172,7 @@ func openFile(path string, opts *bolt.Options) (s *Store, err error) {
 	db, err := bolt.Open(path, mode, opts)
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
-		return nil, fmt.Errorf("open store %s: still locked after %s (is a campaign running on it?)", path, opts.Timeout)
+		return nil, fmt.Errorf("open store %s: %w after %s (is a campaign running on it?)", path, ErrLocked, opts.Timeout)
 	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrVersionMismatch):
 		return nil, fmt.Errorf("open store %s: %w: %v", path, ErrNotStore, err)
 	case errors.Is(err, bolt.ErrChecksum):
@@ -263,3 +269,16 @@ func corrupt(path string, what any) error {
 
 // Close closes the file.
 func (s *Store) Close() error { return s.db.Close() }
+
+// Snapshot writes a consistent copy of the whole file to w as of one read
+// transaction, while writers go on: how a reader gets a store a campaign
+// holds open (see live).
+func (s *Store) Snapshot(w io.Writer) (int64, error) {
+	var n int64
+	err := s.view(func(tx *bolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	return n, err
+}

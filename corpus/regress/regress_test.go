@@ -236,6 +236,9 @@ func TestExportedMLIRVerifies(t *testing.T) {
 		t.Fatalf("no lit file written: %+v", w)
 	}
 	for _, f := range w.Files {
+		if filepath.Ext(f) != ".mlir" {
+			continue // lit.cfg.py
+		}
 		r, err := x.mlirOpt.Run(context.Background(), time.Minute, nil, corpus.MLIRVerifyArgs(f)...)
 		if err != nil || r.ExitCode != 0 {
 			t.Fatalf("%s: %v %s", f, err, r.Output())
@@ -256,6 +259,51 @@ func TestExportedMLIRVerifies(t *testing.T) {
 	if r, _ := x.mlirOpt.Run(context.Background(), time.Minute, nil, corpus.MLIRVerifyArgs(broken)...); r.ExitCode == 0 {
 		t.Fatal("the lit file still passes without its expected-error line")
 	}
+}
+
+// TestExportsRunAsDocumented runs the exports with docs/corpus.md's commands
+// from the checkout: "PTXAS=.oracles/bin/ptxas sh EXPORT/ptx/run.sh" (run.sh
+// changed folder first, so a PTXAS relative to the caller was not found)
+// and "lit-19 -v EXPORT/mlir" (no lit.cfg.py there: lit found no test).
+func TestExportsRunAsDocumented(t *testing.T) {
+	x := export(t)
+	root, err := filepath.Abs(filepath.Join("..", "..")) // the checkout
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("ptx", func(t *testing.T) {
+		if x.ptxas == "" {
+			t.Skip("ptxas 12.4 is not installed (make oracles); the ptx corpus cannot be run")
+		}
+		rel, err := filepath.Rel(root, x.ptxas) // .oracles/bin/ptxas in a checkout with its own oracles
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("sh", filepath.Join(x.dir, "ptx", corpus.PTXRunScript))
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "PTXAS="+rel)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), " 0 failed") || strings.Contains(string(out), "\n0 passed") {
+			t.Fatalf("PTXAS=%s sh %s/ptx/run.sh: %v\n%s", rel, x.dir, err, out)
+		}
+	})
+	t.Run("mlir", func(t *testing.T) {
+		lit := regresstest.Lit()
+		if lit == "" || x.mlirOpt.Path == "" {
+			t.Skip("lit-19 or mlir-opt-19 is not installed (make oracles); the mlir corpus cannot be run with lit")
+		}
+		tests := 0
+		for _, f := range x.written[corpus.FormatMLIR].Files {
+			if filepath.Ext(f) == ".mlir" {
+				tests++
+			}
+		}
+		cmd := exec.Command(lit, "-v", filepath.Join(x.dir, "mlir"))
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err != nil || tests == 0 || strings.Count(string(out), "PASS: legalfuzz-mlir :: ") != tests {
+			t.Fatalf("lit -v %s/mlir: %v; want %d tests passed:\n%s", x.dir, err, tests, out)
+		}
+	})
 }
 
 // TestImportKeepsGoingPastBadFiles imports a tree with good and bad files:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -17,9 +18,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
-
-// LitConfig is the lit configuration WriteTests writes beside the tests.
-const LitConfig = "lit.cfg.py"
 
 // BundlesDir holds, under WriteTests' folder, the bundles of the buckets
 // that have no lit test.
@@ -79,7 +77,7 @@ func WriteTests(ctx context.Context, s regress.Store, dir string, orcs []oracles
 		ts.Files = append(ts.Files, path)
 		ts.Buckets++
 	}
-	cfg := filepath.Join(dir, LitConfig)
+	cfg := filepath.Join(dir, corpus.LitConfig)
 	if err := os.WriteFile(cfg, []byte(litConfigText(ctx)), 0o644); err != nil {
 		return ts, err
 	}
@@ -311,44 +309,7 @@ config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 config.test_exec_root = os.path.join(config.test_source_root, ".lit")
 config.excludes = [".lit", "bundles"]
 
-def bin_dirs():
-    dirs = []
-    if os.environ.get("LEGALFUZZ_ORACLES_DIR"):
-        dirs.append(os.path.join(os.environ["LEGALFUZZ_ORACLES_DIR"], "bin"))
-    d = config.test_source_root
-    while True:
-        if os.path.isdir(os.path.join(d, ".oracles", "bin")):
-            dirs.append(os.path.join(d, ".oracles", "bin"))
-            break
-        if os.path.dirname(d) == d:
-            break
-        d = os.path.dirname(d)
-    return dirs
-
-def find(env, names, found):
-    if os.environ.get(env):
-        return os.environ[env]
-    for d in bin_dirs():
-        for n in names:
-            p = os.path.join(d, n)
-            if os.access(p, os.X_OK):
-                return p
-    for n in names:
-        p = shutil.which(n)
-        if p:
-            return p
-    if found and os.access(found, os.X_OK):
-        return found
-    return None
-
-def major(path):
-    try:
-        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60).stdout
-    except OSError:
-        return None
-    m = re.search(r"LLVM version (\d+)", out)
-    return m and m.group(1)
-
+` + corpus.LitToolFinder + `
 # (substitution, name, variable, file names, where the export found it)
 `
 

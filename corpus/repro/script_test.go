@@ -12,6 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/corpus/regress/regresstest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -178,23 +179,12 @@ func TestScriptJudgesTheOutcome(t *testing.T) {
 	}
 }
 
-// litBinary is LLVM 19's lit as make oracles installs it, or "".
-func litBinary() string {
-	for _, dir := range tool.OraclesBinDirs() {
-		if p := filepath.Join(dir, "lit-19"); fileIn(dir, "lit-19") {
-			return p
-		}
-	}
-	p, _ := exec.LookPath("lit-19")
-	return p
-}
-
 // TestLitTestsStateTheCorrectOutcome writes the lit tests of the judged
 // store's buckets and runs them with lit: every open bug is an expected
 // failure, so the run passes; a test whose XFAIL is dropped, or whose
 // expectation is flipped, fails the run.
 func TestLitTestsStateTheCorrectOutcome(t *testing.T) {
-	lit := litBinary()
+	lit := regresstest.Lit()
 	if lit == "" {
 		t.Skip("lit-19 not installed (make oracles links it from llvm-19-tools)")
 	}

@@ -6,6 +6,7 @@ package regresstest
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // SpecPair makes a bucket of every seed-vs-ptxisa disagreement, so the
@@ -40,6 +42,18 @@ func Oracles(ctx context.Context) ([]oracles.Oracle, string) {
 		return append(orcs, o), st.Path
 	}
 	return orcs, ""
+}
+
+// Lit is LLVM 19's lit as make oracles installs it (lit-19 in the oracles'
+// bin folder, else on PATH), or "".
+func Lit() string {
+	for _, dir := range tool.OraclesBinDirs() {
+		if p, err := exec.LookPath(filepath.Join(dir, "lit-19")); err == nil {
+			return p
+		}
+	}
+	p, _ := exec.LookPath("lit-19")
+	return p
 }
 
 // SelectorTwo is ptxas 12.4's known leniency: mma.sp.sync m16n8k32 f16 with
