@@ -203,15 +203,16 @@ func replayLabels(entries []store.TriageEntry) []string {
 	return labels
 }
 
-// replayCells spells a bucket's replay on each installation: yes
-// (reproduces), fixed, n/a (cannot judge), or - (not replayed there).
+// replayCells spells a bucket's replay on each installation (store's
+// VersionVerdict.Cell: yes, fixed, n/a, earlier, later, other), or - (not
+// replayed there).
 func replayCells(b store.Bucket, labels []string) string {
 	var s strings.Builder
 	for _, l := range labels {
 		cell := "-"
 		for _, v := range b.Versions {
 			if v.Label() == l {
-				cell = map[string]string{store.Reproduces: "yes", store.Fixed: "fixed", store.CannotJudge: "n/a"}[v.Outcome]
+				cell = v.Cell()
 			}
 		}
 		s.WriteString(cell + "\t")
