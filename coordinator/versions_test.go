@@ -2,9 +2,7 @@ package coordinator
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
@@ -108,7 +106,7 @@ func TestReplayVersionsSaysWhatHappened(t *testing.T) {
 		{"mma.074942886c103f77.json", "trunk", "19: fixed, 22: fixed, trunk: reproduces", true},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			c := readCase(t, filepath.Join("testdata", "replay", tc.file))
+			c := storetest.ReadCase(t, filepath.Join("testdata", "replay", tc.file))
 			orcs := []oracles.Oracle{spec.New(spec.PTXISA), byLabel["19"], byLabel["22"], byLabel["trunk"]}
 			s := storetest.Open(t, "")
 			from := byLabel[tc.from]
@@ -138,25 +136,6 @@ func trunkOf(t *testing.T) toolchain.Installation {
 		t.Skip("LLVM trunk not installed (make oracles)")
 	}
 	return in
-}
-
-// readCase reads a case in its domain's JSON form from a file named
-// DOMAIN.KEY.json.
-func readCase(t *testing.T, path string) domain.Case {
-	t.Helper()
-	d, ok := fuzz.Lookup(strings.SplitN(filepath.Base(path), ".", 2)[0])
-	if !ok {
-		t.Fatalf("%s: unknown domain", path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := d.ParseJSON(data)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return domain.NewCase(d.Name, v)
 }
 
 // TestOutcome: what a version that does not show the bucket did, for the

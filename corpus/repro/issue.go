@@ -53,7 +53,7 @@ func WriteIssue(ctx context.Context, bd Bundle) (string, error) {
 			fmt.Fprintf(&t, "## Input (`%s`)\n\n```\n%s```\n\n", name, ensureNewline(string(text)))
 		}
 	}
-	if cmds := commandsOf(bd.Dir, sig.Tool); cmds != "" {
+	if cmds := issueCommands(bd, sig.Tool); cmds != "" {
 		fmt.Fprintf(&t, "## Command\n\n```sh\n%s```\n\n", ensureNewline(cmds))
 	}
 	fmt.Fprintf(&t, "## Actual\n\n%s (%s) says **%s**", tool.Oracle, tool.Version, tool.Kind)
@@ -280,6 +280,24 @@ func and(labels []string) string {
 		return strings.Join(labels, "")
 	}
 	return strings.Join(labels[:len(labels)-1], ", ") + " and " + labels[len(labels)-1]
+}
+
+// issueCommands are the commands issue.md shows: repro.sh's steps, the
+// shortest stage sequence that shows the bug, after the line that says
+// which installation's tools they are; else the tool's block of
+// commands.txt.
+func issueCommands(bd Bundle, tool string) string {
+	block := commandsOf(bd.Dir, tool)
+	if len(bd.commands) == 0 {
+		return block
+	}
+	var out []string
+	for _, l := range strings.Split(block, "\n") {
+		if strings.HasPrefix(l, "# the tools of ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(append(out, bd.commands...), "\n")
 }
 
 // commandsOf cuts the tool's block out of the bundle's commands.txt: the
