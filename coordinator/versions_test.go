@@ -90,7 +90,7 @@ func TestReplayVersionsSaysWhatHappened(t *testing.T) {
 	}
 	ctx := context.Background()
 	byLabel := map[string]oracles.Oracle{}
-	for _, in := range []toolchain.Installation{toolchaintest.Release(t, 19), toolchaintest.Release(t, 22), trunkOf(t)} {
+	for _, in := range []toolchain.Installation{toolchaintest.Release(t, 19), toolchaintest.Release(t, 22), toolchaintest.Trunk(t)} {
 		o, st := mlir.Discover(ctx, in)
 		if o == nil || o.Lower == nil {
 			t.Skipf("%s with its lowering: %s", st.Name, st.Reason)
@@ -126,16 +126,6 @@ func TestReplayVersionsSaysWhatHappened(t *testing.T) {
 			}
 		})
 	}
-}
-
-// trunkOf is the LLVM trunk installation, or skips the test.
-func trunkOf(t *testing.T) toolchain.Installation {
-	t.Helper()
-	in, ok := toolchain.Find(context.Background(), toolchain.Options{}, toolchain.Trunk)
-	if !ok {
-		t.Skip("LLVM trunk not installed (make oracles)")
-	}
-	return in
 }
 
 // TestOutcome: what a version that does not show the bucket did, for the

@@ -16,7 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // TestWriteIssue plants the silent wgmma K miscompile as the campaign
@@ -81,10 +81,7 @@ func TestWriteIssue(t *testing.T) {
 // 2026-10-25 trunk still has.
 func TestIssueOnTrunk(t *testing.T) {
 	ctx := context.Background()
-	in, ok := toolchain.Find(ctx, toolchain.Options{}, toolchain.Trunk)
-	if !ok {
-		t.Skip("LLVM trunk not installed (make oracles)")
-	}
+	in := toolchaintest.Trunk(t)
 	trunk, st := mlir.Discover(ctx, in)
 	if trunk == nil || trunk.Lower == nil {
 		t.Skipf("mlir@trunk with its lowering: %s", st.Reason)

@@ -11,7 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // TestScriptRunsTheFewestPasses: a bucket of the lowering replays with the
@@ -26,11 +26,7 @@ func TestScriptRunsTheFewestPasses(t *testing.T) {
 		t.Skip("runs MLIR trunk's lowering")
 	}
 	ctx := context.Background()
-	in, ok := toolchain.Find(ctx, toolchain.Options{}, toolchain.Trunk)
-	if !ok {
-		t.Skip("LLVM trunk not installed (make oracles)")
-	}
-	trunk, st := mlir.Discover(ctx, in)
+	trunk, st := mlir.Discover(ctx, toolchaintest.Trunk(t))
 	if trunk == nil || trunk.Lower == nil {
 		t.Skipf("mlir@trunk with its lowering: %s", st.Reason)
 	}
