@@ -280,6 +280,9 @@ func faultCheck(s *script, obs oracles.Verdict, fault oracles.Fault) {
 // tool refused MLIR's output, or its PTX lacks work.
 func planChainFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string, fault oracles.Fault) {
 	obs := bd.Observed
+	if stage == "link" {
+		stage = "llc" // the chain here has no llvm-link: llc reads the IR and refuses it in the same words
+	}
 	s.add(`clean lowering || fixed "the lowering now refuses the case"`,
 		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' "$work/lowered.mlir" >"$work/device.mlir"`)
 	t := mlirTarget(dir, bd.Case.Value.Target())
