@@ -63,31 +63,61 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	return b, s.PutBucket(b)
 }
 
-// replayOn judges c with one version and spec/ptxisa and says whether the
-// version shows the bucket's signature. The key names the tool's family,
-// so any version's deviation of the same kind, stage, rule and title is
-// the bucket's.
+// replayOn judges c with one version and spec/ptxisa and says what the
+// version did: shows the bucket's signature, or another outcome (see
+// store's outcomes). The key names the tool's family, so any version's
+// deviation of the same kind, stage, rule and title is the bucket's.
 func replayOn(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case, name string) (store.VersionVerdict, error) {
 	byCase, err := panel.Judge(ctx, []domain.Case{c}, []string{oracles.SpecPTXISA, name})
 	if err != nil {
 		return store.VersionVerdict{}, err
 	}
-	vv := store.VersionVerdict{Oracle: name, Outcome: store.Fixed}
-	for _, v := range byCase[c.ID] {
-		if v.Oracle == name {
-			vv.Version, vv.Kind, vv.Rule = v.Version, v.Kind, v.Rule
+	vv := store.VersionVerdict{Oracle: name}
+	var v oracles.Verdict
+	for _, x := range byCase[c.ID] {
+		if x.Oracle == name {
+			v = x
+			vv.Version, vv.Kind, vv.Rule = x.Version, x.Kind, x.Rule
 		}
-	}
-	if vv.Kind == oracles.Unsupported {
-		vv.Outcome = store.CannotJudge
-		return vv, nil
 	}
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: name, On: b.Signature.Pair.On}
-	for _, dis := range policy.PolicyFor(c.Domain).On(pair).Evaluate(c, byCase[c.ID]) {
-		sig := policy.SignatureOf(dis)
+	dis := policy.PolicyFor(c.Domain).On(pair).Evaluate(c, byCase[c.ID])
+	for _, d := range dis {
+		sig := policy.SignatureOf(d)
 		if sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key) {
 			vv.Outcome = store.Reproduces
+			return vv, nil
 		}
 	}
+	vv.Outcome = outcome(b.Signature, v, len(dis) == 0)
 	return vv, nil
+}
+
+// outcome says what a version did with the bucket's case when it did not
+// show the bucket; right says its verdict agrees with spec/ptxisa. Where
+// the bug is a check the tool lacks (it let through what spec/ptxisa
+// rejects, or lowered an op to less work than it asks), a refusal at any
+// stage is the fix; where the bug is a stage failing (a crash, an error at
+// exit status 0, a refusal of a legal case), the fix is at that stage, and
+// a version that stops before it cannot say.
+func outcome(sig policy.Signature, v oracles.Verdict, right bool) string {
+	if v.Kind == "" || v.Kind == oracles.Unsupported {
+		return store.CannotJudge
+	}
+	at, under := oracles.ParseStage(v.Rule), oracles.ParseStage(sig.Stage)
+	class := policy.ClassOf(sig)
+	anywhere := class == policy.TooPermissive || under.Fault == oracles.Dropped
+	same := !at.Before(under) && !under.Before(at)
+	failed := class == policy.Crash || class == policy.ExitZeroError
+	switch {
+	case right && (anywhere || same || v.Kind == oracles.Accept):
+		return store.Fixed
+	case same && failed && (v.Kind == oracles.Accept || v.Kind == oracles.Reject):
+		return store.Fixed // it answers in words where it failed
+	case at.Before(under):
+		return store.StopsEarlier
+	case under.Before(at):
+		return store.DecidedLater
+	}
+	return store.Differs
 }

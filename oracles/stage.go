@@ -1,6 +1,9 @@
 package oracles
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Fault says how a staged tool chain (MLIR: parse, verify, each pass,
 // translate, llc, ptxas) failed a case it did not reject in its own words.
@@ -68,4 +71,24 @@ func ParseStage(rule string) Stage {
 		}
 	}
 	return Stage{Name: rule}
+}
+
+// chainOrder is the order in which a staged chain runs its stages (every
+// pass is part of the lowering): a case decided at one never reached the
+// ones after it.
+var chainOrder = []string{"parse", "verify", "lowering", "translate", "link", "llc", "ptx", "ptxas"}
+
+// Before reports whether s runs before t in the chain. Stages outside it
+// (a one-stage tool's) are in no order: neither comes before the other.
+func (s Stage) Before(t Stage) bool {
+	i, j := slices.Index(chainOrder, s.step()), slices.Index(chainOrder, t.step())
+	return i >= 0 && j >= 0 && i < j
+}
+
+// step is the stage's place in chainOrder: a pass is the lowering.
+func (s Stage) step() string {
+	if strings.HasPrefix(s.Name, "pass:") {
+		return "lowering"
+	}
+	return s.Name
 }

@@ -108,7 +108,7 @@ type BucketReport struct {
 	// names the tool versions a fixed bucket's replay ran with.
 	Tonight string `json:"tonight,omitempty"`
 	FixedBy string `json:"fixed_by,omitempty"`
-	// Class is the bucket's class: a tool bug (crash, miscompile,
+	// Class is the bucket's class: a tool bug (crash, miscompile, exit-0-error,
 	// too-permissive, too-strict, disputed), a limitation, or seed evidence.
 	Class             policy.Class     `json:"class"`
 	SuppressionReason string           `json:"suppression_reason,omitempty"`

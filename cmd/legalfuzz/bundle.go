@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -48,25 +49,28 @@ with the documentation's section, a crash's top stack frames from running repro.
 			if err != nil {
 				return err
 			}
-			issue, err := repro.WriteIssue(cmd.Context(), b)
-			if err != nil {
-				return err
-			}
-			b.Files = append(b.Files, issue)
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "bucket %s: %s\n", b.Bucket.Key, b.Bucket.Title)
+			// Reduce before the issue is written: issue.md quotes the input.
 			if o.reduce {
 				r, err := repro.Reduce(cmd.Context(), b)
 				switch {
 				case errors.Is(err, repro.ErrNothingToReduce):
 					fmt.Fprintf(w, "not reduced: %s runs in process, it has no tool input\n", b.Observed.Oracle)
 				case err != nil:
-					return err
+					// The bundle stands without it: issue.md quotes the field-minimized input.
+					fmt.Fprintf(w, "not reduced: %v\n", err)
 				default:
-					fmt.Fprintf(w, "reduced %s: %d -> %d lines, %d -> %d bytes (%d runs of %s; the field-minimized input is %s)\n",
-						r.File, r.LinesBefore, r.LinesAfter, r.BytesBefore, r.BytesAfter, r.Runs, repro.ScriptFile, r.Original)
+					fmt.Fprintf(w, "reduced %s: %d -> %d lines, %d -> %d bytes (%d runs of %s; checked: %s; the field-minimized input is %s)\n",
+						r.File, r.LinesBefore, r.LinesAfter, r.BytesBefore, r.BytesAfter, r.Runs, repro.ScriptFile,
+						cmp.Or(r.Checked, "repro.sh alone, no validator here"), r.Original)
 				}
 			}
+			issue, err := repro.WriteIssue(cmd.Context(), b)
+			if err != nil {
+				return err
+			}
+			b.Files = append(b.Files, issue)
 			for _, f := range b.Files {
 				fmt.Fprintln(w, f)
 			}
@@ -78,7 +82,7 @@ with the documentation's section, a crash's top stack frames from running repro.
 	f := cmd.Flags()
 	o.storeReadFlags.add(cmd)
 	f.StringVar(&o.out, "out", "", "folder to write the bundle into (DIR/<bucket key>/)")
-	f.BoolVar(&o.reduce, "reduce", false, "delete lines of the tool input while repro.sh still reproduces the bug (keeps case.orig.*)")
+	f.BoolVar(&o.reduce, "reduce", true, "shrink the tool input while repro.sh still reproduces the bug and the tool still reads it (keeps case.orig.*; --reduce=false keeps the field-minimized input)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }

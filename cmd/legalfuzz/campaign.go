@@ -53,7 +53,7 @@ func newCampaignCmd() *cobra.Command {
 		Long: `Campaign fuzzes the domains for --duration, judges every new case with every oracle, and
 records findings in the store. With no --nats it starts an embedded NATS server (store under
 --out) and runs local workers in this process. A campaign left unfinished in --db resumes.
-Exit 1 when the campaign found new buckets of tool bugs (crash, miscompile, too permissive, too
+Exit 1 when the campaign found new buckets of tool bugs (crash, miscompile, exit-0 error, too permissive, too
 strict, disputed); new limitations and seed evidence are listed but fail it only with --fail-on-all.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },

@@ -81,6 +81,13 @@ func TestTriageBundleReplays(t *testing.T) {
 					t.Errorf("%s: %v", f, err)
 				}
 			}
+			// The bundle reduces its input before issue.md quotes it.
+			if origs, _ := filepath.Glob(filepath.Join(dir, "case.orig.*")); len(origs) == 1 {
+				reduced := mustRead(t, strings.Replace(origs[0], ".orig", "", 1))
+				if !strings.Contains(mustRead(t, filepath.Join(dir, repro.IssueFile)), "```\n"+reduced+"```") {
+					t.Errorf("issue.md does not quote the reduced input:\n%s", reduced)
+				}
+			}
 			cmds, _ := os.ReadFile(filepath.Join(dir, repro.CommandsFile))
 			if b.Signature.Pair.B == "ptxas" {
 				if _, err := os.Stat(filepath.Join(dir, repro.PTXFile)); err != nil || !strings.Contains(string(cmds), "ptxas -arch=") {

@@ -268,15 +268,16 @@ func foundIn(labels, cells []string) string {
 	return strings.Join(on, " ")
 }
 
-// replayCells spells a bucket's replay on each installation: yes
-// (reproduces), fixed, n/a (cannot judge), or - (not replayed there).
+// replayCells spells a bucket's replay on each installation (store's
+// VersionVerdict.Cell: yes, fixed, n/a, earlier, later, other), or - (not
+// replayed there).
 func replayCells(b store.Bucket, labels []string) []string {
 	cells := make([]string, len(labels))
 	for i, l := range labels {
 		cells[i] = "-"
 		for _, v := range b.Versions {
 			if v.Label() == l {
-				cells[i] = map[string]string{store.Reproduces: "yes", store.Fixed: "fixed", store.CannotJudge: "n/a"}[v.Outcome]
+				cells[i] = v.Cell()
 			}
 		}
 	}

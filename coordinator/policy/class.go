@@ -19,6 +19,10 @@ const (
 	// Miscompile: the tool accepted and produced the wrong thing (another
 	// value than the reference's).
 	Miscompile Class = "miscompile"
+	// ExitZeroError: the tool printed an error and exited 0, carrying on
+	// as if it had succeeded: no crash, but a build stays green on broken
+	// output.
+	ExitZeroError Class = "exit-0-error"
 	// TooPermissive: the tool accepts what spec/ptxisa rejects.
 	TooPermissive Class = "too-permissive"
 	// TooStrict: the tool rejects what spec/ptxisa accepts.
@@ -35,7 +39,7 @@ const (
 )
 
 // classOrder ranks the classes for listing: crashes and miscompiles first.
-var classOrder = []Class{Crash, Miscompile, TooPermissive, TooStrict, Disputed, Limitation, SeedEvidence}
+var classOrder = []Class{Crash, Miscompile, ExitZeroError, TooPermissive, TooStrict, Disputed, Limitation, SeedEvidence}
 
 // Classes lists every class, most severe first.
 func Classes() []Class { return slices.Clone(classOrder) }
@@ -84,12 +88,15 @@ func ClassOf(s Signature) Class {
 // miscompile, and so is code that does it with wrong values. Output a later tool refused, or an op the lowering left
 // unconverted, is a verifier too permissive when spec/ptxisa rejects the
 // case (it let through what its own lowering cannot emit), and a
-// miscompile when the case is legal. Crashes, hangs and errors printed
-// with exit status 0 are crashes.
+// miscompile when the case is legal. An error printed with exit status 0
+// is a class of its own: the tool did not crash, it reported success.
+// Crashes and hangs are crashes.
 func faultClass(s Signature) Class {
 	switch oracles.ParseStage(s.Stage).Fault {
 	case oracles.Dropped, oracles.WrongValue:
 		return Miscompile
+	case oracles.ExitZero:
+		return ExitZeroError
 	case oracles.Refused, oracles.Unconverted:
 		if specRejects(s) {
 			return TooPermissive

@@ -15,7 +15,7 @@ func TestClassOf(t *testing.T) {
 	}{
 		{"crash", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error}, Crash},
 		{"error at exit status 0", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
-			Stage: "pass:convert-nvgpu-to-nvvm/exit-0", Rule: "ptxisa.mma", SpecKind: oracles.Accept}, Crash},
+			Stage: "pass:convert-nvgpu-to-nvvm/exit-0", Rule: "ptxisa.mma", SpecKind: oracles.Accept}, ExitZeroError},
 		{"PTX lacks the work", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error,
 			Stage: "ptx/dropped", Rule: "ptxisa.wgmma.k", SpecKind: oracles.Reject}, Miscompile},
 		{"own output refused, illegal case", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error,

@@ -53,7 +53,7 @@ func WriteIssue(ctx context.Context, bd Bundle) (string, error) {
 			fmt.Fprintf(&t, "## Input (`%s`)\n\n```\n%s```\n\n", name, ensureNewline(string(text)))
 		}
 	}
-	if cmds := commandsOf(bd.Dir, sig.Tool); cmds != "" {
+	if cmds := issueCommands(bd, sig.Tool); cmds != "" {
 		fmt.Fprintf(&t, "## Command\n\n```sh\n%s```\n\n", ensureNewline(cmds))
 	}
 	fmt.Fprintf(&t, "## Actual\n\n%s (%s) says **%s**", tool.Oracle, tool.Version, tool.Kind)
@@ -171,8 +171,8 @@ func filing(b store.Bucket, c component, class policy.Class) string {
 		return "Does not reproduce on the newest version tested (" + newest.Label() + "): do not file."
 	}
 	line := "File with " + tracker(c) + ": it reproduces on the newest version tested (" + newest.Label() + ")."
-	if last := b.Versions[len(b.Versions)-1]; last.Outcome == store.CannotJudge {
-		line += " Newer versions cannot judge the case (" + last.Label() + " among them): check them by hand first."
+	if last := b.Versions[len(b.Versions)-1]; !last.Tells() {
+		line += " Newer versions cannot tell (" + last.Label() + " among them): check them by hand first."
 	}
 	return line
 }
@@ -185,28 +185,59 @@ func tracker(c component) string {
 	return "LLVM (https://github.com/llvm/llvm-project/issues), component " + c.name
 }
 
-// newestJudged is the newest version the bucket was replayed on that
-// judged its case; zero when none did.
+// newestJudged is the newest version the bucket was replayed on that ran
+// the stage under test; zero when none did.
 func newestJudged(b store.Bucket) store.VersionVerdict {
 	for i := len(b.Versions) - 1; i >= 0; i-- {
-		if b.Versions[i].Outcome != store.CannotJudge {
+		if b.Versions[i].Tells() {
 			return b.Versions[i]
 		}
 	}
 	return store.VersionVerdict{}
 }
 
-// versionLine says which versions reproduce, whether LLVM main still
-// does, and which commit of main that is.
+// versionLine says what each version did with the case (reproduces,
+// fixed, passes it on, stops earlier, fails otherwise, cannot judge it),
+// whether the bug is a regression, whether LLVM main still has it, and
+// which commit of main that is.
 func versionLine(b store.Bucket, mainLines []string) string {
-	found := b.FoundIn()
-	if found == "" {
+	if len(b.Versions) == 0 {
 		return "Not yet replayed on other versions."
 	}
-	line := "Versions: " + found + "."
+	under := oracles.ParseStage(b.Signature.Stage)
+	var groups = map[string][]string{}
+	var each []string
+	for _, v := range b.Versions {
+		at := oracles.ParseStage(v.Rule)
+		switch v.Outcome {
+		case store.DecidedLater:
+			each = append(each, fmt.Sprintf("not in %s (%s lets the case through, %s %s it)", v.Label(), stageName(under), stageName(at), verb(v.Kind)))
+		case store.StopsEarlier:
+			each = append(each, fmt.Sprintf("%s cannot tell (%s %s the case before %s runs)", v.Label(), stageName(at), verb(v.Kind), stageName(under)))
+		case store.Differs:
+			each = append(each, fmt.Sprintf("%s fails otherwise (%s %s the case)", v.Label(), stageName(at), verb(v.Kind)))
+		default:
+			groups[v.Outcome] = append(groups[v.Outcome], v.Label())
+		}
+	}
+	var parts []string
+	if l := groups[store.Reproduces]; len(l) > 0 {
+		parts = append(parts, "reproduces in "+and(l))
+	}
+	if l := groups[store.Fixed]; len(l) > 0 {
+		parts = append(parts, "fixed in "+and(l))
+	}
+	parts = append(parts, each...)
+	if l := groups[store.CannotJudge]; len(l) > 0 {
+		parts = append(parts, and(l)+" cannot judge the case (no spelling of it, or no verdict)")
+	}
+	line := "Found in: " + strings.Join(parts, "; ") + "."
+	if b.Regression() {
+		line = "**Regression:** " + strings.Join(parts, "; ") + "."
+	}
 	switch {
 	case b.FixedUpstream():
-		line += " LLVM main no longer shows it: fixed upstream, still in the releases marked reproduces."
+		line += " LLVM main no longer shows it: fixed upstream, still in the releases it reproduces in."
 	case b.NewestReproduces():
 		line += " **The newest version tested still reproduces it.**"
 	}
@@ -214,6 +245,61 @@ func versionLine(b store.Bucket, mainLines []string) string {
 		line += " " + m + "."
 	}
 	return line
+}
+
+// stageName names a stage of the MLIR chain as its maintainers would: the
+// verifier, the pass, the tool.
+func stageName(st oracles.Stage) string {
+	switch {
+	case st.Name == "verify":
+		return "the verifier"
+	case st.Name == "lowering":
+		return "the lowering"
+	case strings.HasPrefix(st.Name, "pass:"):
+		return strings.TrimPrefix(st.Name, "pass:")
+	case stageTools[st.Name] != "":
+		return stageTools[st.Name]
+	case st.Name == "":
+		return "the tool"
+	}
+	return st.Name
+}
+
+// verb says what a stage did with a case, by the verdict's kind.
+func verb(k oracles.Kind) string {
+	switch k {
+	case oracles.Reject:
+		return "refuses"
+	case oracles.Accept, oracles.Result:
+		return "accepts"
+	}
+	return "fails on"
+}
+
+// and joins labels as a sentence does: "22, 23 and trunk".
+func and(labels []string) string {
+	if len(labels) < 2 {
+		return strings.Join(labels, "")
+	}
+	return strings.Join(labels[:len(labels)-1], ", ") + " and " + labels[len(labels)-1]
+}
+
+// issueCommands are the commands issue.md shows: repro.sh's steps, the
+// shortest stage sequence that shows the bug, after the line that says
+// which installation's tools they are; else the tool's block of
+// commands.txt.
+func issueCommands(bd Bundle, tool string) string {
+	block := commandsOf(bd.Dir, tool)
+	if len(bd.commands) == 0 {
+		return block
+	}
+	var out []string
+	for _, l := range strings.Split(block, "\n") {
+		if strings.HasPrefix(l, "# the tools of ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(append(out, bd.commands...), "\n")
 }
 
 // commandsOf cuts the tool's block out of the bundle's commands.txt: the

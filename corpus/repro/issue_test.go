@@ -16,7 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
 // TestWriteIssue plants the silent wgmma K miscompile as the campaign
@@ -59,7 +59,7 @@ func TestWriteIssue(t *testing.T) {
 	for _, want := range []string{
 		"# [MLIR][NVGPU] nvgpu.warpgroup.mma lowers to PTX with 1 wgmma.mma_async m64n128k16 where the op needs 2 (a 64x24 tile in m64n128k16 steps)\n",
 		"**Filing:** File with LLVM (https://github.com/llvm/llvm-project/issues), component MLIR, NVGPU dialect: it reproduces on the newest version tested (22).",
-		"Versions: 19: reproduces, 22: reproduces. **The newest version tested still reproduces it.**",
+		"Found in: reproduces in 19 and 22. **The newest version tested still reproduces it.**",
 		"## Input (`case.mlir`)", "nvgpu.warpgroup.mma", "memref<64x24xf16, 3>",
 		"## Command", "mlir-opt --pass-pipeline",
 		"says **error** at stage `ptx/dropped`",
@@ -81,10 +81,7 @@ func TestWriteIssue(t *testing.T) {
 // 2026-10-25 trunk still has.
 func TestIssueOnTrunk(t *testing.T) {
 	ctx := context.Background()
-	in, ok := toolchain.Find(ctx, toolchain.Options{}, toolchain.Trunk)
-	if !ok {
-		t.Skip("LLVM trunk not installed (make oracles)")
-	}
+	in := toolchaintest.Trunk(t)
 	trunk, st := mlir.Discover(ctx, in)
 	if trunk == nil || trunk.Lower == nil {
 		t.Skipf("mlir@trunk with its lowering: %s", st.Reason)
@@ -238,7 +235,7 @@ var issueCases = []issueCase{
 	{"too-permissive NVPTX", "4c6efc859eee6903", signature("mma", x4c6e, x4c6eRef), x4c6e, x4c6eRef,
 		[]string{store.Reproduces, store.CannotJudge, store.CannotJudge, store.CannotJudge},
 		"[NVPTX] llc compiles llvm.nvvm.mma.m16n8k16.row.col.f16.f32 though .dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)",
-		fileLLVM("NVPTX backend", "19") + " Newer versions cannot judge the case (trunk among them): check them by hand first."},
+		fileLLVM("NVPTX backend", "19") + " Newer versions cannot tell (trunk among them): check them by hand first."},
 	{"too-strict NVGPU", "26fd485103709ac3", signature("mma", x26fd, mmaAccepts), x26fd, mmaAccepts,
 		[]string{store.Reproduces, store.Reproduces, store.Reproduces, store.Reproduces},
 		"[MLIR][NVGPU] 'nvgpu.mma.sync' op failed to verify that matrixA and matrixB have same element type", fileLLVM("MLIR, NVGPU dialect", "trunk")},
@@ -366,6 +363,45 @@ func TestIssueCrashFrames(t *testing.T) {
 	}
 	if strings.Contains(issue, "stack dump") {
 		t.Errorf("an error printed with exit status 0 has no stack dump to quote:\n%s", issue)
+	}
+}
+
+// TestVersionLine: issue.md says what each version did, in the stage
+// names a maintainer uses, and calls a bug the older release lacks a
+// regression. The replays are a 60 s campaign's, by hand: a3a4c6957b3385f9
+// (mlir-opt 22 crashes verifying a rank-0 TMA load; 19's verifier lets it
+// through and convert-nvgpu-to-nvvm refuses it), 7d930d48269be513 (19 has
+// no spelling of blockscale) and a07bf54df757efc6 (an error printed at
+// exit status 0 in 23; 19's lowering crashes instead).
+func TestVersionLine(t *testing.T) {
+	vv := func(label string, kind oracles.Kind, rule, outcome string) store.VersionVerdict {
+		return store.VersionVerdict{Oracle: "mlir@" + label, Kind: kind, Rule: rule, Outcome: outcome}
+	}
+	yes := func(label, rule string) store.VersionVerdict { return vv(label, oracles.Error, rule, store.Reproduces) }
+	for _, tc := range []struct {
+		name, stage string
+		versions    []store.VersionVerdict
+		want        string
+	}{
+		{"regression", "verify", []store.VersionVerdict{vv("19", oracles.Reject, "pass:convert-nvgpu-to-nvvm", store.DecidedLater),
+			yes("22", "verify"), yes("23", "verify"), yes("trunk", "verify")},
+			"**Regression:** reproduces in 22, 23 and trunk; not in 19 (the verifier lets the case through, convert-nvgpu-to-nvvm refuses it). " +
+				"**The newest version tested still reproduces it.** trunk is LLVM main of 2026-10-25."},
+		{"cannot judge", "translate", []store.VersionVerdict{vv("19", "", "", store.CannotJudge), yes("22", "translate"), yes("trunk", "translate")},
+			"Found in: reproduces in 22 and trunk; 19 cannot judge the case (no spelling of it, or no verdict). " +
+				"**The newest version tested still reproduces it.** trunk is LLVM main of 2026-10-25."},
+		{"fails otherwise, stops earlier", "lowering/exit-0", []store.VersionVerdict{vv("19", oracles.Error, "lowering", store.Differs),
+			vv("22", oracles.Reject, "verify", store.StopsEarlier), yes("23", "lowering/exit-0"), yes("trunk", "lowering/exit-0")},
+			"Found in: reproduces in 23 and trunk; 19 fails otherwise (the lowering fails on the case); " +
+				"22 cannot tell (the verifier refuses the case before the lowering runs). " +
+				"**The newest version tested still reproduces it.** trunk is LLVM main of 2026-10-25."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := store.Bucket{Signature: policy.Signature{Stage: tc.stage}, Versions: tc.versions}
+			if got := versionLine(b, []string{"trunk is LLVM main of 2026-10-25"}); got != tc.want {
+				t.Errorf("versionLine\n%s\nwant\n%s", got, tc.want)
+			}
+		})
 	}
 }
 

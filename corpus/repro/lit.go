@@ -166,7 +166,7 @@ func mlirRun(ctx context.Context, bd Bundle, legal bool, in toolchain.Installati
 	case stage == "verify" && fault == "":
 		return []string{checked(opt+" %s -o /dev/null", legal)}
 	case stage == "lowering" && fault == "" && outcome(obs) != "accept":
-		if flag, ok := smallestPipeline(ctx, bd.Dir, tools.Opt, words(obs.Diagnostic)); ok {
+		if flag, ok := shortestPasses(ctx, bd.Dir, tools.Opt, showsFor(obs)); ok {
 			return []string{checked(opt+" "+flag+" %s -o /dev/null", legal)}
 		}
 	}

@@ -2,10 +2,13 @@ package repro
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,7 +130,7 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 		stage = "accept"
 	}
 	if fault != "" {
-		planFault(s, bd, dir, tools, stage, fault)
+		planFault(ctx, s, bd, dir, tools, stage, fault)
 		return
 	}
 	switch stage {
@@ -136,11 +139,11 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 		judgeLast(s, "verify", obs, "")
 		return
 	case "lowering":
-		// The lowering's own words, printed by the shortest pipeline that
-		// prints them; a failure the oracle finds in the lowering's output
-		// (LLVM 19's wgmma constraints from uninitialized bytes) shows in
-		// the steps after it instead.
-		if flag, ok := smallestPipeline(ctx, dir, tools.Opt, words(obs.Diagnostic)); ok {
+		// The lowering's own words or its crash, shown by the fewest passes
+		// that show them; a failure the oracle finds in the lowering's
+		// output (LLVM 19's wgmma constraints from uninitialized bytes)
+		// shows in the steps after it instead.
+		if flag, ok := shortestPasses(ctx, dir, tools.Opt, showsFor(obs)); ok {
 			s.add(`step lowering ` + opt + " " + flag + " " + MLIRFile + ` -o "$work/lowered.mlir"`)
 			judgeLast(s, "lowering", obs, "")
 			return
@@ -236,12 +239,30 @@ func replayStage(rule string) (string, oracles.Fault) {
 // planFault replays a chain that failed without refusing the case in its
 // own words: the lowering printed an error but exited 0, or left an nvgpu
 // op behind; a later tool refused MLIR's own output; or the PTX lost work.
-func planFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string, fault oracles.Fault) {
+func planFault(ctx context.Context, s *script, bd Bundle, dir string, tools mlir.Tools, stage string, fault oracles.Fault) {
 	obs := bd.Observed
 	opt := s.need("MLIR_OPT", tools.Opt)
+	if fault == oracles.ExitZero || fault == oracles.Unconverted {
+		// One mlir-opt run shows these: the fewest passes that do.
+		if flag, ok := shortestPasses(ctx, dir, tools.Opt, showsFor(obs)); ok {
+			s.add(`step lowering ` + opt + " " + flag + " " + MLIRFile + ` -o "$work/lowered.mlir"`)
+			faultCheck(s, obs, fault)
+			return
+		}
+	}
 	s.add(`step verify `+opt+" "+MLIRFile+" -o /dev/null",
 		`clean verify || fixed "the verifier refused the case"`,
 		`step lowering `+opt+` --pass-pipeline='`+mlir.Pipeline+`' `+MLIRFile+` -o "$work/lowered.mlir"`)
+	if fault == oracles.ExitZero || fault == oracles.Unconverted {
+		faultCheck(s, obs, fault)
+		return
+	}
+	planChainFault(s, bd, dir, tools, stage, fault)
+}
+
+// faultCheck ends a replay of the lowering that printed an error at exit
+// status 0 or left an nvgpu op.
+func faultCheck(s *script, obs oracles.Verdict, fault oracles.Fault) {
 	switch fault {
 	case oracles.ExitZero:
 		if w := words(obs.Diagnostic); w != "" {
@@ -253,7 +274,15 @@ func planFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string,
 		s.add(`clean lowering || fixed "the lowering now refuses the case"`,
 			`grep -q 'nvgpu\.' "$work/lowered.mlir" && reproduces "the lowering exited 0 and left an nvgpu op"`,
 			`fixed "the lowering converts every nvgpu op"`)
-		return
+	}
+}
+
+// planChainFault replays a fault that shows after the lowering: a later
+// tool refused MLIR's output, or its PTX lacks work.
+func planChainFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage string, fault oracles.Fault) {
+	obs := bd.Observed
+	if stage == "link" {
+		stage = "llc" // the chain here has no llvm-link: llc reads the IR and refuses it in the same words
 	}
 	s.add(`clean lowering || fixed "the lowering now refuses the case"`,
 		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' "$work/lowered.mlir" >"$work/device.mlir"`)
@@ -341,30 +370,89 @@ func mlirTarget(dir string, t target.Target) target.Target {
 	return target.Target{Arch: a, PTX: target.PTX(n)}
 }
 
-// smallestPipeline is the mlir-opt flag that runs the shortest prefix of
-// mlir.Pipeline whose output holds the bug's words, tried on the tools
-// found here. Without mlir-opt here it is the whole pipeline; ok is false
-// when mlir-opt is here and no prefix prints the words.
-func smallestPipeline(ctx context.Context, dir string, optSpec tool.Spec, want string) (flag string, ok bool) {
-	full := "--pass-pipeline='" + mlir.Pipeline + "'"
-	if want == "" {
+// shows tells from one mlir-opt run (its output, stdout and stderr
+// together, and its exit status) that the bug showed.
+type shows func(out string, rc int) bool
+
+// saysWords shows a bug by the tool's words.
+func saysWords(want string) shows {
+	return func(out string, _ int) bool { return want != "" && strings.Contains(out, want) }
+}
+
+// crashes shows a crash: a signal, or LLVM's stack dump.
+func crashes(out string, rc int) bool {
+	return rc < 0 || rc >= 128 || strings.Contains(out, "PLEASE submit a bug report") || strings.Contains(out, "Stack dump")
+}
+
+// showsFor is how one mlir-opt run shows the deviating verdict of a
+// lowering stage: its words, a crash, its words at exit status 0, or an
+// nvgpu op left behind at exit status 0. Nil when no single run can.
+func showsFor(obs oracles.Verdict) shows {
+	st := oracles.ParseStage(obs.Rule)
+	w := words(obs.Diagnostic)
+	switch {
+	case st.Fault == oracles.ExitZero && w != "":
+		return func(out string, rc int) bool { return rc == 0 && strings.Contains(out, w) }
+	case st.Fault == oracles.Unconverted:
+		return func(out string, rc int) bool { return rc == 0 && leftNVGPU.MatchString(out) }
+	case st.Fault != "":
+		return nil
+	case outcome(obs) == "crash":
+		return crashes
+	case outcome(obs) == "reject" && w != "":
+		return saysWords(w)
+	}
+	return nil
+}
+
+// leftNVGPU finds an nvgpu op in mlir-opt's output.
+var leftNVGPU = regexp.MustCompile(`(?m)^\s*(?:%[\w#:, ]+= )?"?nvgpu\.[a-z]`)
+
+// shortestPasses is the mlir-opt flag that runs the fewest passes of
+// mlir.Pipeline that still show the bug, tried on the tools found here:
+// the shortest prefix that shows it, then without each earlier pass it
+// does not need; one pass is written --NAME. Without mlir-opt here it is
+// the whole pipeline; ok is false when mlir-opt is here and no prefix
+// shows the bug.
+func shortestPasses(ctx context.Context, dir string, optSpec tool.Spec, show shows) (flag string, ok bool) {
+	if show == nil {
 		return "", false
 	}
 	opt, err := tool.Locate(ctx, optSpec)
 	if err != nil {
-		return full, true
+		return "--pass-pipeline='" + mlir.Pipeline + "'", true
 	}
-	passes := topLevelPasses(mlir.Pipeline)
-	for n := 1; n <= len(passes); n++ {
-		arg := "--pass-pipeline=builtin.module(" + strings.Join(passes[:n], ",") + ")"
-		if runsHere(ctx, dir, want, opt.Path, arg, MLIRFile, "-o", os.DevNull) {
-			if n == 1 && !strings.ContainsAny(passes[0], "(") {
-				return "--" + passes[0], true
-			}
-			return "--pass-pipeline='builtin.module(" + strings.Join(passes[:n], ",") + ")'", true
+	run := func(passes []string) bool {
+		cmd := exec.CommandContext(ctx, opt.Path, "--pass-pipeline=builtin.module("+strings.Join(passes, ",")+")", MLIRFile)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		rc := 0
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+			rc = ee.ExitCode()
+		} else if err != nil {
+			return false
+		}
+		return show(string(out), rc)
+	}
+	all := topLevelPasses(mlir.Pipeline)
+	var passes []string
+	for n := 1; n <= len(all) && passes == nil; n++ {
+		if run(all[:n]) {
+			passes = slices.Clone(all[:n])
 		}
 	}
-	return "", false
+	if passes == nil {
+		return "", false
+	}
+	for i := len(passes) - 2; i >= 0; i-- {
+		if cand := slices.Delete(slices.Clone(passes), i, i+1); run(cand) {
+			passes = cand
+		}
+	}
+	if len(passes) == 1 && !strings.Contains(passes[0], "(") {
+		return "--" + passes[0], true
+	}
+	return "--pass-pipeline='builtin.module(" + strings.Join(passes, ",") + ")'", true
 }
 
 // topLevelPasses splits "builtin.module(a,b,c(d,e))" into a, b, c(d,e).

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -23,19 +24,25 @@ type Reduction struct {
 	BytesBefore, BytesAfter int
 	// Runs counts repro.sh runs (the cache spares repeated candidates).
 	Runs int
+	// Checked says how each candidate was checked valid for the stage
+	// before the one that fails ("" when no tool here could).
+	Checked string
 }
 
 // ErrNothingToReduce says the bundle has no tool input text to reduce:
 // its deviating oracle runs in process.
 var ErrNothingToReduce = errors.New("no tool input to reduce")
 
-// Reduce deletes lines from the tool input of a bundle written by Write
-// (case.mlir, case.ptx, case.ll) while its repro.sh still exits 1: the
-// interestingness test is the bug's own check, the tool's words or its
-// outcome. The field minimizer shrank the case's values; this shrinks the
-// text a maintainer reads. When the bug is an accept, lines naming the
-// operation under test stay, so that an empty module does not "reproduce"
-// an accept.
+// Reduce shrinks the tool input of a bundle written by Write (case.mlir,
+// case.ptx, case.ll) while its repro.sh still exits 1 and the input stays
+// valid for the stage before the one that fails (validityOf: the tool's
+// own verifier or reader judges each candidate). The interestingness test
+// is the bug's own check, the tool's words or its outcome. The field
+// minimizer shrank the case's values; this shrinks the text a maintainer
+// reads: lines deleted, MLIR values built from parts made arguments of
+// their function, regions around what shows the bug unwrapped. When the
+// bug is an accept, lines naming the operation under test stay, so that
+// an empty module does not "reproduce" an accept.
 func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
 	name := inputFile(bd)
 	if name == "" {
@@ -63,7 +70,16 @@ func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
 		// Deleting the op drops all of its work: the ops stay.
 		keep = mlirOp.MatchString
 	}
+	v := validityOf(ctx, bd, name, lines)
+	r.Checked = v.what
+	if v.keep != nil {
+		kept := keep
+		keep = func(l string) bool { return kept(l) || v.keep(l) }
+	}
 	test := func(cand []string) bool {
+		if v.valid != nil && !v.valid(cand) {
+			return false
+		}
 		r.Runs++
 		if os.WriteFile(path, []byte(strings.Join(cand, "")), 0o644) != nil {
 			return false
@@ -77,11 +93,48 @@ func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
 	if !test(lines) {
 		return r, errors.Join(os.WriteFile(path, data, 0o644), errors.New("repro.sh does not reproduce the bug on the field-minimized input; nothing reduced"))
 	}
-	out := ReduceLines(lines, keep, test)
+	out := reduceText(name, lines, keep, test)
 	text := strings.Join(out, "")
 	r.LinesBefore, r.LinesAfter = len(lines), len(out)
 	r.BytesBefore, r.BytesAfter = len(data), len(text)
 	return r, os.WriteFile(path, []byte(text), 0o644)
+}
+
+// reduceText deletes lines, then, for MLIR, makes cast values arguments,
+// deletes or unwraps regions and drops unused arguments, deleting lines
+// again after what those freed.
+func reduceText(name string, lines []string, keep func(string) bool, test func([]string) bool) []string {
+	out := ReduceLines(lines, keep, test)
+	if name != MLIRFile {
+		return out
+	}
+	more := dropArguments(unwrap(promoteCasts(out, keep, test), keep, test), test)
+	if !slices.Equal(more, out) {
+		out = ReduceLines(more, keep, test)
+	}
+	return dedent(out)
+}
+
+// dedent takes out the indentation every line shares: what was left of
+// the regions that held the lines.
+func dedent(lines []string) []string {
+	common := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if n := len(l) - len(strings.TrimLeft(l, " ")); common < 0 || n < common {
+			common = n
+		}
+	}
+	if common <= 0 {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimPrefix(l, strings.Repeat(" ", common))
+	}
+	return out
 }
 
 // inputFile is the bundle's tool input that repro.sh runs the deviating

@@ -3,12 +3,18 @@ package repro
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
+	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 func TestReduceLines(t *testing.T) {
@@ -85,6 +91,87 @@ func TestReduceKeepsTheOps(t *testing.T) {
 	} {
 		if got := mlirOp.MatchString(line); got != want {
 			t.Errorf("%q: kept %t, want %t", line, got, want)
+		}
+	}
+}
+
+// TestReduceKeepsTheInputValid reduces the input of a verifier crash of a
+// 60 s campaign (a3a4c6957b3385f9: mlir-opt 22 and later crash verifying
+// a TMA load of a rank-0 tensor map) on the newest installation here and
+// checks the maintainer's few lines: a kernel whose descriptor and buffer
+// are its arguments and the load, still crashing the tool, and valid
+// apart from the op under test (MLIR 19, which does not crash there,
+// verifies it cleanly). Line deletion alone left 23 lines with no
+// gpu.return, which MLIR 19 refuses ("block with no terminator").
+func TestReduceKeepsTheInputValid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs mlir-opt some forty times")
+	}
+	ctx := context.Background()
+	var newest *mlir.Oracle
+	for _, major := range []int{22, 23} {
+		if in, err := toolchain.Release(ctx, major); err == nil {
+			if o, _ := mlir.Discover(ctx, in); o != nil {
+				newest = o
+			}
+		}
+	}
+	if newest == nil {
+		t.Skip("neither MLIR 22 nor 23 installed (make oracles)")
+	}
+	c := storetest.ReadCase(t, filepath.Join("testdata", "reduce", "tmadesc.a3a4c6957b3385f9.json"))
+	s := storetest.Open(t, "")
+	pair := policy.Pair{A: oracles.SpecPTXISA, B: newest.Name(), On: policy.OnVerdict}
+	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}},
+		storetest.Judge(t, []oracles.Oracle{spec.New(spec.PTXISA), newest}, c))
+	if len(bs) != 1 || bs[0].Signature.Kind != oracles.Error {
+		t.Fatalf("planting: %+v; want the verifier crash", bs)
+	}
+	bd, err := Write(ctx, s, bs[0].Key, t.TempDir(), []oracles.Oracle{newest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Reduce(ctx, bd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := read(t, r.File)
+	t.Logf("%d -> %d lines, %d runs, checked: %s:\n%s", r.LinesBefore, r.LinesAfter, r.Runs, r.Checked, text)
+	if r.LinesAfter > 8 || !strings.Contains(text, "gpu.return") || strings.Contains(text, "func.func @host") {
+		t.Errorf("reduced to %d lines; want at most 8, the kernel with its terminator and no host function", r.LinesAfter)
+	}
+	if !strings.Contains(r.Checked, "without nvgpu.tma.async.load") {
+		t.Errorf("checked %q; want the verifier without the op under test", r.Checked)
+	}
+	if rc, out := runScript(t, bd); rc != ExitReproduces {
+		t.Errorf("repro.sh on the reduced input exited %d:\n%s", rc, out)
+	}
+	if in, err := toolchain.Release(ctx, 19); err == nil {
+		if opt, err := in.Locate(ctx, "mlir-opt"); err == nil {
+			lines := strings.SplitAfter(text, "\n")
+			if out, rc, ok := runOn(ctx, opt.Path, MLIRFile, lines); !ok || rc != 0 || errorLine.MatchString(out) {
+				t.Errorf("mlir-opt 19 does not verify the reduced input (exit %d):\n%s", rc, out)
+			}
+		}
+	}
+}
+
+// TestFunctionArguments: the reducer's edits of a function's opening
+// line, on the kernel line MLIR's renderers write.
+func TestFunctionArguments(t *testing.T) {
+	const k = `    gpu.func @k_1(%i: index, %d: !nvgpu.tensormap.descriptor<tensor = memref<ui8, 3>, swizzle = none>) kernel {`
+	if got, _ := withArgument(k, "%v11: memref<ui8, 3>"); got != `    gpu.func @k_1(%i: index, %d: !nvgpu.tensormap.descriptor<tensor = memref<ui8, 3>, swizzle = none>, %v11: memref<ui8, 3>) kernel {` {
+		t.Errorf("withArgument: %s", got)
+	}
+	if got, _ := withArgument(`  func.func @host() {`, "%v1: i64"); got != `  func.func @host(%v1: i64) {` {
+		t.Errorf("withArgument, no arguments: %s", got)
+	}
+	for name, want := range map[string]string{
+		"%i": `    gpu.func @k_1(%d: !nvgpu.tensormap.descriptor<tensor = memref<ui8, 3>, swizzle = none>) kernel {`,
+		"%d": `    gpu.func @k_1(%i: index) kernel {`,
+	} {
+		if got, ok := withoutArgument(k, name); !ok || got != want {
+			t.Errorf("withoutArgument %s:\n%s\nwant\n%s", name, got, want)
 		}
 	}
 }

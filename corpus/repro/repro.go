@@ -54,6 +54,9 @@ type Bundle struct {
 	Script string
 
 	llcArgs []string
+	// commands are repro.sh's steps as plain command lines: the shortest
+	// stage sequence that shows the bug, for issue.md.
+	commands []string
 	// mainLines say which commit of LLVM main each replayed build of main
 	// is ("trunk: LLVM main of 2026-10-25, 7e3c57157096").
 	mainLines []string
@@ -101,7 +104,9 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 	w.file(ExpectedFile, verdictText("expected", bd.Expected))
 	w.file(ObservedFile, verdictText("observed", bd.Observed))
 	bd.llcArgs = w.llcArgs
-	w.script(plan(ctx, bd, bd.Dir).text(ctx, scriptHeader(bd)))
+	sc := plan(ctx, bd, bd.Dir)
+	w.script(sc.text(ctx, scriptHeader(bd)))
+	bd.commands = sc.commands()
 	bd.Script = filepath.Join(bd.Dir, ScriptFile)
 	bd.Files = w.files
 	return bd, w.err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -78,6 +77,26 @@ func (s *script) text(ctx context.Context, header []string) string {
 		b.WriteString(l + "\n")
 	}
 	return b.String()
+}
+
+// commands are the script's steps as a person types them: the tools by
+// name, the scratch files in the current folder; what issue.md shows.
+func (s *script) commands() []string {
+	r := []string{`"$work/`, ``, `" `, ` `}
+	for _, t := range s.tools {
+		r = append(r, `"$`+t.Var+`"`, t.Spec.Name)
+	}
+	plain := strings.NewReplacer(r...)
+	var out []string
+	for _, l := range s.lines {
+		if strings.HasPrefix(l, "step ") {
+			_, cmd, _ := strings.Cut(strings.TrimPrefix(l, "step "), " ")
+			out = append(out, strings.TrimSuffix(plain.Replace(cmd+" "), " "))
+		} else if strings.HasPrefix(l, "awk ") {
+			out = append(out, strings.TrimSuffix(plain.Replace(l+" "), " "))
+		}
+	}
+	return out
 }
 
 // envName is the variable that points legalfuzz (and repro.sh) at a tool.
@@ -179,19 +198,6 @@ func message(diagnostic string) string {
 		}
 	}
 	return line
-}
-
-// runsHere runs a command in dir and reports whether its output holds
-// want: how a bundle picks the smallest command that shows the bug on the
-// tools found when it is written.
-func runsHere(ctx context.Context, dir, want string, argv ...string) bool {
-	if want == "" || argv[0] == "" {
-		return false
-	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir = dir
-	out, _ := cmd.CombinedOutput()
-	return strings.Contains(string(out), want)
 }
 
 // writeScript writes repro.sh, executable.

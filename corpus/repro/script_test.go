@@ -49,26 +49,14 @@ func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) 
 	s := storetest.Open(t, "")
 	var buckets []store.Bucket
 	for _, f := range files {
-		d, ok := fuzz.Lookup(strings.SplitN(filepath.Base(f), ".", 2)[0])
-		if !ok {
-			t.Fatalf("%s: unknown domain", f)
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := d.ParseJSON(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		c := domain.NewCase(d.Name, v)
+		c := storetest.ReadCase(t, f)
 		var judges []oracles.Oracle
 		for _, o := range found.Oracles {
-			if o.Judges(d.Name) {
+			if o.Judges(c.Domain) {
 				judges = append(judges, o)
 			}
 		}
-		buckets = append(buckets, storetest.Plant(t, s, c, policy.PolicyFor(d.Name), storetest.Judge(t, judges, c))...)
+		buckets = append(buckets, storetest.Plant(t, s, c, policy.PolicyFor(c.Domain), storetest.Judge(t, judges, c))...)
 	}
 	return s, buckets, found.Oracles
 }

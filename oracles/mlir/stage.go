@@ -94,8 +94,10 @@ func convict(v *oracles.Verdict) {
 
 // irDumpAfter heads mlir-opt's IR dump after a pass (--mlir-print-ir-after-all,
 // --mlir-print-ir-after-failure): "// -----// IR Dump After
-// ConvertNVGPUToNVVMPass Failed (convert-nvgpu-to-nvvm) //----- //".
-var irDumpAfter = regexp.MustCompile(`IR Dump After .*?\(([\w.-]+)\) //`)
+// ConvertNVGPUToNVVMPass Failed (convert-nvgpu-to-nvvm) //----- //" up to
+// 22, "... Failed: convert-nvgpu-to-nvvm //----- //" from 23 on, where a
+// pass with options prints them after its name ("canonicalize{...}").
+var irDumpAfter = regexp.MustCompile(`IR Dump After \S+(?: Failed)?(?: \(([\w.-]+)\)|: ([\w.-]+)[{ ])`)
 
 // passOf runs the lowering of one module again with the IR printed after
 // every pass and names the pass during which the first error was printed:
@@ -131,7 +133,7 @@ func passAfterError(stderr string) string {
 		return ""
 	}
 	if m := irDumpAfter.FindStringSubmatch(stderr[i:]); m != nil {
-		return m[1]
+		return m[1] + m[2]
 	}
 	return ""
 }

@@ -23,9 +23,10 @@ func TestStageRoundTrip(t *testing.T) {
 	}
 }
 
-// TestPassAfterError reads mlir-opt 19's own output for a lowering that
+// TestPassAfterError reads mlir-opt's own output for a lowering that
 // printed an error in convert-nvgpu-to-nvvm (mma bf16) and one where the
-// pass failed.
+// pass failed: 19's dump headers, and 23's, which name the pass after a
+// colon.
 func TestPassAfterError(t *testing.T) {
 	for _, tc := range []struct{ name, stderr, want string }{
 		{"after all", "case.mlir:4:13: error: 'nvgpu.mma.sync' op failed to deduce operand PTX types\n" +
@@ -34,6 +35,10 @@ func TestPassAfterError(t *testing.T) {
 		{"failed", "// -----// IR Dump After ConvertNVGPUToNVVMPass (convert-nvgpu-to-nvvm) //----- //\n" +
 			"case.mlir:4:13: error: invalid shape or multiplicand type: f64\n" +
 			"// -----// IR Dump After ConvertGpuOpsToNVVMOps Failed (convert-gpu-to-nvvm) //----- //\n", "convert-gpu-to-nvvm"},
+		{"23 failed", "case.mlir:4:13: error: invalid shape or multiplicand type: f64\n" +
+			"// -----// IR Dump After ConvertNVGPUToNVVMPass Failed: convert-nvgpu-to-nvvm //----- //\n", "convert-nvgpu-to-nvvm"},
+		{"23 options", "case.mlir:4:13: error: x\n" +
+			"// -----// IR Dump After CanonicalizerPass: canonicalize{max-iterations=10} //----- //\n", "canonicalize"},
 		{"no dump", "case.mlir:4:13: error: x\n", ""},
 		{"no error", "// -----// IR Dump After CSE (cse) //----- //\n", ""},
 	} {

@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -105,4 +108,23 @@ func SmallDisk(t testing.TB, size int) string {
 		}
 	})
 	return dir
+}
+
+// ReadCase reads a case in its domain's JSON form from a file named
+// DOMAIN.KEY.json: how tests keep the cases of a campaign's buckets.
+func ReadCase(t testing.TB, path string) domain.Case {
+	t.Helper()
+	d, ok := fuzz.Lookup(strings.SplitN(filepath.Base(path), ".", 2)[0])
+	if !ok {
+		t.Fatalf("%s: unknown domain", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := d.ParseJSON(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return domain.NewCase(d.Name, v)
 }

@@ -22,6 +22,17 @@ func Release(t testing.TB, major int) toolchain.Installation {
 	return in
 }
 
+// Trunk returns the installation of LLVM main make oracles made, or skips
+// the test saying how to install it.
+func Trunk(t testing.TB) toolchain.Installation {
+	t.Helper()
+	in, ok := toolchain.Find(context.Background(), toolchain.Options{}, toolchain.Trunk)
+	if !ok {
+		t.Skip("LLVM trunk not installed (make oracles)")
+	}
+	return in
+}
+
 // WithTool returns a copy of the installation, in a folder of the test's,
 // whose tool of that name is the program at path (a fake that runs the
 // real tool for --version); the other tools are the installation's.
