@@ -139,6 +139,8 @@ func documented(bd Bundle, family string, fault oracles.Fault) string {
 	switch {
 	case ref.Oracle == "":
 		return "legalfuzz's reading of " + docs + " did not judge this input."
+	case ref.Kind != oracles.Reject && fault == oracles.WrongValue:
+		return "The input is valid: no rule of " + docs + " that legalfuzz checks forbids it, and the instruction must compute what the op means: the value Actual names as wanted."
 	case ref.Kind != oracles.Reject:
 		return "The input is valid: no rule of " + docs + " that legalfuzz checks forbids it."
 	}
@@ -146,8 +148,11 @@ func documented(bd Bundle, family string, fault oracles.Fault) string {
 	if r := ruleOf(bd.Bucket.Signature.Rule); r != nil {
 		rule += " (" + r.Source + ")"
 	}
-	if fault == oracles.Dropped || fault == oracles.WrongValue {
+	switch fault {
+	case oracles.Dropped:
 		return "One instruction cannot do all of it (" + rule + "), so the lowering must emit several."
+	case oracles.WrongValue:
+		return "One instruction cannot do all of it (" + rule + "), so the lowering emits several, and each must compute its own part: the value Actual names as wanted."
 	}
 	return "The input is invalid: " + rule + "."
 }

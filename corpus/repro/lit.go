@@ -89,8 +89,8 @@ func WriteTests(ctx context.Context, s regress.Store, dir string, orcs []oracles
 	return ts, nil
 }
 
-// ValuesAwk is the suite's evaluator of emitted PTX (emitted.Awk), which
-// the tests of wrong-value buckets run on llc's output.
+// ValuesAwk is the evaluator of emitted PTX (emitted.Awk) that a lit
+// suite, and a wrong-value bucket's bundle, run on llc's output.
 const ValuesAwk = "values.awk"
 
 // litTest is a bucket's lit test: its file name and text, or !ok when its

@@ -293,7 +293,7 @@ func planChainFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage st
 		if c.name == "llc" && (fault == oracles.Dropped || fault == oracles.WrongValue) {
 			s.add(`clean llc || cannot "llc refused MLIR's output"`)
 			if fault == oracles.WrongValue {
-				wrongValueCheck(s, bd)
+				wrongValueCheck(s, bd, dir)
 			} else {
 				droppedCheck(s, bd)
 			}
@@ -319,13 +319,18 @@ func droppedCheck(s *script, bd Bundle) {
 	s.add(`fixed "the PTX holds every instruction the op needs"`)
 }
 
-// wrongValueCheck ends a wrong-value replay: the reproducer's evaluator
-// (emitted.Awk) prints the instructions the check reads with the values
-// of their operands, and the one the finding names must be among them.
-func wrongValueCheck(s *script, bd Bundle) {
+// wrongValueCheck ends a wrong-value replay: the bundle's values.awk
+// (emitted.Awk) prints the instructions the check reads with the values of
+// their operands, and the one the finding names must be among them.
+func wrongValueCheck(s *script, bd Bundle, dir string) {
+	if err := os.WriteFile(filepath.Join(dir, ValuesAwk), []byte(emitted.Awk+"\n"), 0o644); err != nil {
+		s.add(`cannot "the bundle has no values.awk"`)
+		return
+	}
 	line := mlir.EmittedLine(bd.Observed.Diagnostic)
 	op, _, _ := strings.Cut(line, " ")
-	s.add(fmt.Sprintf(`awk -v op=%s %s "$work/case.ptx" >"$work/values.txt"`, shQuote(op), shQuote(emitted.Awk)),
+	s.add(`# the `+op+` instructions, each operand replaced by its value (param0+2: the kernel's first argument plus 2)`,
+		fmt.Sprintf(`awk -v op=%s -f %s "$work/case.ptx" >"$work/values.txt"`, shQuote(op), ValuesAwk),
 		`cat "$work/values.txt"`,
 		fmt.Sprintf(`grep -qxF %s "$work/values.txt" && reproduces "%s"`, shQuote(line), shEsc(message(bd.Observed.Diagnostic))),
 		`fixed "the PTX no longer holds that instruction"`)

@@ -23,6 +23,9 @@ type mismatch struct {
 	// what is wrong, in the instruction's terms: "A descriptor +2048
 	// bytes from step 1's, want +8192 (...)".
 	what string
+	// effect says what the kernel then computes, where that is not plain
+	// from what: "reads A from M row 4 on; its part starts at M row 64".
+	effect string
 }
 
 // valueFuncs says, per domain, how to check the values in a case's PTX;
@@ -39,8 +42,11 @@ func checkValues(c domain.Case, entry string) error {
 	if m == nil {
 		return nil
 	}
-	return &faultError{stage: oracles.Stage{Name: stagePTX, Fault: oracles.WrongValue},
-		msg: fmt.Sprintf("ptx: %s\nemitted: %s", m.what, m.inst.Canonical())}
+	msg := fmt.Sprintf("ptx: %s\nemitted: %s", m.what, m.inst.Canonical())
+	if m.effect != "" {
+		msg += "\neffect: " + m.effect
+	}
+	return &faultError{stage: oracles.Stage{Name: stagePTX, Fault: oracles.WrongValue}, msg: msg}
 }
 
 // EmittedLine is the emitted instruction a ptx/value diagnostic names, in

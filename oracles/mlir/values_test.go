@@ -20,6 +20,7 @@ var valueGolden = []struct {
 	override           m
 	edit               [2]string // old, new
 	want               string    // "" passes; else the mismatch
+	effect             string    // the effect line, where the check gives one
 }{
 	{name: "wgmma 128x16x64 B transposed", file: "wgmma-m128n16k64-transb", domain: "wgmma",
 		override: m{"m": 128, "n": 16, "k": 64, "b_k": 64, "trans_b": true}},
@@ -31,7 +32,8 @@ var valueGolden = []struct {
 		want: "ptx: wgmma imm-trans-b 0, want 1"},
 	{name: "wgmma M step of a 32-wide K", file: "wgmma-m128n16k32-transb", domain: "wgmma",
 		override: m{"m": 128, "n": 16, "k": 32, "b_k": 32, "trans_b": true},
-		want:     "ptx: step 3 (M block 1, K step 0): A descriptor +2048 bytes, want +8192 (K-major A, one 128-byte swizzled row per M index)"},
+		want:     "ptx: step 3 (M block 1, K step 0): A descriptor +2048 bytes, want +8192 (K-major A, one 128-byte swizzled row per M index)",
+		effect:   "\neffect: the instruction reads A from M row 16, K byte 0 on, where its part of the tile starts at M row 64, K byte 0"},
 	{name: "mma u8 as u8", file: "mma-m16n8k32-u8", domain: "mma",
 		override: m{"shape": []int{16, 8, 32}, "a_type": "u8", "b_type": "u8", "c_type": "s32", "d_type": "s32", "satfinite": true},
 		want:     "ptx: mma.sync.aligned.m16n8k32 .row.col.satfinite.s32.s8.s8.s32 where the op means .row.col.satfinite.s32.u8.u8.s32"},
@@ -97,6 +99,9 @@ func TestValueChecksOnRealOutput(t *testing.T) {
 				}
 				if first := strings.SplitN(f.msg, "\n", 2)[0]; first != g.want {
 					t.Errorf("got  %q\nwant %q", first, g.want)
+				}
+				if g.effect != "" && !strings.HasSuffix(f.msg, g.effect) {
+					t.Errorf("no effect line %q in %q", g.effect, f.msg)
 				}
 				if !strings.Contains(f.msg, "\nemitted: ") {
 					t.Errorf("the fault does not name the emitted instruction: %q", f.msg)

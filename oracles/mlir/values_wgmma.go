@@ -96,6 +96,16 @@ func (o wgmmaOperand) want(m, k int) (int64, bool) {
 	return int64(k * wgmmaStepBytes), true
 }
 
+// position names the element a byte offset from the tile's start holds:
+// "M row 4, K byte 0" (K-major A), "K row 16, N byte 0" (MN-major B).
+func (o wgmmaOperand) position(off int64) string {
+	mn := map[string]string{"A": "M", "B": "N"}[o.name]
+	if o.mnMajor {
+		return fmt.Sprintf("K row %d, %s byte %d", off/swizzleRow, mn, off%swizzleRow)
+	}
+	return fmt.Sprintf("%s row %d, K byte %d", mn, off/swizzleRow, off%swizzleRow)
+}
+
 // layoutWord says how the operand is laid out, for messages.
 func (o wgmmaOperand) layoutWord() string {
 	if o.mnMajor {
@@ -230,7 +240,9 @@ func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *mismat
 		offs[n] = d.Off * 16
 		if w, ok := o.want(n/kSteps, n%kSteps); ok && offs[n] != w && !wanted[offs[n]] {
 			return &mismatch{inst: in, what: fmt.Sprintf("%s: %s descriptor +%d bytes, want +%d (%s)",
-				stepName(n, kSteps), o.name, offs[n], w, o.layoutWord())}
+				stepName(n, kSteps), o.name, offs[n], w, o.layoutWord()),
+				effect: fmt.Sprintf("the instruction reads %s from %s on, where its part of the tile starts at %s",
+					o.name, o.position(offs[n]), o.position(w))}
 		}
 	}
 	return overlap(o, steps, offs, kSteps)
