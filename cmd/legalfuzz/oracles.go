@@ -41,6 +41,8 @@ func newOraclesCmd() *cobra.Command {
 					note = s.Reason + "; " + s.Install
 				} else if s.ReplayOnly {
 					note = "replays buckets only (--all-releases, or --oracles naming it, judges with it); " + note
+				} else if s.SampleOneIn > 1 {
+					note = fmt.Sprintf("judges one case in %d beside a build of main (--all-releases, or --oracles naming it, every case); ", s.SampleOneIn) + note
 				}
 				for _, d := range slices.Sorted(maps.Keys(s.Unspelled)) {
 					note += "; cannot judge " + d + ": " + s.Unspelled[d]
