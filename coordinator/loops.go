@@ -354,7 +354,11 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 // between their publish and their mark) may have jobs on the queue
 // already, for a sampled judge too: they go to every judge, paced or not,
 // so that the verdict of such a job is one the campaign asked for (a real
-// sass verdict was dead-lettered after a resume decided without sass).
+// sass verdict was dead-lettered after a resume decided without sass). The
+// sample by case ID applies to them too: it is the same draw every time,
+// and a producer that finds a case another producer has stored but not
+// yet marked takes it for stranded (given every sampled judge, the
+// first enqueue's mark without it made its verdicts dead letters).
 func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stranded bool) error {
 	byDomain := map[string][]store.CaseRecord{}
 	for _, r := range recs {
@@ -368,7 +372,7 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		})
 		for _, o := range orcs {
 			mine := rs
-			if n := c.sampleOneIn(o, orcs); n > 1 && !stranded && !slices.Contains(camp.Config.Oracles, o) {
+			if n := c.sampleOneIn(o, orcs); n > 1 && !slices.Contains(camp.Config.Oracles, o) {
 				mine = slices.DeleteFunc(slices.Clone(rs), func(r store.CaseRecord) bool { return !oracles.InSample(r.ID, n) })
 			}
 			if err := c.publishJobs(ctx, camp, o, dom, mine); err != nil {
