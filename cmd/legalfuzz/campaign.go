@@ -274,7 +274,7 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *n
 		return err
 	}
 	o.say(cmd, "minimizing the new buckets with the workers (--no-minimize skips it)")
-	return minimizeBuckets(cmd.Context(), io.Discard, db, panel, nil, 200, false)
+	return minimizeBuckets(cmd.Context(), io.Discard, db, panel, nil, 200, false, 0)
 }
 
 // say tells a user watching the campaign what it does once the progress

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,7 +43,11 @@ IDs it minimizes every bucket not minimized yet. Campaigns run it for their new 
 				return err
 			}
 			defer done()
-			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, panel, ids, o.budget, o.all)
+			width := 0
+			if o.nats.url == "" {
+				width = 1 // this process's oracles: one Judge at a time each, as a worker asks them
+			}
+			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, panel, ids, o.budget, o.all, width)
 		},
 	}
 	o.nats.register(cmd.Flags())
@@ -75,27 +80,21 @@ func (o *minimizeOptions) panel(ctx context.Context) (oracles.Panel, func(), err
 }
 
 // minimizeBuckets minimizes the named buckets (by key prefix), or every bucket
-// not yet minimized, and prints one line each.
-func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, panel oracles.Panel, ids []string, budget int, again bool) error {
+// not yet minimized, width at a time (coordinator.MinimizeBuckets), and
+// prints one line each as it finishes.
+func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, panel oracles.Panel, ids []string, budget int, again bool, width int) error {
 	buckets, err := db.Buckets()
 	if err != nil {
 		return err
 	}
-	for _, b := range buckets {
-		if !wanted(b, ids, again) {
-			continue
-		}
-		b, err := coordinator.MinimizeBucket(ctx, db, panel, b, coordinator.MinimizeOptions{Budget: budget})
-		if err != nil {
-			return err
-		}
+	buckets = slices.DeleteFunc(buckets, func(b store.Bucket) bool { return !wanted(b, ids, again) })
+	return coordinator.MinimizeBuckets(ctx, db, panel, buckets, coordinator.MinimizeOptions{Budget: budget}, width, func(b store.Bucket) {
 		if b.Minimized == "" {
 			fmt.Fprintf(w, "%s  %s\n", b.Key, b.MinimizeNote)
-			continue
+			return
 		}
 		fmt.Fprintf(w, "%s  minimized %s -> %s, reproduces %d/%d  %s\n", b.Key, b.Example, b.Minimized, b.Reliability, b.ReChecks, b.Title)
-	}
-	return nil
+	})
 }
 
 func wanted(b store.Bucket, ids []string, again bool) bool {
