@@ -213,3 +213,31 @@ func TestMinimizeBucketsSideBySide(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayNightSideBySide: the night replays every bucket it did not
+// find, several at a time, and counts each once.
+func TestReplayNightSideBySide(t *testing.T) {
+	s := storetest.Open(t, "")
+	n := 0
+	for _, d := range fuzz.Domains() {
+		for _, v := range d.Seeds() {
+			if _, ok := plant(t, s, specOracles(), domain.NewCase(d.Name, v)); ok {
+				n++
+				break
+			}
+		}
+	}
+	got, err := ReplayNight(context.Background(), s, oracles.Local{Oracles: specOracles()}, "tonight")
+	if err != nil || got.Reproduced != n || got.Fixed+got.Skipped != 0 || n < 3 {
+		t.Fatalf("night replay %+v (%v); want all %d buckets reproduced", got, err, n)
+	}
+	buckets, err := s.Buckets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range buckets {
+		if !b.SeenIn("tonight") {
+			t.Errorf("bucket %s: no sighting tonight: %+v", b.Key, b.Nights)
+		}
+	}
+}
