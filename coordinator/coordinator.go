@@ -606,17 +606,40 @@ func (c *Coordinator) oraclesFor(domainName string) []string {
 
 // sampled reports whether a live worker advertises the oracle as a sampled
 // judge (oracles.Info.Sampled): one the campaign never waits for.
-func (c *Coordinator) sampled(oracle string) bool {
+func (c *Coordinator) sampled(oracle string) bool { return c.advertised(oracle).Sampled }
+
+// sampleOneIn is the share of a domain's cases the oracle gets: one in the
+// number returned (oracles.Status.SampleOneIn), or every case (1) when no
+// other installation's oracle of its base (llc@trunk for llc@23) among
+// judges, the domain's, judges it in full.
+func (c *Coordinator) sampleOneIn(oracle string, judges []string) int {
+	n := c.advertised(oracle).SampleOneIn
+	if n <= 1 {
+		return 1
+	}
+	for _, o := range judges {
+		if o != oracle && oracles.Base(o) == oracles.Base(oracle) && c.advertised(o).SampleOneIn <= 1 {
+			return n
+		}
+	}
+	return 1
+}
+
+// advertised is what a live worker advertises for the oracle; the zero
+// Status when none does.
+func (c *Coordinator) advertised(oracle string) oracles.Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var out oracles.Status
 	for _, w := range c.workers {
 		for _, s := range w.Oracles {
-			if s.Name == oracle && s.Sampled {
-				return true
+			if s.Name == oracle {
+				out.Sampled = out.Sampled || s.Sampled
+				out.SampleOneIn = max(out.SampleOneIn, s.SampleOneIn)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // backlog is the oracle's enqueued cases not yet judged.

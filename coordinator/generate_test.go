@@ -2,6 +2,8 @@ package coordinator_test
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
@@ -152,5 +155,56 @@ func TestSampledJudgeNeverPaces(t *testing.T) {
 		if d > bound {
 			t.Errorf("sample %d: %d cases queued for the sampled judge, bound %d", i, d, bound)
 		}
+	}
+}
+
+// TestReleaseSamplesBesideMain: the newest release's oracle, narrowed to
+// one case in four beside main's, judges only cases of its sample in a
+// domain main judges too, and every case it has room for in a domain only
+// it judges; main judges every case.
+func TestReleaseSamplesBesideMain(t *testing.T) {
+	_, nc := queuetest.Embedded(t)
+	db := storetest.Open(t, "")
+	const n = 4
+	var mu sync.Mutex
+	byDomain := map[string][]string{}
+	spec := testoracle.New(testoracle.Config{Name: "fast", Domains: []string{"kindword", "ldsm"}})
+	trunk := testoracle.New(testoracle.Config{Name: "llc@trunk", Domains: []string{"kindword"}})
+	release := testoracle.New(testoracle.Config{Name: "llc@23", Domains: []string{"kindword", "ldsm"}, Sampled: true, SampleOneIn: n,
+		OnJudge: func(batch []domain.Case) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, c := range batch {
+				byDomain[c.Domain] = append(byDomain[c.Domain], c.ID)
+			}
+		}})
+	ctx := runWorker(t, nc, spec, trunk, release)
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{"kindword", "ldsm"}, Duration: 2 * time.Second, BatchSize: 8,
+			Generator: coordinator.GenStructured}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	camp, err := coord.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kw := camp.Stats.Domains["kindword"]
+	t.Logf("kindword generated %+v; trunk %+v; release judged %d kindword, %d ldsm", kw, camp.Stats.Oracles["llc@trunk"],
+		len(byDomain["kindword"]), len(byDomain["ldsm"]))
+	if kw == nil || camp.Stats.Oracles["llc@trunk"].Judged != kw.Cases {
+		t.Fatalf("trunk judged %+v of kindword's %+v cases; want every one", camp.Stats.Oracles["llc@trunk"], kw)
+	}
+	for _, id := range byDomain["kindword"] {
+		if !oracles.InSample(id, n) {
+			t.Errorf("the release judged kindword case %s, outside its sample", id)
+		}
+	}
+	if got := len(byDomain["kindword"]); got == 0 || got > kw.Cases/2 {
+		t.Errorf("the release judged %d of %d kindword cases; want about one in %d", got, kw.Cases, n)
+	}
+	outside := slices.ContainsFunc(byDomain["ldsm"], func(id string) bool { return !oracles.InSample(id, n) })
+	if len(byDomain["ldsm"]) < 8 || !outside {
+		t.Errorf("the release judged %d ldsm cases, outside its sample too: %v; want every case it has room for", len(byDomain["ldsm"]), outside)
 	}
 }

@@ -345,15 +345,20 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then
 // marks them enqueued for those oracles. Cases of a domain no live oracle
 // judges stay unenqueued until a restart finds one. A sampled judge gets
-// the cases only while its backlog is under the pacing bound: the others
-// are marked without it, so nothing waits for it and nothing sends them
-// to it later.
+// the cases only while its backlog is under the pacing bound, and one
+// narrowed to a sample (Status.SampleOneIn, unless the campaign names it)
+// only the cases in its sample: the others are marked without it, so
+// nothing waits for it and nothing sends them to it later.
 //
 // Stranded cases (stored, never marked: a crash or a failed enqueue came
 // between their publish and their mark) may have jobs on the queue
 // already, for a sampled judge too: they go to every judge, paced or not,
 // so that the verdict of such a job is one the campaign asked for (a real
-// sass verdict was dead-lettered after a resume decided without sass).
+// sass verdict was dead-lettered after a resume decided without sass). The
+// sample by case ID applies to them too: it is the same draw every time,
+// and a producer that finds a case another producer has stored but not
+// yet marked takes it for stranded (given every sampled judge, the
+// first enqueue's mark without it made its verdicts dead letters).
 func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stranded bool) error {
 	byDomain := map[string][]store.CaseRecord{}
 	for _, r := range recs {
@@ -365,16 +370,17 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		orcs := slices.DeleteFunc(c.oraclesFor(dom), func(o string) bool {
 			return !stranded && c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
 		})
-		if len(orcs) == 0 {
-			continue
-		}
 		for _, o := range orcs {
-			if err := c.publishJobs(ctx, camp, o, dom, rs); err != nil {
+			mine := rs
+			if n := c.sampleOneIn(o, orcs); n > 1 && !slices.Contains(camp.Config.Oracles, o) {
+				mine = slices.DeleteFunc(slices.Clone(rs), func(r store.CaseRecord) bool { return !oracles.InSample(r.ID, n) })
+			}
+			if err := c.publishJobs(ctx, camp, o, dom, mine); err != nil {
 				return err
 			}
-		}
-		for _, r := range rs {
-			marked[r.ID] = orcs
+			for _, r := range mine {
+				marked[r.ID] = append(marked[r.ID], o)
+			}
 		}
 	}
 	if len(marked) == 0 {

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/minimize"
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
@@ -38,6 +42,35 @@ func MinimizeBucket(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 		return b, err
 	}
 	return ReplayVersions(ctx, s, panel, b)
+}
+
+// MinimizeBuckets minimizes the buckets (MinimizeBucket) up to width at a
+// time (zero means GOMAXPROCS), calling done with each bucket as it
+// finishes, from one goroutine at a time. Each bucket is judged by its own
+// pair, so buckets of different tools judge side by side on their
+// workers, and one bucket's tool runs overlap another's round trips. The
+// first error stops the buckets not yet started and is returned.
+func MinimizeBuckets(ctx context.Context, s *store.Store, panel oracles.Panel, buckets []store.Bucket, opts MinimizeOptions,
+	width int, done func(store.Bucket)) error {
+	if width <= 0 {
+		width = runtime.GOMAXPROCS(0)
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(width)
+	var mu sync.Mutex
+	for _, b := range buckets {
+		g.Go(func() error {
+			b, err := MinimizeBucket(ctx, s, panel, b, opts)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			done(b)
+			return nil
+		})
+	}
+	return g.Wait()
 }
 
 func minimizeBucket(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, opts MinimizeOptions) (store.Bucket, error) {

@@ -175,3 +175,69 @@ func judgeOne(t *testing.T, o oracles.Oracle, c domain.Case) oracles.Verdict {
 	}
 	return vs[0]
 }
+
+// TestMinimizeBucketsSideBySide: buckets minimized several at a time end
+// as they do one at a time, each reported once.
+func TestMinimizeBucketsSideBySide(t *testing.T) {
+	minimized := func(width int) map[string]string {
+		s := storetest.Open(t, "")
+		var buckets []store.Bucket
+		for _, d := range fuzz.Domains() {
+			for _, v := range d.Seeds() {
+				if b, ok := plant(t, s, specOracles(), domain.NewCase(d.Name, v)); ok {
+					buckets = append(buckets, b)
+					break
+				}
+			}
+		}
+		out := map[string]string{}
+		err := MinimizeBuckets(context.Background(), s, oracles.Local{Oracles: specOracles()}, buckets, MinimizeOptions{Budget: 100}, width,
+			func(b store.Bucket) {
+				if _, twice := out[b.Key]; twice || b.Minimized == "" {
+					t.Errorf("bucket %s reported again, or not minimized (%s)", b.Key, b.MinimizeNote)
+				}
+				out[b.Key] = b.Minimized
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != len(buckets) || len(buckets) < 3 {
+			t.Fatalf("%d of %d buckets reported; want every one of at least 3", len(out), len(buckets))
+		}
+		return out
+	}
+	one, four := minimized(1), minimized(4)
+	for key, id := range one {
+		if four[key] != id {
+			t.Errorf("bucket %s: minimized to %s one at a time, %s four at a time", key, id, four[key])
+		}
+	}
+}
+
+// TestReplayNightSideBySide: the night replays every bucket it did not
+// find, several at a time, and counts each once.
+func TestReplayNightSideBySide(t *testing.T) {
+	s := storetest.Open(t, "")
+	n := 0
+	for _, d := range fuzz.Domains() {
+		for _, v := range d.Seeds() {
+			if _, ok := plant(t, s, specOracles(), domain.NewCase(d.Name, v)); ok {
+				n++
+				break
+			}
+		}
+	}
+	got, err := ReplayNight(context.Background(), s, oracles.Local{Oracles: specOracles()}, "tonight")
+	if err != nil || got.Reproduced != n || got.Fixed+got.Skipped != 0 || n < 3 {
+		t.Fatalf("night replay %+v (%v); want all %d buckets reproduced", got, err, n)
+	}
+	buckets, err := s.Buckets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range buckets {
+		if !b.SeenIn("tonight") {
+			t.Errorf("bucket %s: no sighting tonight: %+v", b.Key, b.Nights)
+		}
+	}
+}

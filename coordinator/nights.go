@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -24,35 +28,45 @@ type NightReplay struct {
 // judged again by its pair through the panel, with tonight's tools, and the
 // night records it reproduced (still failing, or back after a fix) or
 // fixed, with the versions that judged it. It is the same judgment the
-// minimizer's predicate makes (sameSignature).
+// minimizer's predicate makes (sameSignature). Buckets are replayed
+// GOMAXPROCS at a time, as MinimizeBuckets minimizes them.
 func ReplayNight(ctx context.Context, s *store.Store, panel oracles.Panel, campaign string) (NightReplay, error) {
 	var out NightReplay
 	buckets, err := s.Buckets()
 	if err != nil {
 		return out, err
 	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
 	for _, b := range buckets {
 		if b.SeenIn(campaign) {
 			continue
 		}
-		sg, ok, err := replayTonight(ctx, s, panel, b, campaign)
-		if err != nil {
-			return out, err
-		}
-		if !ok {
-			out.Skipped++
-			continue
-		}
-		if _, err := s.RecordSighting(b.Key, sg); err != nil {
-			return out, err
-		}
-		if sg.Outcome == store.SeenFixed {
-			out.Fixed++
-		} else {
-			out.Reproduced++
-		}
+		g.Go(func() error {
+			sg, ok, err := replayTonight(gctx, s, panel, b, campaign)
+			if err != nil {
+				return err
+			}
+			if ok {
+				if _, err := s.RecordSighting(b.Key, sg); err != nil {
+					return err
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case !ok:
+				out.Skipped++
+			case sg.Outcome == store.SeenFixed:
+				out.Fixed++
+			default:
+				out.Reproduced++
+			}
+			return nil
+		})
 	}
-	return out, nil
+	return out, g.Wait()
 }
 
 // replayTonight judges one bucket's case; ok is false when it could not be

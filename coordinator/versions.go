@@ -17,8 +17,10 @@ import (
 // ReplayVersions judges the bucket's minimized case (its example when it
 // has none) with every version of the deviating tool's family that the
 // panel reaches, each against spec/ptxisa, and records on the bucket which
-// show the bucket's signature: found-in / fixed-in. A version not
-// installed is left out; a bucket whose deviating tool is not one tool
+// show the bucket's signature: found-in / fixed-in. The versions judge in
+// one call to the panel, side by side (each installation's oracle is a
+// worker consumer, or a goroutine of a local panel, of its own). A version
+// not installed is left out; a bucket whose deviating tool is not one tool
 // (two tools disputing, spec/ptxisa silent) is left as it is.
 func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket) (store.Bucket, error) {
 	in, ok := oracles.Lookup(b.Signature.Tool)
@@ -42,19 +44,23 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	if err != nil {
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}
+	names = slices.DeleteFunc(names, func(name string) bool {
+		version, ok := oracles.Lookup(name)
+		return !ok || version.Family != in.Family
+	})
+	if len(names) == 0 {
+		return b, nil
+	}
+	byCase, err := panel.Judge(ctx, []domain.Case{c}, append([]string{oracles.SpecPTXISA}, names...))
+	if errors.Is(err, oracles.ErrUnavailable) {
+		return b, nil // a worker left between Names and Judge: tomorrow's replay
+	}
+	if err != nil {
+		return b, fmt.Errorf("bucket %s on %v: %w", b.Key, names, err)
+	}
 	var out []store.VersionVerdict
 	for _, name := range names {
-		if version, ok := oracles.Lookup(name); !ok || version.Family != in.Family {
-			continue
-		}
-		vv, err := replayOn(ctx, panel, b, c, name)
-		if errors.Is(err, oracles.ErrUnavailable) {
-			continue
-		}
-		if err != nil {
-			return b, fmt.Errorf("bucket %s on %s: %w", b.Key, name, err)
-		}
-		out = append(out, vv)
+		out = append(out, replayedOn(b, c, byCase[c.ID], name))
 	}
 	slices.SortStableFunc(out, func(x, y store.VersionVerdict) int {
 		return cmp.Or(cmp.Compare(oracles.Major(x.Version), oracles.Major(y.Version)), strings.Compare(x.Oracle, y.Oracle))
@@ -63,34 +69,33 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	return b, s.PutBucket(b)
 }
 
-// replayOn judges c with one version and spec/ptxisa and says what the
-// version did: shows the bucket's signature, or another outcome (see
-// store's outcomes). The key names the tool's family, so any version's
-// deviation of the same kind, stage, rule and title is the bucket's.
-func replayOn(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case, name string) (store.VersionVerdict, error) {
-	byCase, err := panel.Judge(ctx, []domain.Case{c}, []string{oracles.SpecPTXISA, name})
-	if err != nil {
-		return store.VersionVerdict{}, err
+// replayedOn says what the version named did with c, from the verdicts of
+// one judgment by every version and spec/ptxisa: shows the bucket's
+// signature, or another outcome (see store's outcomes). The key names the
+// tool's family, so any version's deviation of the same kind, stage, rule
+// and title is the bucket's. A version that gave no verdict does not judge
+// the case's domain (MLIR 19 has no tcgen05 ops): it cannot judge it,
+// which is not a fix.
+func replayedOn(b store.Bucket, c domain.Case, vs []oracles.Verdict, name string) store.VersionVerdict {
+	vv := store.VersionVerdict{Oracle: name, Outcome: store.CannotJudge}
+	i := slices.IndexFunc(vs, func(v oracles.Verdict) bool { return v.Oracle == name })
+	if i < 0 {
+		return vv
 	}
-	vv := store.VersionVerdict{Oracle: name}
-	var v oracles.Verdict
-	for _, x := range byCase[c.ID] {
-		if x.Oracle == name {
-			v = x
-			vv.Version, vv.Kind, vv.Rule = x.Version, x.Kind, x.Rule
-		}
-	}
+	v := vs[i]
+	vv.Version, vv.Kind, vv.Rule = v.Version, v.Kind, v.Rule
+	mine := slices.DeleteFunc(slices.Clone(vs), func(v oracles.Verdict) bool { return v.Oracle != name && v.Oracle != oracles.SpecPTXISA })
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: name, On: b.Signature.Pair.On}
-	dis := policy.PolicyFor(c.Domain).On(pair).Evaluate(c, byCase[c.ID])
+	dis := policy.PolicyFor(c.Domain).On(pair).Evaluate(c, mine)
 	for _, d := range dis {
 		sig := policy.SignatureOf(d)
 		if sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key) {
 			vv.Outcome = store.Reproduces
-			return vv, nil
+			return vv
 		}
 	}
 	vv.Outcome = outcome(b.Signature, v, len(dis) == 0)
-	return vv, nil
+	return vv
 }
 
 // outcome says what a version did with the bucket's case when it did not
@@ -106,7 +111,7 @@ func outcome(sig policy.Signature, v oracles.Verdict, right bool) string {
 	}
 	at, under := oracles.ParseStage(v.Rule), oracles.ParseStage(sig.Stage)
 	class := policy.ClassOf(sig)
-	anywhere := class == policy.TooPermissive || under.Fault == oracles.Dropped
+	anywhere := class == policy.TooPermissive || under.Fault == oracles.Dropped || under.Fault == oracles.WrongValue
 	same := !at.Before(under) && !under.Before(at)
 	failed := class == policy.Crash || class == policy.ExitZeroError
 	switch {

@@ -39,23 +39,27 @@ func rejectedSeed(t *testing.T) domain.Case {
 
 // TestReplayVersions: llc 19 accepts what spec/ptxisa rejects; the bucket
 // is replayed on llc19 and llc22 (the "llc" family) and says which
-// reproduce; a family member not installed (none here) is left out.
+// reproduce; a family member not installed (none here) is left out, and
+// one that does not judge the case's domain cannot judge it (no verdict is
+// no fix).
 func TestReplayVersions(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		llc22   oracles.Kind
+		domains []string // llc22's; nil judges every domain
 		want    string
 		flagged bool
 	}{
-		{"fixed in 22", oracles.Reject, "19: reproduces, 22: fixed", false},
-		{"22 reproduces", oracles.Accept, "19: reproduces, 22: reproduces", true},
-		{"22 cannot judge", oracles.Unsupported, "19: reproduces, 22: cannot judge", true},
+		{"fixed in 22", oracles.Reject, nil, "19: reproduces, 22: fixed", false},
+		{"22 reproduces", oracles.Accept, nil, "19: reproduces, 22: reproduces", true},
+		{"22 cannot judge", oracles.Unsupported, nil, "19: reproduces, 22: cannot judge", true},
+		{"22 does not judge the domain", oracles.Reject, []string{"kindword"}, "19: reproduces, 22: cannot judge", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := storetest.Open(t, "")
 			c := rejectedSeed(t)
 			llc19 := testoracle.New(testoracle.Config{Name: "llc@19", Kind: oracles.Accept})
-			llc22 := testoracle.New(testoracle.Config{Name: "llc@22", Kind: tc.llc22})
+			llc22 := testoracle.New(testoracle.Config{Name: "llc@22", Kind: tc.llc22, Domains: tc.domains})
 			orcs := []oracles.Oracle{spec.New(spec.PTXISA), llc19, llc22}
 			pair := policy.Pair{A: oracles.SpecPTXISA, B: "llc@19", On: policy.OnVerdict}
 			bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, storetest.Judge(t, orcs[:2], c))

@@ -4,6 +4,7 @@ package oracles
 
 import (
 	"context"
+	"hash/fnv"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
@@ -72,6 +73,11 @@ type Status struct {
 	// Sampled says the oracle judges the cases it has room for (see
 	// Info.Sampled).
 	Sampled bool `json:"sampled,omitempty"`
+	// SampleOneIn, above 1, narrows a sampled judge to one case in
+	// SampleOneIn (InSample), in the domains another judge of its family
+	// judges in full: the newest release beside a build of main
+	// (toolchain.Sampling). Zero gives it every case it has room for.
+	SampleOneIn int `json:"sample_one_in,omitempty"`
 	// ReplayOnly says a campaign judges with the oracle only when it is
 	// named: an older release's, kept to replay buckets (found-in).
 	ReplayOnly bool `json:"replay_only,omitempty"`
@@ -79,4 +85,16 @@ type Status struct {
 	// does not parse (an MLIR release that spells an op otherwise), each
 	// with the tool's words: unsupported, never verdicts.
 	Unspelled map[string]string `json:"unspelled,omitempty"`
+}
+
+// InSample reports whether the case is among the one in n that a judge
+// with Status.SampleOneIn n judges. It depends on the case's ID alone, so
+// every coordinator, and a resumed campaign, draws the same sample.
+func InSample(caseID string, n int) bool {
+	if n <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(caseID))
+	return h.Sum32()%uint32(n) == 0
 }

@@ -297,7 +297,7 @@ func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *n
 	o.say(cmd, "minimizing the new buckets with the workers (--no-minimize skips it)")
 	p := newStageProgress(campaign, "minimizing")
 	defer o.progress(cmd, p)()
-	return (&minimizeOptions{budget: 200}).minimizeBuckets(cmd.Context(), io.Discard, db, p.watch(panel), nil, p)
+	return minimizeBuckets(cmd.Context(), io.Discard, db, p.watch(panel), nil, 200, false, 0, p)
 }
 
 // progress shows a stage's line until the returned stop; --quiet shows none.

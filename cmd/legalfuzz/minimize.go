@@ -46,7 +46,11 @@ IDs it minimizes every bucket not minimized yet. Campaigns run it for their new 
 			p := newStageProgress("", "minimizing")
 			stop := ticker(cmd.ErrOrStderr(), p.line)
 			defer stop()
-			return o.minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, p.watch(panel), ids, p)
+			width := 0
+			if o.nats.url == "" {
+				width = 1 // this process's oracles: one Judge at a time each, as a worker asks them
+			}
+			return minimizeBuckets(cmd.Context(), cmd.OutOrStdout(), db, p.watch(panel), ids, o.budget, o.all, width, p)
 		},
 	}
 	o.nats.register(cmd.Flags())
@@ -79,29 +83,27 @@ func (o *minimizeOptions) panel(ctx context.Context) (oracles.Panel, func(), err
 }
 
 // minimizeBuckets minimizes the named buckets (by key prefix), or every bucket
-// not yet minimized, and prints one line each; p, when not nil, is told
-// which bucket it is at.
-func (o *minimizeOptions) minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, panel oracles.Panel, ids []string, p *stageProgress) error {
+// not yet minimized, width at a time (coordinator.MinimizeBuckets), and
+// prints one line each as it finishes; p, when not nil, is told how many
+// are done.
+func minimizeBuckets(ctx context.Context, w io.Writer, db *store.Store, panel oracles.Panel, ids []string, budget int, again bool, width int, p *stageProgress) error {
 	buckets, err := db.Buckets()
 	if err != nil {
 		return err
 	}
-	buckets = slices.DeleteFunc(buckets, func(b store.Bucket) bool { return !wanted(b, ids, o.all) })
-	for i, b := range buckets {
+	buckets = slices.DeleteFunc(buckets, func(b store.Bucket) bool { return !wanted(b, ids, again) })
+	done := 0
+	return coordinator.MinimizeBuckets(ctx, db, panel, buckets, coordinator.MinimizeOptions{Budget: budget}, width, func(b store.Bucket) {
+		done++
 		if p != nil {
-			p.at(i+1, len(buckets), b.Key)
-		}
-		b, err := coordinator.MinimizeBucket(ctx, db, panel, b, coordinator.MinimizeOptions{Budget: o.budget})
-		if err != nil {
-			return err
+			p.at(done, len(buckets), b.Key)
 		}
 		if b.Minimized == "" {
 			fmt.Fprintf(w, "%s  %s\n", b.Key, b.MinimizeNote)
-			continue
+			return
 		}
 		fmt.Fprintf(w, "%s  minimized %s -> %s, reproduces %d/%d  %s\n", b.Key, b.Example, b.Minimized, b.Reliability, b.ReChecks, b.Title)
-	}
-	return nil
+	})
 }
 
 func wanted(b store.Bucket, ids []string, again bool) bool {

@@ -67,6 +67,10 @@ func writeOracles(w io.Writer, found *registry.Found, wide bool, width int) erro
 			notes = append(notes, "replays buckets only (--all-releases, or --oracles naming it, judges with it)")
 		case s.ReplayOnly:
 			notes = append(notes, "replays buckets only")
+		case s.SampleOneIn > 1 && wide:
+			notes = append(notes, fmt.Sprintf("judges one case in %d beside a build of main (--all-releases, or --oracles naming it, every case)", s.SampleOneIn))
+		case s.SampleOneIn > 1:
+			notes = append(notes, fmt.Sprintf("judges 1 case in %d", s.SampleOneIn))
 		}
 		if wide && s.Path != "" {
 			notes = append(notes, s.Path)

@@ -197,7 +197,8 @@ func (s *Store) checkSize(tx *bolt.Tx) error {
 }
 
 // initSchema creates a fresh store's buckets, or checks an existing one's
-// schema and migrates an older one.
+// schema and migrates an older one (its buckets, and its oracles' old
+// names: renameOracles).
 func initSchema(tx *bolt.Tx, fresh bool) error {
 	if !fresh {
 		if err := checkSchema(tx); err != nil {
@@ -208,6 +209,9 @@ func initSchema(tx *bolt.Tx, fresh bool) error {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return err
 		}
+	}
+	if err := renameOracles(tx, fresh); err != nil {
+		return err
 	}
 	return tx.Bucket(bucketMeta).Put(keySchema, fmt.Appendf(nil, "%d", Schema))
 }

@@ -3,7 +3,10 @@ package mlir
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -17,6 +20,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 )
 
 // spelled are the domains some release spells, whose seeds the probe
@@ -36,8 +40,8 @@ const parseOnly = "--mlir-very-unsafe-disable-verifier-on-parsing"
 // too and count as the parser refusing the seed.
 const printGeneric = "--mlir-print-op-generic"
 
-// probed remembers each mlir-opt's probe by path and version: the mlir
-// and mlir-passes oracles of one installation share it.
+// probed remembers each mlir-opt's probe by its cache key (probeKey): the
+// mlir and mlir-passes oracles of one installation share it.
 var probed sync.Map
 
 // unspelled parses every domain's seeds, as the oracle spells them, with
@@ -49,28 +53,52 @@ var probed sync.Map
 // not parse; a few that do not are values the release cannot hold (an
 // enum case it lacks), which its verdicts say. A release without the flag
 // (MLIR 19, whose spelling the renderers start from) is not probed.
+//
+// The answer is kept with the tool's probes (batch.Probes, on disk under
+// the cache directory) keyed by the tool's build (tool.Tool.Stamp) and a
+// hash of the rendered seeds, so a later discovery of the same mlir-opt
+// runs nothing, while a rebuilt tool or a renderer that writes a seed
+// otherwise is probed again.
 func (o *Oracle) unspelled(ctx context.Context) (map[string]string, error) {
-	key := o.Opt.Path + "\x00" + o.Opt.Version
+	texts, parses := o.seedTexts()
+	key := o.probeKey(texts)
 	if m, ok := probed.Load(key); ok {
 		return m.(map[string]string), nil
 	}
+	probes := batch.OpenProbes("mlir-opt-parse", o.Opt.Version, o.Opt.Path)
 	out := map[string]string{}
+	if probes.Get(key, &out) {
+		probed.Store(key, out)
+		return out, nil
+	}
 	help, err := o.Opt.Run(ctx, o.timeout(), nil, "--help")
 	if err != nil {
 		return nil, fmt.Errorf("%s --help: %w", o.Opt.Path, err)
 	}
 	if strings.Contains(string(help.Stdout), parseOnly) {
-		if out, err = o.parseSeeds(ctx); err != nil {
+		if out, err = o.parseSeeds(ctx, texts, parses); err != nil {
 			return nil, err
 		}
 	}
+	probes.Put(key, out)
+	probes.Save()
 	probed.Store(key, out)
 	return out, nil
 }
 
-// parseSeeds parses each domain's seeds and says which domains mostly fail.
-func (o *Oracle) parseSeeds(ctx context.Context) (map[string]string, error) {
-	parses, err := o.parseEachSeed(ctx)
+// probeKey is the cache key of the parse probe: what the tool is (path,
+// version, build stamp), how it is asked, and what it is given.
+func (o *Oracle) probeKey(texts []string) string {
+	h := sha256.New()
+	for _, s := range append([]string{o.Opt.Path, o.Opt.Version, o.Opt.Stamp(), parseOnly, printGeneric}, texts...) {
+		fmt.Fprintf(h, "%d:%s", len(s), s)
+	}
+	return "parse " + hex.EncodeToString(h.Sum(nil))
+}
+
+// parseSeeds parses the rendered seeds and says which domains mostly fail.
+func (o *Oracle) parseSeeds(ctx context.Context, texts []string, parses []seedParse) (map[string]string, error) {
+	parses, err := o.parseEachSeed(ctx, texts, parses)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +130,9 @@ type seedParse struct {
 	refused string
 }
 
-// parseEachSeed parses every seed the oracle renders, of every domain it
-// judges, with the verifier off.
-func (o *Oracle) parseEachSeed(ctx context.Context) ([]seedParse, error) {
+// seedTexts renders every seed of every domain the oracle judges, with
+// the seed each text is of.
+func (o *Oracle) seedTexts() ([]string, []seedParse) {
 	var texts []string
 	var parses []seedParse
 	for _, d := range spelled {
@@ -119,10 +147,17 @@ func (o *Oracle) parseEachSeed(ctx context.Context) ([]seedParse, error) {
 			}
 		}
 	}
+	return texts, parses
+}
+
+// parseEachSeed parses the rendered seeds (seedTexts) with the verifier
+// off and records on each parse what the parser refused.
+func (o *Oracle) parseEachSeed(ctx context.Context, texts []string, parses []seedParse) ([]seedParse, error) {
 	res, err := o.runSplit(ctx, stage{name: stageVerify, tool: o.Opt, args: []string{parseOnly, printGeneric}}, texts)
 	if err != nil {
 		return nil, fmt.Errorf("parse the seeds with %s: %w", o.Opt.Path, err)
 	}
+	parses = slices.Clone(parses)
 	for i, r := range res {
 		if r.outcome != passed {
 			parses[i].refused = cmp.Or(firstError(r.diag), "refused")

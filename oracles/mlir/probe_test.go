@@ -2,7 +2,10 @@ package mlir
 
 import (
 	"context"
+	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
@@ -43,7 +47,8 @@ func TestProbeFindsUnparsedSpelling(t *testing.T) {
 		t.Skip(err)
 	}
 	o := NewRelease("mlir@22", 22, opt)
-	got, err := o.parseSeeds(context.Background())
+	texts, parses := o.seedTexts()
+	got, err := o.parseSeeds(context.Background(), texts, parses)
 	if err != nil || len(got) != 0 {
 		t.Fatalf("MLIR 22 on its own spellings: %v, %v; want every domain parsed", got, err)
 	}
@@ -53,7 +58,8 @@ func TestProbeFindsUnparsedSpelling(t *testing.T) {
 		return k, err
 	})
 	o.spelling.renderers = map[string]renderer{cpasync.Name: keywords}
-	got, err = o.parseSeeds(context.Background())
+	texts, parses = o.seedTexts()
+	got, err = o.parseSeeds(context.Background(), texts, parses)
 	if err != nil || !strings.Contains(got[cpasync.Name], "does not parse legalfuzz's spelling of cpasync") || len(got) != 1 {
 		t.Fatalf("MLIR 22 on a spelling it cannot read: %v, %v", got, err)
 	}
@@ -100,13 +106,14 @@ func TestSeedsParseOnEveryRelease(t *testing.T) {
 				t.Skipf("mlir-opt %s cannot parse without verifying (no %s)", opt.Version, parseOnly)
 			}
 			o := NewRelease("mlir@"+label, in.Major, opt)
-			parses, err := o.parseEachSeed(ctx)
+			texts, seeds := o.seedTexts()
+			parses, err := o.parseEachSeed(ctx, texts, seeds)
 			if err != nil {
 				t.Fatal(err)
 			}
-			seeds := map[string]int{}
+			perDomain := map[string]int{}
 			for _, p := range parses {
-				seeds[p.c.Domain]++
+				perDomain[p.c.Domain]++
 				switch {
 				case p.refused == "":
 				case enumLacks.MatchString(p.refused):
@@ -118,10 +125,72 @@ func TestSeedsParseOnEveryRelease(t *testing.T) {
 			if len(parses) == 0 {
 				t.Fatalf("no seed has a spelling in MLIR %s", opt.Version)
 			}
-			t.Logf("seeds rendered per domain: %v", seeds)
+			t.Logf("seeds rendered per domain: %v", perDomain)
 		})
 	}
 }
 
 // enumLacks is the parser refusing an enum case the release lacks.
 var enumLacks = regexp.MustCompile(`^expected ::mlir::NVVM::\w+ to be one of: `)
+
+// TestProbeCachedByBuild: the parse probe's answer is kept on disk, so a
+// second discovery of the same mlir-opt (a new process: the in-memory map
+// forgotten) runs nothing, while a renderer that writes a seed otherwise,
+// or the tool rebuilt in place, is probed again.
+func TestProbeCachedByBuild(t *testing.T) {
+	in := toolchaintest.Release(t, 22)
+	opt, err := in.Locate(context.Background(), "mlir-opt")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Setenv(batch.CacheDirEnv, t.TempDir())
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "runs")
+	wrapper := filepath.Join(dir, "mlir-opt")
+	script := fmt.Sprintf("#!/bin/sh\necho run >> \"%s\"\nexec '%s' \"$@\"\n", runs, opt.Path)
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	counted := opt
+	counted.Path = wrapper
+	ran := func() int {
+		data, _ := os.ReadFile(runs)
+		return strings.Count(string(data), "run\n")
+	}
+	discover := func(o *Oracle) map[string]string {
+		t.Helper()
+		probed.Clear() // a new process
+		got, err := o.unspelled(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+
+	if got := discover(NewRelease("mlir@22", 22, counted)); len(got) != 0 || ran() == 0 {
+		t.Fatalf("first discovery: unspelled %v after %d runs; want every domain read, and the tool run", got, ran())
+	}
+	before := ran()
+	if got := discover(NewRelease("mlir@22", 22, counted)); len(got) != 0 || ran() != before {
+		t.Fatalf("second discovery: unspelled %v, %d runs more; want the cached answer and no run", got, ran()-before)
+	}
+
+	changed := NewRelease("mlir@22", 22, counted)
+	changed.spelling.renderers = map[string]renderer{cpasync.Name: typed(func(v cpasync.Value) (kernel, error) {
+		k, err := renderCPAsync(v)
+		k.Body = waitGeneric.ReplaceAllString(k.Body, "nvgpu.device_async_wait $1 numGroups = 0")
+		return k, err
+	})}
+	if got := discover(changed); got[cpasync.Name] == "" || ran() == before {
+		t.Fatalf("a changed rendering: unspelled %v, %d runs more; want it probed again", got, ran()-before)
+	}
+
+	before = ran()
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(wrapper, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if discover(NewRelease("mlir@22", 22, counted)); ran() == before {
+		t.Fatal("the tool rebuilt in place: probed from the cache; want it probed again")
+	}
+}

@@ -30,8 +30,10 @@ type Options struct {
 	// Toolchains names the user's LLVM installations besides the ones make
 	// oracles installed.
 	Toolchains toolchain.Options
-	// AllReleases judges with every LLVM release installed; by default the
-	// older releases only replay buckets (toolchain.Judging).
+	// AllReleases judges with every LLVM release installed, each in full; by
+	// default the older releases only replay buckets (toolchain.Judging)
+	// and the newest judges a sample beside a build of main
+	// (toolchain.Sampling).
 	AllReleases bool
 }
 
@@ -105,9 +107,10 @@ func (f *Found) addToolchains(ctx context.Context, opts Options) error {
 		return err
 	}
 	f.Toolchains, f.Skipped = ins, skipped
-	judging := toolchain.Judging(ins)
+	judging, sampling := toolchain.Judging(ins), toolchain.Sampling(ins)
 	for _, in := range ins {
 		replayOnly := !opts.AllReleases && !slices.Contains(judging, in)
+		sampled := !opts.AllReleases && slices.Contains(sampling, in)
 		for _, found := range []func() (oracles.Oracle, oracles.Status){
 			func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx, in)) },
 			func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses(ctx, in)) },
@@ -116,6 +119,9 @@ func (f *Found) addToolchains(ctx context.Context, opts Options) error {
 		} {
 			o, st := found()
 			st.ReplayOnly = replayOnly
+			if sampled {
+				st.Sampled, st.SampleOneIn = true, toolchain.SampleOneIn
+			}
 			f.add(o, st)
 		}
 	}
@@ -151,7 +157,7 @@ func tool[T any, P interface {
 
 func (f *Found) add(o oracles.Oracle, s oracles.Status) {
 	if in, ok := oracles.Lookup(s.Name); ok {
-		s.Sampled = in.Sampled
+		s.Sampled = s.Sampled || in.Sampled
 	}
 	if o != nil && s.Available {
 		f.Oracles = append(f.Oracles, o)

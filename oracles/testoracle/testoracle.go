@@ -55,6 +55,9 @@ type Config struct {
 	OnJudge func(batch []domain.Case)
 	// Sampled advertises the oracle as a sampled judge (oracles.Info.Sampled).
 	Sampled bool
+	// SampleOneIn advertises it as narrowed to a sample of one case in
+	// SampleOneIn (oracles.Status.SampleOneIn); zero narrows nothing.
+	SampleOneIn int
 }
 
 // FixedLatency is the fixed test oracle. It is safe for concurrent use.
@@ -103,7 +106,8 @@ func (o *FixedLatency) Status(domains ...string) oracles.Status {
 	if len(o.cfg.Domains) > 0 {
 		domains = o.cfg.Domains
 	}
-	return oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: domains, Sampled: o.cfg.Sampled}
+	return oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: domains, Sampled: o.cfg.Sampled,
+		SampleOneIn: o.cfg.SampleOneIn}
 }
 
 // Release unblocks every hung Judge call, now and later.

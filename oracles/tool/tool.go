@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -278,4 +279,44 @@ func exitStatus(cmd *exec.Cmd, err error) (int, string) {
 		return -1, ws.Signal().String()
 	}
 	return cmd.ProcessState.ExitCode(), ""
+}
+
+// Stamp identifies the build of the tool's file beyond its path and the
+// version it prints: the size and modification time of the file and, for a
+// script (make oracles' private-root wrappers), of every file it names in
+// single quotes that is executable (the loader and the program it runs).
+// A tool rebuilt in place (a user's own LLVM after ninja, a newer snapshot
+// behind an unchanged wrapper) gets a new stamp, so an answer cached under
+// the old one is not read for it. Empty when the file cannot be read.
+func (t Tool) Stamp() string {
+	st, err := os.Stat(t.Path)
+	if err != nil {
+		return ""
+	}
+	stamp := fileStamp(t.Path, st)
+	if st.Size() > maxWrapper {
+		return stamp
+	}
+	data, err := os.ReadFile(t.Path)
+	if err != nil || !bytes.HasPrefix(data, []byte("#!")) {
+		return stamp
+	}
+	for _, m := range quotedPath.FindAllSubmatch(data, -1) {
+		p := string(m[1])
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			stamp += " " + fileStamp(p, st)
+		}
+	}
+	return stamp
+}
+
+// maxWrapper bounds the size of a script Stamp reads for the files it runs.
+const maxWrapper = 16 << 10
+
+// quotedPath is an absolute path in single quotes, as make oracles writes
+// them into its wrappers.
+var quotedPath = regexp.MustCompile(`'(/[^']+)'`)
+
+func fileStamp(path string, st os.FileInfo) string {
+	return fmt.Sprintf("%s:%d:%d", path, st.Size(), st.ModTime().UnixNano())
 }

@@ -338,6 +338,31 @@ func Judging(ins []Installation) []Installation {
 	return out
 }
 
+// SampleOneIn is the share of the cases a sampled installation judges:
+// one in SampleOneIn (oracles.InSample).
+const SampleOneIn = 4
+
+// Sampling picks, among the installations a campaign judges with
+// (Judging), those that judge a sample of the cases: the newest release,
+// when a build of main judges too and the user did not name the release.
+// Beside main, a release mostly says what main says, and every bucket is
+// replayed on every installation anyway (found-in); its CPU goes to main
+// judging more distinct cases. A domain main does not judge (its parser
+// does not read our spelling), the release still judges in full.
+func Sampling(ins []Installation) []Installation {
+	judging := Judging(ins)
+	if !slices.ContainsFunc(judging, Installation.Main) {
+		return nil
+	}
+	var out []Installation
+	for _, in := range judging {
+		if !in.Main() && !in.Named {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()

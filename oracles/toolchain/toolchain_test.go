@@ -124,6 +124,16 @@ func TestJudging(t *testing.T) {
 	if strings.Join(got, ",") != "old,23,trunk" {
 		t.Errorf("judging with %v, want old, 23 and trunk", got)
 	}
+	got = nil
+	for _, in := range toolchain.Sampling(ins) {
+		got = append(got, in.Label)
+	}
+	if strings.Join(got, ",") != "23" {
+		t.Errorf("sampling with %v, want 23 (the newest release beside trunk)", got)
+	}
+	if got := toolchain.Sampling(ins[:4]); len(got) != 0 {
+		t.Errorf("without a build of main, sampling with %v; want every release judging in full", got)
+	}
 }
 
 // TestInstalledReleaseRuns: the installations make oracles made read
