@@ -126,7 +126,7 @@ func BenchmarkCheckEmitted(b *testing.B) {
 	c := caseFrom(&testing.T{}, "wgmma", m{"m": 128, "n": 16, "k": 64, "b_k": 64, "trans_b": true})
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := checkEmitted(c, entry); err != nil {
+		if err := errors.Join(checkEmitted(c, entry), checkValues(c, entry)); err != nil {
 			b.Fatal(err)
 		}
 	}
