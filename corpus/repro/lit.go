@@ -81,8 +81,8 @@ func WriteTests(ctx context.Context, s regress.Store, dir string, orcs []oracles
 	if err := os.WriteFile(cfg, []byte(litConfigText(ctx)), 0o644); err != nil {
 		return ts, err
 	}
-	awk := filepath.Join(dir, ValuesAwk)
-	if err := os.WriteFile(awk, []byte(emitted.Awk+"\n"), 0o644); err != nil {
+	awk, err := writeValuesAwk(dir)
+	if err != nil {
 		return ts, err
 	}
 	ts.Files = append(ts.Files, cfg, awk)
@@ -92,6 +92,12 @@ func WriteTests(ctx context.Context, s regress.Store, dir string, orcs []oracles
 // ValuesAwk is the evaluator of emitted PTX (emitted.Awk) that a lit
 // suite, and a wrong-value bucket's bundle, run on llc's output.
 const ValuesAwk = "values.awk"
+
+// writeValuesAwk writes ValuesAwk into dir and returns its path.
+func writeValuesAwk(dir string) (string, error) {
+	path := filepath.Join(dir, ValuesAwk)
+	return path, os.WriteFile(path, []byte(emitted.Awk+"\n"), 0o644)
+}
 
 // litTest is a bucket's lit test: its file name and text, or !ok when its
 // deviating tool has none (ptxas, the in-process oracles).

@@ -17,7 +17,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
-	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -323,7 +322,7 @@ func droppedCheck(s *script, bd Bundle) {
 // (emitted.Awk) prints the instructions the check reads with the values of
 // their operands, and the one the finding names must be among them.
 func wrongValueCheck(s *script, bd Bundle, dir string) {
-	if err := os.WriteFile(filepath.Join(dir, ValuesAwk), []byte(emitted.Awk+"\n"), 0o644); err != nil {
+	if _, err := writeValuesAwk(dir); err != nil {
 		s.add(`cannot "the bundle has no values.awk"`)
 		return
 	}
