@@ -59,7 +59,7 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 	defer c.recordDead(&dead)
 	for i, m := range ms {
 		if errs[i] == nil {
-			results[i] = withoutDropped(results[i], dropped)
+			results[i] = c.withoutDropped(results[i], dropped)
 			errs[i] = c.verdictsOK(results[i], known)
 		}
 		if errs[i] != nil {
@@ -107,14 +107,22 @@ func (c *Coordinator) commitOf(res queue.Result) store.Commit {
 }
 
 // withoutDropped leaves out of a result its verdicts and bad reports for
-// cases the store settled and dropped: every job of such a case was judged
-// and committed, so these are a redelivery, counted once already.
-func withoutDropped(res queue.Result, dropped map[string]bool) queue.Result {
+// cases the store settled and dropped, when its oracle is one the campaign
+// asks about their domain: every job of such a case was judged and
+// committed, so these are a redelivery, counted once already (as a
+// duplicate verdict of a stored case is skipped). Any other oracle's are
+// left for verdictsOK to refuse.
+func (c *Coordinator) withoutDropped(res queue.Result, dropped map[string]bool) queue.Result {
 	if len(dropped) == 0 {
 		return res
 	}
-	res.Verdicts = slices.DeleteFunc(slices.Clone(res.Verdicts), func(v oracles.Verdict) bool { return dropped[v.Case] })
-	res.Bad = slices.DeleteFunc(slices.Clone(res.Bad), func(b queue.BadCase) bool { return dropped[b.ID] })
+	redelivered := func(id, domainName string) bool {
+		return dropped[id] && slices.Contains(c.oraclesFor(domainName), res.Oracle)
+	}
+	res.Verdicts = slices.DeleteFunc(slices.Clone(res.Verdicts), func(v oracles.Verdict) bool {
+		return v.Oracle == res.Oracle && redelivered(v.Case, v.Domain)
+	})
+	res.Bad = slices.DeleteFunc(slices.Clone(res.Bad), func(b queue.BadCase) bool { return redelivered(b.ID, res.Domain) })
 	return res
 }
 

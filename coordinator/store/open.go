@@ -86,6 +86,7 @@ func OpenStore(path string, timeout time.Duration) (*Store, error) {
 		s.db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	warnIfLarge(path)
 	return s, nil
 }
 

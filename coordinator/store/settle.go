@@ -142,8 +142,14 @@ func dropCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) error {
 	return tx.Bucket(bucketCases).Delete([]byte(caseID))
 }
 
+// dropped reports whether the case was settled and dropped: its verdicts
+// are all counted, and any that comes again is a redelivery.
+func dropped(tx *bolt.Tx, caseID string) bool {
+	return hasMark(tx.Bucket(bucketSeen), seenKey(caseID)) && tx.Bucket(bucketCases).Get([]byte(caseID)) == nil
+}
+
 func markSeen(tx *bolt.Tx, caseID string) error {
-	return tx.Bucket(bucketSeen).Put(seenKey(caseID), nil)
+	return setMark(tx.Bucket(bucketSeen), seenKey(caseID))
 }
 
 // night returns campaign's night and campaign record, read once per
@@ -207,12 +213,8 @@ func (s *Store) Tallies() (map[string]tally.Tally, error) {
 func (s *Store) Dropped(ids []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	err := s.view(func(tx *bolt.Tx) error {
-		seen, cases := tx.Bucket(bucketSeen), tx.Bucket(bucketCases)
-		if seen == nil {
-			return nil
-		}
 		for _, id := range ids {
-			if seen.Get(seenKey(id)) != nil && cases.Get([]byte(id)) == nil {
+			if dropped(tx, id) {
 				out[id] = true
 			}
 		}

@@ -225,7 +225,7 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 		added = added[:0]
 		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
 		for _, r := range recs {
-			if b.Get([]byte(r.ID)) != nil || seen.Get(seenKey(r.ID)) != nil {
+			if b.Get([]byte(r.ID)) != nil || hasMark(seen, seenKey(r.ID)) {
 				continue
 			}
 			if err := put(b, []byte(r.ID), r); err != nil {
@@ -429,7 +429,7 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 	disagreeing := map[string]bool{}
 	for _, v := range c.Verdicts {
 		key := verdictKey(v.Case, v.Oracle)
-		if vb.Get(key) != nil {
+		if vb.Get(key) != nil || dropped(tx, v.Case) {
 			continue
 		}
 		if err := put(vb, key, v); err != nil {
@@ -489,7 +489,7 @@ func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
 	err := s.view(func(tx *bolt.Tx) error {
 		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
 		for _, id := range ids {
-			if b.Get([]byte(id)) != nil || seen != nil && seen.Get(seenKey(id)) != nil {
+			if b.Get([]byte(id)) != nil || hasMark(seen, seenKey(id)) {
 				known[id] = true
 			}
 		}
