@@ -171,3 +171,15 @@ func (c *compactor) count() error {
 	c.batch = c.batch[:0]
 	return nil
 }
+
+// Size returns the store file's size and the bytes of its pages in use
+// (the file less its free pages): what the data takes, whatever bbolt
+// allocated ahead.
+func (s *Store) Size() (file, used int64, err error) {
+	err = s.view(func(tx *bolt.Tx) error {
+		file = tx.Size()
+		return nil
+	})
+	st := s.db.Stats()
+	return file, file - int64(st.FreeAlloc), err
+}
