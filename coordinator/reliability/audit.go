@@ -17,8 +17,9 @@ import (
 type Audit struct {
 	Campaign string `json:"campaign"`
 	State    string `json:"state"`
-	// Cases are the campaign's stored cases; Pairs its enqueued (case,
-	// oracle) jobs; Verdicts and DeadPairs what settled them.
+	// Cases are the campaign's cases, stored or settled and dropped (its
+	// night's ledger counts those); Pairs its enqueued (case, oracle) jobs;
+	// Verdicts and DeadPairs what settled them.
 	Cases     int `json:"cases"`
 	Pairs     int `json:"pairs"`
 	Verdicts  int `json:"verdicts"`
