@@ -265,8 +265,11 @@ func (r *claimRow) tool(name string) *toolEvidence {
 	}
 	ev := r.Tools[name]
 	if ev == nil {
-		ev = &toolEvidence{UnsupportedWhy: map[string]int{}}
+		ev = &toolEvidence{}
 		r.Tools[name] = ev
+	}
+	if ev.UnsupportedWhy == nil { // a stored row's omits an empty map
+		ev.UnsupportedWhy = map[string]int{}
 	}
 	return ev
 }
