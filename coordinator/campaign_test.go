@@ -52,7 +52,9 @@ func runCampaign(t *testing.T, ctx context.Context, nc *nats.Conn, fuzzer *worke
 }
 
 // TestCampaignJudgesEveryCaseOnce runs a short embedded campaign and checks
-// that every stored case was judged by every oracle exactly once.
+// that every stored case was judged by every oracle exactly once, and
+// settled once: folded into the night's tally, then kept (seeds, corpus) or
+// dropped.
 func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
 	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
@@ -70,8 +72,18 @@ func TestCampaignJudgesEveryCaseOnce(t *testing.T) {
 		t.Fatalf("stats %+v: want >= 40 cases, each enqueued for 2 oracles and judged exactly once", st)
 	}
 	cases, verdicts, err := db.Counts()
-	if err != nil || cases != st.Cases || verdicts != st.Judged {
-		t.Fatalf("store holds %d cases, %d verdicts; stats say %d, %d", cases, verdicts, st.Cases, st.Judged)
+	nights, nerr := db.Nights()
+	if err != nil || nerr != nil {
+		t.Fatal(err, nerr)
+	}
+	night := nights[camp.ID]
+	l := night.Ledger
+	if cases+l.Dropped != st.Cases || verdicts+l.Verdicts != st.Judged || l.Dropped == 0 {
+		t.Fatalf("store holds %d cases, %d verdicts and dropped %+v; stats say %d, %d", cases, verdicts, l, st.Cases, st.Judged)
+	}
+	if night.Tally.Cases != st.Cases || night.Tally.Verdicts != st.Judged {
+		t.Fatalf("the night's tally folded %d cases, %d verdicts; stats say %d, %d (every case settled once)",
+			night.Tally.Cases, night.Tally.Verdicts, st.Cases, st.Judged)
 	}
 	if err := db.Check(); err != nil {
 		t.Fatal(err)

@@ -44,6 +44,10 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		}
 	}
 	known, err := c.opts.Store.Cases(ids)
+	var dropped map[string]bool
+	if err == nil {
+		dropped, err = c.opts.Store.Dropped(ids)
+	}
 	if err != nil {
 		c.log.Error("read store; results will be redelivered", "err", err)
 		nakAll(ms)
@@ -55,6 +59,7 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 	defer c.recordDead(&dead)
 	for i, m := range ms {
 		if errs[i] == nil {
+			results[i] = c.withoutDropped(results[i], dropped)
 			errs[i] = c.verdictsOK(results[i], known)
 		}
 		if errs[i] != nil {
@@ -99,6 +104,26 @@ func (c *Coordinator) commitOf(res queue.Result) store.Commit {
 			}
 			return c.opts.Policies.For(vs[0].Domain).Evaluate(cs, vs)
 		}}
+}
+
+// withoutDropped leaves out of a result its verdicts and bad reports for
+// cases the store settled and dropped, when its oracle is one the campaign
+// asks about their domain: every job of such a case was judged and
+// committed, so these are a redelivery, counted once already (as a
+// duplicate verdict of a stored case is skipped). Any other oracle's are
+// left for verdictsOK to refuse.
+func (c *Coordinator) withoutDropped(res queue.Result, dropped map[string]bool) queue.Result {
+	if len(dropped) == 0 {
+		return res
+	}
+	redelivered := func(id, domainName string) bool {
+		return dropped[id] && slices.Contains(c.oraclesFor(domainName), res.Oracle)
+	}
+	res.Verdicts = slices.DeleteFunc(slices.Clone(res.Verdicts), func(v oracles.Verdict) bool {
+		return v.Oracle == res.Oracle && redelivered(v.Case, v.Domain)
+	})
+	res.Bad = slices.DeleteFunc(slices.Clone(res.Bad), func(b queue.BadCase) bool { return redelivered(b.ID, res.Domain) })
+	return res
 }
 
 // commitAndAck commits the results in one transaction and acks them only

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"github.com/legalfuzz/legalfuzz/reports/tally"
 	"html/template"
 	"io"
 	"slices"
@@ -29,7 +30,7 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"inPair":     func(pair []string, oracle string) bool { return slices.Contains(pair, oracle) },
 	"hasErr":     func(c Cell) bool { return c[oracles.Error]+c[oracles.Timeout] > 0 },
 	"tally":      tallyText,
-	"cases":      cases,
+	"cases":      tally.Cases,
 	// filingClass styles a filing cell by what it asks of the reader.
 	"filingClass": func(f string) string {
 		switch {
@@ -46,11 +47,11 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"tonightOrder": func() []string {
 		return []string{store.TonightRegressed, store.TonightNew, store.TonightFixed, store.TonightStill}
 	},
-	"isNotRun": func(h ToolHint) bool { return h.Why == hintNotRun },
+	"isNotRun": func(h ToolHint) bool { return h.Why == tally.HintNotRun },
 	"notRun": func(hs []ToolHint) []ToolHint {
 		var out []ToolHint
 		for _, h := range hs {
-			if h.Why == hintNotRun {
+			if h.Why == tally.HintNotRun {
 				out = append(out, h)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/xml"
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/reports/tally"
 	"io"
 	"strings"
 
@@ -91,7 +92,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 func reproducerText(b BucketReport) string {
 	var s strings.Builder
 	rp := b.Reproducer
-	fmt.Fprintf(&s, "bucket %s: %s, first seen %s\n", b.Key, cases(b.Cases), b.FirstSeen.UTC().Format("2006-01-02 15:04:05Z"))
+	fmt.Fprintf(&s, "bucket %s: %s, first seen %s\n", b.Key, tally.Cases(b.Cases), b.FirstSeen.UTC().Format("2006-01-02 15:04:05Z"))
 	fmt.Fprintf(&s, "case %s (%s, %s)\n", rp.Case, rp.Domain, rp.Source)
 	if rp.Minimized {
 		fmt.Fprintf(&s, "minimized from %s; the signature held on %d of %d re-checks\n", rp.Example, rp.Reliable, rp.ReChecks)

@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/reports/tally"
 	"io"
 	"strings"
 
@@ -67,7 +68,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		if n == 1 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "- `%s`: contradicted on %d of %s judged by %s", cl.Rule, cl.Contradicting, cases(cl.Judged), tallyText(cl.Tools, true))
+		fmt.Fprintf(&b, "- `%s`: contradicted on %d of %s judged by %s", cl.Rule, cl.Contradicting, tally.Cases(cl.Judged), tallyText(cl.Tools, true))
 		if agreed := tallyText(cl.Tools, false); agreed != "" {
 			fmt.Fprintf(&b, "; agreed: %s", agreed)
 		}

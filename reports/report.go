@@ -10,7 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/reports/tally"
 )
 
 // Schema names the JSON report's format; it changes only when a field's
@@ -151,16 +151,6 @@ type Reproducer struct {
 	Problem     string            `json:"problem,omitempty"`
 }
 
-// RuleCoverage counts how often a spec rule decided a case (fired) and how
-// often it was checked and held (passed).
-type RuleCoverage struct {
-	Rule   string `json:"rule"`
-	Set    string `json:"set"`
-	Domain string `json:"domain"`
-	Fired  int    `json:"fired"`
-	Passed int    `json:"passed"`
-}
-
 // Throughput is one oracle's work summed over every campaign.
 type Throughput struct {
 	Oracle    string  `json:"oracle"`
@@ -214,7 +204,12 @@ type Options struct {
 	Now time.Time
 }
 
-// Load reads a store (read-only, one pass over its cases) and builds the report.
+// Load reads a store (read-only) and builds the report: the nights' tallies
+// (store.Tallies), and one pass over the cases the store holds (buckets'
+// members, the corpus, seeds, minimized cases, cases still being judged, and
+// every case of a night stored before tallies), folding those no tally
+// holds. What it reads does not grow with the cases a night judged and
+// dropped.
 func Load(s *store.Store, opts Options) (*Report, error) {
 	camps, err := s.Campaigns()
 	if err != nil {
@@ -240,7 +235,10 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	if r.Campaign, err = pickCampaign(camps, opts.Campaign); err != nil {
 		return nil, err
 	}
-	acc := newAccumulator(buckets)
+	acc, err := newAccumulator(s, buckets)
+	if err != nil {
+		return nil, err
+	}
 	if err := s.ForEachCase(acc.add); err != nil {
 		return nil, fmt.Errorf("read cases: %w", err)
 	}
@@ -256,12 +254,12 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	nights.Mark(entries, since, r.Campaign)
 	r.Buckets = acc.bucketReports(entries)
 	r.Tonight = tonight(r, nights, since)
-	r.Claims = acc.claims.claims()
-	r.ClaimCounts = countClaims(r.Claims)
-	r.Matrix = acc.matrix.Matrix()
-	r.Coverage = acc.coverage()
+	r.Claims = acc.tally.Claims()
+	r.ClaimCounts = tally.CountClaims(r.Claims)
+	r.Matrix = acc.tally.Matrix.Matrix()
+	r.Coverage = acc.tally.Coverage()
 	r.Throughput = throughput(camps)
-	r.Timeline = Timeline{Cases: cumulative(acc.seen), Buckets: bucketTimes(buckets)}
+	r.Timeline = Timeline{Cases: cumulative(acc.tally.Timeline()), Buckets: bucketTimes(buckets)}
 	if r.Timeline.Features, r.Timeline.Corpus, err = signalTimes(s, r.Campaign); err != nil {
 		return nil, err
 	}
@@ -293,78 +291,42 @@ func pickCampaign(camps []store.Campaign, id string) (string, error) {
 	return latest, nil
 }
 
-// accumulator gathers everything a report needs in one pass over the cases.
+// accumulator gathers everything a report needs: the nights' tallies, the
+// cases no tally holds yet, and the buckets' reproducers.
 type accumulator struct {
-	matrix    MatrixBuilder
-	claims    *claimsBuilder
-	fired     map[string]int
-	passed    map[string]int
-	seen      []time.Time
-	examples  map[string]*Reproducer // by case ID, the buckets' examples and minimized cases
-	cases     int
-	minimized int
-	verdicts  int
+	tally    tally.Tally
+	examples map[string]*Reproducer // by case ID, the buckets' examples and minimized cases
 }
 
-func newAccumulator(buckets []store.Bucket) *accumulator {
-	a := &accumulator{claims: newClaimsBuilder(), fired: map[string]int{}, passed: map[string]int{}, examples: map[string]*Reproducer{}}
+func newAccumulator(s *store.Store, buckets []store.Bucket) (*accumulator, error) {
+	a := &accumulator{examples: map[string]*Reproducer{}}
 	for _, b := range buckets {
 		a.examples[b.Example] = nil
 		if b.Minimized != "" {
 			a.examples[b.Minimized] = nil
 		}
 	}
-	return a
+	nights, err := s.Tallies()
+	if err != nil {
+		return nil, fmt.Errorf("read tallies: %w", err)
+	}
+	for _, t := range nights {
+		a.tally.Merge(&t)
+	}
+	return a, nil
 }
 
+// add folds a stored case that no tally holds, and keeps a bucket's
+// reproducer.
 func (a *accumulator) add(rec store.CaseRecord, vs []oracles.Verdict) error {
-	a.cases++
-	a.verdicts += len(vs)
-	if _, minimized := rec.MinimizedFor(); !minimized {
-		a.seen = append(a.seen, rec.Seen) // a minimization's time is not the campaign's
-	} else {
-		a.minimized++
+	c := rec.TallyCase()
+	if !rec.Tallied {
+		a.tally.Add(c, vs)
 	}
-	a.matrix.Add(vs)
-	for _, v := range vs {
-		if isSpec(v) && v.Kind == oracles.Reject {
-			a.fired[v.Rule]++
-		}
-	}
-	for _, id := range passedRules(rec) {
-		a.passed[id]++
-	}
-	var value json.RawMessage
-	valueOf := func() json.RawMessage {
-		if value == nil {
-			value = caseJSON(rec)
-		}
-		return value
-	}
-	a.claims.add(rec.ID, rec.Domain, vs, valueOf)
 	if _, ok := a.examples[rec.ID]; ok {
-		a.examples[rec.ID] = &Reproducer{Case: rec.ID, Domain: rec.Domain, Source: rec.Source,
-			Value: valueOf(), Verdicts: vs}
+		a.examples[rec.ID] = &Reproducer{Case: rec.ID, Domain: rec.Domain, Source: rec.Source, Value: c.JSON(), Verdicts: vs}
 	}
 	return nil
-}
-
-// caseJSON renders a stored case's JSON form; a case that no longer decodes
-// (its domain changed) is shown as an error object, not dropped.
-func caseJSON(rec store.CaseRecord) json.RawMessage {
-	problem := func(err error) json.RawMessage {
-		data, _ := json.Marshal(map[string]string{"error": err.Error(), "canonical_hex": fmt.Sprintf("%x", rec.Data)})
-		return data
-	}
-	_, v, err := rec.Decode()
-	if err != nil {
-		return problem(err)
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return problem(err)
-	}
-	return data
 }
 
 func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport {
@@ -418,16 +380,6 @@ func pairFirst(vs []oracles.Verdict, a, b string) []oracles.Verdict {
 		}
 		return cmp.Compare(x.Oracle, y.Oracle)
 	})
-	return out
-}
-
-// coverage lists every spec rule with its counts, in rule ID order.
-func (a *accumulator) coverage() []RuleCoverage {
-	rules := spec.Rules()
-	out := make([]RuleCoverage, 0, len(rules))
-	for _, r := range rules {
-		out = append(out, RuleCoverage{Rule: r.ID, Set: string(r.Set), Domain: r.Domain, Fired: a.fired[r.ID], Passed: a.passed[r.ID]})
-	}
 	return out
 }
 
@@ -490,17 +442,28 @@ func throughput(camps []store.Campaign) []Throughput {
 	return out
 }
 
-// cumulative sorts times and thins the running count to at most
+// cumulative sorts counted times and thins the running count to at most
 // maxTimelinePoints points, always keeping the last.
-func cumulative(ts []time.Time) []TimePoint {
-	ts = slices.Clone(ts)
-	slices.SortFunc(ts, time.Time.Compare)
+func cumulative(cs []tally.Count) []TimePoint {
+	cs = slices.Clone(cs)
+	slices.SortFunc(cs, func(x, y tally.Count) int { return x.Time.Compare(y.Time) })
 	out := []TimePoint{}
-	step := max(1, (len(ts)+maxTimelinePoints-1)/maxTimelinePoints)
-	for i, t := range ts {
-		if (i+1)%step == 0 || i == len(ts)-1 {
-			out = append(out, TimePoint{Time: t, Count: i + 1})
+	step := max(1, (len(cs)+maxTimelinePoints-1)/maxTimelinePoints)
+	total := 0
+	for i, c := range cs {
+		total += c.N
+		if (i+1)%step == 0 || i == len(cs)-1 {
+			out = append(out, TimePoint{Time: c.Time, Count: total})
 		}
+	}
+	return out
+}
+
+// counted counts each time once.
+func counted(ts []time.Time) []tally.Count {
+	out := make([]tally.Count, len(ts))
+	for i, t := range ts {
+		out[i] = tally.Count{Time: t, N: 1}
 	}
 	return out
 }
@@ -510,7 +473,7 @@ func bucketTimes(buckets []store.Bucket) []TimePoint {
 	for i, b := range buckets {
 		ts[i] = b.FirstSeen
 	}
-	return cumulative(ts)
+	return cumulative(counted(ts))
 }
 
 // signalTimes is the campaign's features and corpus over time.
@@ -530,7 +493,7 @@ func signalTimes(s *store.Store, campaign string) (features, corpus []TimePoint,
 	for _, e := range es {
 		ct = append(ct, e.Added)
 	}
-	return cumulative(ft), cumulative(ct), nil
+	return cumulative(counted(ft)), cumulative(counted(ct)), nil
 }
 
 // tonight counts the buckets' tonight statuses.
@@ -556,7 +519,8 @@ func tonight(r *Report, nights store.Nights, since string) Tonight {
 }
 
 func totals(r *Report, a *accumulator) Totals {
-	t := Totals{Cases: a.cases, Generated: a.cases - a.minimized, Minimized: a.minimized, Verdicts: a.verdicts,
+	n := a.tally
+	t := Totals{Cases: n.Cases, Generated: n.Cases - n.Minimized, Minimized: n.Minimized, Verdicts: n.Verdicts,
 		Buckets: len(r.Buckets), DeadLetters: len(r.DeadLetters)}
 	for _, b := range r.Buckets {
 		switch b.Status {
@@ -569,25 +533,4 @@ func totals(r *Report, a *accumulator) Totals {
 		}
 	}
 	return t
-}
-
-// passedRules re-judges a case with both spec rule sets and lists the rules
-// that were checked and held: rule coverage, recomputed rather than stored
-// with every verdict.
-func passedRules(rec store.CaseRecord) []string {
-	d, v, err := rec.Decode()
-	if err != nil {
-		return nil
-	}
-	var ids []string
-	for _, set := range spec.Sets {
-		j, err := spec.JudgeValue(set, d.Name, v)
-		if err != nil {
-			continue
-		}
-		for _, r := range j.Passed {
-			ids = append(ids, r.ID)
-		}
-	}
-	return ids
 }

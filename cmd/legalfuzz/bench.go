@@ -17,7 +17,7 @@ func newBenchCmd() *cobra.Command {
 		Use:   "bench",
 		Short: "Measure legalfuzz itself",
 	}
-	cmd.AddCommand(newBenchBatchingCmd(), newBenchGenerationCmd(), newBenchSoakCmd(), newBenchHostileVerifierCmd())
+	cmd.AddCommand(newBenchBatchingCmd(), newBenchGenerationCmd(), newBenchSoakCmd(), newBenchHostileVerifierCmd(), newBenchStoreCmd())
 	return cmd
 }
 

@@ -40,6 +40,7 @@ type campaignOptions struct {
 	drain        time.Duration
 	suppressions string
 	failOnAll    bool
+	keepAll      bool
 	noMinimize   bool
 	generator    string
 	coordOnly    bool // `legalfuzz coordinator`
@@ -97,6 +98,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize the new buckets after the campaign")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 	f.BoolVar(&o.failOnAll, "fail-on-all", false, "exit 1 on new limitation and seed-evidence buckets too, not only on new tool bugs")
+	f.BoolVar(&o.keepAll, "keep-all", false, "keep every judged case and its verdicts in the store, not only findings, corpus and seeds (debugging a tool; the store grows with every case)")
 	f.StringVar(&o.generator, "generator", coordinator.GenAll, "generators to run: "+strings.Join(coordinator.Generators, "|")+
 		" (native: the instrumented fuzz binary; random: random bytes; structured: mutation steered by the judges)")
 }
@@ -241,7 +243,7 @@ func (o *campaignOptions) validate() error {
 
 // config is the campaign config the flags ask for.
 func (o *campaignOptions) config() store.CampaignConfig {
-	return store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration, Generator: o.generator}
+	return store.CampaignConfig{Domains: o.domains, Oracles: o.oracles, Duration: o.duration, Generator: o.generator, KeepAll: o.keepAll}
 }
 
 // connect dials --nats, or starts the embedded server with its store in OUT.

@@ -13,10 +13,10 @@ import (
 
 func newStoreCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "store check | salvage --out NEW",
-		Short: "Check a store for damage, or copy what can still be read into a new one",
+		Use:   "store check | salvage --out NEW | compact --out NEW",
+		Short: "Check a store for damage, copy what can still be read into a new one, or compact an old one",
 	}
-	cmd.AddCommand(newStoreCheckCmd(), newStoreSalvageCmd())
+	cmd.AddCommand(newStoreCheckCmd(), newStoreSalvageCmd(), newStoreCompactCmd())
 	return cmd
 }
 
@@ -83,4 +83,46 @@ func newStoreSalvageCmd() *cobra.Command {
 	cmd.Flags().StringVar(&out, "out", "", "the new store to write (must not exist)")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
+}
+
+func newStoreCompactCmd() *cobra.Command {
+	var f storeReadFlags
+	var out string
+	cmd := &cobra.Command{
+		Use:   "compact [--db PATH] --out NEW",
+		Short: "Write a store in the current form: settled cases folded into their nights' tallies, those nothing needs dropped",
+		Long: "compact reads a store (one written before schema 3 keeps every case and verdict) and writes a new one\n" +
+			"where every settled case is counted in its night's tally and only findings, the corpus, seeds and\n" +
+			"imported cases are kept: what a campaign of this version keeps. Reports of both show the same buckets,\n" +
+			"corpus, claims and agreement matrices. The old store is not changed.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := store.OpenStoreReadOnly(f.db, f.lockWait)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			res, err := db.Compact(out)
+			if err != nil {
+				return err
+			}
+			before, after := fileSize(f.db), fileSize(out)
+			fmt.Fprintf(cmd.OutOrStdout(), "compacted %s into %s: %d cases read, %d settled into tallies, %d dropped, %d kept; %d -> %d bytes\n",
+				f.db, out, res.Cases, res.Settled, res.Dropped, res.Kept, before, after)
+			return nil
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().StringVar(&out, "out", "", "the new store to write (must not exist)")
+	_ = cmd.MarkFlagRequired("out")
+	return cmd
+}
+
+// fileSize is the size of the file at path, 0 when it cannot be read.
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }

@@ -17,8 +17,9 @@ import (
 type Audit struct {
 	Campaign string `json:"campaign"`
 	State    string `json:"state"`
-	// Cases are the campaign's stored cases; Pairs its enqueued (case,
-	// oracle) jobs; Verdicts and DeadPairs what settled them.
+	// Cases are the campaign's cases, stored or settled and dropped (its
+	// night's ledger counts those); Pairs its enqueued (case, oracle) jobs;
+	// Verdicts and DeadPairs what settled them.
 	Cases     int `json:"cases"`
 	Pairs     int `json:"pairs"`
 	Verdicts  int `json:"verdicts"`
@@ -69,7 +70,8 @@ type auditor struct {
 	shown    map[string]int
 	dead     map[store.Pair]bool
 	verdicts map[store.Pair]bool
-	enqueued map[string][]string // the campaign's cases: the oracles each was enqueued for
+	enqueued map[string][]string // the campaign's stored cases: the oracles each was enqueued for
+	tallied  int                 // the stored cases its tally holds
 	// minimizedOf maps the minimized case of each of the campaign's
 	// buckets to the bucket's key.
 	minimizedOf map[string]string
@@ -117,6 +119,10 @@ func AuditCampaign(db *store.Store, campaign, marker string) (Audit, error) {
 	if err := db.ForEachCase(a.auditCase(campaign)); err != nil {
 		return a.Audit, err
 	}
+	ledger, err := a.auditDropped(db, campaign)
+	if err != nil {
+		return a.Audit, err
+	}
 	a.auditDead()
 	if err := a.auditBuckets(db, campaign); err != nil {
 		return a.Audit, err
@@ -128,9 +134,9 @@ func AuditCampaign(db *store.Store, campaign, marker string) (Audit, error) {
 	if err != nil {
 		return a.Audit, err
 	}
-	if total != a.Verdicts+a.MinimizedVerdicts {
+	if kept := a.Verdicts - ledger.Verdicts; total != kept+a.MinimizedVerdicts {
 		a.violation(&a.ForgedKept, "stray verdicts", "the store holds %d verdicts, %d of them for the campaign's cases and %d the minimizer's",
-			total, a.Verdicts, a.MinimizedVerdicts)
+			total, kept, a.MinimizedVerdicts)
 	}
 	a.auditCounters(camp.Stats, a.DeadLetters)
 	if err := db.Check(); err != nil {
@@ -154,6 +160,9 @@ func (a *auditor) auditCase(campaign string) func(store.CaseRecord, []oracles.Ve
 			return nil
 		}
 		a.Cases++
+		if r.Tallied {
+			a.tallied++
+		}
 		a.enqueued[r.ID] = r.Enqueued
 		if r.Enqueued == nil {
 			a.violation(&a.Lost, "never enqueued", "case %s (%s) was stored and never enqueued", r.ID, r.Domain)
@@ -186,6 +195,29 @@ func (a *auditor) auditCase(campaign string) func(store.CaseRecord, []oracles.Ve
 		}
 		return nil
 	}
+}
+
+// auditDropped adds the campaign's settled and dropped cases, as its
+// ledger counts them, and checks what the ledger and the tally can show:
+// every dropped pair had its verdict, and the tally folded every settled
+// case, dropped or kept, once.
+func (a *auditor) auditDropped(db *store.Store, campaign string) (store.Ledger, error) {
+	nights, err := db.Nights()
+	if err != nil {
+		return store.Ledger{}, err
+	}
+	n := nights[campaign]
+	l := n.Ledger
+	a.Cases += l.Dropped
+	a.Pairs += l.Pairs
+	a.Verdicts += l.Verdicts
+	if l.Pairs != l.Verdicts {
+		a.violation(&a.Lost, "dropped pairs", "the ledger dropped %d cases with %d pairs and %d verdicts", l.Dropped, l.Pairs, l.Verdicts)
+	}
+	if want := l.Dropped + a.tallied; n.Tally.Cases != want {
+		a.violation(&a.Double, "tally miscounted", "the tally folded %d cases; %d were dropped and %d kept settled", n.Tally.Cases, l.Dropped, a.tallied)
+	}
+	return l, nil
 }
 
 // auditMinimized checks a case the minimizer stored for bucket: the

@@ -31,7 +31,8 @@ func auditStore(t *testing.T, edit func(db *store.Store, ids []string), raw func
 	path := filepath.Join(t.TempDir(), "legalfuzz.db")
 	db := storetest.Open(t, path)
 	orcs := []string{"fixed-a", "fixed-b"}
-	camp := store.Campaign{ID: auditCampaign, State: store.StateDone, Config: store.CampaignConfig{Oracles: orcs}}
+	// Kept in full (KeepAll): the violations are planted into stored cases.
+	camp := store.Campaign{ID: auditCampaign, State: store.StateDone, Config: store.CampaignConfig{Oracles: orcs, KeepAll: true}}
 	if err := db.PutCampaign(camp); err != nil {
 		t.Fatal(err)
 	}

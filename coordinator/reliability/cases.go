@@ -98,14 +98,25 @@ func CheckCampaign(db *store.Store, camp store.Campaign, want Expect) error {
 	if st.Judged != jobs-dead || st.DeadCases != dead || st.Outstanding() != 0 {
 		fail("stats: judged %d, dead cases %d, outstanding %d; want judged %d, dead %d, outstanding 0", st.Judged, st.DeadCases, st.Outstanding(), jobs-dead, dead)
 	}
+	nights, err := db.Nights()
+	if err != nil {
+		fail("nights: %w", err)
+	}
+	ledger := nights[camp.ID].Ledger
 	cases, verdicts, err := db.Counts()
 	if err != nil {
 		fail("counts: %w", err)
-	} else if cases != st.Cases || verdicts != st.Judged {
-		fail("store holds %d cases and %d verdicts; stats say %d and %d", cases, verdicts, st.Cases, st.Judged)
+	} else if cases+ledger.Dropped != st.Cases || verdicts+ledger.Verdicts != st.Judged {
+		fail("store holds %d cases and %d verdicts and dropped %d and %d settled; stats say %d and %d",
+			cases, verdicts, ledger.Dropped, ledger.Verdicts, st.Cases, st.Judged)
 	}
+	dropped := 0
 	for _, c := range want.Cases {
-		errs = append(errs, checkCase(db, c, want)...)
+		errs = append(errs, checkCase(db, c, want, &dropped)...)
+	}
+	if dropped != ledger.Dropped || ledger.Pairs != ledger.Verdicts || ledger.Pairs != dropped*len(want.Oracles) {
+		fail("%d of the cases were dropped; the ledger says %d, with %d pairs and %d verdicts (want %d each)",
+			dropped, ledger.Dropped, ledger.Pairs, ledger.Verdicts, dropped*len(want.Oracles))
 	}
 	if err := CheckFindings(db, camp); err != nil {
 		errs = append(errs, err)
@@ -120,9 +131,22 @@ func CheckCampaign(db *store.Store, camp store.Campaign, want Expect) error {
 }
 
 // checkCase checks one case: enqueued for every oracle, one verdict per
-// oracle that judged it, none from an oracle whose job is dead.
-func checkCase(db *store.Store, c domain.Case, want Expect) []error {
+// oracle that judged it, none from an oracle whose job is dead. A case the
+// store settled and dropped had every oracle's verdict (the store settles
+// only then, see store/settle.go): it must not be expected dead, and it
+// is counted in *dropped.
+func checkCase(db *store.Store, c domain.Case, want Expect, dropped *int) []error {
 	rec, ok, err := db.Case(c.ID)
+	if err == nil && !ok {
+		gone, err := db.Dropped([]string{c.ID})
+		if err == nil && gone[c.ID] {
+			*dropped++
+			if len(want.Dead[c.ID]) > 0 {
+				return []error{fmt.Errorf("case %s was settled with all its verdicts, want dead for %q", c.ID, want.Dead[c.ID])}
+			}
+			return nil
+		}
+	}
 	if err != nil || !ok {
 		return []error{fmt.Errorf("case %s not in the store (err %v)", c.ID, err)}
 	}

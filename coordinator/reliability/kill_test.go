@@ -288,6 +288,7 @@ func TestResumeKeepsSampledJobs(t *testing.T) {
 	db := storetest.Open(t, "")
 	opts := kindwordCampaign(db, nc, qcfg, campaign, 300*time.Millisecond, 1)
 	opts.Config.Oracles = []string{"fixed", "samp"}
+	opts.Config.KeepAll = true          // the stranded cases' verdicts are read back
 	coord, err := coordinator.New(opts) // the campaign as the killed run left it:
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,10 @@ type CampaignConfig struct {
 	Generator string `json:"generator,omitempty"`
 	// Seed makes the schedule reproducible.
 	Seed int64 `json:"seed"`
+	// KeepAll keeps every settled case and its verdicts, not only those
+	// something needs (see settle.go): for debugging a tool. False drops
+	// the others once their night's tally holds them.
+	KeepAll bool `json:"keep_all,omitempty"`
 }
 
 // Campaign states.

@@ -38,6 +38,8 @@ var records = map[string]func([]byte) error{
 	string(bucketLetterMessages): func([]byte) error { return nil },
 	string(bucketFeatures):       decodes[Feature],
 	string(bucketCorpus):         decodes[CorpusEntry],
+	string(bucketTallies):        decodes[Night],
+	string(bucketSeen):           func([]byte) error { return nil },
 }
 
 func decodes[T any](data []byte) error {

@@ -12,10 +12,11 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Schema is the store format this build writes. A store records its schema
+// Schema is the store format this build writes (3: nights' tallies, and
+// settled cases dropped unless something needs them; see settle.go). A store records its schema
 // in the meta bucket; a store from before the record (schema 1 without the
 // key) is migrated on open, a newer one is refused.
-const Schema = 2
+const Schema = 3
 
 var (
 	bucketMeta = []byte("meta")
@@ -85,6 +86,7 @@ func OpenStore(path string, timeout time.Duration) (*Store, error) {
 		s.db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
+	warnIfLarge(path)
 	return s, nil
 }
 

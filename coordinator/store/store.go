@@ -29,7 +29,7 @@ var (
 	// coreBuckets make a file a legalfuzz store (schema 1 had just these);
 	// allBuckets are what a store of this schema has.
 	coreBuckets = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
-	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus)
+	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus, bucketTallies, bucketSeen)
 )
 
 // CaseRecord is a stored case.
@@ -43,6 +43,11 @@ type CaseRecord struct {
 	// Enqueued lists the oracles a job was created for; nil until the case's
 	// jobs are on the queue, so a restarted coordinator finds what to enqueue.
 	Enqueued []string `json:"enqueued,omitempty"`
+	// Finding marks a case found in a finding: kept when it settles.
+	Finding bool `json:"finding,omitempty"`
+	// Tallied marks a settled case kept in full: its night's tally holds
+	// it already (see settle.go).
+	Tallied bool `json:"tallied,omitempty"`
 }
 
 // minimizedPrefix starts the Source of a case the minimizer stored for a
@@ -212,15 +217,15 @@ func eachPrefix[T any](b *bolt.Bucket, prefix []byte, what string, f func(k []by
 	return nil
 }
 
-// AddCases stores the cases not yet known, counts them in the campaign, and
+// AddCases stores the cases not yet known (stored, or settled and dropped), counts them in the campaign, and
 // returns those, in order.
 func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, error) {
 	var added []CaseRecord
 	err := s.update(func(tx *bolt.Tx) error {
 		added = added[:0]
-		b := tx.Bucket(bucketCases)
+		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
 		for _, r := range recs {
-			if b.Get([]byte(r.ID)) != nil {
+			if b.Get([]byte(r.ID)) != nil || hasMark(seen, seenKey(r.ID)) {
 				continue
 			}
 			if err := put(b, []byte(r.ID), r); err != nil {
@@ -256,6 +261,7 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 		n := 0
 		perOracle := map[string]int{}
 		var res CommitResult
+		st := newSettler(tx)
 		for id, orcs := range oraclesByCase {
 			r, ok, err := get[CaseRecord](b, []byte(id))
 			if err != nil || !ok || r.Enqueued != nil {
@@ -275,6 +281,12 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 			if err := lateVector(tx, campaign, now, r, &res); err != nil {
 				return err
 			}
+			if err := st.settle(id); err != nil {
+				return err
+			}
+		}
+		if err := st.flush(); err != nil {
+			return err
 		}
 		return updateCampaign(tx, campaign, func(c *Campaign) {
 			c.Stats.Enqueued += n
@@ -363,8 +375,9 @@ func (s *Store) CommitVerdicts(c Commit) (CommitResult, error) {
 func (s *Store) CommitMany(commits []Commit) ([]CommitResult, error) {
 	out := make([]CommitResult, len(commits))
 	err := s.update(func(tx *bolt.Tx) error {
+		st := newSettler(tx)
 		for i, c := range commits {
-			res, err := commitOne(tx, c)
+			res, err := commitOne(tx, st, c)
 			if ownFault(err) {
 				return &ResultError{Index: i, Err: err}
 			}
@@ -373,7 +386,7 @@ func (s *Store) CommitMany(commits []Commit) ([]CommitResult, error) {
 			}
 			out[i] = res
 		}
-		return nil
+		return st.flush()
 	})
 	return out, err
 }
@@ -406,8 +419,9 @@ func ownFault(err error) bool {
 		errors.As(err, &unsupportedValue) || errors.As(err, &unsupportedType) || errors.As(err, &marshaler)
 }
 
-// commitOne applies one result inside tx.
-func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
+// commitOne applies one result inside tx, and settles the cases it
+// completed.
+func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 	var res CommitResult
 	vb := tx.Bucket(bucketVerdicts)
 	touched := map[string]bool{}
@@ -415,7 +429,7 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 	disagreeing := map[string]bool{}
 	for _, v := range c.Verdicts {
 		key := verdictKey(v.Case, v.Oracle)
-		if vb.Get(key) != nil {
+		if vb.Get(key) != nil || dropped(tx, v.Case) {
 			continue
 		}
 		if err := put(vb, key, v); err != nil {
@@ -437,6 +451,11 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 	}
 	if err := commitSignal(tx, c, stored, disagreeing, &res); err != nil {
 		return res, err
+	}
+	for id := range touched {
+		if err := st.settle(id); err != nil {
+			return res, err
+		}
 	}
 	return res, updateCampaign(tx, c.Campaign, func(camp *Campaign) {
 		camp.Stats.Judged += res.Stored
@@ -463,13 +482,14 @@ func commitOne(tx *bolt.Tx, c Commit) (CommitResult, error) {
 	})
 }
 
-// KnownCases reports which of the IDs are stored cases, in one read.
+// KnownCases reports which of the IDs are known cases (stored, or settled
+// and dropped), in one read.
 func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
 	known := make(map[string]bool, len(ids))
 	err := s.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketCases)
+		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
 		for _, id := range ids {
-			if b.Get([]byte(id)) != nil {
+			if b.Get([]byte(id)) != nil || hasMark(seen, seenKey(id)) {
 				known[id] = true
 			}
 		}
@@ -490,6 +510,11 @@ func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool,
 			if !d.Finding() {
 				continue
 			}
+			if !disagreeing[caseID] {
+				if err := markFinding(tx, caseID); err != nil {
+					return err
+				}
+			}
 			disagreeing[caseID] = true
 			b, isNew, newMember, err := recordFinding(tx, d, c.Campaign, c.Now)
 			if err != nil {
@@ -504,6 +529,18 @@ func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool,
 		}
 	}
 	return nil
+}
+
+// markFinding marks a stored case found in a finding, to be kept when it
+// settles.
+func markFinding(tx *bolt.Tx, caseID string) error {
+	b := tx.Bucket(bucketCases)
+	rec, ok, err := get[CaseRecord](b, []byte(caseID))
+	if err != nil || !ok || rec.Finding {
+		return err
+	}
+	rec.Finding = true
+	return put(b, []byte(caseID), rec)
 }
 
 // storedCase is the case with its decoded value when the store holds it

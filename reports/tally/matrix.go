@@ -1,7 +1,4 @@
-// Package reports renders what campaigns and judge runs found: the rule
-// agreement matrix, disagreement listings, the claims matrix and full reports
-// (HTML with inline SVG plots, Markdown, JSON, JUnit XML) read from a store.
-package reports
+package tally
 
 import (
 	"fmt"
@@ -45,49 +42,77 @@ func BuildMatrix(byCase map[string][]oracles.Verdict) Matrix {
 
 // MatrixBuilder builds the matrix one case at a time, so a report can stream
 // a store's cases through it. The zero value is ready to use.
+// Its state (Rows) is part of a stored tally.
 type MatrixBuilder struct {
-	rows map[string]*Row
-	cols map[string]bool
+	Rows map[string]*Row `json:"rows,omitempty"`
 }
 
 // Add tallies one case's verdicts.
 func (b *MatrixBuilder) Add(vs []oracles.Verdict) {
-	if b.rows == nil {
-		b.rows, b.cols = map[string]*Row{}, map[string]bool{}
-	}
 	for _, s := range vs {
 		if !isSpec(s) {
 			continue
 		}
-		row := b.rows[s.Rule]
-		if row == nil {
-			row = &Row{Rule: s.Rule, Cells: map[string]Cell{}}
-			b.rows[s.Rule] = row
-		}
+		row := b.row(s.Rule)
 		row.Cases++
 		for _, v := range vs {
-			if v.Oracle == s.Oracle {
-				continue
+			if v.Oracle != s.Oracle {
+				row.cell(v.Oracle)[v.Kind]++
 			}
-			b.cols[v.Oracle] = true
-			if row.Cells[v.Oracle] == nil {
-				row.Cells[v.Oracle] = Cell{}
-			}
-			row.Cells[v.Oracle][v.Kind]++
 		}
 	}
+}
+
+// Merge adds o's tallies to b.
+func (b *MatrixBuilder) Merge(o *MatrixBuilder) {
+	for rule, or := range o.Rows {
+		row := b.row(rule)
+		row.Cases += or.Cases
+		for oracle, c := range or.Cells {
+			cell := row.cell(oracle)
+			for k, n := range c {
+				cell[k] += n
+			}
+		}
+	}
+}
+
+func (b *MatrixBuilder) row(rule string) *Row {
+	if b.Rows == nil {
+		b.Rows = map[string]*Row{}
+	}
+	row := b.Rows[rule]
+	if row == nil {
+		row = &Row{Rule: rule, Cells: map[string]Cell{}}
+		b.Rows[rule] = row
+	}
+	return row
+}
+
+func (r *Row) cell(oracle string) Cell {
+	if r.Cells == nil {
+		r.Cells = map[string]Cell{}
+	}
+	if r.Cells[oracle] == nil {
+		r.Cells[oracle] = Cell{}
+	}
+	return r.Cells[oracle]
 }
 
 // Matrix returns the tallies so far, rows by rule ID and columns by oracle.
 func (b *MatrixBuilder) Matrix() Matrix {
 	m := Matrix{Oracles: []string{}, Rows: []Row{}}
-	for c := range b.cols {
+	cols := map[string]bool{}
+	for _, r := range b.Rows {
+		m.Rows = append(m.Rows, *r)
+		for c := range r.Cells {
+			cols[c] = true
+		}
+	}
+	for c := range cols {
 		m.Oracles = append(m.Oracles, c)
 	}
 	slices.Sort(m.Oracles)
-	for _, r := range b.rows {
-		m.Rows = append(m.Rows, *r)
-	}
 	slices.SortFunc(m.Rows, func(a, b Row) int { return strings.Compare(a.Rule, b.Rule) })
 	return m
 }

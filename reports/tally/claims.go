@@ -1,4 +1,4 @@
-package reports
+package tally
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -89,42 +90,59 @@ type ClaimCounts struct {
 	Unverified   int `json:"unverified"`
 }
 
-// hintNotRun is the Why of a judge that gave no verdict on the row's cases.
-const hintNotRun = "did not run here"
+// HintNotRun is the Why of a judge that gave no verdict on the row's cases.
+const HintNotRun = "did not run here"
 
-// toolEvidence is what one tool did on one row's cases.
+// toolEvidence is what one tool did on one row's cases. It is part of a
+// stored tally (see Tally), hence exported fields.
 type toolEvidence struct {
-	agree, contradict, unsupported, failed, blind, gated, seen int
-	unsupportedWhy                                             map[string]int
-	blindWhy                                                   string
+	Agree          int            `json:"agree,omitempty"`
+	Contradict     int            `json:"contradict,omitempty"`
+	Unsupported    int            `json:"unsupported,omitempty"`
+	Failed         int            `json:"failed,omitempty"`
+	Blind          int            `json:"blind,omitempty"`
+	Gated          int            `json:"gated,omitempty"`
+	Seen           int            `json:"seen,omitempty"`
+	UnsupportedWhy map[string]int `json:"unsupported_why,omitempty"`
+	BlindWhy       string         `json:"blind_why,omitempty"`
 }
 
-// claimRow accumulates one row.
+// claimRow is one row's evidence: what a stored tally keeps of it. The
+// rule's text comes from the spec when the row is shown (claimTemplates).
 type claimRow struct {
-	Claim
-	tools       map[string]*toolEvidence
-	witnessSize int
+	Decided       int                      `json:"decided,omitempty"`
+	Judged        int                      `json:"judged,omitempty"`
+	Confirming    int                      `json:"confirming,omitempty"`
+	Contradicting int                      `json:"contradicting,omitempty"`
+	PTXISAAgree   int                      `json:"ptxisa_agree,omitempty"`
+	PTXISADiffer  int                      `json:"ptxisa_differ,omitempty"`
+	Witness       *Witness                 `json:"witness,omitempty"`
+	WitnessSize   int                      `json:"witness_size,omitempty"`
+	Tools         map[string]*toolEvidence `json:"tools,omitempty"`
 }
 
-// claimsBuilder accumulates the claims matrix case by case.
+// claimsBuilder accumulates the claims matrix case by case; rows with no
+// evidence yet are absent (and shown all the same).
 type claimsBuilder struct {
-	rows map[string]*claimRow
+	Rows map[string]*claimRow `json:"rows,omitempty"`
 }
 
-func newClaimsBuilder() *claimsBuilder {
-	b := &claimsBuilder{rows: map[string]*claimRow{}}
+// claimTemplates are the rows of the matrix without evidence, by rule ID:
+// every seed rule and every domain's accept path.
+var claimTemplates = sync.OnceValue(func() map[string]Claim {
+	out := map[string]Claim{}
 	for _, r := range spec.Rules() {
 		if r.Set == spec.Seed {
-			b.rows[r.ID] = &claimRow{Claim: Claim{Rule: r.ID, Domain: r.Domain, Message: r.Message, Source: r.Source, Doubtful: r.Doubtful}}
+			out[r.ID] = Claim{Rule: r.ID, Domain: r.Domain, Message: r.Message, Source: r.Source, Doubtful: r.Doubtful}
 		}
 	}
 	for _, d := range spec.Domains(spec.Seed) {
 		id := string(spec.Seed) + "." + d
-		b.rows[id] = &claimRow{Claim: Claim{Rule: id, Domain: d, AcceptPath: true,
-			Message: "no rule of the ladder fires: the case is legal", Source: "the seed's " + d + " verifier as a whole"}}
+		out[id] = Claim{Rule: id, Domain: d, AcceptPath: true,
+			Message: "no rule of the ladder fires: the case is legal", Source: "the seed's " + d + " verifier as a whole"}
 	}
-	return b
-}
+	return out
+})
 
 // judges lists the real tools the domain's policy compares on the verdict
 // (its judges and its verdict pairs), in policy order. A tool compared only
@@ -160,10 +178,11 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 	if !ok || (seed.Kind != oracles.Accept && seed.Kind != oracles.Reject) {
 		return
 	}
-	row := b.rows[seed.Rule]
-	if row == nil {
+	info, ok := claimTemplates()[seed.Rule]
+	if !ok {
 		return // a rule no longer in the spec: its evidence has no row
 	}
+	row := b.row(seed.Rule)
 	row.Decided++
 	if p, ok := byOracle[oracles.SpecPTXISA]; ok && (p.Kind == oracles.Accept || p.Kind == oracles.Reject) {
 		if p.Kind == seed.Kind {
@@ -188,25 +207,25 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 			continue
 		}
 		ev := row.tool(tool)
-		ev.seen++
+		ev.Seen++
 		switch {
 		case v.Kind == oracles.Unsupported:
-			ev.unsupported++
-			ev.unsupportedWhy[v.Diagnostic]++
+			ev.Unsupported++
+			ev.UnsupportedWhy[v.Diagnostic]++
 		case v.Kind != oracles.Accept && v.Kind != oracles.Reject:
-			ev.failed++
+			ev.Failed++
 		case blind[tool] != "":
-			ev.blind++
-			ev.blindWhy = blind[tool]
-		case v.Kind == oracles.Reject && diag.TargetGate(v.Diagnostic) && !targetClaim(row.Message):
+			ev.Blind++
+			ev.BlindWhy = blind[tool]
+		case v.Kind == oracles.Reject && diag.TargetGate(v.Diagnostic) && !targetClaim(info.Message):
 			// The tool refused the target or PTX version before it looked at
 			// what the rule is about.
-			ev.gated++
+			ev.Gated++
 		case v.Kind == seed.Kind:
-			ev.agree++
+			ev.Agree++
 			counted++
 		default:
-			ev.contradict++
+			ev.Contradict++
 			counted++
 			against = append(against, v)
 		}
@@ -221,30 +240,88 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 	}
 	row.Contradicting++
 	js := value()
-	if row.Witness == nil || len(js) < row.witnessSize || (len(js) == row.witnessSize && caseID < row.Witness.Case) {
+	if row.Witness == nil || len(js) < row.WitnessSize || (len(js) == row.WitnessSize && caseID < row.Witness.Case) {
 		row.Witness = &Witness{Case: caseID, Value: js, Seed: seed, Tools: against}
-		row.witnessSize = len(js)
+		row.WitnessSize = len(js)
 	}
 }
 
-func (r *claimRow) tool(name string) *toolEvidence {
-	if r.tools == nil {
-		r.tools = map[string]*toolEvidence{}
+// row returns the row of rule id, creating it.
+func (b *claimsBuilder) row(id string) *claimRow {
+	if b.Rows == nil {
+		b.Rows = map[string]*claimRow{}
 	}
-	ev := r.tools[name]
+	r := b.Rows[id]
+	if r == nil {
+		r = &claimRow{}
+		b.Rows[id] = r
+	}
+	return r
+}
+
+func (r *claimRow) tool(name string) *toolEvidence {
+	if r.Tools == nil {
+		r.Tools = map[string]*toolEvidence{}
+	}
+	ev := r.Tools[name]
 	if ev == nil {
-		ev = &toolEvidence{unsupportedWhy: map[string]int{}}
-		r.tools[name] = ev
+		ev = &toolEvidence{}
+		r.Tools[name] = ev
+	}
+	if ev.UnsupportedWhy == nil { // a stored row's omits an empty map
+		ev.UnsupportedWhy = map[string]int{}
 	}
 	return ev
+}
+
+// merge adds o's evidence to b: the rows of two nights, or of a night and
+// the cases a store still holds unfolded. The witness stays the smallest.
+func (b *claimsBuilder) merge(o *claimsBuilder) {
+	for id, or := range o.Rows {
+		r := b.row(id)
+		r.Decided += or.Decided
+		r.Judged += or.Judged
+		r.Confirming += or.Confirming
+		r.Contradicting += or.Contradicting
+		r.PTXISAAgree += or.PTXISAAgree
+		r.PTXISADiffer += or.PTXISADiffer
+		if w := or.Witness; w != nil && (r.Witness == nil || or.WitnessSize < r.WitnessSize ||
+			or.WitnessSize == r.WitnessSize && w.Case < r.Witness.Case) {
+			r.Witness, r.WitnessSize = w, or.WitnessSize
+		}
+		for name, oe := range or.Tools {
+			r.tool(name).merge(oe)
+		}
+	}
+}
+
+func (e *toolEvidence) merge(o *toolEvidence) {
+	e.Agree += o.Agree
+	e.Contradict += o.Contradict
+	e.Unsupported += o.Unsupported
+	e.Failed += o.Failed
+	e.Blind += o.Blind
+	e.Gated += o.Gated
+	e.Seen += o.Seen
+	for why, n := range o.UnsupportedWhy {
+		e.UnsupportedWhy[why] += n
+	}
+	if o.BlindWhy != "" {
+		e.BlindWhy = o.BlindWhy
+	}
 }
 
 // claims returns the matrix: by domain, each domain's rules by ID, then its
 // accept path.
 func (b *claimsBuilder) claims() []Claim {
-	out := make([]Claim, 0, len(b.rows))
-	for _, r := range b.rows {
-		out = append(out, r.finish())
+	templates := claimTemplates()
+	out := make([]Claim, 0, len(templates))
+	for id, info := range templates {
+		r := b.Rows[id]
+		if r == nil {
+			r = &claimRow{}
+		}
+		out = append(out, r.finish(info))
 	}
 	slices.SortFunc(out, func(x, y Claim) int {
 		if c := cmp.Compare(x.Domain, y.Domain); c != 0 {
@@ -262,12 +339,14 @@ func (b *claimsBuilder) claims() []Claim {
 }
 
 // finish computes the row's verdict, tallies and hints.
-func (r *claimRow) finish() Claim {
-	c := r.Claim
+func (r *claimRow) finish(info Claim) Claim {
+	c := info
+	c.Decided, c.Judged, c.Confirming, c.Contradicting = r.Decided, r.Judged, r.Confirming, r.Contradicting
+	c.PTXISAAgree, c.PTXISADiffer, c.Witness = r.PTXISAAgree, r.PTXISADiffer, r.Witness
 	for _, pattern := range judges(policy.PolicyFor(c.Domain)) {
 		for _, tool := range r.matching(pattern) {
-			if ev := r.tools[tool]; ev.agree+ev.contradict > 0 {
-				c.Tools = append(c.Tools, ToolTally{Tool: tool, Agree: ev.agree, Contradict: ev.contradict})
+			if ev := r.Tools[tool]; ev.Agree+ev.Contradict > 0 {
+				c.Tools = append(c.Tools, ToolTally{Tool: tool, Agree: ev.Agree, Contradict: ev.Contradict})
 			}
 		}
 	}
@@ -278,17 +357,17 @@ func (r *claimRow) finish() Claim {
 		c.Verdict = Confirmed
 	default:
 		c.Verdict = Unverified
-		c.Unjudged = r.hints()
+		c.Unjudged = r.hints(c.Domain)
 	}
 	return c
 }
 
 // hints says, for each judge of the domain, why it gave no evidence here
 // and where it could run.
-func (r *claimRow) hints() []ToolHint {
-	tools := judges(policy.PolicyFor(r.Domain))
+func (r *claimRow) hints(domainName string) []ToolHint {
+	tools := judges(policy.PolicyFor(domainName))
 	if len(tools) == 0 {
-		return []ToolHint{{Tool: "-", Why: "no real tool judges the legality of " + r.Domain + " cases in its agreement policy (coordinator/policy/policy.go)"}}
+		return []ToolHint{{Tool: "-", Why: "no real tool judges the legality of " + domainName + " cases in its agreement policy (coordinator/policy/policy.go)"}}
 	}
 	var out []ToolHint
 	if r.Decided == 0 {
@@ -310,7 +389,7 @@ func (r *claimRow) hints() []ToolHint {
 // (an oracle's, or an installed oracle's base) names, sorted.
 func (r *claimRow) matching(pattern string) []string {
 	var out []string
-	for name := range r.tools {
+	for name := range r.Tools {
 		if oracles.Matches(pattern, name) {
 			out = append(out, name)
 		}
@@ -326,27 +405,27 @@ func (r *claimRow) hint(tool string) ToolHint {
 	if h.Where == "" {
 		h.Where = "a machine where " + tool + " is installed"
 	}
-	ev := r.tools[tool]
+	ev := r.Tools[tool]
 	switch {
 	case r.Decided == 0:
 		h.Why = "could judge it"
-	case ev == nil || ev.seen == 0:
-		h.Why = hintNotRun
-	case ev.unsupported == ev.seen:
-		h.Why = fmt.Sprintf("unsupported on %s: %s", allCases(ev.seen), topReason(ev.unsupportedWhy))
+	case ev == nil || ev.Seen == 0:
+		h.Why = HintNotRun
+	case ev.Unsupported == ev.Seen:
+		h.Why = fmt.Sprintf("unsupported on %s: %s", allCases(ev.Seen), topReason(ev.UnsupportedWhy))
 	default:
 		var parts []string
-		if ev.unsupported > 0 {
-			parts = append(parts, fmt.Sprintf("unsupported on %s: %s", cases(ev.unsupported), topReason(ev.unsupportedWhy)))
+		if ev.Unsupported > 0 {
+			parts = append(parts, fmt.Sprintf("unsupported on %s: %s", Cases(ev.Unsupported), topReason(ev.UnsupportedWhy)))
 		}
-		if ev.failed > 0 {
-			parts = append(parts, "error or timeout on "+cases(ev.failed))
+		if ev.Failed > 0 {
+			parts = append(parts, "error or timeout on "+Cases(ev.Failed))
 		}
-		if ev.blind > 0 {
-			parts = append(parts, fmt.Sprintf("expected to differ on %s: %s", cases(ev.blind), ev.blindWhy))
+		if ev.Blind > 0 {
+			parts = append(parts, fmt.Sprintf("expected to differ on %s: %s", Cases(ev.Blind), ev.BlindWhy))
 		}
-		if ev.gated > 0 {
-			parts = append(parts, "refused the target or PTX version of "+cases(ev.gated))
+		if ev.Gated > 0 {
+			parts = append(parts, "refused the target or PTX version of "+Cases(ev.Gated))
 		}
 		h.Why = strings.Join(parts, "; ")
 	}
@@ -360,8 +439,8 @@ func targetClaim(message string) bool {
 	return strings.Contains(m, "sm_") || strings.Contains(m, "target") || strings.Contains(m, "ptx isa") || strings.Contains(m, "ptx version")
 }
 
-// cases spells "1 case" or "N cases".
-func cases(n int) string {
+// Cases spells "1 case" or "N cases".
+func Cases(n int) string {
 	if n == 1 {
 		return "1 case"
 	}
@@ -398,8 +477,8 @@ func topReason(reasons map[string]int) string {
 	return s
 }
 
-// countClaims sums the verdicts of the seed rules (accept paths excluded).
-func countClaims(cs []Claim) ClaimCounts {
+// CountClaims sums the verdicts of the seed rules (accept paths excluded).
+func CountClaims(cs []Claim) ClaimCounts {
 	var n ClaimCounts
 	for _, c := range cs {
 		if c.AcceptPath {

@@ -1,4 +1,4 @@
-package reports
+package tally
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ type claimCase struct {
 
 func buildClaims(t *testing.T, cases ...claimCase) map[string]Claim {
 	t.Helper()
-	b := newClaimsBuilder()
+	b := &claimsBuilder{}
 	for _, c := range cases {
 		vs := make([]oracles.Verdict, len(c.verdicts))
 		for i, v := range c.verdicts {
@@ -57,7 +57,7 @@ func TestClaimsEveryRuleHasARow(t *testing.T) {
 			t.Errorf("%s with no evidence: %+v, want unverified with the rule's message and doubt", r.ID, c)
 		}
 	}
-	if counts := countClaims(mapValues(got)); counts.Rules != n || counts.Unverified != n {
+	if counts := CountClaims(mapValues(got)); counts.Rules != n || counts.Unverified != n {
 		t.Errorf("counts %+v, want %d unverified rules", counts, n)
 	}
 	for _, d := range spec.Domains(spec.Seed) {
@@ -133,7 +133,7 @@ func TestClaimVerdicts(t *testing.T) {
 		if h := hints["ptxas"]; !strings.Contains(h.Why, "unsupported") || !strings.Contains(h.Why, "sm_100a") {
 			t.Errorf("ptxas hint %+v, want its unsupported reason", h)
 		}
-		if h := hints["ptxas13"]; h.Why != hintNotRun || !strings.Contains(h.Where, "GPU machine") {
+		if h := hints["ptxas13"]; h.Why != HintNotRun || !strings.Contains(h.Where, "GPU machine") {
 			t.Errorf("ptxas13 hint %+v, want not run here, on a GPU machine", h)
 		}
 	})

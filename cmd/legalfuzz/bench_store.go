@@ -1,0 +1,218 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/reports"
+)
+
+// storeBenchOptions are bench store's flags.
+type storeBenchOptions struct {
+	sizes   []int
+	oldMax  int
+	dir     string
+	out     string
+	domain  string
+	oracles []string
+}
+
+func newBenchStoreCmd() *cobra.Command {
+	o := &storeBenchOptions{}
+	cmd := &cobra.Command{
+		Use:   "store [--sizes 10000,100000,1000000] [--old-max 100000] [--out FILE.json]",
+		Short: "Measure the store per judged case: bytes, commit throughput, and report time and memory, keeping all (old) vs settling (new)",
+		Long: "store commits synthetic results through the real commit path (AddCases, MarkEnqueued, CommitMany) for\n" +
+			"N cases of --domain, each judged by --oracles, into a fresh store, then times `report`'s Load on it and\n" +
+			"samples its heap. Each size runs twice: with KeepAll (every case and verdict kept: the form before\n" +
+			"schema 3, plus tallies) and as campaigns run now (settled cases dropped). --old-max bounds the sizes\n" +
+			"the keep-all run is made for (its store grows ~1 KB a case).",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir := o.dir
+			if dir == "" {
+				tmp, err := os.MkdirTemp("", "legalfuzz-bench-store-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(tmp)
+				dir = tmp
+			}
+			var rows []storeBenchRow
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%-9s %-9s %12s %10s %12s %10s %10s %9s\n", "cases", "form", "file bytes", "B/case", "used B/case", "commit/s", "report s", "report MB")
+			for _, n := range o.sizes {
+				for _, keepAll := range []bool{true, false} {
+					if keepAll && n > o.oldMax {
+						continue
+					}
+					row, err := benchStore(filepath.Join(dir, fmt.Sprintf("s%d-%t.db", n, keepAll)), n, keepAll, o)
+					if err != nil {
+						return err
+					}
+					rows = append(rows, row)
+					fmt.Fprintf(w, "%-9d %-9s %12d %10.1f %12.1f %10.0f %10.3f %9.1f\n", row.Cases, row.Form, row.FileBytes,
+						row.BytesPerCase, row.UsedPerCase, row.CommitPerSecond, row.ReportSeconds, row.ReportPeakMB)
+				}
+			}
+			if o.out == "" {
+				return nil
+			}
+			data, err := json.MarshalIndent(rows, "", "  ")
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(o.out, append(data, '\n'), 0o644)
+		},
+	}
+	f := cmd.Flags()
+	f.IntSliceVar(&o.sizes, "sizes", []int{10_000, 100_000, 1_000_000}, "judged cases per store")
+	f.IntVar(&o.oldMax, "old-max", 100_000, "largest size the keep-all (old form) store is made for")
+	f.StringVar(&o.dir, "dir", "", "folder for the stores (default: a temporary one, removed)")
+	f.StringVar(&o.out, "out", "", "write the rows as JSON to this file")
+	f.StringVar(&o.domain, "domain", "tmadesc", "domain of the synthetic cases")
+	f.StringSliceVar(&o.oracles, "oracles", []string{oracles.SpecSeed, oracles.SpecPTXISA, "ptxas"}, "oracles whose synthetic verdicts each case gets")
+	return cmd
+}
+
+// storeBenchRow is one store measured.
+type storeBenchRow struct {
+	Cases           int     `json:"cases"`
+	Form            string  `json:"form"` // keep-all or settled
+	FileBytes       int64   `json:"file_bytes"`
+	UsedBytes       int64   `json:"used_bytes"` // pages in use: the file less its free pages
+	BytesPerCase    float64 `json:"bytes_per_case"`
+	UsedPerCase     float64 `json:"used_bytes_per_case"`
+	CommitPerSecond float64 `json:"commits_per_second"` // cases committed (added, enqueued, judged) per second
+	ReportSeconds   float64 `json:"report_seconds"`
+	ReportPeakMB    float64 `json:"report_peak_heap_mb"`
+}
+
+// storeBenchChunk is how many cases one round of the commit path takes.
+const storeBenchChunk = 2000
+
+// benchStore fills a store at path with n judged cases and measures it.
+func benchStore(path string, n int, keepAll bool, o *storeBenchOptions) (storeBenchRow, error) {
+	row := storeBenchRow{Cases: n, Form: map[bool]string{true: "keep-all", false: "settled"}[keepAll]}
+	db, err := store.OpenStore(path, time.Second)
+	if err != nil {
+		return row, err
+	}
+	const camp = "bench"
+	if err := db.PutCampaign(store.Campaign{ID: camp, State: store.StateRunning, Created: time.Now().UTC(),
+		Config: store.CampaignConfig{Oracles: o.oracles, KeepAll: keepAll}}); err != nil {
+		db.Close()
+		return row, err
+	}
+	var busy time.Duration
+	for done, round := 0, uint64(1); done < n; round++ {
+		cs, err := reliability.Cases(o.domain, min(storeBenchChunk, n-done), round)
+		if err != nil {
+			db.Close()
+			return row, err
+		}
+		start := time.Now()
+		added, err := commitSynthetic(db, camp, cs, o.oracles)
+		busy += time.Since(start)
+		if err != nil {
+			db.Close()
+			return row, err
+		}
+		done += added
+		if added == 0 {
+			db.Close()
+			return row, fmt.Errorf("domain %s: no new cases in round %d", o.domain, round)
+		}
+	}
+	row.CommitPerSecond = float64(n) / busy.Seconds()
+	if row.FileBytes, row.UsedBytes, err = db.Size(); err != nil {
+		db.Close()
+		return row, err
+	}
+	if err := db.Close(); err != nil {
+		return row, err
+	}
+	row.BytesPerCase, row.UsedPerCase = float64(row.FileBytes)/float64(n), float64(row.UsedBytes)/float64(n)
+	row.ReportSeconds, row.ReportPeakMB, err = timeReport(path)
+	return row, err
+}
+
+// commitSynthetic adds the cases, marks them enqueued and commits one
+// accepting verdict per oracle, as a campaign's commit path does, and
+// returns how many cases were new.
+func commitSynthetic(db *store.Store, camp string, cs []domain.Case, orcs []string) (int, error) {
+	recs := make([]store.CaseRecord, len(cs))
+	now := time.Now().UTC()
+	for i, c := range cs {
+		recs[i] = store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: camp, Source: "fuzz:bench", Seen: now}
+	}
+	added, err := db.AddCases(camp, recs)
+	if err != nil {
+		return 0, err
+	}
+	enq := map[string][]string{}
+	var commits []store.Commit
+	for _, o := range orcs {
+		c := store.Commit{Campaign: camp, Now: now, Oracle: o, Elapsed: time.Millisecond}
+		for _, r := range added {
+			c.Verdicts = append(c.Verdicts, oracles.Verdict{Oracle: o, Case: r.ID, Domain: r.Domain, Kind: oracles.Accept, Version: "bench"})
+		}
+		commits = append(commits, c)
+	}
+	for _, r := range added {
+		enq[r.ID] = orcs
+	}
+	if err := db.MarkEnqueued(camp, enq); err != nil {
+		return 0, err
+	}
+	if _, err := db.CommitMany(commits); err != nil {
+		return 0, err
+	}
+	return len(added), nil
+}
+
+// timeReport loads the report of the store at path and returns its wall
+// time and the peak heap in use while it ran, above the heap before.
+func timeReport(path string) (seconds, peakMB float64, err error) {
+	db, err := store.OpenStoreReadOnly(path, time.Second)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer db.Close()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	peak := base
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	start := time.Now()
+	_, err = reports.Load(db, reports.Options{StorePath: path})
+	seconds = time.Since(start).Seconds()
+	close(stop)
+	<-sampled
+	return seconds, float64(peak-base) / (1 << 20), err
+}

@@ -1,0 +1,185 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// WarnSize is the file size past which opening a store warns: at the rate
+// docs/nightly.md states, months of nights of a cluster, or a store written
+// before schema 3 (every case kept), which `legalfuzz store compact` shrinks.
+const WarnSize = 8 << 30
+
+// warnIfLarge logs a warning when the store's file is past WarnSize.
+func warnIfLarge(path string) {
+	if st, err := os.Stat(path); err == nil && st.Size() > WarnSize {
+		slog.Warn("the store is large: reading and copying it is slow (see docs/nightly.md; a store from before schema 3 shrinks with legalfuzz store compact)",
+			"path", path, "bytes", st.Size(), "warn_at", int64(WarnSize))
+	}
+}
+
+// Compacted says what a compaction did.
+type Compacted struct {
+	Cases   int `json:"cases"`   // cases read
+	Settled int `json:"settled"` // folded into their nights' tallies
+	Dropped int `json:"dropped"` // of those, dropped
+	Kept    int `json:"kept"`    // cases written to the new store
+}
+
+// compactBatch is how many cases one write transaction of a compaction holds.
+const compactBatch = 5000
+
+// Compact writes a new store at dst (which must not exist) in this
+// schema's form: every record of s, except that each settled case no tally
+// holds yet is folded into its night's tally and, unless something needs it
+// (a finding, the corpus, a seed, an import), dropped, as a campaign of
+// this schema would have done when it settled. s is only read, so a store
+// written before schema 3 is compacted without being changed.
+func (s *Store) Compact(dst string) (Compacted, error) {
+	var res Compacted
+	if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
+		return res, fmt.Errorf("compact into %s: want a path where no file is", dst)
+	}
+	out, err := OpenStore(dst, time.Second)
+	if err != nil {
+		return res, err
+	}
+	defer out.Close()
+	for name := range records {
+		if name == string(bucketMeta) || name == string(bucketCases) || name == string(bucketVerdicts) {
+			continue
+		}
+		if err := s.copyBucket(out, name); err != nil {
+			return res, fmt.Errorf("compact %s: %w", name, err)
+		}
+	}
+	members, err := s.Members()
+	if err != nil {
+		return res, err
+	}
+	c := &compactor{out: out, members: members, res: &res}
+	if err := s.ForEachCase(c.add); err != nil {
+		return res, fmt.Errorf("compact cases: %w", err)
+	}
+	return res, c.flush()
+}
+
+// copyBucket copies bucket name of s into out as it is.
+func (s *Store) copyBucket(out *Store, name string) error {
+	var keys, vals [][]byte
+	err := s.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(name))
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			keys, vals = append(keys, append([]byte(nil), k...)), append(vals, append([]byte{}, v...))
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return out.update(func(tx *bolt.Tx) error { return putAll(tx, name, keys, vals) })
+}
+
+// compactor writes the cases of a compaction in batches.
+type compactor struct {
+	out     *Store
+	members map[string][]string
+	res     *Compacted
+	batch   []caseWithVerdicts
+}
+
+type caseWithVerdicts struct {
+	rec CaseRecord
+	vs  []oracles.Verdict
+}
+
+func (c *compactor) add(rec CaseRecord, vs []oracles.Verdict) error {
+	c.res.Cases++
+	if len(c.members[rec.ID]) > 0 {
+		rec.Finding = true // a store from before the mark: its members say
+	}
+	c.batch = append(c.batch, caseWithVerdicts{rec, vs})
+	if len(c.batch) < compactBatch {
+		return nil
+	}
+	return c.flush()
+}
+
+// flush writes the batch: every case with its verdicts, then settles each
+// as a commit would.
+func (c *compactor) flush() error {
+	if len(c.batch) == 0 {
+		return nil
+	}
+	err := c.out.update(func(tx *bolt.Tx) error {
+		cases, verdicts := tx.Bucket(bucketCases), tx.Bucket(bucketVerdicts)
+		st := newSettler(tx)
+		for _, cv := range c.batch {
+			if err := put(cases, []byte(cv.rec.ID), cv.rec); err != nil {
+				return err
+			}
+			for _, v := range cv.vs {
+				if err := put(verdicts, verdictKey(v.Case, v.Oracle), v); err != nil {
+					return err
+				}
+			}
+			if err := st.settle(cv.rec.ID); err != nil {
+				return err
+			}
+		}
+		return st.flush()
+	})
+	if err != nil {
+		return err
+	}
+	return c.count()
+}
+
+// count adds the batch's outcome to the result.
+func (c *compactor) count() error {
+	ids := make([]string, len(c.batch))
+	for i, cv := range c.batch {
+		ids[i] = cv.rec.ID
+	}
+	kept, err := c.out.Cases(ids)
+	if err != nil {
+		return err
+	}
+	for _, cv := range c.batch {
+		r, ok := kept[cv.rec.ID]
+		switch {
+		case !ok:
+			c.res.Settled++
+			c.res.Dropped++
+		case r.Tallied && !cv.rec.Tallied:
+			c.res.Settled++
+			c.res.Kept++
+		default:
+			c.res.Kept++
+		}
+	}
+	c.batch = c.batch[:0]
+	return nil
+}
+
+// Size returns the store file's size and the bytes of its pages in use
+// (the file less its free pages): what the data takes, whatever bbolt
+// allocated ahead.
+func (s *Store) Size() (file, used int64, err error) {
+	err = s.view(func(tx *bolt.Tx) error {
+		file = tx.Size()
+		return nil
+	})
+	st := s.db.Stats()
+	return file, file - int64(st.FreeAlloc), err
+}
