@@ -27,6 +27,7 @@ const (
 // installation's oracle of it.
 const (
 	MLIR       = "mlir"        // mlir-opt's nvgpu/nvvm verifiers and lowering
+	MLIRNVVM   = "mlir-nvvm"   // the same cases spelled with the nvvm ops the nvgpu ops lower to
 	MLIRPasses = "mlir-passes" // MLIR's GPU passes beyond the mlir oracle's lowering, one at a time
 	LLC        = "llc"         // llc's NVPTX backend
 	AMDGPUMC   = "amdgpu-mc"   // llvm-mc's AMDGPU assembler
@@ -67,6 +68,7 @@ var catalog = []Info{
 	{Name: SASS, Family: "nvdisasm", Where: "ptxas, nvdisasm and cuobjdump 12.4 from make oracles; the SASS of what ptxas accepts, read back", Sampled: true},
 	{Name: PTXAS13, Family: "ptxas", Where: "CUDA 13's ptxas on a GPU machine; knows sm_100a and newer", GPU: true},
 	{Name: MLIR, Family: "mlir", Installed: true, Where: "mlir-opt, mlir-translate, llvm-link and llc of an LLVM installation"},
+	{Name: MLIRNVVM, Family: "mlir-nvvm", Installed: true, Where: "mlir-opt, mlir-translate, llvm-link and llc of an LLVM installation (22 or later), given the nvvm ops directly"},
 	{Name: MLIRPasses, Family: "mlir-passes", Installed: true, Sampled: true, Where: "mlir-opt of an LLVM installation"},
 	{Name: LLC, Family: "llc", Installed: true, Where: "llc of an LLVM installation"},
 	{Name: AMDGPUMC, Family: "llvm-mc", Installed: true, Where: "llvm-mc of an LLVM installation; gfx9-gfx12 as -mcpu=help lists them"},

@@ -18,7 +18,7 @@ const (
 
 // trackers name where each tool family's bugs are filed.
 var trackers = map[string]string{
-	"mlir": "LLVM", "mlir-passes": "LLVM", "llc": "LLVM", "llvm-mc": "LLVM",
+	"mlir": "LLVM", "mlir-nvvm": "LLVM", "mlir-passes": "LLVM", "llc": "LLVM", "llvm-mc": "LLVM",
 	"ptxas": "NVIDIA", "nvdisasm": "NVIDIA", "cuda": "NVIDIA", "gpu": "NVIDIA",
 }
 

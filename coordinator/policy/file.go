@@ -76,8 +76,8 @@ func (p Policy) validate() error {
 		}
 	}
 	for _, pr := range p.Pairs {
-		if pr.On != OnVerdict && pr.On != OnValue && pr.On != OnCrash {
-			return fmt.Errorf("pair %s~%s: on must be %q, %q or %q", pr.A, pr.B, OnVerdict, OnValue, OnCrash)
+		if pr.On != OnVerdict && pr.On != OnValue && pr.On != OnAnswer && pr.On != OnCrash {
+			return fmt.Errorf("pair %s~%s: on must be %q, %q, %q or %q", pr.A, pr.B, OnVerdict, OnValue, OnAnswer, OnCrash)
 		}
 	}
 	for _, e := range p.Expected {

@@ -24,6 +24,11 @@ const (
 	OnVerdict Aspect = "verdict"
 	// OnValue: both accept and compute the same value (e.g. a descriptor).
 	OnValue Aspect = "value"
+	// OnAnswer: both answer (accept or reject) alike. A side that fails
+	// is judged against spec/ptxisa alone, where its failure already is a
+	// finding: two entry points of one tool that fail alike are one bug,
+	// not a disagreement between them.
+	OnAnswer Aspect = "answer"
 	// OnCrash: neither crashes nor hangs. What the second oracle accepts or
 	// refuses says nothing about the case (a pass judge runs passes the
 	// case never asked for); only its failures are findings.
@@ -159,27 +164,32 @@ var policies = []Policy{
 				Why:   "the descriptor's encoding ((x & 0x3FFFF) >> 4) drops the bits these rules test, and the gpu oracle's kernel has its own target and PTX version"}}},
 	{Domain: "umma"},
 	{Domain: "swizzle"},
-	{Domain: "ldsm", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC, oracles.CUDAJIT, oracles.GPU},
-		Pairs: []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
+	{Domain: "ldsm", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIRNVVM, oracles.LLC, oracles.CUDAJIT, oracles.GPU},
+		Pairs: []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, entryPoints},
 		Expected: append(llcRaisesVersion("ldsm"), Expectation{Oracles: []string{oracles.GPU}, Rules: []string{"ptxisa.ldsm.target-ptx-version"},
 			Why: "the gpu oracle's kernel has its own target and PTX version"}, Expectation{Oracles: toolsPTX,
 			Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.fragment-cosize", "ptxisa.ldsm.register-count", "ptxisa.ldsm.result-shape"},
 			Why:   "the shared address is a runtime value and the register fragment's layout a compiler-IR property; neither is in the instruction text"},
 			Expectation{Oracles: mlirs, Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling"},
 				Why: "nvgpu.ldmatrix spells neither the shared address (a runtime value), the register count (derived from numTiles) nor an element type (always .b16)"},
-			Expectation{Oracles: mlirs, Against: oracles.PTXAS, Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
-				Why: "the PTX rendering spells the register count and element type the case names where MLIR derives them; MLIR checks the result vector, which ptxas never sees"})},
+			Expectation{Oracles: []string{oracles.MLIRNVVM}, Rules: []string{"ptxisa.ldsm.alignment", "ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling"},
+				Why: "nvvm.ldmatrix and nvvm.stmatrix take the shared address as a pointer value (a runtime value), derive the register count from num, and have only PTX's .b element types, as which the seed's unsigned spellings are written"},
+			Expectation{Oracles: bothMLIRs, Against: oracles.PTXAS, Rules: []string{"ptxisa.ldsm.register-count", "ptxisa.ldsm.type-spelling", "ptxisa.ldsm.result-shape"},
+				Why: "the PTX rendering spells the register count and element type the case names where MLIR derives them (and spells the seed's unsigned sizes as .b); MLIR checks the result type, which ptxas never sees"})},
 	{Domain: "blockscale", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC, oracles.MLIR, oracles.CUDAJIT},
 		Pairs: []Pair{sassPair},
 		Expected: []Expectation{{Oracles: []string{oracles.PTXAS13, oracles.CUDAJIT}, Rules: []string{"ptxisa.blockscale.scale-fragment-bits"},
 			Why: "the scale fragment's width is the seed's bookkeeping, with no PTX spelling"}}},
-	{Domain: "wgmma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.CUDAJIT},
-		Pairs: []Pair{sassPair},
+	{Domain: "wgmma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIRNVVM, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair, entryPoints},
 		Expected: []Expectation{{Oracles: mlirs, Rules: []string{"ptxisa.wgmma.m", "ptxisa.wgmma.k"},
 			Condition: "M is a multiple of 64 and K of the instruction's K", When: wgmmaTileSplits,
-			Why: "nvgpu.warpgroup.mma is a tile-level op that MLIR splits into m64nNkK instructions, so other M and K are its to accept when they split evenly; a K or M that does not is work the lowering drops"}}},
-	{Domain: "mma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC, oracles.CUDAJIT},
-		Pairs:    []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
+			Why: "nvgpu.warpgroup.mma is a tile-level op that MLIR splits into m64nNkK instructions, so other M and K are its to accept when they split evenly; a K or M that does not is work the lowering drops"},
+			{Oracles: []string{oracles.MLIRNVVM}, Against: oracles.MLIR, Rules: []string{"ptxisa.wgmma.m", "ptxisa.wgmma.k"},
+				Condition: "M is a multiple of 64 and K of the instruction's K", When: wgmmaTileSplits,
+				Why: "nvvm.wgmma.mma_async is one instruction, nvgpu.warpgroup.mma a tile of them: a tile that splits evenly is nvgpu's to accept and nvvm's to refuse"}}},
+	{Domain: "mma", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIRNVVM, oracles.LLC, oracles.CUDAJIT},
+		Pairs:    []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, entryPoints},
 		Expected: llcRaisesVersion("mma")},
 	{Domain: "schedule", Judges: []string{oracles.FenceProxy, oracles.PTXAS, oracles.PTXAS13, oracles.CUDAJIT},
 		Pairs: []Pair{sassPair},
@@ -209,14 +219,14 @@ var policies = []Policy{
 			Why: "llvm-mc takes the operand of the one-counter waits as a plain 16-bit immediate, on purpose: LLVM's own MC tests " +
 				"encode s_wait_loadcnt 0x1234 as [0x34,0x12,0xc0,0xbf] (test/MC/AMDGPU/gfx12_asm_sopp.s); the counter helpers " +
 				"of s_waitcnt, which do check their fields, stay a finding"}}},
-	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.LLC, oracles.CUDAJIT},
-		Pairs: []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}},
+	{Domain: "cpasync", Judges: []string{oracles.PTXAS, oracles.PTXAS13, oracles.MLIR, oracles.MLIRNVVM, oracles.LLC, oracles.CUDAJIT},
+		Pairs: []Pair{sassPair, {oracles.LLC, oracles.LLC, OnVerdict}, {oracles.MLIR, oracles.PTXAS, OnVerdict}, entryPoints},
 		Expected: append(llcRaisesVersion("cpasync"),
 			Expectation{Oracles: toolsPTX, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.unit-stride"},
 				Why: "addresses and memref strides are runtime values, not part of the instruction text"},
-			Expectation{Oracles: mlirs, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.src-size"},
-				Why: "addresses and srcElements are runtime values in MLIR too"},
-			Expectation{Oracles: mlirs, Against: oracles.PTXAS, Rules: []string{"ptxisa.cpasync.unit-stride", "ptxisa.cpasync.src-size"},
+			Expectation{Oracles: bothMLIRs, Rules: []string{"ptxisa.cpasync.dst-align", "ptxisa.cpasync.src-align", "ptxisa.cpasync.src-size"},
+				Why: "addresses and srcElements (nvvm's cpSize) are runtime values in MLIR too"},
+			Expectation{Oracles: bothMLIRs, Against: oracles.PTXAS, Rules: []string{"ptxisa.cpasync.unit-stride", "ptxisa.cpasync.src-size"},
 				Why: "MLIR's verifier sees memref strides that PTX never spells, and passes srcElements at run time where the PTX rendering spells an immediate"},
 			Expectation{Oracles: []string{oracles.LLC}, Rules: []string{"ptxisa.cpasync.src-size"},
 				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"})},
@@ -326,6 +336,14 @@ var mcs = []string{oracles.AMDGPUMC}
 // mlirs are the MLIR releases, which see the same renderings (MLIR 22 its
 // own spelling of the same ops for tmamode and stmatrix).
 var mlirs = []string{oracles.MLIR}
+
+// bothMLIRs are MLIR's two entry points, nvgpu's ops and nvvm's.
+var bothMLIRs = []string{oracles.MLIR, oracles.MLIRNVVM}
+
+// entryPoints compares MLIR's nvgpu and nvvm spellings of one case within
+// each installation (pairsOf): a case one entry point accepts and the
+// other rejects is a finding of that MLIR, whatever spec/ptxisa says.
+var entryPoints = Pair{oracles.MLIR, oracles.MLIRNVVM, OnAnswer}
 
 // toolsPTX are the tools that judge PTX text or NVVM IR, not runtime values.
 var toolsPTX = []string{oracles.PTXAS, oracles.PTXAS13, oracles.LLC, oracles.CUDAJIT}
@@ -451,21 +469,32 @@ func (p Policy) Evaluate(c domain.Case, verdicts []oracles.Verdict) []Disagreeme
 
 // pairsOf lists the verdicts a pair compares: each oracle a side names
 // against each the other names, a pair of one base (llc against llc) once
-// for every two installations.
+// for every two installations, a pair of two bases of LLVM installations
+// (mlir against mlir-nvvm: two entry points of one tool) within each
+// installation.
 func pairsOf(pr Pair, verdicts []oracles.Verdict) [][2]oracles.Verdict {
+	entryPoints := pr.A != pr.B && installed(pr.A) && installed(pr.B)
 	var out [][2]oracles.Verdict
 	for i, a := range verdicts {
 		if !oracles.Matches(pr.A, a.Oracle) {
 			continue
 		}
 		for j, b := range verdicts {
-			if i == j || !oracles.Matches(pr.B, b.Oracle) || a.Oracle == b.Oracle || (pr.A == pr.B && j < i) {
+			if i == j || !oracles.Matches(pr.B, b.Oracle) || a.Oracle == b.Oracle || (pr.A == pr.B && j < i) ||
+				(entryPoints && oracles.Label(a.Oracle) != oracles.Label(b.Oracle)) {
 				continue
 			}
 			out = append(out, [2]oracles.Verdict{a, b})
 		}
 	}
 	return out
+}
+
+// installed reports whether a policy's name is the base of the oracles
+// LLVM installations provide.
+func installed(name string) bool {
+	in, ok := oracles.Lookup(name)
+	return ok && in.Installed && !strings.Contains(name, "@")
 }
 
 // comparable reports whether a verdict takes part in agreement: unsupported
@@ -476,6 +505,9 @@ func comparable(v oracles.Verdict) bool { return v.Kind != oracles.Unsupported }
 func failed(v oracles.Verdict) bool { return v.Kind == oracles.Error || v.Kind == oracles.Timeout }
 
 func agree(a, b oracles.Verdict, on Aspect) bool {
+	if on == OnAnswer && (failed(a) || failed(b)) {
+		return true
+	}
 	if failed(a) || failed(b) {
 		return false // two failing oracles are two findings, not agreement
 	}

@@ -253,3 +253,51 @@ func TestBlindGPUJudges(t *testing.T) {
 		})
 	}
 }
+
+// TestEntryPointsWithinInstallation checks that MLIR's nvgpu and nvvm
+// spellings of a case are compared within each installation: mlir@22
+// against mlir-nvvm@22, never against mlir-nvvm@trunk, whose verdict says
+// where a bug was fixed, not that two entry points disagree.
+func TestEntryPointsWithinInstallation(t *testing.T) {
+	p := Policy{Domain: "mma", Pairs: []Pair{entryPoints}}
+	vs := []oracles.Verdict{
+		verdict(oracles.SpecPTXISA, oracles.Accept, "ptxisa.mma", ""),
+		verdict("mlir@22", oracles.Reject, "verify", ""),
+		verdict("mlir-nvvm@22", oracles.Accept, "ptxas", ""),
+		verdict("mlir@trunk", oracles.Accept, "ptxas", ""),
+		verdict("mlir-nvvm@trunk", oracles.Reject, "verify", ""),
+	}
+	ds := p.Evaluate(domain.Case{ID: "c", Domain: "mma"}, vs)
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Pair.A+"~"+d.Pair.B)
+	}
+	if strings.Join(got, " ") != "mlir@22~mlir-nvvm@22 mlir@trunk~mlir-nvvm@trunk" {
+		t.Fatalf("pairs compared: %v", got)
+	}
+}
+
+// TestEntryPointsFailAlike checks that two entry points failing on one
+// case are no disagreement of theirs: each failure is its own finding
+// against spec/ptxisa.
+func TestEntryPointsFailAlike(t *testing.T) {
+	p := Policy{Domain: "mma", Pairs: []Pair{entryPoints}}
+	for _, tc := range []struct {
+		name string
+		a, b oracles.Kind
+		want int
+	}{
+		{"both fail", oracles.Error, oracles.Error, 0},
+		{"one fails", oracles.Error, oracles.Accept, 0},
+		{"accept against reject", oracles.Accept, oracles.Reject, 1},
+		{"both accept", oracles.Accept, oracles.Accept, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := p.Evaluate(domain.Case{ID: "c", Domain: "mma"}, []oracles.Verdict{
+				verdict("mlir@23", tc.a, "", ""), verdict("mlir-nvvm@23", tc.b, "", "")})
+			if len(ds) != tc.want {
+				t.Fatalf("got %d disagreements, want %d: %+v", len(ds), tc.want, ds)
+			}
+		})
+	}
+}

@@ -20,7 +20,7 @@ import (
 const IssueFile = "issue.md"
 
 // inputFiles are the rendered inputs a tool family reads, by family.
-var inputFiles = map[string]string{"mlir": "case.mlir", "mlir-passes": "case.mlir", "ptxas": "case.ptx", "llc": "case.ll", "llvm-mc": "case.s", "cuda": "case.ptx"}
+var inputFiles = map[string]string{"mlir": "case.mlir", "mlir-nvvm": "case.mlir", "mlir-passes": "case.mlir", "ptxas": "case.ptx", "llc": "case.ll", "llvm-mc": "case.s", "cuda": "case.ptx"}
 
 // maxFrames bounds the stack frames an issue quotes: the crashing
 // function and the callers that say how it was reached.

@@ -205,8 +205,11 @@ func mlirChain(s *script, tools mlir.Tools, t target.Target) []chainStep {
 	}
 }
 
-// isMLIR reports whether the oracle is one of the MLIR releases' oracles.
-func isMLIR(oracle string) bool { return oracles.Matches(oracles.MLIR, oracle) }
+// isMLIR reports whether the oracle is one of the MLIR releases' oracles,
+// of either entry point (nvgpu's ops or nvvm's).
+func isMLIR(oracle string) bool {
+	return oracles.Matches(oracles.MLIR, oracle) || oracles.Matches(oracles.MLIRNVVM, oracle)
+}
 
 // found reports whether this machine has the installation of an installed
 // oracle: its tools are what the script runs.

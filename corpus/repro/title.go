@@ -45,8 +45,10 @@ var families = map[string]component{
 }
 
 // isMLIRFamily reports whether a tool family is MLIR's: its verifiers and
-// lowering, or its GPU passes.
-func isMLIRFamily(family string) bool { return family == "mlir" || family == "mlir-passes" }
+// lowering (nvgpu's ops or nvvm's), or its GPU passes.
+func isMLIRFamily(family string) bool {
+	return family == "mlir" || family == "mlir-nvvm" || family == "mlir-passes"
+}
 
 // componentOf is what a bucket is filed under: for MLIR, the stage that
 // failed when it names a dialect's conversion or the translation to LLVM
@@ -89,7 +91,7 @@ func subjectOf(bd Bundle, family string) string {
 		return string(text)
 	}
 	switch family {
-	case "mlir", "mlir-passes":
+	case "mlir", "mlir-nvvm", "mlir-passes":
 		return mlir.SubjectOp(read(MLIRFile))
 	case "ptxas", "nvdisasm", "cuda", "gpu":
 		return ptxInstruction(read(PTXFile), instruction[bd.Bucket.Signature.Domain])

@@ -16,8 +16,12 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
-// Name is the oracle's name.
-const Name = oracles.MLIR
+// Name is the oracle's name; NVVMName the base name of the oracles that
+// spell the cases with nvvm ops.
+const (
+	Name     = oracles.MLIR
+	NVVMName = oracles.MLIRNVVM
+)
 
 // Defaults for the zero Oracle fields.
 const (
@@ -56,14 +60,17 @@ type Oracle struct {
 func New(opt tool.Tool) *Oracle { return &Oracle{Opt: opt} }
 
 // Domains lists the domains MLIR 19 renders.
-func Domains() []string { return domainsWith(nil) }
+func Domains() []string { return domainsOf(spellings[0]) }
 
-// domainsWith lists the domains MLIR 19 renders and those a release's
-// overrides add (MLIR 22 renders tcgen05.mma and the block-scaled mma,
-// which 19 has no ops for).
-func domainsWith(overrides map[string]renderer) []string {
-	all := maps.Clone(renderers)
-	maps.Copy(all, overrides)
+// domainsOf lists the domains a spelling renders: MLIR 19's and those a
+// release's renderers add (MLIR 22 renders tcgen05.mma and the
+// block-scaled mma, which 19 has no ops for), or the spelling's alone.
+func domainsOf(sp spelling) []string {
+	all := maps.Clone(sp.renderers)
+	if !sp.alone {
+		all = maps.Clone(renderers)
+		maps.Copy(all, sp.renderers)
+	}
 	return slices.Sorted(maps.Keys(all))
 }
 
@@ -89,7 +96,7 @@ func (o *Oracle) Version() string {
 
 // Judges reports whether the oracle renders the domain.
 func (o *Oracle) Judges(domainName string) bool {
-	_, ok := rendererFor(o.spelling.renderers, domainName)
+	_, ok := rendererFor(o.spelling, domainName)
 	return ok && o.cannotParse[domainName] == ""
 }
 
@@ -223,7 +230,7 @@ func (o *Oracle) render(c domain.Case) (string, kernel, error) {
 	if why := o.cannotParse[c.Domain]; why != "" {
 		return "", kernel{}, unsupported("%s", why)
 	}
-	return renderWith(o.spelling.renderers, o.targetRange(), c)
+	return renderWith(o.spelling, o.targetRange(), c)
 }
 
 // VerifyCommand renders the cases the oracle can spell into the split file

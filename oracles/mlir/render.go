@@ -142,13 +142,13 @@ func (r targetRange) targets() []string {
 func kernelName(c domain.Case) string { return "k_" + c.ID }
 
 // render spells one case as MLIR 19 writes it (see renderWith).
-func render(c domain.Case) (string, kernel, error) { return renderWith(nil, llvm19Targets, c) }
+func render(c domain.Case) (string, kernel, error) { return renderWith(spellings[0], llvm19Targets, c) }
 
-// rendererFor is a release's renderer of a domain: its own (overrides),
-// else MLIR 19's.
-func rendererFor(overrides map[string]renderer, domainName string) (renderer, bool) {
-	if r, ok := overrides[domainName]; ok {
-		return r, true
+// rendererFor is a release's renderer of a domain: its own (sp.renderers),
+// else MLIR 19's unless the spelling's renderers are all it has.
+func rendererFor(sp spelling, domainName string) (renderer, bool) {
+	if r, ok := sp.renderers[domainName]; ok || sp.alone {
+		return r, ok
 	}
 	r, ok := renderers[domainName]
 	return r, ok
@@ -157,8 +157,8 @@ func rendererFor(overrides map[string]renderer, domainName string) (renderer, bo
 // renderWith spells one case as a self-contained MLIR module: host code,
 // then a gpu.module carrying the case's own target, one of the release's
 // targets, with the release's renderer of the domain (rendererFor).
-func renderWith(overrides map[string]renderer, targets targetRange, c domain.Case) (string, kernel, error) {
-	r, ok := rendererFor(overrides, c.Domain)
+func renderWith(sp spelling, targets targetRange, c domain.Case) (string, kernel, error) {
+	r, ok := rendererFor(sp, c.Domain)
 	if !ok {
 		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
 	}

@@ -33,6 +33,9 @@ type spelling struct {
 	vectorAsmOK bool
 	// targets are the targets the release's llc knows.
 	targets targetRange
+	// alone says the renderers are the whole table: the mlir-nvvm
+	// oracle spells only the domains it has nvvm ops for.
+	alone bool
 }
 
 // spellings are MLIR's spellings, oldest first. From 22 on, the nvvm ops
@@ -74,20 +77,49 @@ func spellingOf(major int) spelling {
 	return sp
 }
 
+// nvvmSpelling is how the mlir-nvvm oracle of a release spells the
+// cases: its nvvm ops alone (nvvmRenderers), on the release's targets.
+func nvvmSpelling(major int) spelling {
+	sp := spellingOf(major)
+	sp.renderers, sp.alone = nvvmRenderers(major), true
+	return sp
+}
+
 // NewRelease returns a verifier-only oracle over opt that renders as the
-// given LLVM major release spells, and names its verdicts name.
+// given LLVM major release spells, and names its verdicts name: an
+// mlir-nvvm@LABEL name spells with the release's nvvm ops.
 func NewRelease(name string, major int, opt tool.Tool) *Oracle {
 	o := New(opt)
 	o.OracleName, o.spelling = name, spellingOf(major)
+	if oracles.Base(name) == NVVMName {
+		o.spelling = nvvmSpelling(major)
+	}
 	return o
 }
 
 // Discover locates the installation's mlir-opt and, when all are present,
 // its lowering tools: the mlir@LABEL oracle, which lowers when it can.
 func Discover(ctx context.Context, in toolchain.Installation) (*Oracle, oracles.Status) {
-	name := oracles.Installed(Name, in.Label)
-	sp := spellingOf(in.Major)
-	st := oracles.Status{Name: name, Domains: domainsWith(sp.renderers), Targets: sp.targets.targets(),
+	return discoverAs(ctx, in, oracles.Installed(Name, in.Label))
+}
+
+// DiscoverNVVM is Discover for the mlir-nvvm@LABEL oracle, which judges
+// the cases spelled with the nvvm ops the nvgpu ops lower to, from MLIR 22
+// on (nvvmSince).
+func DiscoverNVVM(ctx context.Context, in toolchain.Installation) (*Oracle, oracles.Status) {
+	name := oracles.Installed(NVVMName, in.Label)
+	if in.Major < nvvmSince {
+		return nil, oracles.Status{Name: name, Domains: domainsOf(nvvmSpelling(nvvmSince)),
+			Reason:  fmt.Sprintf("LLVM %d's nvvm ops lack the shapes and types the cases name; mlir-nvvm judges LLVM %d and later", in.Major, nvvmSince),
+			Install: "--toolchain DIR naming an LLVM build of release 22 or later"}
+	}
+	return discoverAs(ctx, in, name)
+}
+
+// discoverAs locates an installation's tools for the oracle named name.
+func discoverAs(ctx context.Context, in toolchain.Installation, name string) (*Oracle, oracles.Status) {
+	sp := NewRelease(name, in.Major, tool.Tool{}).spelling
+	st := oracles.Status{Name: name, Domains: domainsOf(sp), Targets: sp.targets.targets(),
 		Install: "make oracles, or --toolchain DIR naming an LLVM build with MLIR"}
 	opt, err := in.Locate(ctx, "mlir-opt")
 	if err != nil {

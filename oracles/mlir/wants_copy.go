@@ -32,13 +32,16 @@ func wantsLDSM(dv domain.Value) []want {
 	if v.Transpose {
 		trans = `\.trans`
 	}
-	name, shape, typ, mods := "ldmatrix", "m8n8", "b16", `m8n8\.`+num+trans
+	// nvgpu.ldmatrix moves every element size as .m8n8 .b16; nvvm's ops
+	// (MLIR 22's stmatrix, the mlir-nvvm oracle's ldmatrix) name the
+	// value's shape and element type.
+	name, shape, typ := "ldmatrix", v.Shape.String(), regexp.QuoteMeta("b16")
+	if t, ok := stmatrixElt22[v.Size]; ok {
+		typ = "(b16|" + regexp.QuoteMeta(t) + ")"
+	}
+	mods := shape + `\.` + num + trans
 	if v.Op == ldsm.Store {
-		// MLIR 22's stmatrix names the value's shape and element type.
-		name, shape = "stmatrix", v.Shape.String()
-		if t, ok := stmatrixElt22[v.Size]; ok {
-			typ = t
-		}
+		name = "stmatrix"
 		mods = `(` + shape + `\.` + num + trans + `|` + num + trans + `\.` + shape + `)`
 	}
 	what := fmt.Sprintf("%s .%s.x%d", name, shape, v.NumMatrices)
@@ -46,7 +49,7 @@ func wantsLDSM(dv domain.Value) []want {
 		what += ".trans"
 	}
 	return []want{{what: what, n: 1, why: "the op names one instruction",
-		re: regexp.MustCompile(name + `\.sync\.aligned\.` + mods + `\.(shared(::cta)?\.)?` + regexp.QuoteMeta(typ) + ` `)}}
+		re: regexp.MustCompile(name + `\.sync\.aligned\.` + mods + `\.(shared(::cta)?\.)?` + typ + ` `)}}
 }
 
 // wantsCPAsync: one cp.async of the op's copy size in bytes.

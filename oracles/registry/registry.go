@@ -113,6 +113,7 @@ func (f *Found) addToolchains(ctx context.Context, opts Options) error {
 		sampled := !opts.AllReleases && slices.Contains(sampling, in)
 		for _, found := range []func() (oracles.Oracle, oracles.Status){
 			func() (oracles.Oracle, oracles.Status) { return tool(mlir.Discover(ctx, in)) },
+			func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverNVVM(ctx, in)) },
 			func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses(ctx, in)) },
 			func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover(ctx, in)) },
 			func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx, in)) },
@@ -126,7 +127,7 @@ func (f *Found) addToolchains(ctx context.Context, opts Options) error {
 		}
 	}
 	if len(ins) == 0 {
-		for _, base := range []string{oracles.MLIR, oracles.MLIRPasses, oracles.LLC, oracles.AMDGPUMC} {
+		for _, base := range []string{oracles.MLIR, oracles.MLIRNVVM, oracles.MLIRPasses, oracles.LLC, oracles.AMDGPUMC} {
 			f.add(nil, oracles.Status{Name: oracles.Installed(base, "*"), Reason: "no LLVM installation found",
 				Install: "make oracles, or --toolchain DIR naming an LLVM build"})
 		}
