@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -99,4 +100,75 @@ func TestNVVMBefore22(t *testing.T) {
 	if o != nil || st.Available || !strings.Contains(st.Reason, "judges LLVM 22 and later") || st.Name != "mlir-nvvm@19" {
 		t.Fatalf("got %v %+v", o, st)
 	}
+}
+
+// TestNVVMPropertiesKept parses every seed as the mlir-nvvm oracle spells
+// it and checks that the nvvm op keeps every property written: MLIR drops
+// a property an op does not have without a word (nvvm.mma.sp.sync has no
+// layoutA and no b1Op), so a rendering that wrote one would have the
+// verifier judge another case than the value names.
+func TestNVVMPropertiesKept(t *testing.T) {
+	o, st := DiscoverNVVM(context.Background(), toolchaintest.Trunk(t))
+	if o == nil {
+		t.Skipf("MLIR trunk not found: %s (%s)", st.Reason, st.Install)
+	}
+	checked := 0
+	for _, d := range spelled {
+		if !o.Judges(d.Name) {
+			continue
+		}
+		for _, v := range d.Seeds() {
+			c := domain.NewCase(d.Name, v)
+			text, _, err := o.render(c)
+			if err != nil {
+				continue
+			}
+			res, err := o.Opt.Run(context.Background(), time.Minute, []byte(text), parseOnly, printGeneric, "-")
+			if err != nil || res.ExitCode != 0 {
+				t.Fatalf("%s: mlir-opt: %v %s", c.ID, err, res.Stderr)
+			}
+			op := SubjectOp(text)
+			wrote, kept := opProps(text, op), opProps(string(res.Stdout), op)
+			for name := range wrote {
+				if !kept[name] {
+					t.Errorf("%s %s: %s drops property %s\n%s", d.Name, c.ID, op, name, text)
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d seeds, want at least 50", checked)
+	}
+}
+
+// opProps lists the property names of the first generic op named op.
+func opProps(module, op string) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(module, "\n") {
+		if !strings.Contains(line, `"`+op+`"(`) {
+			continue
+		}
+		start, end := strings.Index(line, "<{"), strings.Index(line, "}>")
+		if start < 0 || end < start {
+			return out
+		}
+		depth, from := 0, start+2
+		for i := from; i <= end; i++ {
+			switch line[i] {
+			case '<', '(', '[':
+				depth++
+			case '>', ')', ']':
+				depth--
+			case ',', '}':
+				if depth == 0 {
+					name, _, _ := strings.Cut(strings.TrimSpace(line[from:i]), " ")
+					out[name] = true
+					from = i + 1
+				}
+			}
+		}
+		return out
+	}
+	return out
 }

@@ -97,8 +97,16 @@ func renderNVVMMMA(v mma.Value) (kernel, error) {
 	if m == 8 && n == 8 && k == 4 && v.AType == mma.F16 {
 		threads = 8 // the quad-pair form: eight threads per matrix
 	}
-	if v.Sparse() && (v.ALayout != mma.Row || v.BLayout != mma.Col) {
+	// The nvvm ops have no property for what follows; MLIR would drop one
+	// written anyway without a word, and the case would be judged as
+	// another (TestNVVMPropertiesKept).
+	switch {
+	case v.Sparse() && (v.ALayout != mma.Row || v.BLayout != mma.Col):
 		return kernel{}, unsupported("nvvm.mma.sp.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
+	case v.Sparse() && v.BitOp != mma.NoBitOp:
+		return kernel{}, unsupported("nvvm.mma.sp.sync has no single-bit operation (.%s.popc)", v.BitOp)
+	case v.TF32 && v.AType != mma.F32:
+		return kernel{}, unsupported("nvvm.mma.sync has no tf32Enabled flag: .tf32 is a multiplicand type, for f32 operands, not %s", v.AType)
 	}
 	tf32 := v.TF32 && v.AType == mma.F32
 	aReg, aPer := mmaRegister(v.AType, tf32)
