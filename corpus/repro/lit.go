@@ -192,11 +192,16 @@ func mlirRun(ctx context.Context, bd Bundle, legal bool, in toolchain.Installati
 	if line == "" {
 		return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true))
 	}
-	// The wrong value is in what llc emits: the test evaluates its PTX
-	// and checks that the instruction the bucket names is gone.
-	op, _, _ := strings.Cut(line, " ")
+	// The wrong value is in what llc emits (or in the host code's call):
+	// the test evaluates it and checks that the line the bucket names is
+	// gone.
+	assign, onHost := mlir.ValuesInput(line)
+	input := "%t.ptx"
+	if onHost {
+		input = "%t.lowered.mlir"
+	}
 	return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "%t.ptx"), " "), true),
-		"awk -v op="+op+" -f %S/"+ValuesAwk+" %t.ptx | %FileCheck %s --check-prefix=VALUE --allow-empty")
+		"awk -v '"+assign+"' -f %S/"+ValuesAwk+" "+input+" | %FileCheck %s --check-prefix=VALUE --allow-empty")
 }
 
 // wrongLine is the emitted instruction a wrong-value bucket names, or "".

@@ -327,9 +327,13 @@ func wrongValueCheck(s *script, bd Bundle, dir string) {
 		return
 	}
 	line := mlir.EmittedLine(bd.Observed.Diagnostic)
-	op, _, _ := strings.Cut(line, " ")
-	s.add(`# the `+op+` instructions, each operand replaced by its value (param0+2: the kernel's first argument plus 2)`,
-		fmt.Sprintf(`awk -v op=%s -f %s "$work/case.ptx" >"$work/values.txt"`, shQuote(op), ValuesAwk),
+	assign, onHost := mlir.ValuesInput(line)
+	comment, input := `# the `+strings.TrimPrefix(assign, "op=")+` instructions, each operand replaced by its value (param0+2: the kernel's first argument plus 2)`, "$work/case.ptx"
+	if onHost {
+		comment, input = `# the host's call of `+strings.TrimPrefix(assign, "callee=")+`, each argument replaced by its value (? for a run-time value), an array by what the host stores in it`, "$work/lowered.mlir"
+	}
+	s.add(comment,
+		fmt.Sprintf(`awk -v %s -f %s "%s" >"$work/values.txt"`, shQuote(assign), ValuesAwk, input),
 		`cat "$work/values.txt"`,
 		fmt.Sprintf(`grep -qxF %s "$work/values.txt" && reproduces "%s"`, shQuote(line), shEsc(message(bd.Observed.Diagnostic))),
 		`fixed "the PTX no longer holds that instruction"`)

@@ -474,7 +474,9 @@ func truncate(opcode string, v Value) Value {
 
 // Awk is Eval for a reproducer, as a POSIX awk program: run with
 // -v op=OPCODE on a PTX file, it prints Canonical of every instruction
-// whose opcode is OPCODE or starts with OPCODE and a dot, one a line. It
+// whose opcode is OPCODE or starts with OPCODE and a dot, one a line; run
+// with -v callee=NAME on LLVM dialect, it prints HostCall's Call.String of
+// the first call of NAME (see hostAwk). It
 // knows what lowered kernels use: parameter loads, moves, additions and
 // subtractions of decimal constants, setp of two constants, braced vectors
 // and tensor operands "[tmap, {c0, c1}]".
@@ -501,6 +503,7 @@ function tensor(s,  p) {
 	args(s, p)
 	return "[" val(p[1]) ", " vec(p[2]) "]"
 }
+` + hostAwk + `
 function parts(v,  s, n) {
 	P = -1; C = 0
 	if (v == "?") return 0
@@ -532,6 +535,7 @@ function val(a,  b, o) {
 	if (a ~ /^-?[0-9]+$/) return a
 	return "?"
 }
+callee != "" { host(); next }
 {
 	sub(/\/\/.*/, ""); gsub(/^[ \t]+|[ \t]+$/, "")
 	if ($0 == "" || $0 == "{" || $0 == "}") next
@@ -576,4 +580,42 @@ function val(a,  b, o) {
 	}
 	if (n >= 1 && a[1] ~ /^\{/) { m = args(substr(a[1], 2, length(a[1]) - 2), d); for (i = 1; i <= m; i++) reg[d[i]] = "?" }
 	if (n >= 1 && a[1] ~ /^[%A-Za-z_]/) reg[a[1]] = r
+}`
+
+// hostAwk is HostCall as awk functions: host() reads one line of LLVM
+// dialect, keeping constants, allocas, element pointers and stores, and
+// prints the first call of callee with its arguments' values.
+const hostAwk = `function ssa(l,  n) { n = l; sub(/ = .*/, "", n); return n }
+function host(  l, n, c, p, i, v, a, k, x, s, j) {
+	l = trim($0)
+	if (l ~ /^%[A-Za-z0-9_.#]+ = llvm\.mlir\.constant\(-?[0-9]+ : [A-Za-z0-9_]+\)/) {
+		c = l; sub(/^[^(]*\(/, "", c); sub(/ :.*/, "", c); hc[ssa(l)] = c + 0; return
+	}
+	if (l ~ /^%[A-Za-z0-9_.#]+ = arith\.constant -?[0-9]+ : [A-Za-z0-9_]+/) {
+		c = l; sub(/^.*arith\.constant /, "", c); sub(/ :.*/, "", c); hc[ssa(l)] = c + 0; return
+	}
+	if (l ~ /^%[A-Za-z0-9_.#]+ = llvm\.alloca /) { n = ssa(l); ho[n] = n; hi[n] = 0; return }
+	if (l ~ /^%[A-Za-z0-9_.#]+ = llvm\.getelementptr (inbounds )?%[A-Za-z0-9_.#]+\[-?[0-9]+\]/) {
+		p = l; sub(/^.*getelementptr (inbounds )?/, "", p); i = p; sub(/\[.*/, "", p); sub(/^[^[]*\[/, "", i); sub(/\].*/, "", i)
+		if (p in ho) { n = ssa(l); ho[n] = ho[p]; hi[n] = hi[p] + i }
+		return
+	}
+	if (l ~ /^llvm\.store %[A-Za-z0-9_.#]+, %[A-Za-z0-9_.#]+ :/) {
+		v = l; sub(/^llvm\.store /, "", v); p = v; sub(/,.*/, "", v); sub(/^[^,]*, /, "", p); sub(/ :.*/, "", p)
+		if (p in ho) hm[ho[p] SUBSEP hi[p]] = (v in hc) ? hc[v] : "?"
+		return
+	}
+	if (l !~ ("^(%[A-Za-z0-9_.#]+ = )?llvm\\.call @" callee "\\(")) return
+	sub(/^[^(]*\(/, "", l); sub(/\).*/, "", l)
+	k = split(l, a, ","); s = callee "("
+	for (i = 1; i <= k; i++) {
+		x = trim(a[i])
+		if ((x in ho) && ((ho[x] SUBSEP hi[x]) in hm)) {
+			v = "["
+			for (j = hi[x]; (ho[x] SUBSEP j) in hm; j++) v = v (j > hi[x] ? ", " : "") hm[ho[x] SUBSEP j]
+			x = v "]"
+		} else x = (x in hc) ? hc[x] : "?"
+		s = s (i > 1 ? ", " : "") x
+	}
+	print s ")"; exit
 }`

@@ -184,3 +184,63 @@ func regsAfter(entry string, n int, reg string) string {
 	ins := Eval(probe)
 	return ins[len(ins)-1].Values[0].String()
 }
+
+// TestHostCallGolden reads the tensor-map encode call MLIR 19, 22 and
+// trunk lower nvgpu.tma.create.descriptor to (f16, box 64x32 innermost
+// first, swizzle 128B, L2 promotion 128B, NaN fill): the enums as
+// constants and the box dimensions stored outermost first.
+func TestHostCallGolden(t *testing.T) {
+	for _, rel := range []string{"19", "22", "trunk"} {
+		c, ok := HostCall(readGolden(t, "tmadesc-host-"+rel+".mlir"), "mgpuTensorMapEncodeTiledMemref")
+		if !ok {
+			t.Fatalf("%s: no call", rel)
+		}
+		if got, want := c.String(), "mgpuTensorMapEncodeTiledMemref(?, ?, 6, 0, 3, 2, 1, [32, 64])"; got != want {
+			t.Errorf("%s: got %s, want %s", rel, got, want)
+		}
+		if !strings.Contains(c.Line, "llvm.call @mgpuTensorMapEncodeTiledMemref(") {
+			t.Errorf("%s: line %q", rel, c.Line)
+		}
+	}
+	if awk, err := exec.LookPath("awk"); err == nil {
+		for _, rel := range []string{"19", "22", "trunk"} {
+			out, err := exec.Command(awk, "-v", "callee=mgpuTensorMapEncodeTiledMemref", Awk, filepath.Join("testdata", "tmadesc-host-"+rel+".mlir")).CombinedOutput()
+			if want := "mgpuTensorMapEncodeTiledMemref(?, ?, 6, 0, 3, 2, 1, [32, 64])\n"; err != nil || string(out) != want {
+				t.Errorf("%s: awk printed %q (%v), want %q", rel, out, err, want)
+			}
+		}
+	}
+	if _, ok := HostCall("llvm.call @other(%1) : (i64) -> ()", "mgpuTensorMapEncodeTiledMemref"); ok {
+		t.Error("found a call of another function")
+	}
+}
+
+func TestHostCallArithmetic(t *testing.T) {
+	text := `
+    %0 = llvm.mlir.constant(7 : i32) : i64
+    %c = arith.constant 9 : index
+    %1 = llvm.alloca %0 x i64 : (i64) -> !llvm.ptr
+    %2 = llvm.getelementptr %1[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+    %3 = llvm.getelementptr %1[1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+    llvm.store %0, %1 : i64, !llvm.ptr
+    llvm.store %c, %3 : i64, !llvm.ptr
+    llvm.store %0, %2 : i64, !llvm.ptr
+    llvm.store %c, %2 : i64, !llvm.ptr
+    %4 = llvm.call @f(%c, %x, %3, %1) : (i64, i64, !llvm.ptr, !llvm.ptr) -> !llvm.ptr`
+	c, ok := HostCall(text, "f")
+	if !ok || c.String() != "f(9, ?, [9, 9], [7, 9, 9])" {
+		t.Errorf("got %v %s", ok, c.String())
+	}
+	awk, err := exec.LookPath("awk")
+	if err != nil {
+		t.Skip("no awk on PATH")
+	}
+	f := filepath.Join(t.TempDir(), "host.mlir")
+	if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(awk, "-v", "callee=f", Awk, f).CombinedOutput()
+	if err != nil || string(out) != c.String()+"\n" {
+		t.Errorf("awk printed %q (%v), HostCall %q", out, err, c.String())
+	}
+}

@@ -8,9 +8,9 @@ import (
 
 // tmaParams22 are the kernel's operands: the tensor map, a shared::cluster
 // buffer (address space 7, the destination MLIR 22 requires of a cluster
-// load), a shared::cta one, the mbarrier, and the coordinate, im2col
-// offset and CTA mask, all parameters so none folds into an immediate.
-const tmaParams22 = "%t: !llvm.ptr, %sc: !llvm.ptr<7>, %s: !llvm.ptr<3>, %mbar: !llvm.ptr<3>, %c: i32, %o: i16, %m: i16"
+// load), a shared::cta one, the mbarrier, and the coordinates, im2col
+// offsets and CTA mask, all parameters so none folds into an immediate.
+var tmaParams22 = "%t: !llvm.ptr, %sc: !llvm.ptr<7>, %s: !llvm.ptr<3>, %mbar: !llvm.ptr<3>" + tmaOperandParams
 
 // renderTMAMode22 spells cp.async.bulk.tensor with MLIR 22's nvvm ops:
 // nvvm.cp.async.bulk.tensor.shared.cluster.global for loads (into
@@ -107,7 +107,7 @@ func tmaStore22(b *body, v tmamode.Value) error {
 		return unsupported("MLIR 22 has no tensor store mode .%s", v.Mode)
 	}
 	b.op("%s", generic("nvvm.cp.async.bulk.tensor.global.shared.cta", true).args("!llvm.ptr", "%t").args("!llvm.ptr<3>", "%s").
-		args("i32", times("%c", coords)...).absent().absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
+		args("i32", numbered("%c", coords)...).absent().absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
 	return nil
 }
 
@@ -143,7 +143,7 @@ func tmaLoadMode22(b *body, v tmamode.Value) (coords, offs []string, mode string
 	switch v.Mode {
 	case tmamode.Tile:
 	case tmamode.Im2col:
-		mode, offs = "im2col", times("%o", max(int(v.Rank)-2, 0))
+		mode, offs = "im2col", numbered("%o", max(int(v.Rank)-2, 0))
 	case tmamode.Im2colW, tmamode.Im2colW128:
 		mode = "im2col_w"
 		if v.Mode == tmamode.Im2colW128 {
@@ -158,7 +158,7 @@ func tmaLoadMode22(b *body, v tmamode.Value) (coords, offs []string, mode string
 	default:
 		return nil, nil, "", unsupported("MLIR 22 has no cp.async.bulk.tensor load mode .%s", v.Mode)
 	}
-	return times("%c", n), offs, mode, nil
+	return numbered("%c", n), offs, mode, nil
 }
 
 // times is n copies of s: one operand passed n times.

@@ -15,14 +15,21 @@ func init() {
 	valueFuncs[wg.Name] = typedValues(checkWGMMAValues)
 }
 
-// typedValues makes a value check of a function of one domain's values.
-func typedValues[V domain.Value](f func(V, []emitted.Inst) *mismatch) func(domain.Value, []emitted.Inst) *mismatch {
-	return func(dv domain.Value, ins []emitted.Inst) *mismatch {
+// typedValues makes a value check of a function of one domain's values
+// and the instructions.
+func typedValues[V domain.Value](f func(V, []emitted.Inst) *mismatch) valueFunc {
+	return typedLowered(func(v V, l lowered) *mismatch { return f(v, l.ins) })
+}
+
+// typedLowered makes a value check of a function of one domain's values
+// and everything the case lowered to.
+func typedLowered[V domain.Value](f func(V, lowered) *mismatch) valueFunc {
+	return func(dv domain.Value, l lowered) *mismatch {
 		v, ok := dv.(V)
 		if !ok {
 			return nil
 		}
-		return f(v, ins)
+		return f(v, l)
 	}
 }
 
