@@ -130,6 +130,9 @@ var (
 
 // EntryName reads the name of the entry a line declares.
 func EntryName(line string) (string, bool) {
+	if line == "" || line[0] != '.' {
+		return "", false // most lines: skip the regexp
+	}
 	if m := entryHead.FindStringSubmatch(line); m != nil {
 		return m[1], true
 	}
@@ -366,6 +369,12 @@ func result(in Inst) (Value, bool) {
 		return truncate("cvt."+q[len(q)-2], v[1]), v[1].Known
 	case base == "setp" && len(v) == 3 && v[1].Known && v[2].Known && v[1].Param < 0 && v[2].Param < 0:
 		return compare(in.Opcode, v[1].Off, v[2].Off)
+	case base == "setp" && len(v) == 3 && isBool(v[1]) && v[2] == Const(0) && strings.HasPrefix(in.Opcode, "setp.ne."):
+		// An i1 parameter becomes a predicate as param != 0.
+		return v[1], true
+	case base == "and" && len(v) == 3 && isBool(v[1]) && v[2] == Const(1):
+		// llc loads an i1 parameter as a byte and keeps its low bit.
+		return v[1], true
 	}
 	if len(v) != 3 || !v[1].Known || !v[2].Known {
 		return Value{}, false
@@ -424,6 +433,9 @@ func isCvta(opcode string) bool {
 	}
 	return false
 }
+
+// isBool reports a parameter itself, as an i1 parameter is read.
+func isBool(v Value) bool { return v.Known && v.Param >= 0 && v.Off == 0 }
 
 // compare folds a setp of two constants to 1 or 0.
 func compare(opcode string, a, b int64) (Value, bool) {
@@ -559,6 +571,8 @@ callee != "" { host(); next }
 			else if (p1 < 0 && q[1] == "add") r = show(P, c1 + C)
 		}
 	}
+	if (n == 3 && q[1] == "and" && v[2] ~ /^param[0-9]+$/ && v[3] == "1") r = v[2]
+	if (n == 3 && q[1] == "setp" && q[2] == "ne" && v[2] ~ /^param[0-9]+$/ && v[3] == "0") r = v[2]
 	if (n == 3 && q[1] == "setp" && parts(v[2]) && P < 0) {
 		c1 = C
 		if (parts(v[3]) && P < 0) {

@@ -90,7 +90,7 @@ func renderTMADesc(v td.Value) (kernel, error) {
 	dst, dstType := b.memrefAt(uint64(v.SMemAddress), box, elem, 3)
 	mb := b.val("nvgpu.mbarrier.create -> %s", mbarrierType)
 	c0 := b.index(0)
-	coords := numbered("%i", len(box))
+	coords := numbered("%x", len(box))
 	b.op("nvgpu.tma.async.load %s[%s], %s[%s] to %s : %s, %s -> %s",
 		desc, strings.Join(coords, ", "), mb, c0, dst, tm, mbarrierType, dstType)
 	params := make([]string, len(coords))

@@ -1,4 +1,4 @@
-package mlir
+package valuecheck
 
 import (
 	"fmt"
@@ -11,21 +11,8 @@ import (
 )
 
 func init() {
-	valueFuncs[tmamode.Name] = typedLowered(checkTMAModeValues)
-	valueFuncs[td.Name] = typedLowered(checkTMADescValues)
-}
-
-// tmaOperand is an operand a TMA copy must have: a value, or the elements
-// of a braced vector or of a tensor operand's coordinates. An unknown
-// value is not compared (the mbarrier nvgpu creates is a shared symbol).
-type tmaOperand struct {
-	// what names it in the instruction's terms: "coordinate 1".
-	what string
-	v    emitted.Value
-	// elems, when set, are compared element by element ("coordinate 0"...).
-	elems []emitted.Value
-	// effect says what the kernel computes when it differs.
-	effect string
+	checks[tmamode.Name] = typedKernel(checkTMAModeValues)
+	checks[td.Name] = typedKernel(checkTMADescValues)
 }
 
 // The effects of a wrong TMA operand.
@@ -38,71 +25,75 @@ const (
 	tmaEffectMask   = "the box is multicast to other CTAs than the op's mask names"
 )
 
-// checkTMAModeValues checks the cp.async.bulk.tensor (or prefetch) an nvvm
-// TMA op lowered to: every operand is the kernel parameter the renderer
-// passed (render_tmamode*.go), coordinates in the op's order.
-func checkTMAModeValues(v tmamode.Value, l lowered) *mismatch {
-	ops := l.ops
-	in, ok := firstTMA(l.ins)
-	if !ok || ops == nil {
+// TMA kernels name their parameters by role, as the renderers of both
+// oracles do: the tensor map "tmap", the shared buffer "dst" (a load's) or
+// "src" (a store's), the mbarrier "mbar", coordinates "x0".., im2col
+// offsets "off0".., the CTA mask "cta_mask".
+
+// checkTMAModeValues checks the cp.async.bulk.tensor (or prefetch) a TMA
+// op or intrinsic compiled to: every operand is the kernel parameter of
+// its role, coordinates and offsets in the op's order.
+func checkTMAModeValues(v tmamode.Value, k Kernel) *Mismatch {
+	in, ok := firstTMA(k.Insts)
+	if !ok || k.Params == nil {
 		return nil
 	}
 	n := int(v.Rank)
 	if v.Mode == tmamode.Gather4 || v.Mode == tmamode.Scatter4 {
 		n = 5
 	}
-	tensor := tmaOperand{what: "tensor map", v: ops.value("%t"), elems: named(ops, "%c", n), effect: tmaEffectMap}
-	var want []tmaOperand
+	p := k.Params
+	tensor := operand{what: "tensor map", v: value(p, "tmap"), effect: tmaEffectMap,
+		elem: "coordinate", elems: named(p, "x", n), elemEffect: tmaEffectCoord}
+	var want []operand
 	switch v.Direction {
 	case tmamode.Load:
-		dst := "%s"
-		if _, ok := ops["%sc"]; ok && v.Dst == tmamode.SharedCluster {
-			dst = "%sc"
-		}
-		want = []tmaOperand{{what: "destination", v: ops.value(dst), effect: tmaEffectShared}, tensor,
-			{what: "mbarrier", v: ops.value("%mbar"), effect: tmaEffectBar}}
+		want = []operand{{what: "destination", v: value(p, "dst"), effect: tmaEffectShared}, tensor,
+			{what: "mbarrier", v: value(p, "mbar"), effect: tmaEffectBar}}
 	case tmamode.Store:
-		want = []tmaOperand{tensor, {what: "source", v: ops.value("%s"), effect: tmaEffectShared}}
+		want = []operand{tensor, {what: "source", v: value(p, "src"), effect: tmaEffectShared}}
 	default:
-		want = []tmaOperand{tensor}
+		want = []operand{tensor}
 	}
-	if offs := tmaOffsets(v, ops); offs != nil {
-		want = append(want, tmaOperand{what: "im2col offsets", elems: offs, effect: tmaEffectOffs})
+	if offs := tmaOffsets(v, p); offs != nil {
+		want = append(want, operand{what: "im2col offsets", elem: "im2col offset", elems: offs, elemEffect: tmaEffectOffs})
 	}
 	if v.Multicast && v.Direction == tmamode.Load {
-		want = append(want, tmaOperand{what: "CTA mask", v: ops.value("%m"), effect: tmaEffectMask})
+		want = append(want, operand{what: "CTA mask", v: value(p, "cta_mask"), effect: tmaEffectMask})
 	}
-	return compareTMA(in, ops, want)
+	return compareOperands(in, tmaOpName(in.Opcode), p, want)
 }
 
 // tmaOffsets are the im2col operands the op passes: rank-2 offsets
-// (%o0...), or im2col::w's wHalo and wOffset as constants; nil without.
-func tmaOffsets(v tmamode.Value, ops operands) []emitted.Value {
+// (off0...), or im2col::w's wHalo and wOffset as constants; nil without.
+func tmaOffsets(v tmamode.Value, p map[string]int) []emitted.Value {
 	switch {
 	case v.Mode == tmamode.Im2col && v.Rank > 2 && v.Direction != tmamode.Store:
-		return named(ops, "%o", int(v.Rank)-2)
+		return named(p, "off", int(v.Rank)-2)
 	case v.Mode.IsW():
 		return []emitted.Value{emitted.Const(int64(v.WHalo)), emitted.Const(int64(v.WOffset))}
 	}
 	return nil
 }
 
-// checkTMADescValues checks the cp.async.bulk.tensor nvgpu.tma.async.load
-// lowered to: the tensor map and the shared box where the renderer placed
-// them (render_tmadesc.go: the value's addresses), the coordinates the
-// kernel's parameters in the op's order. Its mbarrier is a shared symbol
-// the evaluator does not know.
-func checkTMADescValues(v td.Value, l lowered) *mismatch {
-	if m := checkEncodeCall(v, l.host); m != nil {
+// checkTMADescValues checks what nvgpu.tma.create.descriptor and
+// nvgpu.tma.async.load lowered to: the host's encode call, and the
+// cp.async.bulk.tensor reading through the tensor map and into the shared
+// box where the mlir renderer placed them (the value's addresses), at the
+// coordinates x0.. in the op's order. Its mbarrier is a shared symbol the
+// evaluator does not know.
+func checkTMADescValues(v td.Value, k Kernel) *Mismatch {
+	if m := checkEncodeCall(v, k.Host); m != nil {
 		return m
 	}
-	in, ok := firstTMA(l.ins)
-	if !ok || l.ops == nil {
+	in, ok := firstTMA(k.Insts)
+	if !ok || k.Params == nil {
 		return nil
 	}
-	return compareTMA(in, l.ops, []tmaOperand{
+	return compareOperands(in, tmaOpName(in.Opcode), k.Params, []operand{
 		{what: "destination", v: emitted.Const(int64(v.SMemAddress)), effect: tmaEffectShared},
-		{what: "tensor map", v: emitted.Const(int64(v.TensorMap)), elems: named(l.ops, "%i", int(v.Rank)), effect: tmaEffectMap},
+		{what: "tensor map", v: emitted.Const(int64(v.TensorMap)), effect: tmaEffectMap,
+			elem: "coordinate", elems: named(k.Params, "x", int(v.Rank)), elemEffect: tmaEffectCoord},
 	})
 }
 
@@ -117,52 +108,12 @@ func firstTMA(ins []emitted.Inst) (emitted.Inst, bool) {
 }
 
 // named is the values of the parameters prefix0..prefix(n-1).
-func named(ops operands, prefix string, n int) []emitted.Value {
+func named(p map[string]int, prefix string, n int) []emitted.Value {
 	out := make([]emitted.Value, n)
 	for i := range out {
-		out[i] = ops.value(fmt.Sprintf("%s%d", prefix, i))
+		out[i] = value(p, fmt.Sprintf("%s%d", prefix, i))
 	}
 	return out
-}
-
-// compareTMA names the first operand of in that differs from want, in the
-// op's terms ("%c1", not the PTX parameter's place).
-func compareTMA(in emitted.Inst, ops operands, want []tmaOperand) *mismatch {
-	op := tmaOpName(in.Opcode)
-	for i, w := range want {
-		if i >= len(in.Args) {
-			return &mismatch{inst: in, what: fmt.Sprintf("%s has no %s, want %s", op, w.what, ops.spell(w.v)), effect: w.effect}
-		}
-		if differs(in.Values[i], w.v) {
-			return &mismatch{inst: in, what: fmt.Sprintf("%s %s %s, want %s", op, w.what, ops.spell(in.Values[i]), ops.spell(w.v)), effect: w.effect}
-		}
-		if w.elems == nil {
-			continue
-		}
-		got := in.Coords(i)
-		what := strings.TrimSuffix(w.what, "s")
-		if w.what == "tensor map" {
-			what = "coordinate"
-		}
-		if len(got) != len(w.elems) {
-			return &mismatch{inst: in, what: fmt.Sprintf("%s %d %ss, want %d", op, len(got), what, len(w.elems)), effect: tmaEffectCoord}
-		}
-		for j := range got {
-			if differs(got[j], w.elems[j]) {
-				effect := w.effect
-				if what == "coordinate" {
-					effect = tmaEffectCoord
-				}
-				return &mismatch{inst: in, what: fmt.Sprintf("%s %s %d %s, want %s", op, what, j, ops.spell(got[j]), ops.spell(w.elems[j])), effect: effect}
-			}
-		}
-	}
-	return nil
-}
-
-// differs reports two known values that are not the same.
-func differs(got, want emitted.Value) bool {
-	return got.Known && want.Known && got != want
 }
 
 // tmaOpName is the opcode up to its dimension: "cp.async.bulk.tensor.3d".
@@ -206,7 +157,7 @@ var encodeEnums = []struct {
 // lowered to against the driver call the value means (cuda's model, the
 // one the gpu oracle hands the driver): the enums, and the box, which the
 // runtime reverses into the driver's innermost-first order.
-func checkEncodeCall(v td.Value, host string) *mismatch {
+func checkEncodeCall(v td.Value, host string) *Mismatch {
 	call, ok := emitted.HostCall(host, encodeCallee)
 	if !ok || len(call.Args) != 8 {
 		return nil
@@ -214,13 +165,13 @@ func checkEncodeCall(v td.Value, host string) *mismatch {
 	want := cuda.NewTensorMapCall(v)
 	for _, e := range encodeEnums {
 		if got, w := call.Args[e.arg], int64(e.want(want)); got.Known && got.Off != w {
-			return &mismatch{call: &call, what: fmt.Sprintf("%s %s %d, want %d", encodeCallee, e.what, got.Off, w), effect: e.effect}
+			return &Mismatch{Call: &call, What: fmt.Sprintf("%s %s %d, want %d", encodeCallee, e.what, got.Off, w), Effect: e.effect}
 		}
 	}
 	box := call.Stored[7]
 	if len(box) < int(v.Rank) {
-		return &mismatch{call: &call, what: fmt.Sprintf("%s box has %d dimensions, want %d", encodeCallee, len(box), v.Rank),
-			effect: tmaEffectBox}
+		return &Mismatch{Call: &call, What: fmt.Sprintf("%s box has %d dimensions, want %d", encodeCallee, len(box), v.Rank),
+			Effect: tmaEffectBox}
 	}
 	for i := range int(v.Rank) {
 		d, w := int(v.Rank)-1-i, int64(1)
@@ -228,8 +179,8 @@ func checkEncodeCall(v td.Value, host string) *mismatch {
 			w = int64(want.BoxDim[d])
 		}
 		if box[i].Known && box[i].Off != w {
-			return &mismatch{call: &call, what: fmt.Sprintf("%s box[%d] %d, want %d (box dimension %d)", encodeCallee, i, box[i].Off, w, d),
-				effect: tmaEffectBox}
+			return &Mismatch{Call: &call, What: fmt.Sprintf("%s box[%d] %d, want %d (box dimension %d)", encodeCallee, i, box[i].Off, w, d),
+				Effect: tmaEffectBox}
 		}
 	}
 	return nil
