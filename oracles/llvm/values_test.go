@@ -38,6 +38,10 @@ var llcValueGolden = []struct {
 	{name: "mma u8 read as s8", file: "mma-m16n8k32-u8", c: mmaU8, rels: []string{"trunk"},
 		edit: [2]string{".u8.u8.s32", ".s8.s8.s32"},
 		want: "ptx: mma.sync.aligned.m16n8k32 .row.col.satfinite.s32.s8.s8.s32 where the op means .row.col.satfinite.s32.u8.u8.s32"},
+	{name: "mma b1 xor.popc", file: "mma-m16n8k256-b1-xor", c: mmaB1, rels: []string{"19", "22", "trunk"}},
+	{name: "mma b1 and for xor", file: "mma-m16n8k256-b1-xor", c: mmaB1, rels: []string{"trunk"},
+		edit: [2]string{".xor.popc", ".and.popc"},
+		want: "ptx: mma.sync.aligned.m16n8k256 .row.col.s32.b1.b1.s32.and.popc where the op means .row.col.s32.b1.b1.s32.xor.popc"},
 	{name: "cp.async with src-size", file: "cpasync-src2", c: cpSrc2, rels: []string{"19", "22", "trunk"}},
 	{name: "cp.async addresses swapped", file: "cpasync-src2", c: cpSrc2, rels: []string{"trunk"},
 		edit: [2]string{"[%rd1], [%rd2]", "[%rd2], [%rd1]"}, want: "ptx: cp.async shared address src, want dst"},
@@ -56,7 +60,9 @@ var llcValueGolden = []struct {
 
 var (
 	tcBlockScale = editCase(kw.Name, kw.Value{Kind: kw.MXF8F6F4, CTAGroup: 1, BlockScale: true, Tgt: target.MustParse("sm_100a", "")}, nil)
-	mmaU8        = editCase(mma.Name, mma.Value{ShapeRank: 3, Shape: [mma.MaxShapeRank]uint16{16, 8, 32}, BLayout: mma.Col,
+	mmaB1        = editCase(mma.Name, mma.Value{ShapeRank: 3, Shape: [mma.MaxShapeRank]uint16{16, 8, 256}, BLayout: mma.Col,
+		AType: mma.B1, BType: mma.B1, CType: mma.S32, DType: mma.S32, BitOp: mma.XorPopc, Tgt: target.MustParse("sm_80", "")}, nil)
+	mmaU8 = editCase(mma.Name, mma.Value{ShapeRank: 3, Shape: [mma.MaxShapeRank]uint16{16, 8, 32}, BLayout: mma.Col,
 		AType: mma.U8, BType: mma.U8, CType: mma.S32, DType: mma.S32, Satfinite: true, Tgt: target.MustParse("sm_80", "")}, nil)
 	cpSrc2    = cpCase(cpasync.CA, 4, func(v *cpasync.Value) { v.HasSrcElements, v.SrcElements = true, 2 })
 	tmaIm2col = editCase(tm.Name, tm.Value{Direction: tm.Load, Mode: tm.Im2col, Rank: 3, Dst: tm.SharedCluster, Multicast: true,

@@ -16,7 +16,7 @@ func init() {
 // checkMMAValues checks the mma.sync (or mma.sp) instruction's layouts,
 // .satfinite and types against the op's: D, A, B and C as the op's
 // fragments type them, signedness included; f32 operands with tf32Enabled
-// are .tf32.
+// are .tf32; a single-bit mma's .xor.popc or .and.popc.
 func checkMMAValues(v mma.Value, ins []emitted.Inst) *Mismatch {
 	a, b := v.AType.String(), v.BType.String()
 	if v.TF32 && v.AType == mma.F32 {
@@ -27,6 +27,10 @@ func checkMMAValues(v mma.Value, ins []emitted.Inst) *Mismatch {
 		want = append(want, "satfinite")
 	}
 	want = append(want, v.DType.String(), a, b, v.CType.String())
+	if v.BitOp != mma.NoBitOp {
+		// Single-bit mma names its operation after the types: .xor.popc.
+		want = append(want, v.BitOp.String(), "popc")
+	}
 	shape := fmt.Sprintf("m%dn%dk%d", v.M(), v.N(), v.K())
 	for _, in := range ins {
 		if !in.Is("mma") && !in.Is("mma.sp") && !in.Is("mma.sp::ordered_metadata") {
