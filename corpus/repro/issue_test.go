@@ -200,7 +200,12 @@ var (
 		Diagnostic: "expected input data type (i4,i8,f16,bf16,tf32,f64) supported by nvgpu.mma.sync"}
 	mmaAccepts = specVerdict(oracles.Accept, "ptxisa.mma", "")
 	x4c6e      = oracles.Verdict{Oracle: "llc@19", Version: "19.1.7", Kind: oracles.Accept, Rule: "llc.accepted"}
-	x4c6eRef   = specVerdict(oracles.Reject, "ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)")
+	// x6381 is a wrong-value verdict of llc's (the diagnostic made up: the
+	// real bucket was a check of ours that forgot .and.popc).
+	x6381 = oracles.Verdict{Oracle: "llc@trunk", Version: "24.0.0", Kind: oracles.Error, Rule: "ptx/value",
+		Diagnostic: "ptx: mma.sync.aligned.m8n8k128 .row.col.s32.b1.b1.s32.xor.popc where the op means .row.col.s32.b1.b1.s32.and.popc\n" +
+			"emitted: mma.sync.aligned.m8n8k128.row.col.s32.b1.b1.s32.xor.popc {...}, {param0}, {param1}, {param2, param3}"}
+	x4c6eRef = specVerdict(oracles.Reject, "ptxisa.mma.dtype-ctype", ".dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)")
 )
 
 // issueCases are one bucket of each class and each component.
@@ -236,6 +241,10 @@ var issueCases = []issueCase{
 		[]string{store.Reproduces, store.CannotJudge, store.CannotJudge, store.CannotJudge},
 		"[NVPTX] llc compiles llvm.nvvm.mma.m16n8k16.row.col.f16.f32 though .dtype must equal .ctype (only m8n8k4 .f16 lets an .f16 C give an .f32 D)",
 		fileLLVM("NVPTX backend", "19") + " Newer versions cannot tell (trunk among them): check them by hand first."},
+	{"wrong value NVPTX", "638199a485416642", signature("mma", x6381, mmaAccepts), x6381, mmaAccepts,
+		[]string{store.Reproduces, store.Reproduces, store.Reproduces, store.Reproduces},
+		"[NVPTX] llc compiles llvm.nvvm.mma.and.popc.m8n8k128.row.col.b1 to wrong PTX: mma.sync.aligned.m8n8k128 .row.col.s32.b1.b1.s32.xor.popc where the op means .row.col.s32.b1.b1.s32.and.popc",
+		fileLLVM("NVPTX backend", "trunk")},
 	{"too-strict NVGPU", "26fd485103709ac3", signature("mma", x26fd, mmaAccepts), x26fd, mmaAccepts,
 		[]string{store.Reproduces, store.Reproduces, store.Reproduces, store.Reproduces},
 		"[MLIR][NVGPU] 'nvgpu.mma.sync' op failed to verify that matrixA and matrixB have same element type", fileLLVM("MLIR, NVGPU dialect", "trunk")},

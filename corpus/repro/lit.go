@@ -17,6 +17,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
+	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
 )
 
 // BundlesDir holds, under WriteTests' folder, the bundles of the buckets
@@ -114,7 +115,7 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	case oracles.Matches(oracles.LLC, obs.Oracle) && fileIn(bd.Dir, llcFile(bd)) && len(bd.llcArgs) > 0 && found(ctx, obs.Oracle):
 		in, _ := installation(ctx, obs.Oracle)
 		feature, comment, input = fmt.Sprintf("llc-%d", in.Major), ";", llcFile(bd)
-		run = []string{checked(litSub("llc", in)+" "+strings.Join(bd.llcArgs, " ")+" %s -o /dev/null", legal)}
+		run = llcRun(bd, legal, in)
 	default:
 		return "", "", false
 	}
@@ -192,11 +193,30 @@ func mlirRun(ctx context.Context, bd Bundle, legal bool, in toolchain.Installati
 	if line == "" {
 		return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true))
 	}
-	// The wrong value is in what llc emits: the test evaluates its PTX
-	// and checks that the instruction the bucket names is gone.
-	op, _, _ := strings.Cut(line, " ")
+	// The wrong value is in what llc emits (or in the host code's call):
+	// the test evaluates it and checks that the line the bucket names is
+	// gone.
+	assign, onHost := valuecheck.Input(line)
+	input := "%t.ptx"
+	if onHost {
+		input = "%t.lowered.mlir"
+	}
 	return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "%t.ptx"), " "), true),
-		"awk -v op="+op+" -f %S/"+ValuesAwk+" %t.ptx | %FileCheck %s --check-prefix=VALUE --allow-empty")
+		"awk -v '"+assign+"' -f %S/"+ValuesAwk+" "+input+" | %FileCheck %s --check-prefix=VALUE --allow-empty")
+}
+
+// llcRun is the RUN lines of an llc bucket: llc on the case, and for a
+// wrong value the evaluation of its PTX, where the line the bucket names
+// must be gone.
+func llcRun(bd Bundle, legal bool, in toolchain.Installation) []string {
+	llc := litSub("llc", in) + " " + strings.Join(bd.llcArgs, " ")
+	line := wrongLine(bd)
+	if line == "" || !legal {
+		return []string{checked(llc+" %s -o /dev/null", legal)}
+	}
+	assign, _ := valuecheck.Input(line)
+	return []string{checked(llc+" %s -o %t.ptx", true),
+		"awk -v '" + assign + "' -f %S/" + ValuesAwk + " %t.ptx | %FileCheck %s --check-prefix=VALUE --allow-empty"}
 }
 
 // wrongLine is the emitted instruction a wrong-value bucket names, or "".
@@ -204,7 +224,7 @@ func wrongLine(bd Bundle) string {
 	if _, fault := replayStage(bd.Observed.Rule); fault != oracles.WrongValue {
 		return ""
 	}
-	return mlir.EmittedLine(bd.Observed.Diagnostic)
+	return valuecheck.EmittedLine(bd.Observed.Diagnostic)
 }
 
 // litHeader says what the test expects and why, and marks the open bug.

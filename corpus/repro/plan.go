@@ -21,6 +21,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
+	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
 )
 
 // instruction is the PTX a lowered case of a domain must hold for a tool's
@@ -56,6 +57,11 @@ func plan(ctx context.Context, bd Bundle, dir string) *script {
 		in, _ := installation(ctx, obs.Oracle)
 		s.add(`step llc ` + s.need("LLC", in.Spec("llc")) + " " + strings.Join(bd.llcArgs, " ") +
 			" " + llcFile(bd) + ` -o "$work/llc.ptx"`)
+		if _, fault := replayStage(obs.Rule); fault == oracles.WrongValue {
+			s.add(`clean llc || cannot "llc refused the case"`)
+			wrongValueCheck(s, bd, dir, "$work/llc.ptx")
+			break
+		}
 		judgeLast(s, "llc", obs, `"$work/llc.ptx"`)
 	case oracles.Matches(amdgpu.Name, obs.Oracle) && has(AsmFile) && policy.ClassOf(bd.Bucket.Signature) != policy.SeedEvidence && found(ctx, obs.Oracle):
 		in, _ := installation(ctx, obs.Oracle)
@@ -295,7 +301,7 @@ func planChainFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage st
 		if c.name == "llc" && (fault == oracles.Dropped || fault == oracles.WrongValue) {
 			s.add(`clean llc || cannot "llc refused MLIR's output"`)
 			if fault == oracles.WrongValue {
-				wrongValueCheck(s, bd, dir)
+				wrongValueCheck(s, bd, dir, "$work/case.ptx")
 			} else {
 				droppedCheck(s, bd)
 			}
@@ -322,17 +328,22 @@ func droppedCheck(s *script, bd Bundle) {
 }
 
 // wrongValueCheck ends a wrong-value replay: the bundle's values.awk
-// (emitted.Awk) prints the instructions the check reads with the values of
-// their operands, and the one the finding names must be among them.
-func wrongValueCheck(s *script, bd Bundle, dir string) {
+// (emitted.Awk) prints the instructions the check reads in ptx (or the
+// host call in the lowered module) with the values of their operands, and
+// the one the finding names must be among them.
+func wrongValueCheck(s *script, bd Bundle, dir, ptx string) {
 	if _, err := writeValuesAwk(dir); err != nil {
 		s.add(`cannot "the bundle has no values.awk"`)
 		return
 	}
-	line := mlir.EmittedLine(bd.Observed.Diagnostic)
-	op, _, _ := strings.Cut(line, " ")
-	s.add(`# the `+op+` instructions, each operand replaced by its value (param0+2: the kernel's first argument plus 2)`,
-		fmt.Sprintf(`awk -v op=%s -f %s "$work/case.ptx" >"$work/values.txt"`, shQuote(op), ValuesAwk),
+	line := valuecheck.EmittedLine(bd.Observed.Diagnostic)
+	assign, onHost := valuecheck.Input(line)
+	comment, input := `# the `+strings.TrimPrefix(assign, "op=")+` instructions, each operand replaced by its value (param0+2: the kernel's first argument plus 2)`, ptx
+	if onHost {
+		comment, input = `# the host's call of `+strings.TrimPrefix(assign, "callee=")+`, each argument replaced by its value (? for a run-time value), an array by what the host stores in it`, "$work/lowered.mlir"
+	}
+	s.add(comment,
+		fmt.Sprintf(`awk -v %s -f %s "%s" >"$work/values.txt"`, shQuote(assign), ValuesAwk, input),
 		`cat "$work/values.txt"`,
 		fmt.Sprintf(`grep -qxF %s "$work/values.txt" && reproduces "%s"`, shQuote(line), shEsc(message(bd.Observed.Diagnostic))),
 		`fixed "the PTX no longer holds that instruction"`)

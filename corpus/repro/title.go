@@ -216,6 +216,8 @@ func toolWhat(bd Bundle, v oracles.Verdict, tool, subject string, class policy.C
 	switch {
 	case class == policy.Miscompile && v.Value != "":
 		return tool + " computes " + v.Value + " for " + subject + ", expected " + bd.Expected.Value
+	case oracles.ParseStage(v.Rule).Fault == oracles.WrongValue:
+		return tool + " compiles " + subject + " to wrong PTX: " + m
 	case v.Kind == oracles.Accept && tool == "llc":
 		return "llc compiles " + subject + " though " + violation(bd)
 	case v.Kind == oracles.Accept:

@@ -57,9 +57,14 @@ type Inst struct {
 	// "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16".
 	Opcode string
 	// Args are the operands as printed; Values what each holds (a braced
-	// vector or an address is unknown).
+	// vector is unknown; an address is what it points at; a tensor
+	// operand "[tmap, {c0, c1}]" is its tensor map).
 	Args   []string
 	Values []Value
+	// Elems are, per operand, the values of the elements of a braced
+	// vector "{a, b}" or of a tensor operand's coordinates; nil for other
+	// operands.
+	Elems [][]Value
 	// Line is the instruction's line in the entry (1-based).
 	Line int
 }
@@ -72,15 +77,22 @@ func (in Inst) Is(op string) bool {
 
 // Canonical spells the instruction with each register operand replaced by
 // its value: the form a reproducer's evaluator prints (see Awk), e.g.
-// "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {...}, param0+2, param1+128, 1, 1, 1, 0, 0".
+// "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {...}, param0+2, param1+128, 1, 1, 1, 0, 0"
+// or "cp.async.bulk.tensor.2d... [param1], [param0, {param4, param5}], [param3]".
+// A braced vector with an unknown element is "{...}", and so is the
+// first operand's, which the instruction writes.
 func (in Inst) Canonical() string {
 	parts := make([]string, len(in.Args))
 	for i, a := range in.Args {
 		switch {
-		case strings.HasPrefix(a, "{"):
+		case strings.HasPrefix(a, "{") && i == 0:
 			parts[i] = "{...}"
+		case strings.HasPrefix(a, "{"):
+			parts[i] = vector(in.Elems[i])
 		case isRegister(a):
 			parts[i] = in.Values[i].String()
+		case in.Elems[i] != nil:
+			parts[i] = "[" + in.Values[i].String() + ", " + vector(in.Elems[i]) + "]"
 		case strings.HasPrefix(a, "["):
 			parts[i] = "[" + in.Values[i].String() + "]"
 		default:
@@ -90,6 +102,27 @@ func (in Inst) Canonical() string {
 	return strings.TrimSpace(in.Opcode + " " + strings.Join(parts, ", "))
 }
 
+// vector spells a braced vector's values, or "{...}" when one is unknown.
+func vector(vs []Value) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		if !v.Known {
+			return "{...}"
+		}
+		s[i] = v.String()
+	}
+	return "{" + strings.Join(s, ", ") + "}"
+}
+
+// Coords are the values of a tensor operand's coordinates, or of a braced
+// vector's elements: operand i's Elems.
+func (in Inst) Coords(i int) []Value {
+	if i < 0 || i >= len(in.Elems) {
+		return nil
+	}
+	return in.Elems[i]
+}
+
 var (
 	entryHead = regexp.MustCompile(`^\.(?:visible |weak )?\.entry\s+(\w+)`)
 	paramRef  = regexp.MustCompile(`^\[\w+_param_(\d+)\]$`)
@@ -97,6 +130,9 @@ var (
 
 // EntryName reads the name of the entry a line declares.
 func EntryName(line string) (string, bool) {
+	if line == "" || line[0] != '.' {
+		return "", false // most lines: skip the regexp
+	}
 	if m := entryHead.FindStringSubmatch(line); m != nil {
 		return m[1], true
 	}
@@ -166,8 +202,9 @@ func Eval(entry string) []Inst {
 // writes.
 func evalInst(regs map[string]Value, in Inst, guarded bool) Inst {
 	in.Values = make([]Value, len(in.Args))
+	in.Elems = make([][]Value, len(in.Args))
 	for i, a := range in.Args {
-		in.Values[i] = operand(regs, a)
+		in.Values[i], in.Elems[i] = compound(regs, a)
 	}
 	if len(in.Args) == 0 {
 		return in
@@ -247,6 +284,33 @@ func destinations(a string) []string {
 	return out
 }
 
+// compound is an operand's value and, for a braced vector or a tensor
+// operand "[tmap, {c0, c1}]", its elements' values.
+func compound(regs map[string]Value, a string) (Value, []Value) {
+	if inner, ok := strings.CutPrefix(a, "{"); ok {
+		return Value{}, elements(regs, strings.TrimSuffix(inner, "}"))
+	}
+	inner, ok := strings.CutPrefix(a, "[")
+	if !ok {
+		return operand(regs, a), nil
+	}
+	parts := splitArgs(strings.TrimSuffix(strings.TrimSpace(inner), "]"))
+	if len(parts) != 2 || !strings.HasPrefix(parts[1], "{") {
+		return operand(regs, a), nil
+	}
+	return operand(regs, parts[0]), elements(regs, strings.Trim(parts[1], "{} "))
+}
+
+// elements are the values of a vector's comma-separated elements.
+func elements(regs map[string]Value, inner string) []Value {
+	parts := splitArgs(inner)
+	out := make([]Value, len(parts))
+	for i, p := range parts {
+		out[i] = operand(regs, p)
+	}
+	return out
+}
+
 // operand is an operand's value: an integer immediate, a known register,
 // or a parameter reference.
 func operand(regs map[string]Value, a string) Value {
@@ -297,8 +361,7 @@ func result(in Inst) (Value, bool) {
 		return v[1], v[1].Known
 	case base == "mov" && len(v) == 2:
 		return truncate(in.Opcode, v[1]), v[1].Known
-	case strings.HasPrefix(in.Opcode, "cvta.to.global") && len(v) == 2:
-		// Global addresses are the same in the generic space.
+	case isCvta(in.Opcode) && len(v) == 2:
 		return v[1], v[1].Known
 	case base == "cvt" && len(v) == 2:
 		// cvt.DST.SRC: the value takes the destination's width.
@@ -306,6 +369,12 @@ func result(in Inst) (Value, bool) {
 		return truncate("cvt."+q[len(q)-2], v[1]), v[1].Known
 	case base == "setp" && len(v) == 3 && v[1].Known && v[2].Known && v[1].Param < 0 && v[2].Param < 0:
 		return compare(in.Opcode, v[1].Off, v[2].Off)
+	case base == "setp" && len(v) == 3 && isBool(v[1]) && v[2] == Const(0) && strings.HasPrefix(in.Opcode, "setp.ne."):
+		// An i1 parameter becomes a predicate as param != 0.
+		return v[1], true
+	case base == "and" && len(v) == 3 && isBool(v[1]) && v[2] == Const(1):
+		// llc loads an i1 parameter as a byte and keeps its low bit.
+		return v[1], true
 	}
 	if len(v) != 3 || !v[1].Known || !v[2].Known {
 		return Value{}, false
@@ -348,6 +417,25 @@ func result(in Inst) (Value, bool) {
 	}
 	return truncate(in.Opcode, Const(c)), true
 }
+
+// isCvta reports a conversion between the generic space and the global
+// or shared space. Global addresses are the same in the generic space; a
+// shared address made generic (cvta.shared) lies in a window the
+// evaluator does not model, and the kernels convert it straight back
+// (cvta.to.shared, cvta.to.shared::cluster: the executing CTA's own
+// shared::cta addresses are its shared::cluster ones), so each keeps the
+// value.
+func isCvta(opcode string) bool {
+	for _, p := range []string{"cvta.to.global", "cvta.global", "cvta.to.shared", "cvta.shared"} {
+		if opcode == p || strings.HasPrefix(opcode, p+".") || strings.HasPrefix(opcode, p+"::") {
+			return true
+		}
+	}
+	return false
+}
+
+// isBool reports a parameter itself, as an i1 parameter is read.
+func isBool(v Value) bool { return v.Known && v.Param >= 0 && v.Off == 0 }
 
 // compare folds a setp of two constants to 1 or 0.
 func compare(opcode string, a, b int64) (Value, bool) {
@@ -398,10 +486,37 @@ func truncate(opcode string, v Value) Value {
 
 // Awk is Eval for a reproducer, as a POSIX awk program: run with
 // -v op=OPCODE on a PTX file, it prints Canonical of every instruction
-// whose opcode is OPCODE or starts with OPCODE and a dot, one a line. It
+// whose opcode is OPCODE or starts with OPCODE and a dot, one a line; run
+// with -v callee=NAME on LLVM dialect, it prints HostCall's Call.String of
+// the first call of NAME (see hostAwk). It
 // knows what lowered kernels use: parameter loads, moves, additions and
-// subtractions of decimal constants, and setp of two constants.
-const Awk = `function parts(v,  s, n) {
+// subtractions of decimal constants, setp of two constants, braced vectors
+// and tensor operands "[tmap, {c0, c1}]".
+const Awk = `function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+function args(s, out,  i, c, d, n, st) {
+	n = 0; d = 0; st = 1
+	for (i = 1; i <= length(s); i++) {
+		c = substr(s, i, 1)
+		if (c == "{" || c == "[") d++
+		else if (c == "}" || c == "]") d--
+		else if (c == "," && d == 0) { out[++n] = trim(substr(s, st, i - st)); st = i + 1 }
+	}
+	c = trim(substr(s, st)); if (c != "") out[++n] = c
+	return n
+}
+function vec(s,  e, m, i, r, x) {
+	s = trim(s); s = substr(s, 2, length(s) - 2)
+	m = args(s, e); r = ""
+	for (i = 1; i <= m; i++) { x = val(e[i]); if (x == "?") return "{...}"; r = r (i > 1 ? ", " : "") x }
+	return "{" r "}"
+}
+function tensor(s,  p) {
+	s = trim(s); s = trim(substr(s, 2, length(s) - 2))
+	args(s, p)
+	return "[" val(p[1]) ", " vec(p[2]) "]"
+}
+` + hostAwk + `
+function parts(v,  s, n) {
 	P = -1; C = 0
 	if (v == "?") return 0
 	if (v ~ /^param/) {
@@ -432,6 +547,7 @@ function val(a,  b, o) {
 	if (a ~ /^-?[0-9]+$/) return a
 	return "?"
 }
+callee != "" { host(); next }
 {
 	sub(/\/\/.*/, ""); gsub(/^[ \t]+|[ \t]+$/, "")
 	if ($0 == "" || $0 == "{" || $0 == "}") next
@@ -440,14 +556,13 @@ function val(a,  b, o) {
 	line = buf; buf = ""
 	sub(/;.*/, "", line); gsub(/^[ \t]+|[ \t]+$/, "", line); gsub(/[ \t]+/, " ", line)
 	if (line == "" || line ~ /^\./ || line ~ /:$/) next
-	gsub(/\{[^}]*\}/, "{...}", line)
 	opc = line; sub(/[ \t].*/, "", opc)
 	rest = line; if (!sub(/^[^ \t]+[ \t]+/, "", rest)) rest = ""
-	n = split(rest, a, ",")
-	for (i = 1; i <= n; i++) { gsub(/^[ \t]+|[ \t]+$/, "", a[i]); v[i] = val(a[i]) }
+	n = args(rest, a)
+	for (i = 1; i <= n; i++) v[i] = val(a[i])
 	split(opc, q, ".")
 	r = "?"
-	if (n == 2 && (q[1] == "mov" || q[1] == "cvt" || opc ~ /^ld\.param/ || opc ~ /^cvta\.to\.global/)) r = v[2]
+	if (n == 2 && (q[1] == "mov" || q[1] == "cvt" || opc ~ /^ld\.param/ || opc ~ /^cvta\.(to\.)?(global|shared)[.:]/)) r = v[2]
 	if (n == 3 && (q[1] == "add" || q[1] == "sub") && parts(v[2])) {
 		p1 = P; c1 = C
 		if (parts(v[3])) {
@@ -456,6 +571,8 @@ function val(a,  b, o) {
 			else if (p1 < 0 && q[1] == "add") r = show(P, c1 + C)
 		}
 	}
+	if (n == 3 && q[1] == "and" && v[2] ~ /^param[0-9]+$/ && v[3] == "1") r = v[2]
+	if (n == 3 && q[1] == "setp" && q[2] == "ne" && v[2] ~ /^param[0-9]+$/ && v[3] == "0") r = v[2]
 	if (n == 3 && q[1] == "setp" && parts(v[2]) && P < 0) {
 		c1 = C
 		if (parts(v[3]) && P < 0) {
@@ -467,12 +584,52 @@ function val(a,  b, o) {
 		out = opc
 		for (i = 1; i <= n; i++) {
 			s = a[i]
-			if (s ~ /^\{/) s = "{...}"
+			if (s ~ /^\{/) s = (i == 1) ? "{...}" : vec(s)
+			else if (s ~ /^\[.*,[ \t]*\{/) s = tensor(s)
 			else if (s ~ /^\[/) s = "[" v[i] "]"
 			else if (s ~ /^[%A-Za-z_]/) s = v[i]
 			out = out (i == 1 ? " " : ", ") s
 		}
 		print out
 	}
+	if (n >= 1 && a[1] ~ /^\{/) { m = args(substr(a[1], 2, length(a[1]) - 2), d); for (i = 1; i <= m; i++) reg[d[i]] = "?" }
 	if (n >= 1 && a[1] ~ /^[%A-Za-z_]/) reg[a[1]] = r
+}`
+
+// hostAwk is HostCall as awk functions: host() reads one line of LLVM
+// dialect, keeping constants, allocas, element pointers and stores, and
+// prints the first call of callee with its arguments' values.
+const hostAwk = `function ssa(l,  n) { n = l; sub(/ = .*/, "", n); return n }
+function host(  l, n, c, p, i, v, a, k, x, s, j) {
+	l = trim($0)
+	if (l ~ /^%[A-Za-z0-9_.#]+ = llvm\.mlir\.constant\(-?[0-9]+ : [A-Za-z0-9_]+\)/) {
+		c = l; sub(/^[^(]*\(/, "", c); sub(/ :.*/, "", c); hc[ssa(l)] = c + 0; return
+	}
+	if (l ~ /^%[A-Za-z0-9_.#]+ = arith\.constant -?[0-9]+ : [A-Za-z0-9_]+/) {
+		c = l; sub(/^.*arith\.constant /, "", c); sub(/ :.*/, "", c); hc[ssa(l)] = c + 0; return
+	}
+	if (l ~ /^%[A-Za-z0-9_.#]+ = llvm\.alloca /) { n = ssa(l); ho[n] = n; hi[n] = 0; return }
+	if (l ~ /^%[A-Za-z0-9_.#]+ = llvm\.getelementptr (inbounds )?%[A-Za-z0-9_.#]+\[-?[0-9]+\]/) {
+		p = l; sub(/^.*getelementptr (inbounds )?/, "", p); i = p; sub(/\[.*/, "", p); sub(/^[^[]*\[/, "", i); sub(/\].*/, "", i)
+		if (p in ho) { n = ssa(l); ho[n] = ho[p]; hi[n] = hi[p] + i }
+		return
+	}
+	if (l ~ /^llvm\.store %[A-Za-z0-9_.#]+, %[A-Za-z0-9_.#]+ :/) {
+		v = l; sub(/^llvm\.store /, "", v); p = v; sub(/,.*/, "", v); sub(/^[^,]*, /, "", p); sub(/ :.*/, "", p)
+		if (p in ho) hm[ho[p] SUBSEP hi[p]] = (v in hc) ? hc[v] : "?"
+		return
+	}
+	if (l !~ ("^(%[A-Za-z0-9_.#]+ = )?llvm\\.call @" callee "\\(")) return
+	sub(/^[^(]*\(/, "", l); sub(/\).*/, "", l)
+	k = split(l, a, ","); s = callee "("
+	for (i = 1; i <= k; i++) {
+		x = trim(a[i])
+		if ((x in ho) && ((ho[x] SUBSEP hi[x]) in hm)) {
+			v = "["
+			for (j = hi[x]; (ho[x] SUBSEP j) in hm; j++) v = v (j > hi[x] ? ", " : "") hm[ho[x] SUBSEP j]
+			x = v "]"
+		} else x = (x in hc) ? hc[x] : "?"
+		s = s (i > 1 ? ", " : "") x
+	}
+	print s ")"; exit
 }`

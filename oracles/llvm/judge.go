@@ -11,7 +11,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
+	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
 )
 
 // More rules, for cases llc is never asked about.
@@ -270,21 +272,38 @@ func (d *decider) compiled(ptx string, single bool) {
 			unknown[pos] = name
 		}
 	}
-	emitted := entries(ptx)
+	wrote := entries(ptx)
+	var code map[string]string // the entries' text, cut when a value check first needs it
 	for pos, id := range d.m.ids {
-		if _, ok := unknown[pos]; !ok && emitted[id] {
+		if _, ok := unknown[pos]; !ok && wrote[id] {
 			d.o.learn(d.m.uses[pos])
 		}
 		switch name, ok := unknown[pos]; {
 		case ok:
 			d.set(pos, outcome{oracles.Unsupported, RuleNoIntrinsic, fmt.Sprintf(
 				"llc %s has no intrinsic %s: it compiled the call as an external function", d.o.Version(), name)})
-		case emitted[id]:
+		case wrote[id] && valuecheck.Checks(d.m.cases[pos].Domain):
+			if code == nil {
+				code = emitted.Entries(ptx)
+			}
+			d.set(pos, d.checkValues(pos, code[fmt.Sprintf("k_%d", id)]))
+		case wrote[id]:
 			d.set(pos, outcome{oracles.Accept, RuleAccepted, ""})
 		case single:
 			d.set(pos, outcome{oracles.Error, RuleUnexplained, "llc exited 0 but its PTX has no entry for the kernel"})
 		}
 	}
+}
+
+// checkValues is an accepted kernel's outcome: accepted, unless its PTX
+// computes something other than its intrinsic means (package valuecheck),
+// a silent miscompile "ptx/value".
+func (d *decider) checkValues(pos int, entry string) outcome {
+	k := valuecheck.Kernel{Params: d.m.roles[pos], Insts: emitted.Eval(entry)}
+	if m := valuecheck.Check(d.m.cases[pos], k); m != nil {
+		return outcome{oracles.Error, oracles.Stage{Name: "ptx", Fault: oracles.WrongValue}.String(), m.Diagnostic()}
+	}
+	return outcome{oracles.Accept, RuleAccepted, ""}
 }
 
 // failed settles what a failed run allows: the whole verdict of a single

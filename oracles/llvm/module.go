@@ -59,6 +59,16 @@ func (k *kernel) call(ret, name string, args ...operand) operand {
 	return r
 }
 
+// roles are the kernel's parameters by name without its prefix, with
+// their places.
+func (k *kernel) roles() map[string]int {
+	out := make(map[string]int, len(k.params))
+	for i, p := range k.params {
+		out[strings.TrimPrefix(p.val, "%"+k.prefix)] = i
+	}
+	return out
+}
+
 // sink stores a result through a pointer parameter, so llc cannot delete an
 // intrinsic without side effects before it ever selects it.
 func (k *kernel) sink(r operand) {
@@ -77,6 +87,10 @@ type module struct {
 	uses [][]string
 	// cases[i] is kernel i's case.
 	cases []domain.Case
+	// roles[i] are kernel i's parameters by name without the case prefix
+	// ("dst", "x0"): their place among the PTX entry's parameters, which
+	// the value checks compare the emitted operands with.
+	roles []map[string]int
 }
 
 // errConflict reports two renderings declaring one intrinsic differently: a
@@ -108,6 +122,7 @@ func buildModule(t target.Target, ids []int, ks []*kernel) (*module, error) {
 		emit("  ret void")
 		emit("}")
 		m.lines = append(m.lines, [2]int{first, line})
+		m.roles = append(m.roles, k.roles())
 		m.uses = append(m.uses, k.uses)
 		for _, name := range k.uses {
 			if d, ok := decls[name]; ok && d != k.decls[name] {

@@ -61,7 +61,7 @@ func checkPTX(ps []piece, ptx string) {
 		entry := entries[kernelName(p.j.c)]
 		err := checkEmitted(p.j.c, entry)
 		if err == nil && p.j.v.Kind == oracles.Accept {
-			err = checkValues(p.j.c, entry)
+			err = checkValues(p.j.c, p.j.params, p.j.host, entry)
 		}
 		var f *faultError
 		if errors.As(err, &f) {

@@ -49,7 +49,10 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 	}
 	in := ps
 	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: SplitMarker}
-	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) { return deviceModule(p, out, o.spelling.vectorAsmOK) })
+	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) {
+		p.j.host, _, _ = strings.Cut(out, "\n  gpu.module @")
+		return deviceModule(p, out, o.spelling.vectorAsmOK)
+	})
 	if err != nil {
 		return err
 	}

@@ -121,6 +121,10 @@ type job struct {
 	value bool
 	// target is what the kernel was rendered for (kernel.Target).
 	target target.Target
+	// params are the kernel's parameters (kernel.Params), which the value
+	// checks compare the emitted operands with; host is the host part of
+	// the lowered module, where the tensor-map encode call is.
+	params, host string
 }
 
 // Judge renders every case, runs the verifier over batches of them, and
@@ -162,7 +166,7 @@ func (o *Oracle) prepare(cases []domain.Case) ([]oracles.Verdict, []*job, error)
 		if err != nil {
 			return nil, nil, fmt.Errorf("mlir: render case %s: %w", c.ID, err)
 		}
-		jobs = append(jobs, &job{c: c, text: text, v: &out[i], value: k.Value, target: k.Target})
+		jobs = append(jobs, &job{c: c, text: text, v: &out[i], value: k.Value, target: k.Target, params: k.Params})
 	}
 	return out, jobs, nil
 }

@@ -40,13 +40,15 @@ func kindWordRenderer(blockScaleKind string) func(kw.Value) (kernel, error) {
 		if err != nil {
 			return kernel{}, err
 		}
-		aType := "i64"
+		// The parameters are named by role, as llc's kindword kernel names
+		// them: the value check (package valuecheck) reads both.
+		a, aType := "%adesc", "i64"
 		if w.ATMem {
-			aType = ptrType(6)
+			a, aType = "%atmem", ptrType(6)
 		}
-		params := []string{"%d: !llvm.ptr<6>", "%a: " + aType, "%b: i64", "%idesc: i32", "%enable_d: i1"}
-		g := generic(op.name, op.sized).prop(op.attrs...).args(ptrType(6), "%d").args(aType, "%a").
-			args("i64", "%b").args("i32", "%idesc").args("i1", "%enable_d")
+		params := []string{"%d: !llvm.ptr<6>", a + ": " + aType, "%bdesc: i64", "%idesc: i32", "%enable_d: i1"}
+		g := generic(op.name, op.sized).prop(op.attrs...).args(ptrType(6), "%d").args(aType, a).
+			args("i64", "%bdesc").args("i32", "%idesc").args("i1", "%enable_d")
 		if w.Sparse {
 			params = append(params, "%spmeta: !llvm.ptr<6>")
 			g.args(ptrType(6), "%spmeta")

@@ -53,7 +53,8 @@ func tmaDescriptorType(v td.Value, box []int64, elem string) (string, error) {
 // nvgpu.tma.create.descriptor over the global tensor (at the value's
 // address, with its dimensions and byte strides), and the kernel loads one
 // box through it (the CUtensorMap at the value's address) into shared memory
-// at the value's destination address. nvgpu has no im2col encodings and no
+// at the value's destination address, at coordinates that are kernel
+// parameters, one each (so the value check tells them apart in the PTX). nvgpu has no im2col encodings and no
 // element strides (it always passes 1). Ranks above 5 are spelled with the
 // entries past the fifth as 1.
 func renderTMADesc(v td.Value) (kernel, error) {
@@ -89,9 +90,14 @@ func renderTMADesc(v td.Value) (kernel, error) {
 	dst, dstType := b.memrefAt(uint64(v.SMemAddress), box, elem, 3)
 	mb := b.val("nvgpu.mbarrier.create -> %s", mbarrierType)
 	c0 := b.index(0)
+	coords := numbered("%x", len(box))
 	b.op("nvgpu.tma.async.load %s[%s], %s[%s] to %s : %s, %s -> %s",
-		desc, repeat("%i", len(box)), mb, c0, dst, tm, mbarrierType, dstType)
-	return kernel{Host: host, Params: "%i: index", Body: b.String(), MinPTX: tmaLoadPTX}, nil
+		desc, strings.Join(coords, ", "), mb, c0, dst, tm, mbarrierType, dstType)
+	params := make([]string, len(coords))
+	for i, c := range coords {
+		params[i] = c + ": index"
+	}
+	return kernel{Host: host, Params: strings.Join(params, ", "), Body: b.String(), MinPTX: tmaLoadPTX}, nil
 }
 
 // tmaLoadPTX is the PTX ISA version of cp.async.bulk.tensor, which the

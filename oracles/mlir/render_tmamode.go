@@ -1,6 +1,9 @@
 package mlir
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
 
@@ -14,7 +17,10 @@ func init() { renderers[tmamode.Name] = typed(renderTMAMode) }
 // the number of coordinates. LLVM 19 has no gather4/scatter4, im2col::w,
 // tensor prefetch, .cta_group, or loads into .shared::cta; the tensor-map
 // facts (box dim 1, interleave) matter only to gather4/scatter4. Operands
-// are kernel parameters, so none folds into an immediate.
+// are kernel parameters, so none folds into an immediate, each coordinate
+// and offset its own, named by its role (package valuecheck: tmap, dst or
+// src, mbar, x0.., off0.., cta_mask), so the value check tells them apart
+// in the PTX.
 func renderTMAMode(v tmamode.Value) (kernel, error) {
 	if v.CTAGroup != 0 {
 		return kernel{}, unsupported("LLVM 19's nvvm.cp.async.bulk.tensor ops have no .cta_group")
@@ -22,9 +28,9 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 	if v.WHalo != 0 || v.WOffset != 0 {
 		return kernel{}, unsupported("LLVM 19 has no im2col::w operands (wHalo %d, wOffset %d)", v.WHalo, v.WOffset)
 	}
-	params := "%t: !llvm.ptr, %s: !llvm.ptr<3>, %mbar: !llvm.ptr<3>, %c: i32, %o: i16, %m: i16"
+	params := "%tmap: !llvm.ptr, %dst: !llvm.ptr<3>, %mbar: !llvm.ptr<3>" + tmaOperandParams
 	b := newBody("      ")
-	coords := repeat("%c", int(v.Rank))
+	coords := strings.Join(numbered("%x", int(v.Rank)), ", ")
 	switch v.Direction {
 	case tmamode.Load:
 		if v.Dst != tmamode.SharedCluster {
@@ -34,14 +40,14 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 		switch v.Mode {
 		case tmamode.Tile:
 		case tmamode.Im2col:
-			extra = " im2col[" + repeat("%o", max(int(v.Rank)-2, 1)) + "]"
+			extra = " im2col[" + strings.Join(numbered("%off", max(int(v.Rank)-2, 1)), ", ") + "]"
 		default:
 			return kernel{}, unsupported("LLVM 19 has no cp.async.bulk.tensor load mode .%s", v.Mode)
 		}
 		if v.Multicast {
-			extra += " multicast_mask = %m"
+			extra += " multicast_mask = %cta_mask"
 		}
-		b.op("nvvm.cp.async.bulk.tensor.shared.cluster.global %%s, %%t, %%mbar, box[%s]%s : !llvm.ptr<3>, !llvm.ptr", coords, extra)
+		b.op("nvvm.cp.async.bulk.tensor.shared.cluster.global %%dst, %%tmap, %%mbar, box[%s]%s : !llvm.ptr<3>, !llvm.ptr", coords, extra)
 	case tmamode.Store:
 		switch {
 		case v.Dst != tmamode.Global:
@@ -51,7 +57,8 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 		case v.Multicast:
 			return kernel{}, unsupported("a tensor store has no .multicast::cluster spelling")
 		}
-		b.op("nvvm.cp.async.bulk.tensor.global.shared.cta %%t, %%s, box[%s] : !llvm.ptr, !llvm.ptr<3>%s",
+		params = "%tmap: !llvm.ptr, %src: !llvm.ptr<3>" + tmaOperandParams
+		b.op("nvvm.cp.async.bulk.tensor.global.shared.cta %%tmap, %%src, box[%s] : !llvm.ptr, !llvm.ptr<3>%s",
 			coords, typesOf("i32", int(v.Rank)))
 	default:
 		return kernel{}, unsupported("LLVM 19 has no cp.async.bulk.prefetch.tensor")
@@ -66,4 +73,27 @@ func typesOf(t string, n int) string {
 		s += ", " + t
 	}
 	return s
+}
+
+// tmaOperandParams declare a TMA kernel's coordinates %x0..%x6 (rank 7,
+// or gather4's five), im2col offsets %off0..%off4 (rank 7 less 2) and CTA
+// mask %cta_mask, unused ones included.
+var tmaOperandParams = func() string {
+	s := ""
+	for _, c := range numbered("%x", 7) {
+		s += ", " + c + ": i32"
+	}
+	for _, o := range numbered("%off", 5) {
+		s += ", " + o + ": i16"
+	}
+	return s + ", %cta_mask: i16"
+}()
+
+// numbered is prefix0..prefix(n-1): n operands, each its own parameter.
+func numbered(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	return out
 }

@@ -6,11 +6,23 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 )
 
-// tmaParams22 are the kernel's operands: the tensor map, a shared::cluster
-// buffer (address space 7, the destination MLIR 22 requires of a cluster
-// load), a shared::cta one, the mbarrier, and the coordinate, im2col
-// offset and CTA mask, all parameters so none folds into an immediate.
-const tmaParams22 = "%t: !llvm.ptr, %sc: !llvm.ptr<7>, %s: !llvm.ptr<3>, %mbar: !llvm.ptr<3>, %c: i32, %o: i16, %m: i16"
+// tmaParams22 are the kernel's operands, named by role (package
+// valuecheck): the tensor map; a load's destination (a shared::cluster
+// buffer in address space 7, the destination MLIR 22 requires of a cluster
+// load, or a shared::cta one) and mbarrier, or a store's source; and the
+// coordinates, im2col offsets and CTA mask, all parameters so none folds
+// into an immediate.
+func tmaParams22(v tmamode.Value) string {
+	switch {
+	case v.Direction == tmamode.Store:
+		return "%tmap: !llvm.ptr, %src: !llvm.ptr<3>" + tmaOperandParams
+	case v.Direction != tmamode.Load:
+		return "%tmap: !llvm.ptr" + tmaOperandParams
+	case v.Dst == tmamode.SharedCTA:
+		return "%tmap: !llvm.ptr, %dst: !llvm.ptr<3>, %mbar: !llvm.ptr<3>" + tmaOperandParams
+	}
+	return "%tmap: !llvm.ptr, %dst: !llvm.ptr<7>, %mbar: !llvm.ptr<3>" + tmaOperandParams
+}
 
 // renderTMAMode22 spells cp.async.bulk.tensor with MLIR 22's nvvm ops:
 // nvvm.cp.async.bulk.tensor.shared.cluster.global for loads (into
@@ -39,7 +51,7 @@ func renderTMAMode22(v tmamode.Value) (kernel, error) {
 	if err != nil {
 		return kernel{}, err
 	}
-	return kernel{Params: tmaParams22, Body: b.String()}, nil
+	return kernel{Params: tmaParams22(v), Body: b.String()}, nil
 }
 
 // The ops are spelled in the generic form (see genericOp): MLIR after 23
@@ -49,11 +61,11 @@ func renderTMAMode22(v tmamode.Value) (kernel, error) {
 // has them. Its operand segments: destination, tensor map, coordinates,
 // mbarrier, im2col offsets, CTA mask, L2 cache hint, predicate.
 func tmaLoad22(b *body, v tmamode.Value) error {
-	dst, dstType, isCTAOnly := "%sc", "!llvm.ptr<7>", false
+	dst, dstType, isCTAOnly := "%dst", "!llvm.ptr<7>", false
 	switch v.Dst {
 	case tmamode.SharedCluster:
 	case tmamode.SharedCTA:
-		dst, dstType, isCTAOnly = "%s", "!llvm.ptr<3>", true
+		dstType, isCTAOnly = "!llvm.ptr<3>", true
 	default:
 		return unsupported("nvvm.cp.async.bulk.tensor.shared.cluster.global writes shared memory, not .%s", v.Dst)
 	}
@@ -61,10 +73,10 @@ func tmaLoad22(b *body, v tmamode.Value) error {
 	if err != nil {
 		return err
 	}
-	op := generic("nvvm.cp.async.bulk.tensor.shared.cluster.global", true).args(dstType, dst).args("!llvm.ptr", "%t").
+	op := generic("nvvm.cp.async.bulk.tensor.shared.cluster.global", true).args(dstType, dst).args("!llvm.ptr", "%tmap").
 		args("i32", coords...).args("!llvm.ptr<3>", "%mbar").args("i16", offs...)
 	if v.Multicast {
-		op.args("i16", "%m")
+		op.args("i16", "%cta_mask")
 	} else {
 		op.absent()
 	}
@@ -106,8 +118,8 @@ func tmaStore22(b *body, v tmamode.Value) error {
 	default:
 		return unsupported("MLIR 22 has no tensor store mode .%s", v.Mode)
 	}
-	b.op("%s", generic("nvvm.cp.async.bulk.tensor.global.shared.cta", true).args("!llvm.ptr", "%t").args("!llvm.ptr<3>", "%s").
-		args("i32", times("%c", coords)...).absent().absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
+	b.op("%s", generic("nvvm.cp.async.bulk.tensor.global.shared.cta", true).args("!llvm.ptr", "%tmap").args("!llvm.ptr<3>", "%src").
+		args("i32", numbered("%x", coords)...).absent().absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
 	return nil
 }
 
@@ -127,7 +139,7 @@ func tmaPrefetch22(b *body, v tmamode.Value) error {
 	if err != nil {
 		return err
 	}
-	b.op("%s", generic("nvvm.cp.async.bulk.tensor.prefetch", true).args("!llvm.ptr", "%t").args("i32", coords...).
+	b.op("%s", generic("nvvm.cp.async.bulk.tensor.prefetch", true).args("!llvm.ptr", "%tmap").args("i32", coords...).
 		args("i16", offs...).absent().prop("mode = #nvvm.tma_load_mode<"+mode+">"))
 	return nil
 }
@@ -143,7 +155,7 @@ func tmaLoadMode22(b *body, v tmamode.Value) (coords, offs []string, mode string
 	switch v.Mode {
 	case tmamode.Tile:
 	case tmamode.Im2col:
-		mode, offs = "im2col", times("%o", max(int(v.Rank)-2, 0))
+		mode, offs = "im2col", numbered("%off", max(int(v.Rank)-2, 0))
 	case tmamode.Im2colW, tmamode.Im2colW128:
 		mode = "im2col_w"
 		if v.Mode == tmamode.Im2colW128 {
@@ -158,7 +170,7 @@ func tmaLoadMode22(b *body, v tmamode.Value) (coords, offs []string, mode string
 	default:
 		return nil, nil, "", unsupported("MLIR 22 has no cp.async.bulk.tensor load mode .%s", v.Mode)
 	}
-	return times("%c", n), offs, mode, nil
+	return numbered("%x", n), offs, mode, nil
 }
 
 // times is n copies of s: one operand passed n times.

@@ -9,20 +9,15 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
+	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
 )
 
 func init() {
-	valueFuncs[wg.Name] = typedValues(checkWGMMAValues)
-}
-
-// typedValues makes a value check of a function of one domain's values.
-func typedValues[V domain.Value](f func(V, []emitted.Inst) *mismatch) func(domain.Value, []emitted.Inst) *mismatch {
-	return func(dv domain.Value, ins []emitted.Inst) *mismatch {
-		v, ok := dv.(V)
-		if !ok {
-			return nil
+	mlirChecks[wg.Name] = func(dv domain.Value, ins []emitted.Inst) *valuecheck.Mismatch {
+		if v, ok := dv.(wg.Value); ok {
+			return checkWGMMAValues(v, ins)
 		}
-		return f(v, ins)
+		return nil
 	}
 }
 
@@ -119,7 +114,7 @@ func (o wgmmaOperand) layoutWord() string {
 // instructions), that each instruction's A and B descriptors point at its
 // part of the tile: within the layout the descriptors describe, and never
 // at data another instruction reads.
-func checkWGMMAValues(v wg.Value, ins []emitted.Inst) *mismatch {
+func checkWGMMAValues(v wg.Value, ins []emitted.Inst) *valuecheck.Mismatch {
 	var steps []emitted.Inst
 	for _, in := range ins {
 		if in.Is("wgmma.mma_async") {
@@ -135,7 +130,7 @@ func checkWGMMAValues(v wg.Value, ins []emitted.Inst) *mismatch {
 		for _, in := range steps {
 			for i, name := range []string{"A", "B"} {
 				if d := in.Values[1+i]; d.Known && (d.Param != i || d.Off != 0) {
-					return &mismatch{inst: in, what: fmt.Sprintf("%s descriptor is %s, want the op's own (param%d)", name, d, i)}
+					return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("%s descriptor is %s, want the op's own (param%d)", name, d, i)}
 				}
 			}
 		}
@@ -158,26 +153,26 @@ func wgmmaImmediates(t wg.Type) []string {
 
 // checkWGMMAInst checks one instruction's types and immediates against
 // the op.
-func checkWGMMAInst(v wg.Value, in emitted.Inst) *mismatch {
+func checkWGMMAInst(v wg.Value, in emitted.Inst) *valuecheck.Mismatch {
 	parts := strings.SplitN(in.Opcode, ".", 6) // wgmma.mma_async.sync.aligned.SHAPE.rest
 	if len(parts) < 6 {
 		return nil
 	}
 	head := strings.Join(parts[:5], ".")
-	tail := slices.DeleteFunc(opcodeTail(in.Opcode, head), func(q string) bool { return q == "satfinite" })
+	tail := slices.DeleteFunc(valuecheck.OpcodeTail(in.Opcode, head), func(q string) bool { return q == "satfinite" })
 	if len(tail) < 3 {
 		return nil
 	}
 	want := []string{v.DType.String(), v.AType.String(), v.BType.String()}
 	if v.DType == v.ResultType && !slices.Equal(tail[:3], want) {
-		return &mismatch{inst: in, what: fmt.Sprintf("wgmma types .%s, want .%s (the op's accumulator, A and B)",
+		return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma types .%s, want .%s (the op's accumulator, A and B)",
 			strings.Join(tail[:3], "."), strings.Join(want, "."))}
 	}
-	if sat := slices.Contains(opcodeTail(in.Opcode, head), "satfinite"); sat != v.Satfinite {
-		return &mismatch{inst: in, what: fmt.Sprintf("wgmma .satfinite %t, want %t", sat, v.Satfinite)}
+	if sat := slices.Contains(valuecheck.OpcodeTail(in.Opcode, head), "satfinite"); sat != v.Satfinite {
+		return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma .satfinite %t, want %t", sat, v.Satfinite)}
 	}
 	if imms := wgmmaImmediates(v.AType); len(imms) < 5 && (v.TransA || v.TransB) {
-		return &mismatch{inst: in, what: fmt.Sprintf("wgmma .%s has no transpose operand (only .f16 and .bf16 do), but the op transposes %s",
+		return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma .%s has no transpose operand (only .f16 and .bf16 do), but the op transposes %s",
 			v.AType, map[bool]string{true: "A", false: "B"}[v.TransA])}
 	}
 	b2i := map[bool]int64{false: 0, true: 1}
@@ -185,11 +180,11 @@ func checkWGMMAInst(v wg.Value, in emitted.Inst) *mismatch {
 		"imm-trans-a": b2i[v.TransA], "imm-trans-b": b2i[v.TransB]}
 	for i, name := range wgmmaImmediates(v.AType) {
 		if 3+i >= len(in.Values) {
-			return &mismatch{inst: in, what: fmt.Sprintf("wgmma has no %s operand", name)}
+			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma has no %s operand", name)}
 		}
 		got := in.Values[3+i]
 		if got.Known && got.Param < 0 && got.Off != wants[name] {
-			return &mismatch{inst: in, what: fmt.Sprintf("wgmma %s %d, want %d", name, got.Off, wants[name])}
+			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma %s %d, want %d", name, got.Off, wants[name])}
 		}
 	}
 	return nil
@@ -199,7 +194,7 @@ func checkWGMMAInst(v wg.Value, in emitted.Inst) *mismatch {
 // are named in the order MLIR emits them (M blocks outer, K steps inner);
 // an instruction whose offset is another step's wanted one is taken as a
 // reordering, not a fault.
-func checkWGMMATile(v wg.Value, steps []emitted.Inst) *mismatch {
+func checkWGMMATile(v wg.Value, steps []emitted.Inst) *valuecheck.Mismatch {
 	k := int(wg.NaturalK(v.AType, false))
 	if k == 0 || len(steps) == 0 {
 		return nil
@@ -221,7 +216,7 @@ func checkWGMMATile(v wg.Value, steps []emitted.Inst) *mismatch {
 // checkOperandSteps checks one operand's descriptor across the steps:
 // each at its wanted offset where the layout fixes one, and no two steps
 // of different parts of the tile reading the same data.
-func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *mismatch {
+func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *valuecheck.Mismatch {
 	offs := make([]int64, len(steps))
 	wanted := map[int64]bool{}
 	for n := range steps {
@@ -235,13 +230,13 @@ func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *mismat
 			return nil
 		}
 		if d.Param != o.param {
-			return &mismatch{inst: in, what: fmt.Sprintf("wgmma %s descriptor is %s, want the op's %s descriptor (param%d) plus an offset", o.name, d, o.name, o.param)}
+			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma %s descriptor is %s, want the op's %s descriptor (param%d) plus an offset", o.name, d, o.name, o.param)}
 		}
 		offs[n] = d.Off * 16
 		if w, ok := o.want(n/kSteps, n%kSteps); ok && offs[n] != w && !wanted[offs[n]] {
-			return &mismatch{inst: in, what: fmt.Sprintf("%s: %s descriptor +%d bytes, want +%d (%s)",
+			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("%s: %s descriptor +%d bytes, want +%d (%s)",
 				stepName(n, kSteps), o.name, offs[n], w, o.layoutWord()),
-				effect: fmt.Sprintf("the instruction reads %s from %s on, where its part of the tile starts at %s",
+				Effect: fmt.Sprintf("the instruction reads %s from %s on, where its part of the tile starts at %s",
 					o.name, o.position(offs[n]), o.position(w))}
 		}
 	}
@@ -251,7 +246,7 @@ func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *mismat
 // overlap names two steps that read some of the same operand data
 // although they compute different parts of the tile. B is shared by the M
 // blocks: steps with the same K and the same offset read it together.
-func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *mismatch {
+func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *valuecheck.Mismatch {
 	owner := map[int64]int{}
 	for n := range steps {
 		if o.name == "B" && n >= kSteps && offs[n] == offs[n%kSteps] {
@@ -266,7 +261,7 @@ func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *mi
 			if o.name == "B" && prev%kSteps == n%kSteps {
 				continue
 			}
-			return &mismatch{inst: steps[n], what: fmt.Sprintf("%s: %s descriptor +%d bytes reads %s data %s (+%d bytes) reads (%s)",
+			return &valuecheck.Mismatch{Inst: steps[n], What: fmt.Sprintf("%s: %s descriptor +%d bytes reads %s data %s (+%d bytes) reads (%s)",
 				stepName(n, kSteps), o.name, offs[n], o.name, stepName(prev, kSteps), offs[prev], o.layoutWord())}
 		}
 	}

@@ -1,4 +1,4 @@
-package mlir
+package valuecheck
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 )
 
 func init() {
-	valueFuncs[mma.Name] = typedValues(checkMMAValues)
+	checks[mma.Name] = typed(checkMMAValues)
 }
 
 // checkMMAValues checks the mma.sync (or mma.sp) instruction's layouts,
 // .satfinite and types against the op's: D, A, B and C as the op's
 // fragments type them, signedness included; f32 operands with tf32Enabled
-// are .tf32; a single-bit operation (which nvvm.mma.sync names) ends it.
-func checkMMAValues(v mma.Value, ins []emitted.Inst) *mismatch {
+// are .tf32; a single-bit mma's .xor.popc or .and.popc.
+func checkMMAValues(v mma.Value, ins []emitted.Inst) *Mismatch {
 	a, b := v.AType.String(), v.BType.String()
 	if v.TF32 && v.AType == mma.F32 {
 		a, b = "tf32", "tf32"
@@ -28,6 +28,7 @@ func checkMMAValues(v mma.Value, ins []emitted.Inst) *mismatch {
 	}
 	want = append(want, v.DType.String(), a, b, v.CType.String())
 	if v.BitOp != mma.NoBitOp {
+		// Single-bit mma names its operation after the types: .xor.popc.
 		want = append(want, v.BitOp.String(), "popc")
 	}
 	shape := fmt.Sprintf("m%dn%dk%d", v.M(), v.N(), v.K())
@@ -39,9 +40,9 @@ func checkMMAValues(v mma.Value, ins []emitted.Inst) *mismatch {
 		if !ok {
 			continue
 		}
-		got := opcodeTail(in.Opcode, head+"."+shape)
+		got := OpcodeTail(in.Opcode, head+"."+shape)
 		if !slices.Equal(got, want) {
-			return &mismatch{inst: in, what: fmt.Sprintf("%s .%s where the op means .%s", in.Opcode[:len(head)+len(shape)+1],
+			return &Mismatch{Inst: in, What: fmt.Sprintf("%s .%s where the op means .%s", in.Opcode[:len(head)+len(shape)+1],
 				strings.Join(got, "."), strings.Join(want, "."))}
 		}
 	}
