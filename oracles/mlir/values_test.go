@@ -176,7 +176,7 @@ func TestValueChecksOnRealOutput(t *testing.T) {
 				}
 				c := caseFrom(t, g.domain, g.override)
 				sp := spellingOf(majors[rel])
-				_, k, err := renderWith(sp.renderers, sp.targets, c)
+				_, k, err := renderWith(sp, sp.targets, c)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -234,7 +234,7 @@ func BenchmarkCheckEmitted(b *testing.B) {
 			}
 			c := caseFrom(&testing.T{}, g.domain, g.override)
 			sp := spellingOf(majors[rel])
-			_, k, err := renderWith(sp.renderers, sp.targets, c)
+			_, k, err := renderWith(sp, sp.targets, c)
 			raw, rerr := os.ReadFile(filepath.Join("testdata", "values", g.file+"-"+rel+".ptx"))
 			if err != nil || rerr != nil {
 				b.Fatal(err, rerr)
