@@ -33,9 +33,12 @@ type Report struct {
 	ClaimCounts ClaimCounts       `json:"claim_counts"`
 	Matrix      Matrix            `json:"agreement_matrix"`
 	Coverage    []RuleCoverage    `json:"rule_coverage"`
-	Throughput  []Throughput      `json:"throughput"`
-	Timeline    Timeline          `json:"timeline"`
-	DeadLetters []DeadLetter      `json:"dead_letters"`
+	// Spelled is render coverage: per oracle and domain, the cases judged
+	// and why the others were not.
+	Spelled     []RenderCoverage `json:"render_coverage"`
+	Throughput  []Throughput     `json:"throughput"`
+	Timeline    Timeline         `json:"timeline"`
+	DeadLetters []DeadLetter     `json:"dead_letters"`
 }
 
 // CampaignSummary is one stored campaign.
@@ -260,6 +263,7 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	r.ClaimCounts = countClaims(r.Claims)
 	r.Matrix = acc.matrix.Matrix()
 	r.Coverage = acc.coverage()
+	r.Spelled = acc.spelled.coverage()
 	r.Throughput = throughput(camps)
 	r.Timeline = Timeline{Cases: cumulative(acc.seen), Buckets: bucketTimes(buckets)}
 	if r.Timeline.Features, r.Timeline.Corpus, err = signalTimes(s, r.Campaign); err != nil {
@@ -296,6 +300,7 @@ func pickCampaign(camps []store.Campaign, id string) (string, error) {
 // accumulator gathers everything a report needs in one pass over the cases.
 type accumulator struct {
 	matrix    MatrixBuilder
+	spelled   *coverageBuilder
 	claims    *claimsBuilder
 	fired     map[string]int
 	passed    map[string]int
@@ -307,7 +312,7 @@ type accumulator struct {
 }
 
 func newAccumulator(buckets []store.Bucket) *accumulator {
-	a := &accumulator{claims: newClaimsBuilder(), fired: map[string]int{}, passed: map[string]int{}, examples: map[string]*Reproducer{}}
+	a := &accumulator{claims: newClaimsBuilder(), spelled: newCoverageBuilder(), fired: map[string]int{}, passed: map[string]int{}, examples: map[string]*Reproducer{}}
 	for _, b := range buckets {
 		a.examples[b.Example] = nil
 		if b.Minimized != "" {
@@ -322,6 +327,7 @@ func (a *accumulator) add(rec store.CaseRecord, vs []oracles.Verdict) error {
 	a.verdicts += len(vs)
 	if _, minimized := rec.MinimizedFor(); !minimized {
 		a.seen = append(a.seen, rec.Seen) // a minimization's time is not the campaign's
+		a.spelled.add(vs)
 	} else {
 		a.minimized++
 	}
