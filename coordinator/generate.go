@@ -51,8 +51,9 @@ type generator struct {
 	mu       sync.Mutex
 	fields   map[string]*mutate.Fields
 	corpus   map[string][]parent
-	counts   map[string]int // feature -> cases that showed it
-	counted  time.Time      // when counts were last read from the store
+	reach    map[string]*reach // domain -> what its corpus values reached
+	counts   map[string]int    // feature -> cases that showed it
+	counted  time.Time         // when counts were last read from the store
 	rng      *rand.Rand
 	disabled map[string]string // domain -> why it cannot be generated
 }
@@ -67,7 +68,7 @@ type parent struct {
 // newGenerator describes the campaign's domains; a domain that cannot be
 // described is left to the other generators, with the reason logged once.
 func newGenerator(domains []string, seed int64) *generator {
-	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, counts: map[string]int{},
+	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, reach: map[string]*reach{}, counts: map[string]int{},
 		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}}
 	for _, name := range domains {
 		d, ok := fuzz.Lookup(name)
@@ -99,6 +100,10 @@ func (g *generator) add(entries []store.CorpusEntry) {
 			continue
 		}
 		g.corpus[e.Domain] = append(g.corpus[e.Domain], parent{value: v, features: e.Features, disagreement: e.Disagreement})
+		if g.reach[e.Domain] == nil {
+			g.reach[e.Domain] = newReach()
+		}
+		g.reach[e.Domain].add(e.Features)
 	}
 }
 
@@ -146,18 +151,39 @@ func (g *generator) batch(dom, campaign string, n int, now time.Time) []store.Ca
 
 // one makes one value: mutated from a parent, or generated afresh when the
 // domain has no corpus yet (and one time in five, so the seeds' own
-// neighbourhoods keep being explored).
+// neighbourhoods keep being explored). One time in reachShare the parent
+// is one the domain's starved oracle judged (starvedPool), so its
+// mutations stay where that tool has a spelling.
 func (g *generator) one(f *mutate.Fields, dom string) (domain.Value, []mutate.Op, error) {
 	pool := g.corpus[dom]
 	if len(pool) == 0 || g.rng.IntN(5) == 0 {
 		return f.Generate(g.rng)
 	}
-	p := g.pick(pool)
+	p := g.pick(g.maybeStarved(dom))
 	donors := f.Domain().Seeds()
 	for range 2 {
 		donors = append(donors, pool[g.rng.IntN(len(pool))].value)
 	}
 	return f.Mutate(p.value, donors, g.rng)
+}
+
+// maybeStarved is the pool a parent is drawn from: one time in reachShare
+// the starved oracle's (starvedPool), else the domain's whole corpus.
+func (g *generator) maybeStarved(dom string) []parent {
+	if g.rng.IntN(reachShare) == 0 {
+		return g.starvedPool(dom, g.corpus[dom])
+	}
+	return g.corpus[dom]
+}
+
+// starvedPool is the corpus values the domain's starved oracle judged, or
+// the whole pool when there is none.
+func (g *generator) starvedPool(dom string, pool []parent) []parent {
+	r := g.reach[dom]
+	if r == nil || r.starved() == "" {
+		return pool
+	}
+	return reaching(pool, r.starved())
 }
 
 // pick draws a parent by a tournament of four: the one whose features are

@@ -1,0 +1,94 @@
+package coordinator
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/signal"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// reachShare is how often, one case in reachShare, the structured
+// generator spends its case on the domain's starved oracle: the tool that
+// judged the fewest of the domain's corpus values (the others it left
+// unsupported, each verdict naming why: oracles.Reason). A fuzzer finds
+// what it can express; without this, a tool that spells few of a domain's
+// values (an MLIR op with one layout, an llc without the target) sees
+// almost none of them, however long the campaign.
+const reachShare = 3
+
+// reach counts, per tool oracle, the corpus values of one domain it judged
+// (a verdict other than unsupported) and those it could not spell.
+type reach struct {
+	judged, unspelled map[string]int
+}
+
+func newReach() *reach { return &reach{judged: map[string]int{}, unspelled: map[string]int{}} }
+
+// add counts one corpus value by its verdict features.
+func (r *reach) add(features []string) {
+	for o, judged := range judgedBy(features) {
+		if judged {
+			r.judged[o]++
+		} else {
+			r.unspelled[o]++
+		}
+	}
+}
+
+// starved is the tool oracle that judged the fewest of the domain's
+// corpus values, at least one (ties: the one that left more unspelled,
+// then by name); "" when no tool oracle judged any. An oracle that judged
+// none has no parent to start from: its spellings are reached from the
+// seeds, where one case in five starts.
+func (r *reach) starved() string {
+	var names []string
+	for o, n := range r.judged {
+		if n > 0 {
+			names = append(names, o)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return slices.MinFunc(names, func(a, b string) int {
+		return cmp.Or(r.judged[a]-r.judged[b], r.unspelled[b]-r.unspelled[a], strings.Compare(a, b))
+	})
+}
+
+// judgedBy reads a value's verdict features (signal.VerdictFeature,
+// "oracle|kind|rule..."): per tool oracle, whether it judged the value
+// (true) or left it unsupported (false). Spec rule sets judge every value
+// and are left out, as are verdict-vector features.
+func judgedBy(features []string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range features {
+		if strings.HasPrefix(f, signal.VectorPrefix) {
+			continue
+		}
+		parts := strings.SplitN(f, "|", 3)
+		if len(parts) < 2 || isSpecOracle(parts[0]) {
+			continue
+		}
+		out[parts[0]] = out[parts[0]] || oracles.Kind(parts[1]) != oracles.Unsupported
+	}
+	return out
+}
+
+// isSpecOracle reports whether the oracle is one of legalfuzz's rule sets.
+func isSpecOracle(name string) bool {
+	in, ok := oracles.Lookup(name)
+	return ok && in.Family == "spec"
+}
+
+// reaching returns the corpus values the oracle judged.
+func reaching(pool []parent, oracle string) []parent {
+	var out []parent
+	for _, p := range pool {
+		if judgedBy(p.features)[oracle] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,70 @@
+package coordinator
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+)
+
+// TestStarvedOracleGetsParents: the oracle that judged the fewest of a
+// domain's corpus values is the starved one, spec rule sets and verdict
+// vectors do not count, and one case in reachShare is mutated from a value
+// it judged.
+func TestStarvedOracleGetsParents(t *testing.T) {
+	unspelled := "mlir@trunk|unsupported|unspelled.tool:ws=not-dense-b-collector|nvvm.tcgen05.mma.ws has only a dense kind"
+	feats := map[string][]string{
+		"both":   {"spec/ptxisa|accept|ptxisa.kindword", "llc@trunk|accept|llc.accepted", "mlir@trunk|reject|verify|x", "vector|llc@trunk:accept"},
+		"llc-1":  {"spec/ptxisa|reject|ptxisa.kindword.k", "llc@trunk|accept|llc.accepted", unspelled},
+		"llc-2":  {"llc@trunk|reject|llc.verifier|y", unspelled},
+		"llc-3":  {"llc@trunk|accept|llc.accepted", unspelled},
+		"nobody": {"spec/ptxisa|accept|ptxisa.kindword", "ptxas|unsupported|unspelled.tool:target=unknown-to-ptxas|z"},
+	}
+	g := newGenerator([]string{kindword.Name}, 1)
+	seeds := kindword.Domain.Seeds()
+	var entries []store.CorpusEntry
+	for i, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range feats {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		entries = append(entries, store.CorpusEntry{Domain: kindword.Name, Data: seeds[i].Encode(), Features: feats[name]})
+	}
+	g.add(entries)
+	r := g.reach[kindword.Name]
+	if r.judged["llc@trunk"] != 4 || r.judged["mlir@trunk"] != 1 || r.unspelled["mlir@trunk"] != 3 || r.unspelled["ptxas"] != 1 {
+		t.Fatalf("reach judged %v unspelled %v", r.judged, r.unspelled)
+	}
+	if _, ok := r.judged["spec/ptxisa"]; ok {
+		t.Errorf("spec/ptxisa counted as a tool: %v", r.judged)
+	}
+	if got := r.starved(); got != "mlir@trunk" {
+		t.Errorf("starved %q, want mlir@trunk (one value judged; ptxas judged none and has no parent)", got)
+	}
+	pool := g.starvedPool(kindword.Name, g.corpus[kindword.Name])
+	if len(pool) != 1 || !slices.Equal(pool[0].features, feats["both"]) {
+		t.Errorf("starved pool %v, want the one value mlir@trunk judged", pool)
+	}
+	// Its features are common, so the rarity tournament alone would
+	// almost never draw it (all four draws would have to be it); steered,
+	// mutations start from it about one time in reachShare.
+	for _, f := range feats["both"] {
+		g.counts[f] = 1000
+	}
+	g.rng = rand.New(rand.NewPCG(27, 1))
+	from := 0
+	const n = 3000
+	for range n {
+		p := g.pick(g.maybeStarved(kindword.Name))
+		if slices.Equal(p.features, feats["both"]) {
+			from++
+		}
+	}
+	if want := n / reachShare * 9 / 10; from < want {
+		t.Errorf("%d of %d parents judged by the starved oracle, want at least %d", from, n, want)
+	}
+}
