@@ -152,7 +152,7 @@ func (g *generator) batch(dom, campaign string, n int, now time.Time) []store.Ca
 // one makes one value: mutated from a parent, or generated afresh when the
 // domain has no corpus yet (and one time in five, so the seeds' own
 // neighbourhoods keep being explored). One time in reachShare the parent
-// is one the domain's starved oracle judged (starvedPool), so its
+// is one a starved oracle of the domain judged (starvedPool), so its
 // mutations stay where that tool has a spelling.
 func (g *generator) one(f *mutate.Fields, dom string) (domain.Value, []mutate.Op, error) {
 	pool := g.corpus[dom]
@@ -176,14 +176,17 @@ func (g *generator) maybeStarved(dom string) []parent {
 	return g.corpus[dom]
 }
 
-// starvedPool is the corpus values the domain's starved oracle judged, or
-// the whole pool when there is none.
+// starvedPool is the corpus values a starved oracle of the domain judged
+// (reach.starved), or the whole pool when there is none.
 func (g *generator) starvedPool(dom string, pool []parent) []parent {
 	r := g.reach[dom]
-	if r == nil || r.starved() == "" {
+	if r == nil {
 		return pool
 	}
-	return reaching(pool, r.starved())
+	if o := r.starved(g.rng); o != "" {
+		return reaching(pool, o)
+	}
+	return pool
 }
 
 // pick draws a parent by a tournament of four: the one whose features are

@@ -1,7 +1,7 @@
 package coordinator
 
 import (
-	"cmp"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -10,13 +10,13 @@ import (
 )
 
 // reachShare is how often, one case in reachShare, the structured
-// generator spends its case on the domain's starved oracle: the tool that
-// judged the fewest of the domain's corpus values (the others it left
+// generator spends its case on a starved oracle of the domain: a tool that
+// judged few of the domain's corpus values (the others it left
 // unsupported, each verdict naming why: oracles.Reason). A fuzzer finds
 // what it can express; without this, a tool that spells few of a domain's
 // values (an MLIR op with one layout, an llc without the target) sees
 // almost none of them, however long the campaign.
-const reachShare = 3
+const reachShare = 2
 
 // reach counts, per tool oracle, the corpus values of one domain it judged
 // (a verdict other than unsupported) and those it could not spell.
@@ -37,24 +37,32 @@ func (r *reach) add(features []string) {
 	}
 }
 
-// starved is the tool oracle that judged the fewest of the domain's
-// corpus values, at least one (ties: the one that left more unspelled,
-// then by name); "" when no tool oracle judged any. An oracle that judged
-// none has no parent to start from: its spellings are reached from the
-// seeds, where one case in five starts.
-func (r *reach) starved() string {
-	var names []string
+// starved draws a tool oracle that judged some of the domain's corpus
+// values, each with weight 1/judged, so the tools that judged the fewest
+// get the most parents and every one of them gets some; "" when no tool
+// oracle judged any. An oracle that judged none has no parent to start
+// from: its spellings are reached from the seeds, where one case in five
+// starts.
+func (r *reach) starved(rnd *rand.Rand) string {
+	names := make([]string, 0, len(r.judged))
+	total := 0.0
 	for o, n := range r.judged {
 		if n > 0 {
 			names = append(names, o)
+			total += 1 / float64(n)
+		}
+	}
+	slices.Sort(names) // map order would make the draw depend on more than the seed
+	x := rnd.Float64() * total
+	for _, o := range names {
+		if x -= 1 / float64(r.judged[o]); x < 0 {
+			return o
 		}
 	}
 	if len(names) == 0 {
 		return ""
 	}
-	return slices.MinFunc(names, func(a, b string) int {
-		return cmp.Or(r.judged[a]-r.judged[b], r.unspelled[b]-r.unspelled[a], strings.Compare(a, b))
-	})
+	return names[len(names)-1]
 }
 
 // judgedBy reads a value's verdict features (signal.VerdictFeature,

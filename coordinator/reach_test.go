@@ -9,10 +9,10 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 )
 
-// TestStarvedOracleGetsParents: the oracle that judged the fewest of a
-// domain's corpus values is the starved one, spec rule sets and verdict
-// vectors do not count, and one case in reachShare is mutated from a value
-// it judged.
+// TestStarvedOracleGetsParents: the tools that judged the fewest of a
+// domain's corpus values are drawn the most often as the starved one, spec
+// rule sets and verdict vectors do not count, and one case in reachShare
+// is mutated from a value the drawn one judged.
 func TestStarvedOracleGetsParents(t *testing.T) {
 	unspelled := "mlir@trunk|unsupported|unspelled.tool:ws=not-dense-b-collector|nvvm.tcgen05.mma.ws has only a dense kind"
 	feats := map[string][]string{
@@ -42,16 +42,29 @@ func TestStarvedOracleGetsParents(t *testing.T) {
 	if _, ok := r.judged["spec/ptxisa"]; ok {
 		t.Errorf("spec/ptxisa counted as a tool: %v", r.judged)
 	}
-	if got := r.starved(); got != "mlir@trunk" {
-		t.Errorf("starved %q, want mlir@trunk (one value judged; ptxas judged none and has no parent)", got)
+	// mlir@trunk judged one value, llc@trunk four: drawn 4:1; ptxas judged
+	// none and has no parent to steer from.
+	rnd := rand.New(rand.NewPCG(27, 2))
+	drawn := map[string]int{}
+	for range 5000 {
+		drawn[r.starved(rnd)]++
 	}
-	pool := g.starvedPool(kindword.Name, g.corpus[kindword.Name])
-	if len(pool) != 1 || !slices.Equal(pool[0].features, feats["both"]) {
-		t.Errorf("starved pool %v, want the one value mlir@trunk judged", pool)
+	if len(drawn) != 2 || drawn["mlir@trunk"] < 3700 || drawn["mlir@trunk"] > 4300 {
+		t.Errorf("starved draws %v, want mlir@trunk four times as often as llc@trunk, never ptxas", drawn)
+	}
+	g.rng = rand.New(rand.NewPCG(27, 3))
+	for range 20 {
+		pool := g.starvedPool(kindword.Name, g.corpus[kindword.Name])
+		if len(pool) != 1 && len(pool) != 4 {
+			t.Fatalf("starved pool of %d values, want the one mlir@trunk judged or the four llc@trunk judged", len(pool))
+		}
+		if len(pool) == 1 && !slices.Equal(pool[0].features, feats["both"]) {
+			t.Errorf("starved pool %v, want the one value mlir@trunk judged", pool)
+		}
 	}
 	// Its features are common, so the rarity tournament alone would
 	// almost never draw it (all four draws would have to be it); steered,
-	// mutations start from it about one time in reachShare.
+	// mutations start from it about one time in reachShare times 4/5.
 	for _, f := range feats["both"] {
 		g.counts[f] = 1000
 	}
@@ -64,7 +77,7 @@ func TestStarvedOracleGetsParents(t *testing.T) {
 			from++
 		}
 	}
-	if want := n / reachShare * 9 / 10; from < want {
+	if want := n / reachShare * 4 / 5 * 9 / 10; from < want {
 		t.Errorf("%d of %d parents judged by the starved oracle, want at least %d", from, n, want)
 	}
 }
