@@ -99,11 +99,12 @@ func (g *generator) add(entries []store.CorpusEntry) {
 		if err != nil {
 			continue
 		}
-		g.corpus[e.Domain] = append(g.corpus[e.Domain], parent{value: v, features: e.Features, disagreement: e.Disagreement})
+		p := parent{value: v, features: e.Features, disagreement: e.Disagreement}
+		g.corpus[e.Domain] = append(g.corpus[e.Domain], p)
 		if g.reach[e.Domain] == nil {
 			g.reach[e.Domain] = newReach()
 		}
-		g.reach[e.Domain].add(e.Features)
+		g.reach[e.Domain].add(p)
 	}
 }
 
@@ -168,25 +169,17 @@ func (g *generator) one(f *mutate.Fields, dom string) (domain.Value, []mutate.Op
 }
 
 // maybeStarved is the pool a parent is drawn from: one time in reachShare
-// the starved oracle's (starvedPool), else the domain's whole corpus.
+// the corpus values a starved oracle of the domain judged (reach.starved),
+// else the domain's whole corpus.
 func (g *generator) maybeStarved(dom string) []parent {
-	if g.rng.IntN(reachShare) == 0 {
-		return g.starvedPool(dom, g.corpus[dom])
-	}
-	return g.corpus[dom]
-}
-
-// starvedPool is the corpus values a starved oracle of the domain judged
-// (reach.starved), or the whole pool when there is none.
-func (g *generator) starvedPool(dom string, pool []parent) []parent {
 	r := g.reach[dom]
-	if r == nil {
-		return pool
+	if r == nil || g.rng.IntN(reachShare) != 0 {
+		return g.corpus[dom]
 	}
 	if o := r.starved(g.rng); o != "" {
-		return reaching(pool, o)
+		return r.pools[o]
 	}
-	return pool
+	return g.corpus[dom]
 }
 
 // pick draws a parent by a tournament of four: the one whose features are

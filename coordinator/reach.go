@@ -18,19 +18,21 @@ import (
 // almost none of them, however long the campaign.
 const reachShare = 2
 
-// reach counts, per tool oracle, the corpus values of one domain it judged
-// (a verdict other than unsupported) and those it could not spell.
+// reach indexes, per tool oracle, the corpus values of one domain it
+// judged (a verdict other than unsupported), and counts those it could not
+// spell.
 type reach struct {
-	judged, unspelled map[string]int
+	pools     map[string][]parent
+	unspelled map[string]int
 }
 
-func newReach() *reach { return &reach{judged: map[string]int{}, unspelled: map[string]int{}} }
+func newReach() *reach { return &reach{pools: map[string][]parent{}, unspelled: map[string]int{}} }
 
-// add counts one corpus value by its verdict features.
-func (r *reach) add(features []string) {
-	for o, judged := range judgedBy(features) {
+// add indexes one corpus value by its verdict features.
+func (r *reach) add(p parent) {
+	for o, judged := range judgedBy(p.features) {
 		if judged {
-			r.judged[o]++
+			r.pools[o] = append(r.pools[o], p)
 		} else {
 			r.unspelled[o]++
 		}
@@ -44,18 +46,16 @@ func (r *reach) add(features []string) {
 // from: its spellings are reached from the seeds, where one case in five
 // starts.
 func (r *reach) starved(rnd *rand.Rand) string {
-	names := make([]string, 0, len(r.judged))
+	names := make([]string, 0, len(r.pools))
 	total := 0.0
-	for o, n := range r.judged {
-		if n > 0 {
-			names = append(names, o)
-			total += 1 / float64(n)
-		}
+	for o, ps := range r.pools {
+		names = append(names, o)
+		total += 1 / float64(len(ps))
 	}
 	slices.Sort(names) // map order would make the draw depend on more than the seed
 	x := rnd.Float64() * total
 	for _, o := range names {
-		if x -= 1 / float64(r.judged[o]); x < 0 {
+		if x -= 1 / float64(len(r.pools[o])); x < 0 {
 			return o
 		}
 	}
@@ -88,15 +88,4 @@ func judgedBy(features []string) map[string]bool {
 func isSpecOracle(name string) bool {
 	in, ok := oracles.Lookup(name)
 	return ok && in.Family == "spec"
-}
-
-// reaching returns the corpus values the oracle judged.
-func reaching(pool []parent, oracle string) []parent {
-	var out []parent
-	for _, p := range pool {
-		if judgedBy(p.features)[oracle] {
-			out = append(out, p)
-		}
-	}
-	return out
 }
