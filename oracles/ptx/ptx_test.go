@@ -96,7 +96,7 @@ func checkEntry(t *testing.T, c domain.Case, e Entry) {
 }
 
 // TestRandomValuesRender decodes random bytes in every rendered domain: no
-// panic, and no error but ErrNoSpelling.
+// panic, and no error but a NoSpelling of a declared reason.
 func TestRandomValuesRender(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 2000
