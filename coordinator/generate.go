@@ -51,8 +51,9 @@ type generator struct {
 	mu       sync.Mutex
 	fields   map[string]*mutate.Fields
 	corpus   map[string][]parent
-	counts   map[string]int // feature -> cases that showed it
-	counted  time.Time      // when counts were last read from the store
+	reach    map[string]*reach // domain -> what its corpus values reached
+	counts   map[string]int    // feature -> cases that showed it
+	counted  time.Time         // when counts were last read from the store
 	rng      *rand.Rand
 	disabled map[string]string // domain -> why it cannot be generated
 }
@@ -67,7 +68,7 @@ type parent struct {
 // newGenerator describes the campaign's domains; a domain that cannot be
 // described is left to the other generators, with the reason logged once.
 func newGenerator(domains []string, seed int64) *generator {
-	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, counts: map[string]int{},
+	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, reach: map[string]*reach{}, counts: map[string]int{},
 		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}}
 	for _, name := range domains {
 		d, ok := fuzz.Lookup(name)
@@ -98,7 +99,12 @@ func (g *generator) add(entries []store.CorpusEntry) {
 		if err != nil {
 			continue
 		}
-		g.corpus[e.Domain] = append(g.corpus[e.Domain], parent{value: v, features: e.Features, disagreement: e.Disagreement})
+		p := parent{value: v, features: e.Features, disagreement: e.Disagreement}
+		g.corpus[e.Domain] = append(g.corpus[e.Domain], p)
+		if g.reach[e.Domain] == nil {
+			g.reach[e.Domain] = newReach()
+		}
+		g.reach[e.Domain].add(p)
 	}
 }
 
@@ -146,18 +152,34 @@ func (g *generator) batch(dom, campaign string, n int, now time.Time) []store.Ca
 
 // one makes one value: mutated from a parent, or generated afresh when the
 // domain has no corpus yet (and one time in five, so the seeds' own
-// neighbourhoods keep being explored).
+// neighbourhoods keep being explored). One time in reachShare the parent
+// is one a starved oracle of the domain judged (starvedPool), so its
+// mutations stay where that tool has a spelling.
 func (g *generator) one(f *mutate.Fields, dom string) (domain.Value, []mutate.Op, error) {
 	pool := g.corpus[dom]
 	if len(pool) == 0 || g.rng.IntN(5) == 0 {
 		return f.Generate(g.rng)
 	}
-	p := g.pick(pool)
+	p := g.pick(g.maybeStarved(dom))
 	donors := f.Domain().Seeds()
 	for range 2 {
 		donors = append(donors, pool[g.rng.IntN(len(pool))].value)
 	}
 	return f.Mutate(p.value, donors, g.rng)
+}
+
+// maybeStarved is the pool a parent is drawn from: one time in reachShare
+// the corpus values a starved oracle of the domain judged (reach.starved),
+// else the domain's whole corpus.
+func (g *generator) maybeStarved(dom string) []parent {
+	r := g.reach[dom]
+	if r == nil || g.rng.IntN(reachShare) != 0 {
+		return g.corpus[dom]
+	}
+	if o := r.starved(g.rng); o != "" {
+		return r.pools[o]
+	}
+	return g.corpus[dom]
 }
 
 // pick draws a parent by a tournament of four: the one whose features are

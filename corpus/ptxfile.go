@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,7 +80,7 @@ func writePTXFormat(ctx context.Context, w *Written, es []Entry) error {
 			continue
 		}
 		pe, err := ptx.Render(e.Case)
-		if errors.Is(err, ptx.ErrNoSpelling) {
+		if _, ok := oracles.AsNoSpelling(err); ok {
 			w.Skipped = append(w.Skipped, Skip{e.Name, err.Error()})
 			continue
 		}

@@ -25,6 +25,12 @@ const (
 	// Unconverted: the lowering exited 0 but left an op of the source
 	// dialect in its output.
 	Unconverted Fault = "unconverted"
+	// PassRefused: the tool's verifier accepted the case and a pass of the
+	// same installation's lowering refused it in its own words: the
+	// verifier lets through what its own lowering cannot handle, a bug of
+	// the verifier whatever the spec says of the case. The stage names the
+	// pass.
+	PassRefused Fault = "pass-refused"
 	// Dropped: the chain emitted code without the instruction the op asked
 	// for, or with fewer or smaller ones: work silently lost.
 	Dropped Fault = "dropped"
@@ -40,7 +46,7 @@ const (
 )
 
 // faults are the Fault values a Rule may end with.
-var faults = []Fault{Refused, ExitZero, Unconverted, Dropped, WrongValue, InvalidIR, Disagree}
+var faults = []Fault{Refused, ExitZero, Unconverted, PassRefused, Dropped, WrongValue, InvalidIR, Disagree}
 
 // Stage is where a staged tool decided a case, and how it failed there
 // when it did not decide in its own words.

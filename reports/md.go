@@ -77,6 +77,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 		b.WriteString("\n")
 	}
+	writeCoverageMarkdown(&b, r.Spelled)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

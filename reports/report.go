@@ -33,9 +33,12 @@ type Report struct {
 	ClaimCounts ClaimCounts       `json:"claim_counts"`
 	Matrix      Matrix            `json:"agreement_matrix"`
 	Coverage    []RuleCoverage    `json:"rule_coverage"`
-	Throughput  []Throughput      `json:"throughput"`
-	Timeline    Timeline          `json:"timeline"`
-	DeadLetters []DeadLetter      `json:"dead_letters"`
+	// Spelled is render coverage: per oracle and domain, the cases judged
+	// and why the others were not.
+	Spelled     []RenderCoverage `json:"render_coverage"`
+	Throughput  []Throughput     `json:"throughput"`
+	Timeline    Timeline         `json:"timeline"`
+	DeadLetters []DeadLetter     `json:"dead_letters"`
 }
 
 // CampaignSummary is one stored campaign.
@@ -258,6 +261,7 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	r.ClaimCounts = tally.CountClaims(r.Claims)
 	r.Matrix = acc.tally.Matrix.Matrix()
 	r.Coverage = acc.tally.Coverage()
+	r.Spelled = acc.tally.Spelled.Coverage()
 	r.Throughput = throughput(camps)
 	r.Timeline = Timeline{Cases: cumulative(acc.tally.Timeline()), Buckets: bucketTimes(buckets)}
 	if r.Timeline.Features, r.Timeline.Corpus, err = signalTimes(s, r.Campaign); err != nil {

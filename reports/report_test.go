@@ -134,7 +134,7 @@ func TestJSONFields(t *testing.T) {
 	}
 	keys := slices.Sorted(maps.Keys(top))
 	want := []string{"agreement_matrix", "buckets", "campaign", "campaigns", "claim_counts", "claims", "dead_letters",
-		"generated", "rule_coverage", "schema", "store", "throughput", "timeline", "tonight", "totals"}
+		"generated", "render_coverage", "rule_coverage", "schema", "store", "throughput", "timeline", "tonight", "totals"}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("top-level fields %v, want %v", keys, want)
 	}

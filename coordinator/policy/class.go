@@ -85,10 +85,12 @@ func ClassOf(s Signature) Class {
 
 // faultClass classifies a tool's failure by the fault its stage names (see
 // oracles.Stage). Code that silently lacks the work asked for is a
-// miscompile, and so is code that does it with wrong values. Output a later tool refused, or an op the lowering left
-// unconverted, is a verifier too permissive when spec/ptxisa rejects the
-// case (it let through what its own lowering cannot emit), and a
-// miscompile when the case is legal. An error printed with exit status 0
+// miscompile, and so is code that does it with wrong values. A pass of
+// the tool's own lowering refusing the case, or leaving its op
+// unconverted, is its verifier too permissive whatever spec/ptxisa says:
+// it let through what the same installation cannot lower. Output a later
+// tool refused is a verifier too permissive when spec/ptxisa rejects the
+// case, and a miscompile when the case is legal. An error printed with exit status 0
 // is a class of its own: the tool did not crash, it reported success.
 // Crashes and hangs are crashes.
 func faultClass(s Signature) Class {
@@ -97,7 +99,9 @@ func faultClass(s Signature) Class {
 		return Miscompile
 	case oracles.ExitZero:
 		return ExitZeroError
-	case oracles.Refused, oracles.Unconverted:
+	case oracles.Unconverted, oracles.PassRefused:
+		return TooPermissive
+	case oracles.Refused:
 		if specRejects(s) {
 			return TooPermissive
 		}

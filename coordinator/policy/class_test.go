@@ -24,6 +24,13 @@ func TestClassOf(t *testing.T) {
 			Stage: "llc/refused", Rule: "ptxisa.wgmma", SpecKind: oracles.Accept}, Miscompile},
 		{"left unconverted, stored without spec kind", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
 			Stage: "pass:convert-nvgpu-to-nvvm/unconverted", Rule: "ptxisa.mma.type"}, TooPermissive},
+		{"left unconverted, legal case", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "pass:convert-nvgpu-to-nvvm/unconverted", Rule: "ptxisa.mma", SpecKind: oracles.Accept}, TooPermissive},
+		{"own pass refused, legal case", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "pass:convert-nvgpu-to-nvvm/pass-refused", Rule: "ptxisa.mma", SpecKind: oracles.Accept,
+			Diag: "'nvvm.mma.sync' op ctype does not match dtype"}, TooPermissive},
+		{"own pass refused, illegal case", Signature{Domain: "wgmma", Tool: oracles.MLIR, Kind: oracles.Error,
+			Stage: "pass:convert-nvgpu-to-nvvm/pass-refused", Rule: "ptxisa.wgmma.target", SpecKind: oracles.Reject}, TooPermissive},
 		{"refused, legal by the rule set", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
 			Stage: "ptxas/refused", Rule: "ptxisa.mma"}, Miscompile},
 		{"ptxas crashed on MLIR's output", Signature{Domain: "mma", Tool: oracles.MLIR, Kind: oracles.Error,
@@ -124,6 +131,13 @@ func TestFaultKeys(t *testing.T) {
 			return s
 		}(), true},
 		{"one gap left unconverted", sig(oracles.Error, "pass:p/unconverted", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), true},
+		{"a pass refusing an illegal case is the rule's gap", sig(oracles.Error, "pass:p/pass-refused", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Accept, "", "ptxisa.mma.shape", oracles.Reject), true},
+		{"a pass refusing legal cases: one bucket per words", sig(oracles.Error, "pass:p/pass-refused", "ptxisa.mma", oracles.Accept), func() Signature {
+			s := sig(oracles.Error, "pass:p/pass-refused", "ptxisa.mma", oracles.Accept)
+			s.Diag = "other words"
+			return s
+		}(), false},
+		{"a pass refusing legal cases under two rule sets' names", sig(oracles.Error, "pass:p/pass-refused", "ptxisa.mma", oracles.Accept), sig(oracles.Error, "pass:p/pass-refused", "", oracles.Accept), true},
 		{"an accept and a refusal of one rule are one gap", sig(oracles.Accept, "", "ptxisa.mma.shape", oracles.Reject), sig(oracles.Error, "ptxas/refused", "ptxisa.mma.shape", oracles.Reject), true},
 		{"an accept's note is not the bug", sig(oracles.Accept, "", "ptxisa.mma.shape", oracles.Reject), func() Signature {
 			s := sig(oracles.Accept, "", "ptxisa.mma.shape", oracles.Reject)

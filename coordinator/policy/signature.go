@@ -163,7 +163,7 @@ func (s Signature) verifierGap() bool {
 		return false
 	}
 	f := oracles.ParseStage(s.Stage).Fault
-	return s.Kind == oracles.Accept || (s.Kind == oracles.Error && (f == oracles.Refused || f == oracles.Unconverted))
+	return s.Kind == oracles.Accept || (s.Kind == oracles.Error && (f == oracles.Refused || f == oracles.Unconverted || f == oracles.PassRefused))
 }
 
 // keyRule is spec/ptxisa's side as the key names it. A tool's failure

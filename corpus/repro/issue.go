@@ -109,6 +109,8 @@ func should(v oracles.Verdict, family string, class policy.Class) string {
 		return "What the verifier accepts, the lowering must turn into output " + stageTools[st.Name] + " accepts; what it cannot lower, the verifier must reject."
 	case st.Fault == oracles.Unconverted:
 		return "The lowering must convert the op or fail; it must not exit 0 with the op left in its output."
+	case st.Fault == oracles.PassRefused:
+		return "What the verifier accepts, the lowering must lower; what the lowering refuses, the verifier must reject."
 	case st.Fault == oracles.ExitZero:
 		return "A pass that reports an error must fail (a non-zero exit status), not go on as if it had succeeded."
 	case class == policy.Crash:

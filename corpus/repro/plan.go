@@ -134,6 +134,10 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 	if outcome(obs) == "accept" {
 		stage = "accept"
 	}
+	if fault == oracles.PassRefused {
+		planPassRefused(ctx, s, obs, dir, tools)
+		return
+	}
 	if fault != "" {
 		planFault(ctx, s, bd, dir, tools, stage, fault)
 		return
@@ -242,6 +246,29 @@ func replayStage(rule string) (string, oracles.Fault) {
 		return "lowering", st.Fault
 	}
 	return st.Name, st.Fault
+}
+
+// planPassRefused replays a verifier gap the tool's own lowering shows: the
+// verifier accepts the case and a pass of the lowering (the fewest that
+// show it) refuses it in its own words. One mlir-opt run shows both: it
+// verifies its input before the first pass, so the pass's words mean the
+// verifier passed the case.
+func planPassRefused(ctx context.Context, s *script, obs oracles.Verdict, dir string, tools mlir.Tools) {
+	opt := s.need("MLIR_OPT", tools.Opt)
+	w := words(obs.Diagnostic)
+	flag := `--pass-pipeline='` + mlir.Pipeline + `'`
+	if f, ok := shortestPasses(ctx, dir, tools.Opt, saysWords(w)); ok && w != "" {
+		flag = f
+	}
+	s.add(`step lowering ` + opt + " " + flag + " " + MLIRFile + ` -o "$work/lowered.mlir"`)
+	if w == "" {
+		s.add(`clean lowering || reproduces "the verifier accepted the case and the lowering refused it"`,
+			`fixed "the lowering lowers the case"`)
+		return
+	}
+	s.add(fmt.Sprintf(`said lowering %s && reproduces "the verifier accepted the case and the lowering said: %s"`, shQuote(w), shEsc(w)),
+		`clean lowering && fixed "the lowering lowers the case"`,
+		`fixed "the lowering refused the case, but not with the bucket's words"`)
 }
 
 // planFault replays a chain that failed without refusing the case in its

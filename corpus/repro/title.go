@@ -188,6 +188,8 @@ func mlirWhat(bd Bundle, v oracles.Verdict, op string, class policy.Class) strin
 		return who + " verifies though " + violation(bd) + ", and " + stageTools[st.Name] + " refuses its lowering"
 	case st.Fault == oracles.Refused:
 		return who + " verifies, but " + stageTools[st.Name] + " refuses its lowering: " + m
+	case st.Fault == oracles.PassRefused:
+		return who + " verifies, but " + strings.TrimPrefix(st.Name, "pass:") + " refuses it: " + m
 	case st.Fault == oracles.Dropped:
 		return who + " lowers to PTX with " + m
 	case st.Fault == oracles.WrongValue:

@@ -45,7 +45,7 @@ func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 		v := oracles.Verdict{Oracle: f.Name(), Version: f.Version(), Case: c.ID, Domain: c.Domain}
 		s, ok := c.Value.(sc.Value)
 		if !ok {
-			v.Kind, v.Diagnostic = oracles.Unsupported, "fenceproxy judges only schedule cases"
+			v.Unsupported(reasons.New("domain", "not-schedule", "fenceproxy judges only schedule cases"))
 			out[i] = v
 			continue
 		}
@@ -53,7 +53,7 @@ func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 		if err != nil {
 			// The pass's output does not fit the schedule IR (e.g. more ops
 			// per role than it holds): our limit, not the algorithm's failure.
-			v.Kind, v.Diagnostic = oracles.Unsupported, "InjectFenceProxy's output cannot be represented: "+err.Error()
+			v.Unsupported(reasons.New("output", "beyond-schedule-ir", "InjectFenceProxy's output cannot be represented: %v", err))
 			out[i] = v
 			continue
 		}
@@ -67,7 +67,7 @@ func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 			v.Kind, v.Rule = oracles.Accept, "fenceproxy.ok"
 		case j.Rule.ID == boundExceeded:
 			// The model gave up on the output: no verdict on the pass.
-			v.Kind, v.Diagnostic = oracles.Unsupported, "after InjectFenceProxy: "+j.Diagnostic
+			v.Unsupported(reasons.New("output", "model-bound", "after InjectFenceProxy: %s", j.Diagnostic))
 		default:
 			v.Kind, v.Rule, v.Diagnostic = oracles.Reject, "fenceproxy."+j.Rule.ID, "after InjectFenceProxy: "+j.Diagnostic
 		}

@@ -37,12 +37,12 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 		}
 		v, ok := c.Value.(waitcnt.Value)
 		if !ok {
-			out[i].Kind, out[i].Diagnostic = oracles.Unsupported, fmt.Sprintf("%s judges only %s and %s cases", o.name, waitcnt.Name, waitcntasm.Name)
+			out[i].Unsupported(reasons.New("domain", "not-waitcnt", "%s judges only %s and %s cases", o.name, waitcnt.Name, waitcntasm.Name))
 			continue
 		}
 		asm, err := lower.Asm(v, lower.Lower(v))
 		if err != nil {
-			out[i].Kind, out[i].Diagnostic = oracles.Unsupported, "no s_waitcnt spelling: "+err.Error()
+			out[i].Unsupported(reasons.New("waits", "no-s_waitcnt-spelling", "no s_waitcnt spelling: %v", err))
 			continue
 		}
 		lines[i] = asm

@@ -31,7 +31,7 @@ func (o *Oracle) judgeAsm(ctx context.Context, cases []domain.Case, idx []int, o
 	for _, i := range idx {
 		v := cases[i].Value.(waitcntasm.Value)
 		if !o.knows(v.CPU.String()) {
-			out[i].Kind, out[i].Diagnostic = oracles.Unsupported, fmt.Sprintf("llvm-mc %s does not list %s", o.Version(), v.CPU)
+			out[i].Unsupported(reasons.New("cpu", "unknown-to-llvm-mc", "llvm-mc %s does not list %s", o.Version(), v.CPU))
 			continue
 		}
 		byCPU[v.CPU] = append(byCPU[v.CPU], i)

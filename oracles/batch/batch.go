@@ -39,7 +39,6 @@ package batch
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -307,21 +306,6 @@ func plan(n int, expect []oracles.Kind, opts Options) [][]int {
 	return runs
 }
 
-// UnsupportedError says why an oracle cannot judge a case at all (a target
-// its tool does not know, a value with no spelling): the verdict is
-// Unsupported, with no tool run. Every oracle's Prepare uses this one form.
-type UnsupportedError struct {
-	// Rule names the reason's kind for the verdict; may be empty.
-	Rule   string
-	Reason string
-}
-
-func (e *UnsupportedError) Error() string { return e.Reason }
-
-// Unsupported is the error a Prepare returns for a case its oracle cannot
-// judge.
-func Unsupported(rule, reason string) error { return &UnsupportedError{Rule: rule, Reason: reason} }
-
 // Prepared is one case made ready for the tool.
 type Prepared[I any] struct {
 	Item I
@@ -340,7 +324,7 @@ type Prepared[I any] struct {
 type CaseTool[I, In, Out any] interface {
 	Tool[I, In, Out]
 	// Prepare makes a case ready for the tool, or returns an
-	// *UnsupportedError; any other error is a harness failure.
+	// *oracles.NoSpelling; any other error is a harness failure.
 	Prepare(c domain.Case) (Prepared[I], error)
 }
 
@@ -411,9 +395,8 @@ func (e *Engine[I, In, Out]) prepare(cases []domain.Case, out []oracles.Verdict)
 			return nil, nil, fmt.Errorf("%s: case %s has no value", e.Oracle, c.ID)
 		}
 		p, err := e.Tool.Prepare(c)
-		var un *UnsupportedError
-		if errors.As(err, &un) {
-			out[i] = e.verdict(c, Outcome{Kind: oracles.Unsupported, Rule: un.Rule, Diagnostic: un.Reason})
+		if ns, ok := oracles.AsNoSpelling(err); ok {
+			out[i] = e.verdict(c, Outcome{Kind: oracles.Unsupported, Rule: ns.Rule(), Diagnostic: ns.Detail})
 			continue
 		}
 		if err != nil {

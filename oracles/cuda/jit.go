@@ -191,18 +191,18 @@ func (o *JITOracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 // Prepare renders a case, or says why this device's JIT cannot judge it.
 func (o *JITOracle) Prepare(c domain.Case) (batch.Prepared[jitItem], error) {
 	if !ptx.Renders(c.Domain) {
-		return batch.Prepared[jitItem]{}, batch.Unsupported("", "no PTX renderer for domain "+c.Domain)
+		return batch.Prepared[jitItem]{}, ptx.Reasons.New("domain", "no-renderer", "no PTX renderer for domain %s", c.Domain)
 	}
 	t := c.Value.Target()
 	if !Loadable(t.Arch, o.sm) {
-		return batch.Prepared[jitItem]{}, batch.Unsupported("", fmt.Sprintf("a sm_%d device does not load PTX for %s", o.sm, t.Arch))
+		return batch.Prepared[jitItem]{}, ptx.Reasons.New("target", "not-loadable-on-device", "a sm_%d device does not load PTX for %s", o.sm, t.Arch)
 	}
 	if t.PTX > o.maxPTX {
-		return batch.Prepared[jitItem]{}, batch.Unsupported("", fmt.Sprintf("this driver's JIT knows PTX ISA up to %s, not %s", o.maxPTX, t.PTX))
+		return batch.Prepared[jitItem]{}, ptx.Reasons.New("ptx", "beyond-jit", "this driver's JIT knows PTX ISA up to %s, not %s", o.maxPTX, t.PTX)
 	}
 	e, err := ptx.Render(c)
-	if errors.Is(err, ptx.ErrNoSpelling) {
-		return batch.Prepared[jitItem]{}, batch.Unsupported("", err.Error())
+	if _, ok := oracles.AsNoSpelling(err); ok {
+		return batch.Prepared[jitItem]{}, err
 	}
 	if err != nil {
 		return batch.Prepared[jitItem]{}, fmt.Errorf("cuda-jit: %w", err)

@@ -28,11 +28,11 @@ func ScaleVec(b bs.Value) (int, error) {
 	n, ok := b.ScaleVecN()
 	switch {
 	case b.AType == bs.TypeOther || b.BType == bs.TypeOther || b.SFType == bs.SFOther:
-		return 0, noSpelling("no LLVM spelling for the seed's placeholder type %q", "other")
+		return 0, noSpelling("type", "placeholder-other", "no LLVM spelling for the seed's placeholder type %q", "other")
 	case !ok || n == 0:
-		return 0, noSpelling("no LLVM spelling for a scale vector of %d elements at K = %d (not a whole .scale_vec::NX)", b.ScaleVecSize, b.K)
+		return 0, noSpelling("scale_vec_size", "not-whole-scale-vec", "no LLVM spelling for a scale vector of %d elements at K = %d (not a whole .scale_vec::NX)", b.ScaleVecSize, b.K)
 	case int(b.ScaleFragmentBits) != 8*n:
-		return 0, noSpelling("no LLVM spelling for a %d-bit scale fragment with .scale_vec::%dX (the instruction implies %d bits)",
+		return 0, noSpelling("sf_bits", "not-implied", "no LLVM spelling for a %d-bit scale fragment with .scale_vec::%dX (the instruction implies %d bits)",
 			b.ScaleFragmentBits, n, 8*n)
 	}
 	return n, nil

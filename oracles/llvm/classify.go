@@ -16,15 +16,13 @@ import (
 // signature, so one kind of llc behaviour buckets together.
 const (
 	RuleAccepted     = "llc.accepted"
-	RuleCannotSelect = "llc.cannot-select"  // ISel has no pattern: the target lacks the op
-	RuleFatal        = "llc.fatal-error"    // report_fatal_error without crash diagnostics
-	RuleVerifier     = "llc.verifier"       // the IR verifier refused an operand (immarg range)
-	RuleInvalidIR    = "llc.invalid-ir"     // our rendering was not valid IR: a legalfuzz bug
-	RuleCrash        = "llc.crash"          // a signal, an assertion, an unexpected abort
-	RuleTimeout      = "llc.timeout"        // killed at the deadline
-	RuleUnexplained  = "llc.unexplained"    // failed without saying why
-	RuleUnknown      = "llc.unknown-target" // llc warned it does not know the CPU or feature
-	RuleNoIntrinsic  = "llc.no-intrinsic"   // llc compiled an llvm.* call as an external function
+	RuleCannotSelect = "llc.cannot-select" // ISel has no pattern: the target lacks the op
+	RuleFatal        = "llc.fatal-error"   // report_fatal_error without crash diagnostics
+	RuleVerifier     = "llc.verifier"      // the IR verifier refused an operand (immarg range)
+	RuleInvalidIR    = "llc.invalid-ir"    // our rendering was not valid IR: a legalfuzz bug
+	RuleCrash        = "llc.crash"         // a signal, an assertion, an unexpected abort
+	RuleTimeout      = "llc.timeout"       // killed at the deadline
+	RuleUnexplained  = "llc.unexplained"   // failed without saying why
 )
 
 // outcome is how one llc answer reads for one case.
@@ -163,7 +161,7 @@ func irCulprits(m *module, out string) []culprit {
 		for _, pos := range m.kernelsUsing(mm[1]) {
 			if !seen[pos] {
 				seen[pos] = true
-				cs = append(cs, culprit{pos, outcome{oracles.Unsupported, RuleNoIntrinsic,
+				cs = append(cs, culprit{pos, outcome{oracles.Unsupported, ruleNoIntrinsic,
 					"llc has no intrinsic " + mm[1] + ": call to unknown intrinsic"}})
 			}
 		}

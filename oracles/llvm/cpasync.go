@@ -15,17 +15,17 @@ func renderCPAsync(c cpasync.Value, k *kernel) error {
 	size := c.CPSize()
 	switch {
 	case c.Cache != cpasync.CA && c.Cache != cpasync.CG:
-		return noSpelling("no LLVM spelling for cp.async.%s (the intrinsics have .ca and .cg)", c.Cache)
+		return noSpelling("cache", "not-ca-or-cg", "no LLVM spelling for cp.async.%s (the intrinsics have .ca and .cg)", c.Cache)
 	case c.Prefetch != cpasync.PrefetchNone:
-		return noSpelling("no LLVM spelling for cp.async with .L2::%s prefetch", c.Prefetch)
+		return noSpelling("prefetch", "any", "no LLVM spelling for cp.async with .L2::%s prefetch", c.Prefetch)
 	case c.CacheHint:
-		return noSpelling("no LLVM spelling for cp.async with .L2::cache_hint")
+		return noSpelling("cache_hint", "any", "no LLVM spelling for cp.async with .L2::cache_hint")
 	case c.IgnoreSrc:
-		return noSpelling("no LLVM spelling for cp.async with an ignore-src predicate")
+		return noSpelling("ignore_src", "any", "no LLVM spelling for cp.async with an ignore-src predicate")
 	case size != 4 && size != 8 && size != 16:
-		return noSpelling("no LLVM spelling for cp.async of %d bytes (the intrinsics copy 4, 8 or 16)", size)
+		return noSpelling("size", "not-4-8-16", "no LLVM spelling for cp.async of %d bytes (the intrinsics copy 4, 8 or 16)", size)
 	case c.Cache == cpasync.CG && size != 16:
-		return noSpelling("no LLVM spelling for cp.async.cg of %d bytes (only .cg 16 has an intrinsic)", size)
+		return noSpelling("size", "cg-not-16", "no LLVM spelling for cp.async.cg of %d bytes (only .cg 16 has an intrinsic)", size)
 	}
 	name := fmt.Sprintf("llvm.nvvm.cp.async.%s.shared.global.%d", c.Cache, size)
 	ops := []operand{k.param("ptr addrspace(3)", "dst"), k.param("ptr addrspace(1)", "src")}

@@ -2,7 +2,6 @@ package llvm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 
@@ -14,12 +13,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
-)
-
-// More rules, for cases llc is never asked about.
-const (
-	RuleNoRenderer = "llc.no-renderer" // no IR spelling of the domain for this LLVM version
-	RuleNoSpelling = "llc.no-spelling" // the value has no spelling in this LLVM's intrinsics
 )
 
 // job is one rendered case waiting for a verdict.
@@ -71,22 +64,18 @@ func refusalKey(t target.Target) string { return "refused " + t.String() }
 func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[*job], error) {
 	r, ok := renderers[c.Domain]
 	if !ok {
-		return batch.Prepared[*job]{}, batch.Unsupported(RuleNoRenderer, fmt.Sprintf("%s renders no %s cases", o.Name(), c.Domain))
+		return batch.Prepared[*job]{}, reasons.New("domain", "no-renderer", "%s renders no %s cases", o.Name(), c.Domain)
 	}
 	if r.minMajor > o.variant.Major {
-		return batch.Prepared[*job]{}, batch.Unsupported(RuleNoRenderer, r.missing)
+		return batch.Prepared[*job]{}, reasons.New("domain", "not-in-release", "%s", r.missing)
 	}
 	t := c.Value.Target()
 	if why := o.caps.gate(o.Version(), t); why != "" {
-		return batch.Prepared[*job]{}, batch.Unsupported(RuleUnknown, why)
+		return batch.Prepared[*job]{}, reasons.New("target", "unknown-to-llc", "%s", why)
 	}
 	id := int(o.nextID.Add(1))
 	k := newKernel(fmt.Sprintf("c%d.", id))
 	err := r.render(c.Value, k)
-	var ns noSpellingError
-	if errors.As(err, &ns) {
-		return batch.Prepared[*job]{}, batch.Unsupported(RuleNoSpelling, ns.Error())
-	}
 	if err != nil {
 		return batch.Prepared[*job]{}, err
 	}
@@ -165,7 +154,7 @@ func (o *Oracle) Parse(m *module, r llcRun) batch.Report {
 	out := r.res.Output()
 	switch {
 	case unknownTarget(r.res) != "":
-		d.all(outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unknownTarget(r.res))})
+		d.all(outcome{oracles.Unsupported, ruleUnknown, diag.Normalize(unknownTarget(r.res))})
 	case clean(r.res):
 		d.compiled(string(r.res.Stdout), len(m.ids) == 1)
 	case r.refused != nil:
@@ -209,7 +198,7 @@ func (o *Oracle) refusesTarget(ctx context.Context, t target.Target) (*outcome, 
 	case res.TimedOut:
 		return nil, nil // says nothing, and is not kept
 	case unknownTarget(res) != "":
-		oc = &outcome{oracles.Unsupported, RuleUnknown, diag.Normalize(unknownTarget(res))}
+		oc = &outcome{oracles.Unsupported, ruleUnknown, diag.Normalize(unknownTarget(res))}
 	case !clean(res):
 		c := classify(res, o.timeout().String())
 		oc = &c
@@ -280,7 +269,7 @@ func (d *decider) compiled(ptx string, single bool) {
 		}
 		switch name, ok := unknown[pos]; {
 		case ok:
-			d.set(pos, outcome{oracles.Unsupported, RuleNoIntrinsic, fmt.Sprintf(
+			d.set(pos, outcome{oracles.Unsupported, ruleNoIntrinsic, fmt.Sprintf(
 				"llc %s has no intrinsic %s: it compiled the call as an external function", d.o.Version(), name)})
 		case wrote[id] && valuecheck.Checks(d.m.cases[pos].Domain):
 			if code == nil {

@@ -23,9 +23,9 @@ var denseKind = map[kw.Kind]int64{kw.F16: 0, kw.TF32: 1, kw.F8F6F4: 2, kw.I8: 3}
 func renderKindWord(w kw.Value, k *kernel) error {
 	switch {
 	case w.Kind == kw.Reserved6:
-		return noSpelling("no LLVM spelling for reserved kind 6")
+		return noSpelling("kind", "reserved-6", "no LLVM spelling for reserved kind 6")
 	case w.AShift && !w.ATMem:
-		return noSpelling("no LLVM spelling for .ashift with A in shared memory (only the .tensor intrinsics have .ashift)")
+		return noSpelling("ashift", "a-in-shared", "no LLVM spelling for .ashift with A in shared memory (only the .tensor intrinsics have .ashift)")
 	case w.WS:
 		return renderWS(w, k)
 	case w.BlockScale || w.Kind.BlockScaled():
@@ -62,7 +62,7 @@ func mmaOperands(w kw.Value, k *kernel) (name string, ops []operand) {
 // renderDense renders f16, tf32, f8f6f4 and i8 without .ws.
 func renderDense(w kw.Value, k *kernel) error {
 	if w.ScaleVec != kw.ScaleDefault {
-		return noSpelling("no LLVM spelling for .scale_vec::%s on kind::%s", w.ScaleVec, w.Kind)
+		return noSpelling("scale_vec", "not-for-kind", "no LLVM spelling for .scale_vec::%s on kind::%s", w.ScaleVec, w.Kind)
 	}
 	name, ops := mmaOperands(w, k)
 	if w.ScaleInputAcc {
@@ -81,13 +81,13 @@ func renderDense(w kw.Value, k *kernel) error {
 func renderWS(w kw.Value, k *kernel) error {
 	switch {
 	case w.CTAGroup != 1:
-		return noSpelling("no LLVM spelling for .ws with cta_group %d (the .ws intrinsics are cta_group::1 only)", w.CTAGroup)
+		return noSpelling("ws", "cta-group-2", "no LLVM spelling for .ws with cta_group %d (the .ws intrinsics are cta_group::1 only)", w.CTAGroup)
 	case w.BlockScale || w.Kind.BlockScaled():
-		return noSpelling("no LLVM spelling for .ws with kind::%s (block scale)", w.Kind)
+		return noSpelling("ws", "block-scale", "no LLVM spelling for .ws with kind::%s (block scale)", w.Kind)
 	case w.ScaleVec != kw.ScaleDefault || w.ScaleInputAcc || w.AShift:
-		return noSpelling("no LLVM spelling for .ws with .scale_vec, scale-input-d or .ashift")
+		return noSpelling("ws", "scale-or-ashift", "no LLVM spelling for .ws with .scale_vec, scale-input-d or .ashift")
 	case w.CollectorA != kw.Discard:
-		return noSpelling("no LLVM spelling for .ws with collector::a::%s (.ws collects B: collector::bN)", w.CollectorA)
+		return noSpelling("ws", "collector-a", "no LLVM spelling for .ws with collector::a::%s (.ws collects B: collector::bN)", w.CollectorA)
 	}
 	name, ops := mmaOperands(w, k)
 	ops = append(ops, imm("i32", denseKind[w.Kind]), imm("i32", 0), imm("i32", int64(kw.Discard)))
@@ -114,11 +114,11 @@ func BlockSuffix(w kw.Value) (string, error) {
 	s, ok := explicit[w.Kind][w.ScaleVec]
 	switch {
 	case !ok:
-		return "", noSpelling("no LLVM spelling for kind::%s with scale vector %q", w.Kind, w.ScaleVec.String())
+		return "", noSpelling("scale_vec", "not-for-kind", "no LLVM spelling for kind::%s with scale vector %q", w.Kind, w.ScaleVec.String())
 	case w.Tgt.PTX < 88:
-		return "", noSpelling("no LLVM spelling for .scale_vec::%s before PTX ISA 8.8 (LLVM writes it as %s)", w.ScaleVec, s)
+		return "", noSpelling("scale_vec", "before-ptx-8.8", "no LLVM spelling for .scale_vec::%s before PTX ISA 8.8 (LLVM writes it as %s)", w.ScaleVec, s)
 	case w.Tgt.Arch.FamilySpecific():
-		return "", noSpelling("no LLVM spelling for .scale_vec::%s on %s (LLVM's %s is gated differently there)", w.ScaleVec, w.Tgt.Arch, s)
+		return "", noSpelling("scale_vec", "gated-on-target", "no LLVM spelling for .scale_vec::%s on %s (LLVM's %s is gated differently there)", w.ScaleVec, w.Tgt.Arch, s)
 	}
 	return s, nil
 }
@@ -128,11 +128,11 @@ func BlockSuffix(w kw.Value) (string, error) {
 func renderBlockScale(w kw.Value, k *kernel) error {
 	switch {
 	case !w.BlockScale:
-		return noSpelling("no LLVM spelling for kind::%s without .block_scale", w.Kind)
+		return noSpelling("block_scale", "kind-without", "no LLVM spelling for kind::%s without .block_scale", w.Kind)
 	case !w.Kind.BlockScaled():
-		return noSpelling("no LLVM spelling for .block_scale with kind::%s", w.Kind)
+		return noSpelling("block_scale", "not-block-scaled-kind", "no LLVM spelling for .block_scale with kind::%s", w.Kind)
 	case w.AShift || w.ScaleInputAcc:
-		return noSpelling("no LLVM spelling for .block_scale with .ashift or scale-input-d")
+		return noSpelling("block_scale", "ashift-or-scale-input", "no LLVM spelling for .block_scale with .ashift or scale-input-d")
 	}
 	suffix, err := BlockSuffix(w)
 	if err != nil {

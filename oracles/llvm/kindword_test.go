@@ -52,14 +52,14 @@ func TestKindWordKnownAnswers(t *testing.T) {
 		{"i8 on sm_103a", f16("sm_103a", func(v *kw.Value) { v.Kind = kw.I8 }), sel("Cannot select: intrinsic llvm.nvvm.tcgen05.mma.shared")},
 		{"scale-input-d on sm_101a", f16("sm_101a", func(v *kw.Value) { v.ScaleInputAcc = true }), sel("llvm.nvvm.tcgen05.mma.shared.scale_d")},
 		{"sparse mxf4 on sm_100f", f16("sm_100f", func(v *kw.Value) { v.Kind, v.BlockScale, v.Sparse = kw.MXF4, true, true }), sel("sp.shared.mxf4.block_scale")},
-		{"mxf4nvf4 4X before PTX 8.8", f16("sm_100a/8.7", func(v *kw.Value) { v.Kind, v.BlockScale, v.ScaleVec = kw.MXF4NVF4, true, kw.Scale4X }), want{oracles.Unsupported, RuleNoSpelling, "before PTX ISA 8.8"}},
+		{"mxf4nvf4 4X before PTX 8.8", f16("sm_100a/8.7", func(v *kw.Value) { v.Kind, v.BlockScale, v.ScaleVec = kw.MXF4NVF4, true, kw.Scale4X }), want{oracles.Unsupported, rule("scale_vec", "before-ptx-8.8"), "before PTX ISA 8.8"}},
 		{"PTX 8.4 for sm_100a", f16("sm_100a/8.4", nil), want{oracles.Reject, RuleFatal, "PTX version 8.4 does not support target 'sm_100a'"}},
 		{"cta_group 3", f16("sm_100a", func(v *kw.Value) { v.CTAGroup = 3 }), want{oracles.Reject, RuleVerifier, "immarg value 3 out of range [1, 3)"}},
 		{"scale-input-d with f8f6f4", f16("sm_100a", func(v *kw.Value) { v.Kind, v.ScaleInputAcc = kw.F8F6F4, true }), want{oracles.Reject, RuleVerifier, "immarg value 2 out of range [0, 2)"}},
 		{"ashift with collector::a::use", f16("sm_100a", func(v *kw.Value) { v.AShift, v.ATMem, v.CollectorA = true, true, kw.Use }), want{oracles.Reject, RuleVerifier, "immarg value 3 out of range [0, 2)"}},
-		{"reserved kind 6", f16("sm_100a", func(v *kw.Value) { v.Kind = kw.Reserved6 }), want{oracles.Unsupported, RuleNoSpelling, "reserved kind 6"}},
-		{".ws with cta_group::2", f16("sm_100a", func(v *kw.Value) { v.WS, v.CTAGroup = true, 2 }), want{oracles.Unsupported, RuleNoSpelling, "cta_group::1 only"}},
-		{"scale_vec::2X on sm_100f", f16("sm_100f", func(v *kw.Value) { v.Kind, v.BlockScale, v.ScaleVec = kw.MXF4, true, kw.Scale2X }), want{oracles.Unsupported, RuleNoSpelling, "gated differently"}},
+		{"reserved kind 6", f16("sm_100a", func(v *kw.Value) { v.Kind = kw.Reserved6 }), want{oracles.Unsupported, rule("kind", "reserved-6"), "reserved kind 6"}},
+		{".ws with cta_group::2", f16("sm_100a", func(v *kw.Value) { v.WS, v.CTAGroup = true, 2 }), want{oracles.Unsupported, rule("ws", "cta-group-2"), "cta_group::1 only"}},
+		{"scale_vec::2X on sm_100f", f16("sm_100f", func(v *kw.Value) { v.Kind, v.BlockScale, v.ScaleVec = kw.MXF4, true, kw.Scale2X }), want{oracles.Unsupported, rule("scale_vec", "gated-on-target"), "gated differently"}},
 		{"f16 at PTX 9.0", f16("sm_100a/9.0", nil), want{oracles.Accept, RuleAccepted, ""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestKindWordLLC19Unsupported(t *testing.T) {
 	o := shared(t, 19)
 	for _, c := range []domain.Case{f16("sm_100a", nil), f16("sm_90a", nil)} {
 		v := judge(t, o, []domain.Case{c})[0]
-		want{oracles.Unsupported, RuleNoRenderer, "no tcgen05"}.check(t, v)
+		want{oracles.Unsupported, rule("domain", "not-in-release"), "no tcgen05"}.check(t, v)
 	}
 }
 

@@ -28,13 +28,13 @@ func renderLDSM(l ldsm.Value, k *kernel) error {
 	}
 	switch {
 	case !ok:
-		return noSpelling("no LLVM spelling for %s type .%s", l.Op, l.Size)
+		return noSpelling("size", "no-intrinsic", "no LLVM spelling for %s type .%s", l.Op, l.Size)
 	case l.Shape == ldsm.M8N32:
-		return noSpelling("no LLVM spelling for shape .m8n32")
+		return noSpelling("shape", "m8n32", "no LLVM spelling for shape .m8n32")
 	case l.NumMatrices != 1 && l.NumMatrices != 2 && l.NumMatrices != 4:
-		return noSpelling("no LLVM spelling for .x%d", l.NumMatrices)
+		return noSpelling("num_matrices", "not-1-2-4", "no LLVM spelling for .x%d", l.NumMatrices)
 	case shared != ldsm.Shared || regs != ldsm.Register:
-		return noSpelling("no LLVM spelling for %s between %s and %s (the intrinsics move shared memory to registers)", l.Op, l.Src, l.Dst)
+		return noSpelling("space", "not-shared-register", "no LLVM spelling for %s between %s and %s (the intrinsics move shared memory to registers)", l.Op, l.Src, l.Dst)
 	}
 	name := fmt.Sprintf("llvm.nvvm.%s.sync.aligned.%s.x%d", l.Op, l.Shape, l.NumMatrices)
 	if l.Transpose {

@@ -119,18 +119,18 @@ func mmaSignature(a, b, c, d string) (string, error) {
 	case mmaFP8(a):
 		return strings.Join([]string{d, a, b, c}, "."), nil
 	case a == "f16" && b != "f16":
-		return "", noSpelling("no LLVM spelling for mma with f16 A and %s B (the f16 names fix B to f16)", b)
+		return "", noSpelling("types", "f16-a-other-b", "no LLVM spelling for mma with f16 A and %s B (the f16 names fix B to f16)", b)
 	case a == "f16" && (!mmaHalfAcc(c) || !mmaHalfAcc(d)):
-		return "", noSpelling("no LLVM spelling for f16 mma with C .%s and D .%s (the f16 names take f16 or f32)", c, d)
+		return "", noSpelling("types", "f16-c-d", "no LLVM spelling for f16 mma with C .%s and D .%s (the f16 names take f16 or f32)", c, d)
 	case a == "f16":
 		return d + "." + c, nil
 	}
 	acc, ok := fixedAcc[a]
 	switch {
 	case !ok:
-		return "", noSpelling("no LLVM mma takes .%s A", a)
+		return "", noSpelling("types", "a-type", "no LLVM mma takes .%s A", a)
 	case c != acc || d != acc:
-		return "", noSpelling("no LLVM spelling for mma .%s with C .%s and D .%s (the names fix both to .%s)", a, c, d, acc)
+		return "", noSpelling("types", "c-d-fixed", "no LLVM spelling for mma .%s with C .%s and D .%s (the names fix both to .%s)", a, c, d, acc)
 	case a != b:
 		return a + "." + b, nil
 	}
@@ -144,11 +144,11 @@ func mmaSignature(a, b, c, d string) (string, error) {
 func renderMMA(m mm.Value, k *kernel) error {
 	switch {
 	case m.ShapeRank != 3:
-		return noSpelling("no LLVM spelling for a rank-%d shape %s", m.ShapeRank, m.ShapeName())
+		return noSpelling("shape_rank", "below-3", "no LLVM spelling for a rank-%d shape %s", m.ShapeRank, m.ShapeName())
 	case m.TF32 && m.AType != mm.F32 && m.BType != mm.F32:
-		return noSpelling("no LLVM spelling for tf32Enabled with .%s/.%s operands (tf32 is how f32 operands are spelt)", m.AType, m.BType)
+		return noSpelling("tf32", "not-f32-operands", "no LLVM spelling for tf32Enabled with .%s/.%s operands (tf32 is how f32 operands are spelt)", m.AType, m.BType)
 	case m.Sparse() && m.BitOp != mm.NoBitOp:
-		return noSpelling("no LLVM spelling for mma.sp with .%s.popc", m.BitOp)
+		return noSpelling("bit_op", "sparse", "no LLVM spelling for mma.sp with .%s.popc", m.BitOp)
 	}
 	a, b, c, d := m.TypeName(m.AType), m.TypeName(m.BType), m.CType.String(), m.DType.String()
 	sig, err := mmaSignature(a, b, c, d)
@@ -178,7 +178,7 @@ func renderMMA(m mm.Value, k *kernel) error {
 	}{{'a', a}, {'b', b}, {'c', c}, {'d', d}} {
 		fr, ok := frags[mmaFragKey(m.M(), m.N(), m.K(), f.part, f.typ)]
 		if !ok {
-			return noSpelling("no LLVM %s fragment %s", map[bool]string{true: "mma.sp", false: "mma"}[m.Sparse()],
+			return noSpelling("fragment", "no-intrinsic", "no LLVM %s fragment %s", map[bool]string{true: "mma.sp", false: "mma"}[m.Sparse()],
 				mmaFragKey(m.M(), m.N(), m.K(), f.part, f.typ))
 		}
 		fs[i] = fr

@@ -89,6 +89,9 @@ type want struct {
 	diag string // a substring of the diagnostic
 }
 
+// rule is the Rule of an Unsupported verdict for a declared reason.
+func rule(field, class string) string { return reasons.New(field, class, "").Rule() }
+
 func (w want) check(t *testing.T, got oracles.Verdict) {
 	t.Helper()
 	if got.Kind != w.kind || (w.rule != "" && got.Rule != w.rule) || !strings.Contains(got.Diagnostic, w.diag) {

@@ -20,7 +20,7 @@ type renderer struct {
 	minMajor int
 	// missing says why older versions cannot judge the domain.
 	missing string
-	// render fills k with v's calls; a noSpellingError means the value
+	// render fills k with v's calls; a NoSpelling means the value
 	// cannot be written in LLVM's IR. It is nil for a domain whose minMajor
 	// is never.
 	render func(v domain.Value, k *kernel) error
@@ -43,14 +43,11 @@ var renderers = map[string]renderer{
 		"commit_group and wait_group; MLIR's NVVM dialect lowers wgmma.mma_async to inline PTX)", nil},
 }
 
-// noSpellingError says a value has no spelling at all in an LLVM version's
-// intrinsics: the case is unsupported, never rejected.
-type noSpellingError struct{ msg string }
-
-func (e noSpellingError) Error() string { return e.msg }
-
-func noSpelling(format string, args ...any) error {
-	return noSpellingError{fmt.Sprintf(format, args...)}
+// noSpelling is the NoSpelling of one of the renderers' declared reasons
+// (reasons): the value cannot be written in an LLVM version's IR, and the
+// case is unsupported, never rejected.
+func noSpelling(field, class, format string, args ...any) error {
+	return reasons.New(field, class, format, args...)
 }
 
 // typed makes a render func of a function of one domain's values, V; a

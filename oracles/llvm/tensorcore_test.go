@@ -52,10 +52,10 @@ func TestTensorCoreKnownAnswers(t *testing.T) {
 	sel := func(diag string) want {
 		return want{oracles.Reject, RuleCannotSelect, "Cannot select: intrinsic " + diag}
 	}
-	noIntr := func(name string) want { return want{oracles.Unsupported, RuleNoIntrinsic, "has no intrinsic " + name} }
-	noSpell := func(diag string) want { return want{oracles.Unsupported, RuleNoSpelling, diag} }
-	noTMA := want{oracles.Unsupported, RuleNoRenderer, "no cp.async.bulk.tensor"}
-	noBS := want{oracles.Unsupported, RuleNoRenderer, "no mma.block_scale"}
+	noIntr := func(name string) want { return want{oracles.Unsupported, ruleNoIntrinsic, "has no intrinsic " + name} }
+	noSpell := func(field, class, diag string) want { return want{oracles.Unsupported, rule(field, class), diag} }
+	noTMA := want{oracles.Unsupported, rule("domain", "not-in-release"), "no cp.async.bulk.tensor"}
+	noBS := want{oracles.Unsupported, rule("domain", "not-in-release"), "no mma.block_scale"}
 	var (
 		cases []domain.Case
 		wants [][2]want
@@ -91,7 +91,7 @@ func TestTensorCoreKnownAnswers(t *testing.T) {
 		{"mma.sp::ordered_metadata on sm_90", mmaCase(func(v *mm.Value) { v.Sparsity, v.Tgt = mm.SPOrdered, tgt("sm_90/8.5") }),
 			noIntr("llvm.nvvm.mma.sp.ordered.metadata.m16n8k16.row.col.f32.f32"), acc},
 		{"mma tf32Enabled with f16", mmaCase(func(v *mm.Value) { v.TF32 = true }),
-			noSpell("tf32Enabled with .f16/.f16"), noSpell("tf32Enabled with .f16/.f16")},
+			noSpell("tf32", "not-f32-operands", "tf32Enabled with .f16/.f16"), noSpell("tf32", "not-f32-operands", "tf32Enabled with .f16/.f16")},
 		{"mma m16n8k16 col.col", mmaCase(func(v *mm.Value) { v.ALayout = mm.Col }),
 			noIntr("llvm.nvvm.mma.m16n8k16.col.col.f32.f32"), noIntr("llvm.nvvm.mma.m16n8k16.col.col.f32.f32")},
 
@@ -115,12 +115,12 @@ func TestTensorCoreKnownAnswers(t *testing.T) {
 		{"tma gather4 on sm_100 into shared::cluster", tmCase(func(v *tm.Value) { v.Mode, v.Tgt = tm.Gather4, tgt("sm_100") }),
 			noTMA, sel("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.gather4.2d")},
 		{"tma tile 6d", tmCase(func(v *tm.Value) { v.Rank = 6 }), noTMA, noIntr("llvm.nvvm.cp.async.bulk.tensor.g2s.tile.6d")},
-		{"tma load into .global", tmCase(func(v *tm.Value) { v.Dst = tm.Global }), noTMA, noSpell("load into .global")},
+		{"tma load into .global", tmCase(func(v *tm.Value) { v.Dst = tm.Global }), noTMA, noSpell("dst", "not-for-direction", "load into .global")},
 		{"tma store .im2col (not _no_offs)", tmCase(func(v *tm.Value) {
 			v.Direction, v.Mode, v.Rank, v.Dst = tm.Store, tm.Im2col, 3, tm.Global
-		}), noTMA, noSpell("store .im2col")},
+		}), noTMA, noSpell("mode", "not-for-direction", "store .im2col")},
 		{"tma gather4 with box dim1 2", tmCase(func(v *tm.Value) { v.Mode, v.BoxDim1, v.Tgt = tm.Gather4, 2, tgt("sm_100a") }),
-			noTMA, noSpell("llc never sees the tensor map")},
+			noTMA, noSpell("tensor_map", "box-dim1-interleave", "llc never sees the tensor map")},
 		// llc does not range-check the im2col::w operands (plain i16
 		// operands, not immargs); the PTX ISA wants wHalo below 512.
 		{"tma im2col::w wHalo 512", tmCase(func(v *tm.Value) { v.Mode, v.Rank, v.WHalo, v.Tgt = tm.Im2colW, 3, 512, tgt("sm_100a") }),
@@ -137,7 +137,7 @@ func TestTensorCoreKnownAnswers(t *testing.T) {
 		{"mxf4nvf4 4X ue8m0", bsCase(bs.MXF4NVF4, bs.E2M1, bs.E2M1, bs.UE4M3, func(v *bs.Value) { v.SFType = bs.UE8M0 }),
 			noBS, noIntr("llvm.nvvm.mma.block.scale.m16n8k64.row.col.mxf4nvf4.scale.4x.f32.e2m1.e2m1.f32.ue8m0")},
 		{"mxf4 with an 8-bit scale fragment", bsCase(bs.MXF4, bs.E2M1, bs.E2M1, bs.UE8M0, func(v *bs.Value) { v.ScaleFragmentBits = 8 }),
-			noBS, noSpell("8-bit scale fragment with .scale_vec::2X")},
+			noBS, noSpell("sf_bits", "not-implied", "8-bit scale fragment with .scale_vec::2X")},
 	} {
 		cases = append(cases, tc.c)
 		wants = append(wants, [2]want{tc.w19, tc.w22})
@@ -162,7 +162,7 @@ func TestWGMMANeverJudged(t *testing.T) {
 		if o.Judges(wgmma.Name) {
 			t.Errorf("%s claims to judge wgmma", o.Name())
 		}
-		want{oracles.Unsupported, RuleNoRenderer, "no wgmma.mma_async intrinsic"}.check(t, judge(t, o, []domain.Case{c})[0])
+		want{oracles.Unsupported, rule("domain", "not-in-release"), "no wgmma.mma_async intrinsic"}.check(t, judge(t, o, []domain.Case{c})[0])
 	}
 }
 

@@ -68,17 +68,17 @@ func renderTMAMode(t tm.Value, k *kernel) error {
 	gather := t.Mode == tm.Gather4 || t.Mode == tm.Scatter4
 	switch {
 	case !ok:
-		return noSpelling("no LLVM spelling for a %s into .%s", t.Direction, t.Dst)
+		return noSpelling("dst", "not-for-direction", "no LLVM spelling for a %s into .%s", t.Direction, t.Dst)
 	case !hasMode:
-		return noSpelling("no LLVM spelling for %s .%s (LLVM's %s intrinsics have no such mode)", t.Direction, t.Mode, fam.prefix)
+		return noSpelling("mode", "not-for-direction", "no LLVM spelling for %s .%s (LLVM's %s intrinsics have no such mode)", t.Direction, t.Mode, fam.prefix)
 	case gather && (t.BoxDim1 != 1 || t.Interleave != tm.InterleaveNone):
-		return noSpelling("no LLVM spelling for the tensor map's box dim1 %d and interleave %s (llc never sees the tensor map)", t.BoxDim1, t.Interleave)
+		return noSpelling("tensor_map", "box-dim1-interleave", "no LLVM spelling for the tensor map's box dim1 %d and interleave %s (llc never sees the tensor map)", t.BoxDim1, t.Interleave)
 	case !t.Mode.IsW() && (t.WHalo != 0 || t.WOffset != 0):
-		return noSpelling("no LLVM spelling for wHalo/wOffset with .%s (only the im2col.w intrinsics take them)", t.Mode)
+		return noSpelling("im2col_w", "not-im2col-w-mode", "no LLVM spelling for wHalo/wOffset with .%s (only the im2col.w intrinsics take them)", t.Mode)
 	case fam.prefix != "g2s" && t.Multicast:
-		return noSpelling("no LLVM spelling for .multicast::cluster on %s (only g2s has a cta_mask)", fam.prefix)
+		return noSpelling("multicast", "not-g2s", "no LLVM spelling for .multicast::cluster on %s (only g2s has a cta_mask)", fam.prefix)
 	case fam.prefix != "g2s" && t.CTAGroup != 0:
-		return noSpelling("no LLVM spelling for .cta_group::%d on %s (only g2s has a cta_group)", t.CTAGroup, fam.prefix)
+		return noSpelling("cta_group", "not-g2s", "no LLVM spelling for .cta_group::%d on %s (only g2s has a cta_group)", t.CTAGroup, fam.prefix)
 	}
 	name := fmt.Sprintf("%s%s.%s.%dd", bulkTensor, fam.prefix, mode, t.Rank)
 	var ops []operand

@@ -36,8 +36,8 @@ var knownAnswersNVVM = []struct {
 	{"mma col-major A", "mma", m{"shape": []int{16, 8, 16}, "a_layout": "col"},
 		nvvmAnswer{oracles.Reject, "verify", "requires layoutA = #nvvm.mma_layout<row> and layoutB = #nvvm.mma_layout<col>"}, nil},
 	{"mma sp col-major A", "mma", m{"shape": []int{16, 8, 16}, "sparsity": "sp", "a_layout": "col"},
-		nvvmAnswer{oracles.Unsupported, "render", "always .row.col"}, nil},
-	{"mma 2-entry shape", "mma", m{"shape": []int{16, 8}}, nvvmAnswer{oracles.Unsupported, "render", "a 2-entry mmaShape"}, nil},
+		nvvmAnswer{oracles.Unsupported, "unspelled.tool:layout=not-row-col", "always .row.col"}, nil},
+	{"mma 2-entry shape", "mma", m{"shape": []int{16, 8}}, nvvmAnswer{oracles.Unsupported, "unspelled.tool:shape_rank=not-3", "a 2-entry mmaShape"}, nil},
 	// The verifier lets .satfinite through on an f16 mma; the translation
 	// then looks up an intrinsic that does not exist.
 	{"mma f16 satfinite", "mma", m{"shape": []int{16, 8, 16}, "satfinite": true},
@@ -55,10 +55,10 @@ var knownAnswersNVVM = []struct {
 	{"cpasync cs", "cpasync", m{"cache": "cs"}, nvvmAnswer{oracles.Reject, "verify", "Only CG and CA cache modifiers are supported."}, nil},
 	{"cpasync cg 8B", "cpasync", m{"elem": "f16", "src_elem": "f16", "cache": "cg"},
 		nvvmAnswer{oracles.Reject, "verify", "CG cache modifier is only support for 16 bytes copy."}, nil},
-	{"cpasync strided", "cpasync", m{"src_stride": 2}, nvvmAnswer{oracles.Unsupported, "render", "copies contiguous bytes"}, nil},
+	{"cpasync strided", "cpasync", m{"src_stride": 2}, nvvmAnswer{oracles.Unsupported, "unspelled.tool:stride=not-unit", "copies contiguous bytes"}, nil},
 	{"wgmma f16", "wgmma", m{}, nvvmAnswer{oracles.Accept, "ptxas", ""}, nil},
 	{"wgmma M 128", "wgmma", m{"m": 128}, nvvmAnswer{oracles.Reject, "verify", "shape 'm' must be 64"}, nil},
-	{"wgmma sparse", "wgmma", m{"sparse": true, "k": 32, "b_k": 32}, nvvmAnswer{oracles.Unsupported, "render", "no wgmma.mma_async.sp op"}, nil},
+	{"wgmma sparse", "wgmma", m{"sparse": true, "k": 32, "b_k": 32}, nvvmAnswer{oracles.Unsupported, "unspelled.tool:sparse=any", "no wgmma.mma_async.sp op"}, nil},
 }
 
 func TestKnownAnswersNVVM22(t *testing.T) { knownAnswersNVVMOn(t, toolchaintest.Release(t, 22), false) }

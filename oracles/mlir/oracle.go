@@ -159,8 +159,8 @@ func (o *Oracle) prepare(cases []domain.Case) ([]oracles.Verdict, []*job, error)
 		seen[c.ID] = true
 		out[i] = oracles.Verdict{Oracle: o.Name(), Version: o.Version(), Case: c.ID, Domain: c.Domain}
 		text, k, err := o.render(c)
-		if reason, ok := isUnsupported(err); ok {
-			out[i].Kind, out[i].Rule, out[i].Diagnostic = oracles.Unsupported, "render", reason
+		if ns, ok := oracles.AsNoSpelling(err); ok {
+			out[i].Unsupported(ns)
 			continue
 		}
 		if err != nil {
@@ -232,7 +232,7 @@ func texts(jobs []*job) []string {
 // render spells a case in the oracle's release.
 func (o *Oracle) render(c domain.Case) (string, kernel, error) {
 	if why := o.cannotParse[c.Domain]; why != "" {
-		return "", kernel{}, unsupported("%s", why)
+		return "", kernel{}, unsupported("domain", "release-does-not-parse", "%s", why)
 	}
 	return renderWith(o.spelling, o.targetRange(), c)
 }
@@ -245,7 +245,7 @@ func (o *Oracle) VerifyCommand(cases []domain.Case, path string) (file []byte, a
 	var ts []string
 	for _, c := range cases {
 		text, _, err := o.render(c)
-		if _, ok := isUnsupported(err); ok {
+		if _, ok := oracles.AsNoSpelling(err); ok {
 			continue
 		}
 		if err != nil {

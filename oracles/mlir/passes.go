@@ -127,7 +127,7 @@ func (p *Passes) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 	}
 	for _, j := range unlowered {
 		if j.v.Kind == oracles.Accept {
-			j.v.Kind, j.v.Rule, j.v.Diagnostic = oracles.Unsupported, stageLowering, "Pipeline does not lower the case: the mlir oracle's verdict"
+			j.v.Unsupported(reasons.New("verdict", "mlir-lowering", "Pipeline does not lower the case: the mlir oracle's verdict"))
 		}
 	}
 	return dedupe(cases, out), nil
@@ -182,7 +182,7 @@ func (p *Passes) attribute(ctx context.Context, before, after []*job) error {
 	if err := p.o.verify(ctx, suspects); err != nil {
 		return err
 	}
-	refused := unjudged(suspects, "MLIR's verifier")
+	refused := unjudged(suspects, "mlir-verify", "MLIR's verifier")
 	var lower []*job
 	for _, j := range after {
 		if !refused[j] {
@@ -192,7 +192,7 @@ func (p *Passes) attribute(ctx context.Context, before, after []*job) error {
 	if err := p.o.lower(ctx, lower); err != nil {
 		return err
 	}
-	chainFailed := unjudged(lower, "the mlir oracle's lowering chain")
+	chainFailed := unjudged(lower, "mlir-chain", "the mlir oracle's lowering chain")
 	for _, j := range suspects {
 		if !refused[j] && !chainFailed[j] {
 			j.v.Kind, j.v.Rule, j.v.Diagnostic, j.v.Value = oracles.Accept, "", "", ""
@@ -210,13 +210,14 @@ func (p *Passes) attribute(ctx context.Context, before, after []*job) error {
 }
 
 // unjudged makes the jobs a stage of the mlir oracle did not accept
-// Unsupported, and returns them.
-func unjudged(jobs []*job, by string) map[*job]bool {
+// Unsupported, deferred to that verdict (class names the stage, by in
+// words), and returns them.
+func unjudged(jobs []*job, class, by string) map[*job]bool {
 	out := map[*job]bool{}
 	for _, j := range jobs {
 		if j.v.Kind != oracles.Accept {
 			out[j] = true
-			j.v.Kind, j.v.Diagnostic = oracles.Unsupported, fmt.Sprintf("%s does not pass the case (%s %s: the mlir oracle's verdict)", by, j.v.Kind, j.v.Rule)
+			j.v.Unsupported(reasons.New("verdict", class, "%s does not pass the case (%s %s: the mlir oracle's verdict)", by, j.v.Kind, j.v.Rule))
 		}
 	}
 	return out

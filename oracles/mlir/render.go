@@ -2,7 +2,6 @@ package mlir
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -54,22 +53,10 @@ type kernel struct {
 	Target target.Target
 }
 
-// unsupportedError says why a value or target cannot be judged by MLIR 19.
-type unsupportedError string
-
-func (e unsupportedError) Error() string { return string(e) }
-
-func unsupported(format string, args ...any) error {
-	return unsupportedError(fmt.Sprintf(format, args...))
-}
-
-// isUnsupported reports whether err is an unsupported reason, and returns it.
-func isUnsupported(err error) (string, bool) {
-	var u unsupportedError
-	if errors.As(err, &u) {
-		return string(u), true
-	}
-	return "", false
+// unsupported is the NoSpelling of one of the renderers' declared reasons
+// (reasons): the value or its target has no spelling in the release.
+func unsupported(field, class, format string, args ...any) error {
+	return reasons.New(field, class, format, args...)
 }
 
 // targetRange is the NVPTX targets a release is judged on: those its llc
@@ -100,16 +87,16 @@ var (
 // it), and one a later PTX ISA renamed away (sm_101 under PTX 9.0).
 func (r targetRange) check(t target.Target) error {
 	if !t.Valid() || !r.knows(t.Arch) {
-		return unsupported("%s knows NVPTX targets up to %s, not %s", r.llvm, r.newestName(), t.Arch)
+		return unsupported("target", "arch-unknown", "%s knows NVPTX targets up to %s, not %s", r.llvm, r.newestName(), t.Arch)
 	}
 	if t.PTX > r.maxPTX {
-		return unsupported("%s emits PTX ISA up to %s, not %s", r.llvm, r.maxPTX, t.PTX)
+		return unsupported("ptx", "beyond-release", "%s emits PTX ISA up to %s, not %s", r.llvm, r.maxPTX, t.PTX)
 	}
 	if min := target.MinPTX(t.Arch); t.PTX < min {
-		return unsupported("PTX ISA %s is below %s's first, %s (llc-19 raises .version, llc-22 refuses): %s has no spelling of it", t.PTX, t.Arch, min, r.llc)
+		return unsupported("ptx", "below-arch-first", "PTX ISA %s is below %s's first, %s (llc-19 raises .version, llc-22 refuses): %s has no spelling of it", t.PTX, t.Arch, min, r.llc)
 	}
 	if !t.Names() {
-		return unsupported("PTX ISA %s no longer names %s", t.PTX, t.Arch)
+		return unsupported("ptx", "renamed-arch", "PTX ISA %s no longer names %s", t.PTX, t.Arch)
 	}
 	return nil
 }
@@ -160,7 +147,7 @@ func rendererFor(sp spelling, domainName string) (renderer, bool) {
 func renderWith(sp spelling, targets targetRange, c domain.Case) (string, kernel, error) {
 	r, ok := rendererFor(sp, c.Domain)
 	if !ok {
-		return "", kernel{}, unsupported("mlir has no renderer for domain %s", c.Domain)
+		return "", kernel{}, unsupported("domain", "no-renderer", "mlir has no renderer for domain %s", c.Domain)
 	}
 	t := c.Value.Target()
 	if err := targets.check(t); err != nil {
@@ -172,7 +159,7 @@ func renderWith(sp spelling, targets targetRange, c domain.Case) (string, kernel
 	}
 	t.PTX = max(t.PTX, k.MinPTX)
 	if t.PTX > targets.maxPTX {
-		return "", kernel{}, unsupported("the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, targets.llvm, targets.maxPTX)
+		return "", kernel{}, unsupported("ptx", "ops-need-newer", "the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, targets.llvm, targets.maxPTX)
 	}
 	k.Target = t
 	var b strings.Builder

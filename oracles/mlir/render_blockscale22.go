@@ -23,10 +23,10 @@ func init() { wantFuncs[bs.Name] = wantsBlockScale }
 func renderBlockScale22(v bs.Value) (kernel, error) {
 	n, err := llvm.ScaleVec(v)
 	if err != nil {
-		return kernel{}, unsupported("%v", err)
+		return kernel{}, unsupported("scale_vec", "no-instruction", "%v", err)
 	}
 	if v.Kind == bs.F8F6F4 {
-		return kernel{}, unsupported("MLIR 22's #nvvm.block_scale_kind has no unscaled kind::f8f6f4")
+		return kernel{}, unsupported("kind", "unscaled-f8f6f4", "MLIR 22's #nvvm.block_scale_kind has no unscaled kind::f8f6f4")
 	}
 	const result = "!llvm.struct<(f32, f32, f32, f32)>"
 	b := newBody("      ")

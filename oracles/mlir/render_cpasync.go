@@ -21,22 +21,22 @@ var cpasyncElems = map[cpasync.ElemType]string{
 func renderCPAsync(v cpasync.Value) (kernel, error) {
 	switch {
 	case v.Cache != cpasync.CA && v.Cache != cpasync.CG:
-		return kernel{}, unsupported("nvgpu.device_async_copy has only .ca and .cg (bypassL1), not .%s", v.Cache)
+		return kernel{}, unsupported("cache", "not-ca-or-cg", "nvgpu.device_async_copy has only .ca and .cg (bypassL1), not .%s", v.Cache)
 	case v.Prefetch != cpasync.PrefetchNone:
-		return kernel{}, unsupported("nvgpu.device_async_copy has no .L2::%s prefetch", v.Prefetch)
+		return kernel{}, unsupported("prefetch", "any", "nvgpu.device_async_copy has no .L2::%s prefetch", v.Prefetch)
 	case v.CacheHint:
-		return kernel{}, unsupported("nvgpu.device_async_copy has no .L2::cache_hint")
+		return kernel{}, unsupported("cache_hint", "any", "nvgpu.device_async_copy has no .L2::cache_hint")
 	case v.IgnoreSrc:
-		return kernel{}, unsupported("nvgpu.device_async_copy has no ignore-src predicate")
+		return kernel{}, unsupported("ignore_src", "any", "nvgpu.device_async_copy has no ignore-src predicate")
 	}
 	dstElem, srcElem := cpasyncElems[v.Elem], cpasyncElems[v.SrcElem]
 	if dstElem == "" || srcElem == "" {
-		return kernel{}, unsupported("no MLIR element type for %s or %s", v.Elem, v.SrcElem)
+		return kernel{}, unsupported("elem", "no-element-type", "no MLIR element type for %s or %s", v.Elem, v.SrcElem)
 	}
 	if v.Elem != v.SrcElem {
 		// cp.async copies bytes: PTX has no element types to disagree, so
 		// MLIR's "same element type" contract has no PTX question to answer.
-		return kernel{}, unsupported("nvgpu.device_async_copy copies between memrefs of one element type, not %s to %s (PTX's cp.async has no element types)", v.SrcElem, v.Elem)
+		return kernel{}, unsupported("src_elem", "differs", "nvgpu.device_async_copy copies between memrefs of one element type, not %s to %s (PTX's cp.async has no element types)", v.SrcElem, v.Elem)
 	}
 	b := newBody("      ")
 	shape := []int64{16, 128}

@@ -92,23 +92,23 @@ func tcgen05Op(w kw.Value, blockScaleKind string) (tcgen05Spelling, error) {
 	cta := fmt.Sprintf("ctaGroup = #nvvm.cta_group<cta_%d>", w.CTAGroup)
 	switch {
 	case w.Kind == kw.Reserved6:
-		return tcgen05Spelling{}, unsupported("MLIR 22 has no spelling for reserved kind 6")
+		return tcgen05Spelling{}, unsupported("kind", "reserved-6", "MLIR 22 has no spelling for reserved kind 6")
 	case w.CTAGroup != 1 && w.CTAGroup != 2:
-		return tcgen05Spelling{}, unsupported("MLIR 22's #nvvm.cta_group has cta_1 and cta_2, not %d", w.CTAGroup)
+		return tcgen05Spelling{}, unsupported("cta_group", "not-1-or-2", "MLIR 22's #nvvm.cta_group has cta_1 and cta_2, not %d", w.CTAGroup)
 	case w.WS:
 		if w.CTAGroup != 1 || w.BlockScale || w.Kind.BlockScaled() || w.ScaleVec != kw.ScaleDefault ||
 			w.ScaleInputAcc || w.AShift || w.CollectorA != kw.Discard {
-			return tcgen05Spelling{}, unsupported("nvvm.tcgen05.mma.ws has only a dense kind and B's collector (cta_group::1, no scale vector, scale-input-d, .ashift or collector::a)")
+			return tcgen05Spelling{}, unsupported("ws", "not-dense-b-collector", "nvvm.tcgen05.mma.ws has only a dense kind and B's collector (cta_group::1, no scale vector, scale-input-d, .ashift or collector::a)")
 		}
 		return tcgen05Spelling{name: "nvvm.tcgen05.mma.ws" + sparseSuffix(w),
 			attrs: []string{fmt.Sprintf("kind = #nvvm.tcgen05_mma_kind<%s>", w.Kind)}}, nil
 	case w.BlockScale:
 		if !w.Kind.BlockScaled() || w.AShift || w.ScaleInputAcc {
-			return tcgen05Spelling{}, unsupported("nvvm.tcgen05.mma.block_scale takes only kinds mxf8f6f4, mxf4 and mxf4nvf4, and neither .ashift nor a scale operand")
+			return tcgen05Spelling{}, unsupported("block_scale", "kind-or-operands", "nvvm.tcgen05.mma.block_scale takes only kinds mxf8f6f4, mxf4 and mxf4nvf4, and neither .ashift nor a scale operand")
 		}
 		alias, err := llvm.BlockSuffix(w)
 		if err != nil {
-			return tcgen05Spelling{}, unsupported("%v", err)
+			return tcgen05Spelling{}, unsupported("scale_vec", "no-instruction", "%v", err)
 		}
 		attrs := []string{fmt.Sprintf("kind = #nvvm.%s<%s>", blockScaleKind, w.Kind), cta, collector}
 		if alias != "" {
@@ -116,7 +116,7 @@ func tcgen05Op(w kw.Value, blockScaleKind string) (tcgen05Spelling, error) {
 		}
 		return tcgen05Spelling{name: "nvvm.tcgen05.mma" + sparseSuffix(w) + ".block_scale", attrs: attrs}, nil
 	case w.Kind.BlockScaled() || w.ScaleVec != kw.ScaleDefault:
-		return tcgen05Spelling{}, unsupported("nvvm.tcgen05.mma takes the dense kinds without a scale vector; kind::%s with scale vector %q needs .block_scale", w.Kind, w.ScaleVec.String())
+		return tcgen05Spelling{}, unsupported("scale_vec", "without-block-scale", "nvvm.tcgen05.mma takes the dense kinds without a scale vector; kind::%s with scale vector %q needs .block_scale", w.Kind, w.ScaleVec.String())
 	}
 	attrs := []string{fmt.Sprintf("kind = #nvvm.tcgen05_mma_kind<%s>", w.Kind), cta, collector}
 	if w.AShift {

@@ -23,7 +23,7 @@ var ldsmSpaces = map[ldsm.Space]int{ldsm.Shared: 3, ldsm.Global: 1, ldsm.Local: 
 func ldsmRenderer(store func(ldsm.Value) (kernel, error)) renderer {
 	return typed(func(v ldsm.Value) (kernel, error) {
 		if v.RegisterCount != v.Cosize {
-			return kernel{}, unsupported("MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
+			return kernel{}, unsupported("register_count", "not-cosize", "MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
 				v.RegisterCount, v.Cosize)
 		}
 		if v.Op == ldsm.Load {
@@ -41,18 +41,18 @@ func ldsmElem(s ldsm.Size) (string, int, error) {
 	case ldsm.U8, ldsm.B8:
 		return "i8", 8, nil
 	}
-	return "", 0, unsupported("nvgpu.ldmatrix has no source format conversion: %s has no spelling", s)
+	return "", 0, unsupported("size", "conversion", "nvgpu.ldmatrix has no source format conversion: %s has no spelling", s)
 }
 
 func renderLdmatrix(v ldsm.Value) (kernel, error) {
 	space, ok := ldsmSpaces[v.Src]
 	switch {
 	case !ok:
-		return kernel{}, unsupported("nvgpu.ldmatrix reads a memref; a %s source has no spelling", v.Src)
+		return kernel{}, unsupported("src", "not-memory", "nvgpu.ldmatrix reads a memref; a %s source has no spelling", v.Src)
 	case v.Dst != ldsm.Register:
-		return kernel{}, unsupported("nvgpu.ldmatrix always loads into registers, not %s", v.Dst)
+		return kernel{}, unsupported("dst", "not-register", "nvgpu.ldmatrix always loads into registers, not %s", v.Dst)
 	case v.Shape != ldsm.M8N8:
-		return kernel{}, unsupported("nvgpu.ldmatrix has only .m8n8, not .%s", v.Shape)
+		return kernel{}, unsupported("shape", "not-m8n8", "nvgpu.ldmatrix has only .m8n8, not .%s", v.Shape)
 	}
 	elem, bits, err := ldsmElem(v.Size)
 	if err != nil {
@@ -62,7 +62,7 @@ func renderLdmatrix(v ldsm.Value) (kernel, error) {
 		// vector<tiles x per> is how nvgpu spells every whole fragment: the
 		// rank-2 form and the rank-1 one of .num x 2 elements are one type,
 		// so MLIR cannot be asked about the rank the PTX ISA rule checks.
-		return kernel{}, unsupported("nvgpu.ldmatrix's vector<%dx%dx%s> is the fragment of either rank: a rank-2 fragment has no spelling of its own",
+		return kernel{}, unsupported("result_rank", "rank-2-fragment", "nvgpu.ldmatrix's vector<%dx%dx%s> is the fragment of either rank: a rank-2 fragment has no spelling of its own",
 			v.NumMatrices, 32/bits, elem)
 	}
 	res, rank := fragmentType(int(v.ResultRank), int(v.ResultDim0), 32/bits, elem)
@@ -104,15 +104,15 @@ func renderStmatrix(v ldsm.Value) (kernel, error) {
 	space, ok := ldsmSpaces[v.Dst]
 	switch {
 	case !ok:
-		return kernel{}, unsupported("nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
+		return kernel{}, unsupported("dst", "not-memory", "nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
 	case v.Src != ldsm.Register:
-		return kernel{}, unsupported("nvvm.stmatrix always stores registers, not %s", v.Src)
+		return kernel{}, unsupported("src", "not-register", "nvvm.stmatrix always stores registers, not %s", v.Src)
 	case v.Shape != ldsm.M8N8:
-		return kernel{}, unsupported("nvvm.stmatrix of LLVM 19 has only .m8n8, not .%s", v.Shape)
+		return kernel{}, unsupported("shape", "not-m8n8", "nvvm.stmatrix of LLVM 19 has only .m8n8, not .%s", v.Shape)
 	case v.Size != ldsm.U16 && v.Size != ldsm.B16:
-		return kernel{}, unsupported("nvvm.stmatrix of LLVM 19 stores .b16 only, not %s", v.Size)
+		return kernel{}, unsupported("size", "not-b16", "nvvm.stmatrix of LLVM 19 stores .b16 only, not %s", v.Size)
 	case v.ResultRank != 1 || int(v.ResultDim0) != 2*int(v.NumMatrices):
-		return kernel{}, unsupported("nvvm.stmatrix takes one i32 register (two b16) per matrix: a rank-%d fragment of %d for %d matrices has no spelling",
+		return kernel{}, unsupported("result_rank", "not-one-register-per-matrix", "nvvm.stmatrix takes one i32 register (two b16) per matrix: a rank-%d fragment of %d for %d matrices has no spelling",
 			v.ResultRank, v.ResultDim0, v.NumMatrices)
 	}
 	b := newBody("      ")

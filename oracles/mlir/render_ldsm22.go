@@ -23,18 +23,18 @@ var stmatrixElt22 = map[ldsm.Size]string{
 func renderStmatrix22(v ldsm.Value) (kernel, error) {
 	space, ok := ldsmSpaces[v.Dst]
 	if !ok {
-		return kernel{}, unsupported("nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
+		return kernel{}, unsupported("dst", "not-memory", "nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
 	}
 	if v.Src != ldsm.Register {
-		return kernel{}, unsupported("nvvm.stmatrix always stores registers, not %s", v.Src)
+		return kernel{}, unsupported("src", "not-register", "nvvm.stmatrix always stores registers, not %s", v.Src)
 	}
 	elt, ok := stmatrixElt22[v.Size]
 	if !ok {
-		return kernel{}, unsupported("MLIR 22's #nvvm.ld_st_matrix_elt_type has no %s", v.Size)
+		return kernel{}, unsupported("size", "no-element-type", "MLIR 22's #nvvm.ld_st_matrix_elt_type has no %s", v.Size)
 	}
 	perLane := ldsm.ElementsPerLane(v.Shape, int(v.NumMatrices))
 	if v.ResultRank != 1 || int(v.ResultDim0) != perLane {
-		return kernel{}, unsupported("nvvm.stmatrix takes one i32 register per matrix: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
+		return kernel{}, unsupported("result_rank", "not-one-register-per-matrix", "nvvm.stmatrix takes one i32 register per matrix: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
 			v.ResultRank, v.ResultDim0, v.NumMatrices, v.Shape, perLane)
 	}
 	rows, cols := v.Shape.Dims()

@@ -25,21 +25,21 @@ var wgmmaSwizzles = [4]struct {
 // rows is for the verifier to refuse).
 func renderMatDesc(v matdesc.Value) (kernel, error) {
 	if v.Format != matdesc.WGMMA {
-		return kernel{}, unsupported("nvgpu has no tcgen05 shared memory descriptor")
+		return kernel{}, unsupported("kind", "tcgen05", "nvgpu has no tcgen05 shared memory descriptor")
 	}
 	sw := wgmmaSwizzles[v.Swizzle&3]
 	switch {
 	case v.BaseOffset != 0:
-		return kernel{}, unsupported("nvgpu.warpgroup.generate.descriptor always writes base offset 0, not %d", v.BaseOffset)
+		return kernel{}, unsupported("base_offset", "nonzero", "nvgpu.warpgroup.generate.descriptor always writes base offset 0, not %d", v.BaseOffset)
 	case v.Reserved != 0:
-		return kernel{}, unsupported("nvgpu.warpgroup.generate.descriptor sets no reserved bits (value has 0x%x)", v.Reserved)
+		return kernel{}, unsupported("reserved", "nonzero", "nvgpu.warpgroup.generate.descriptor sets no reserved bits (value has 0x%x)", v.Reserved)
 	case !v.Uniform:
-		return kernel{}, unsupported("nvgpu.warpgroup.generate.descriptor computes one warpgroup-uniform word; a per-thread descriptor has no spelling")
+		return kernel{}, unsupported("per_thread", "any", "nvgpu.warpgroup.generate.descriptor computes one warpgroup-uniform word; a per-thread descriptor has no spelling")
 	case v.SBO != sw.span*8>>4<<4:
-		return kernel{}, unsupported("nvgpu.warpgroup.generate.descriptor derives SBO from the swizzle (%d B for %s), not 0x%x",
+		return kernel{}, unsupported("sbo", "not-derived", "nvgpu.warpgroup.generate.descriptor derives SBO from the swizzle (%d B for %s), not 0x%x",
 			sw.span*8>>4<<4, sw.kind, v.SBO)
 	case v.LBO%sw.span != 0:
-		return kernel{}, unsupported("nvgpu.warpgroup.generate.descriptor derives LBO as rows x %d B (%s); 0x%x is not a multiple", sw.span, sw.kind, v.LBO)
+		return kernel{}, unsupported("lbo", "not-derived", "nvgpu.warpgroup.generate.descriptor derives LBO as rows x %d B (%s); 0x%x is not a multiple", sw.span, sw.kind, v.LBO)
 	}
 	rows := int64(v.LBO / sw.span)
 	shape := []int64{rows, 64} // 64 f16 = 128 B: the last dimension the verifier wants

@@ -33,23 +33,23 @@ func renderMMA(v mma.Value) (kernel, error) {
 	intA := v.AType == mma.S8 || v.AType == mma.U8 || v.AType == mma.S4 || v.AType == mma.U4
 	switch {
 	case v.Sparsity == mma.SPOrdered:
-		return kernel{}, unsupported("nvgpu.mma.sp.sync has no ::ordered_metadata")
+		return kernel{}, unsupported("sparsity", "ordered-metadata", "nvgpu.mma.sp.sync has no ::ordered_metadata")
 	case v.ALayout != mma.Row || v.BLayout != mma.Col:
-		return kernel{}, unsupported("nvgpu.mma.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
+		return kernel{}, unsupported("layout", "not-row-col", "nvgpu.mma.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
 	case v.BitOp != mma.NoBitOp:
-		return kernel{}, unsupported("nvgpu.mma.sync has no .%s.popc", v.BitOp)
+		return kernel{}, unsupported("bit_op", "any", "nvgpu.mma.sync has no .%s.popc", v.BitOp)
 	case v.ShapeRank < 3:
 		// Not a spelling gap but a reproducibility one: MLIR 19 reads three
 		// entries whatever the array holds, so a shorter one gives
 		// diagnostics with whatever lies past it.
-		return kernel{}, unsupported("nvgpu.mma.sync reads mmaShape[0..2] unchecked; a %d-entry array is read past its end (undefined in MLIR 19)", v.ShapeRank)
+		return kernel{}, unsupported("shape_rank", "below-3", "nvgpu.mma.sync reads mmaShape[0..2] unchecked; a %d-entry array is read past its end (undefined in MLIR 19)", v.ShapeRank)
 	case v.M() == 8 && v.N() == 8 && v.K() == 4 && v.AType == mma.F16:
 		// PTX's m8n8k4 .f16 is the sm_70 quad-pair form, eight threads per
 		// matrix; nvgpu.mma.sync's fragments are warp-wide, so it has no
 		// spelling for it (its m8n8k4 is the f64 form).
-		return kernel{}, unsupported("nvgpu.mma.sync has no m8n8k4 .f16 (the quad-pair form); its m8n8k4 is .f64")
+		return kernel{}, unsupported("shape", "m8n8k4-f16", "nvgpu.mma.sync has no m8n8k4 .f16 (the quad-pair form); its m8n8k4 is .f64")
 	case v.Satfinite != intA:
-		return kernel{}, unsupported("nvgpu.mma.sync emits .satfinite exactly for integer A types (satfinite=%t with %s)", v.Satfinite, v.AType)
+		return kernel{}, unsupported("satfinite", "not-integer-a", "nvgpu.mma.sync emits .satfinite exactly for integer A types (satfinite=%t with %s)", v.Satfinite, v.AType)
 	}
 	aT, bT, cT, dT := mmaElems[v.AType], mmaElems[v.BType], mmaElems[v.CType], mmaElems[v.DType]
 	a, bb, c := mmaFragments(v)

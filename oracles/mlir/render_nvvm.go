@@ -69,7 +69,7 @@ func accRegister(t mma.Type) (typ string, per int, err error) {
 	case mma.S32:
 		return "i32", 1, nil
 	}
-	return "", 0, unsupported("nvvm.mma.sync types C and D by their registers: a %s accumulator has none", t)
+	return "", 0, unsupported("accumulator", "not-ptx-accumulator", "nvvm.mma.sync types C and D by their registers: a %s accumulator has none", t)
 }
 
 // mmaRegisters is how many registers of per elements each thread holds of
@@ -90,7 +90,7 @@ func mmaRegisters(rows, cols, threads, per int, halve bool) int {
 // registers' (the op has no attribute for them).
 func renderNVVMMMA(v mma.Value) (kernel, error) {
 	if v.ShapeRank != 3 {
-		return kernel{}, unsupported("#nvvm.shape has m, n and k: a %d-entry mmaShape has no spelling", v.ShapeRank)
+		return kernel{}, unsupported("shape_rank", "not-3", "#nvvm.shape has m, n and k: a %d-entry mmaShape has no spelling", v.ShapeRank)
 	}
 	m, n, k := v.M(), v.N(), v.K()
 	threads := 32
@@ -102,11 +102,11 @@ func renderNVVMMMA(v mma.Value) (kernel, error) {
 	// another (TestNVVMPropertiesKept).
 	switch {
 	case v.Sparse() && (v.ALayout != mma.Row || v.BLayout != mma.Col):
-		return kernel{}, unsupported("nvvm.mma.sp.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
+		return kernel{}, unsupported("layout", "not-row-col", "nvvm.mma.sp.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
 	case v.Sparse() && v.BitOp != mma.NoBitOp:
-		return kernel{}, unsupported("nvvm.mma.sp.sync has no single-bit operation (.%s.popc)", v.BitOp)
+		return kernel{}, unsupported("bit_op", "any", "nvvm.mma.sp.sync has no single-bit operation (.%s.popc)", v.BitOp)
 	case v.TF32 && v.AType != mma.F32:
-		return kernel{}, unsupported("nvvm.mma.sync has no tf32Enabled flag: .tf32 is a multiplicand type, for f32 operands, not %s", v.AType)
+		return kernel{}, unsupported("tf32_enabled", "not-f32", "nvvm.mma.sync has no tf32Enabled flag: .tf32 is a multiplicand type, for f32 operands, not %s", v.AType)
 	}
 	tf32 := v.TF32 && v.AType == mma.F32
 	aReg, aPer := mmaRegister(v.AType, tf32)
@@ -180,20 +180,20 @@ func renderNVVMLdmatrix(v ldsm.Value) (kernel, error) {
 	space, ok := ldsmSpaces[v.Src]
 	switch {
 	case !ok:
-		return kernel{}, unsupported("nvvm.ldmatrix reads through a pointer; a %s source has no spelling", v.Src)
+		return kernel{}, unsupported("src", "not-memory", "nvvm.ldmatrix reads through a pointer; a %s source has no spelling", v.Src)
 	case v.Dst != ldsm.Register:
-		return kernel{}, unsupported("nvvm.ldmatrix always loads into registers, not %s", v.Dst)
+		return kernel{}, unsupported("dst", "not-register", "nvvm.ldmatrix always loads into registers, not %s", v.Dst)
 	case v.RegisterCount != v.Cosize:
-		return kernel{}, unsupported("MLIR has no register layout apart from the result type: register count %d vs cosize %d has no spelling",
+		return kernel{}, unsupported("register_count", "not-cosize", "MLIR has no register layout apart from the result type: register count %d vs cosize %d has no spelling",
 			v.RegisterCount, v.Cosize)
 	}
 	elt, ok := stmatrixElt22[v.Size]
 	if !ok {
-		return kernel{}, unsupported("#nvvm.ld_st_matrix_elt_type has no %s", v.Size)
+		return kernel{}, unsupported("size", "no-element-type", "#nvvm.ld_st_matrix_elt_type has no %s", v.Size)
 	}
 	perLane := ldsm.ElementsPerLane(v.Shape, int(v.NumMatrices))
 	if v.ResultRank != 1 || int(v.ResultDim0) != perLane {
-		return kernel{}, unsupported("nvvm.ldmatrix returns i32 registers: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
+		return kernel{}, unsupported("result_rank", "not-one-register-per-matrix", "nvvm.ldmatrix returns i32 registers: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
 			v.ResultRank, v.ResultDim0, v.NumMatrices, v.Shape, perLane)
 	}
 	regs := max(ldsm.RegistersPerLane(v.Shape, int(v.NumMatrices)), 1)
@@ -227,7 +227,7 @@ func renderNVVMLdmatrix(v ldsm.Value) (kernel, error) {
 // splits as nvgpu.warpgroup.mma.
 func renderNVVMWGMMAOnly(v wg.Value) (kernel, error) {
 	if v.Sparse {
-		return kernel{}, unsupported("nvvm has no wgmma.mma_async.sp op")
+		return kernel{}, unsupported("sparse", "any", "nvvm has no wgmma.mma_async.sp op")
 	}
 	return renderNVVMWGMMA(v)
 }
@@ -241,15 +241,15 @@ func renderNVVMWGMMAOnly(v wg.Value) (kernel, error) {
 func renderNVVMCPAsync(v cpasync.Value, major int) (kernel, error) {
 	switch {
 	case v.Prefetch != cpasync.PrefetchNone:
-		return kernel{}, unsupported("nvvm.cp.async.shared.global has no .L2::%s prefetch", v.Prefetch)
+		return kernel{}, unsupported("prefetch", "any", "nvvm.cp.async.shared.global has no .L2::%s prefetch", v.Prefetch)
 	case v.CacheHint:
-		return kernel{}, unsupported("nvvm.cp.async.shared.global has no .L2::cache_hint")
+		return kernel{}, unsupported("cache_hint", "any", "nvvm.cp.async.shared.global has no .L2::cache_hint")
 	case v.IgnoreSrc:
-		return kernel{}, unsupported("nvvm.cp.async.shared.global has no ignore-src predicate")
+		return kernel{}, unsupported("ignore_src", "any", "nvvm.cp.async.shared.global has no ignore-src predicate")
 	case v.Elem != v.SrcElem:
-		return kernel{}, unsupported("nvvm.cp.async.shared.global copies bytes: %s to %s has no spelling", v.SrcElem, v.Elem)
+		return kernel{}, unsupported("src_elem", "differs", "nvvm.cp.async.shared.global copies bytes: %s to %s has no spelling", v.SrcElem, v.Elem)
 	case v.DstStride != 1 || v.SrcStride != 1:
-		return kernel{}, unsupported("nvvm.cp.async.shared.global copies contiguous bytes: strides %d and %d have no spelling", v.DstStride, v.SrcStride)
+		return kernel{}, unsupported("stride", "not-unit", "nvvm.cp.async.shared.global copies contiguous bytes: strides %d and %d have no spelling", v.DstStride, v.SrcStride)
 	}
 	b := newBody("      ")
 	dst := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.DstAddr)), ptrType(3))

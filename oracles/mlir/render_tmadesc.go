@@ -32,18 +32,18 @@ var (
 func tmaDescriptorType(v td.Value, box []int64, elem string) (string, error) {
 	sw, ok := tmaSwizzles[v.Swizzle]
 	if !ok {
-		return "", unsupported("nvgpu has no swizzle kind for %s", v.Swizzle)
+		return "", unsupported("swizzle", "no-nvgpu-kind", "nvgpu has no swizzle kind for %s", v.Swizzle)
 	}
 	il, ok := tmaInterleaves[v.Interleave]
 	if !ok {
-		return "", unsupported("nvgpu has no interleave kind for %s", v.Interleave)
+		return "", unsupported("interleave", "no-nvgpu-kind", "nvgpu has no interleave kind for %s", v.Interleave)
 	}
 	if int(v.L2Promotion) >= len(tmaL2) {
-		return "", unsupported("nvgpu has no L2 promotion kind for %s", v.L2Promotion)
+		return "", unsupported("l2_promotion", "no-nvgpu-kind", "nvgpu has no L2 promotion kind for %s", v.L2Promotion)
 	}
 	oob, ok := tmaOOB[v.OOBFill]
 	if !ok {
-		return "", unsupported("nvgpu has no OOB fill kind for %s", v.OOBFill)
+		return "", unsupported("oob_fill", "no-nvgpu-kind", "nvgpu has no OOB fill kind for %s", v.OOBFill)
 	}
 	return fmt.Sprintf("!nvgpu.tensormap.descriptor<tensor = %s, swizzle = %s, l2promo = %s, oob = %s, interleave = %s>",
 		memrefType(box, elem, 3), sw, tmaL2[v.L2Promotion], oob, il), nil
@@ -59,15 +59,15 @@ func tmaDescriptorType(v td.Value, box []int64, elem string) (string, error) {
 // entries past the fifth as 1.
 func renderTMADesc(v td.Value) (kernel, error) {
 	if v.Encoding != td.Tiled {
-		return kernel{}, unsupported("nvgpu.tma.create.descriptor encodes tiled maps only, not %s", v.Encoding)
+		return kernel{}, unsupported("encoding", "not-tiled", "nvgpu.tma.create.descriptor encodes tiled maps only, not %s", v.Encoding)
 	}
 	elem, ok := tmaElems[v.DType]
 	if !ok {
-		return kernel{}, unsupported("MLIR has no element type for CUtensorMapDataType %s", v.DType)
+		return kernel{}, unsupported("dtype", "no-element-type", "MLIR has no element type for CUtensorMapDataType %s", v.DType)
 	}
 	for i := range v.Dims() {
 		if v.ElementStrides[i] != 1 {
-			return kernel{}, unsupported("nvgpu.tma.create.descriptor has no element strides (always 1): elementStrides[%d] = %d", i, v.ElementStrides[i])
+			return kernel{}, unsupported("element_strides", "not-one", "nvgpu.tma.create.descriptor has no element strides (always 1): elementStrides[%d] = %d", i, v.ElementStrides[i])
 		}
 	}
 	box := make([]int64, v.Rank)
@@ -132,15 +132,15 @@ func tmaHost(v td.Value, box []int64, elem, tm string) (string, error) {
 				// MLIR's strided layout itself refuses a zero stride ("strides
 				// must not be zero"): MLIR cannot spell the tensor, which says
 				// nothing about its TMA descriptor checks.
-				return "", unsupported("a memref's strided layout has no zero stride: globalStrides[%d] = 0", d-1)
+				return "", unsupported("global_strides", "zero", "a memref's strided layout has no zero stride: globalStrides[%d] = 0", d-1)
 			}
 			if s%elemBytes != 0 {
-				return "", unsupported("memref strides count elements: globalStrides[%d] = %d B is not a multiple of %d B", d-1, s, elemBytes)
+				return "", unsupported("global_strides", "not-element-multiple", "memref strides count elements: globalStrides[%d] = %d B is not a multiple of %d B", d-1, s, elemBytes)
 			}
 			s /= elemBytes
 		}
 		if dim > math.MaxInt64 || s > math.MaxInt64 {
-			return "", unsupported("global dimension or stride beyond a signed 64-bit index")
+			return "", unsupported("global_dims", "beyond-i64", "global dimension or stride beyond a signed 64-bit index")
 		}
 		shape[i], strides[i], stride = int64(dim), int64(s), int64(s)
 	}

@@ -35,7 +35,7 @@ func tmaParams22(v tmamode.Value) string {
 func renderTMAMode22(v tmamode.Value) (kernel, error) {
 	if v.WHalo != 0 || v.WOffset != 0 {
 		if !v.Mode.IsW() {
-			return kernel{}, unsupported("MLIR 22 takes wHalo and wOffset only as the im2col operands of an im2col::w mode, not .%s", v.Mode)
+			return kernel{}, unsupported("im2col_w", "not-im2col-w-mode", "MLIR 22 takes wHalo and wOffset only as the im2col operands of an im2col::w mode, not .%s", v.Mode)
 		}
 	}
 	b := newBody("      ")
@@ -67,7 +67,7 @@ func tmaLoad22(b *body, v tmamode.Value) error {
 	case tmamode.SharedCTA:
 		dstType, isCTAOnly = "!llvm.ptr<3>", true
 	default:
-		return unsupported("nvvm.cp.async.bulk.tensor.shared.cluster.global writes shared memory, not .%s", v.Dst)
+		return unsupported("dst", "load-not-shared", "nvvm.cp.async.bulk.tensor.shared.cluster.global writes shared memory, not .%s", v.Dst)
 	}
 	coords, offs, mode, err := tmaLoadMode22(b, v)
 	if err != nil {
@@ -98,11 +98,11 @@ func tmaLoad22(b *body, v tmamode.Value) error {
 func tmaStore22(b *body, v tmamode.Value) error {
 	switch {
 	case v.Dst != tmamode.Global:
-		return unsupported("nvvm.cp.async.bulk.tensor.global.shared.cta writes .global, not .%s", v.Dst)
+		return unsupported("dst", "store-not-global", "nvvm.cp.async.bulk.tensor.global.shared.cta writes .global, not .%s", v.Dst)
 	case v.Multicast:
-		return unsupported("MLIR 22's tensor store has no multicast mask")
+		return unsupported("multicast", "store", "MLIR 22's tensor store has no multicast mask")
 	case v.CTAGroup != 0:
-		return unsupported("MLIR 22's tensor store has no .cta_group")
+		return unsupported("cta_group", "store", "MLIR 22's tensor store has no .cta_group")
 	}
 	mode := "tile"
 	coords := int(v.Rank)
@@ -112,11 +112,11 @@ func tmaStore22(b *body, v tmamode.Value) error {
 		mode = "im2col"
 	case tmamode.Scatter4:
 		if v.Rank != 2 {
-			return unsupported("MLIR 22's tile_scatter4 store is 2D (five coordinates); a %dD one has no spelling", v.Rank)
+			return unsupported("rank", "scatter4-not-2d", "MLIR 22's tile_scatter4 store is 2D (five coordinates); a %dD one has no spelling", v.Rank)
 		}
 		mode, coords = "tile_scatter4", 5
 	default:
-		return unsupported("MLIR 22 has no tensor store mode .%s", v.Mode)
+		return unsupported("mode", "store-mode-not-in-release", "MLIR 22 has no tensor store mode .%s", v.Mode)
 	}
 	b.op("%s", generic("nvvm.cp.async.bulk.tensor.global.shared.cta", true).args("!llvm.ptr", "%tmap").args("!llvm.ptr<3>", "%src").
 		args("i32", numbered("%x", coords)...).absent().absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
@@ -129,11 +129,11 @@ func tmaStore22(b *body, v tmamode.Value) error {
 func tmaPrefetch22(b *body, v tmamode.Value) error {
 	switch {
 	case v.Dst != tmamode.L2:
-		return unsupported("nvvm.cp.async.bulk.tensor.prefetch fills L2, not .%s", v.Dst)
+		return unsupported("dst", "prefetch-not-l2", "nvvm.cp.async.bulk.tensor.prefetch fills L2, not .%s", v.Dst)
 	case v.Multicast:
-		return unsupported("MLIR 22's tensor prefetch has no multicast mask")
+		return unsupported("multicast", "prefetch", "MLIR 22's tensor prefetch has no multicast mask")
 	case v.CTAGroup != 0:
-		return unsupported("MLIR 22's tensor prefetch has no .cta_group")
+		return unsupported("cta_group", "prefetch", "MLIR 22's tensor prefetch has no .cta_group")
 	}
 	coords, offs, mode, err := tmaLoadMode22(b, v)
 	if err != nil {
@@ -164,11 +164,11 @@ func tmaLoadMode22(b *body, v tmamode.Value) (coords, offs []string, mode string
 		offs = []string{b.i16(v.WHalo), b.i16(v.WOffset)}
 	case tmamode.Gather4:
 		if v.Rank != 2 {
-			return nil, nil, "", unsupported("MLIR 22's tile_gather4 is 2D (five coordinates); a %dD one has no spelling", v.Rank)
+			return nil, nil, "", unsupported("rank", "gather4-not-2d", "MLIR 22's tile_gather4 is 2D (five coordinates); a %dD one has no spelling", v.Rank)
 		}
 		mode, n = "tile_gather4", 5
 	default:
-		return nil, nil, "", unsupported("MLIR 22 has no cp.async.bulk.tensor load mode .%s", v.Mode)
+		return nil, nil, "", unsupported("mode", "load-mode-not-in-release", "MLIR 22 has no cp.async.bulk.tensor load mode .%s", v.Mode)
 	}
 	return numbered("%x", n), offs, mode, nil
 }

@@ -36,7 +36,7 @@ var (
 // and no .sp.
 func renderWGMMA(v wg.Value) (kernel, error) {
 	if v.Sparse {
-		return kernel{}, unsupported("LLVM 19 has no wgmma.mma_async.sp")
+		return kernel{}, unsupported("sparse", "any", "LLVM 19 has no wgmma.mma_async.sp")
 	}
 	if tileLevel(v) {
 		return renderWarpgroupMMA(v)
@@ -102,22 +102,22 @@ func wgmmaScale(s int8) (string, error) {
 	case -1:
 		return "neg", nil
 	}
-	return "", unsupported("#nvvm.wgmma_scale_in has only one and neg, not %d", s)
+	return "", unsupported("scale", "not-one-or-neg", "#nvvm.wgmma_scale_in has only one and neg, not %d", s)
 }
 
 func renderNVVMWGMMA(v wg.Value) (kernel, error) {
 	switch {
 	case v.ARegister:
-		return kernel{}, unsupported("LLVM 19's nvvm.wgmma.mma_async takes A only as a descriptor")
+		return kernel{}, unsupported("a_register", "register", "LLVM 19's nvvm.wgmma.mma_async takes A only as a descriptor")
 	case v.Rank != 2 || v.BK != v.K:
-		return kernel{}, unsupported("nvvm.wgmma.mma_async has one shape and no fragment rank: rank %d, B K %d vs K %d has no spelling", v.Rank, v.BK, v.K)
+		return kernel{}, unsupported("rank", "not-rank-2-or-bk-differs", "nvvm.wgmma.mma_async has one shape and no fragment rank: rank %d, B K %d vs K %d has no spelling", v.Rank, v.BK, v.K)
 	}
 	ta, okA := nvvmWGMMATypes[v.AType]
 	tb, okB := nvvmWGMMATypes[v.BType]
 	td, okD := nvvmWGMMAAcc[v.DType]
 	_, okR := nvvmWGMMAAcc[v.ResultType]
 	if !okA || !okB || !okD || !okR {
-		return kernel{}, unsupported("#nvvm.wgmma_type has no %s/%s/%s/%s", v.AType, v.BType, v.DType, v.ResultType)
+		return kernel{}, unsupported("types", "no-wgmma-type", "#nvvm.wgmma_type has no %s/%s/%s/%s", v.AType, v.BType, v.DType, v.ResultType)
 	}
 	sa, err := wgmmaScale(v.ScaleA)
 	if err != nil {

@@ -78,7 +78,9 @@ var downstream = []string{stageTranslate, stageLink, stageLLC, stagePtxas}
 // verifier accepted it, so a later tool refusing MLIR's own output is
 // MLIR's fault, an Error whatever the spec says; an error printed with
 // exit status 0 is one too. What the lowering itself refused in its own
-// words stays a Reject, at the pass that refused.
+// words is the verifier's fault as well (it let through what the same
+// installation cannot lower): an Error at the pass that refused, titled
+// by the pass's words.
 func convict(v *oracles.Verdict) {
 	st := oracles.ParseStage(v.Rule)
 	if st.Fault != "" {
@@ -89,6 +91,8 @@ func convict(v *oracles.Verdict) {
 		v.Kind, v.Rule = oracles.Error, oracles.Stage{Name: st.Name, Fault: oracles.ExitZero}.String()
 	case v.Kind == oracles.Reject && slices.Contains(downstream, st.Name):
 		v.Kind, v.Rule = oracles.Error, oracles.Stage{Name: st.Name, Fault: oracles.Refused}.String()
+	case v.Kind == oracles.Reject && (st.Name == stageLowering || strings.HasPrefix(st.Name, passStage(""))):
+		v.Kind, v.Rule = oracles.Error, oracles.Stage{Name: st.Name, Fault: oracles.PassRefused}.String()
 	}
 }
 

@@ -19,15 +19,15 @@ func init() { register(blockscale.Name, renderBlockScale) }
 func renderBlockScale(v blockscale.Value, k *kernel) error {
 	nx, ok := v.ScaleVecN()
 	if !ok {
-		return noSpelling("for scale vector size %d at K %d (not a whole .scale_vec::NX)", v.ScaleVecSize, v.K)
+		return noSpelling("scale_vec_size", "not-whole-scale-vec", "for scale vector size %d at K %d (not a whole .scale_vec::NX)", v.ScaleVecSize, v.K)
 	}
 	for _, t := range []blockscale.Type{v.AType, v.BType} {
 		if t == blockscale.TypeOther {
-			return noSpelling("for block-scaled element type %q", t)
+			return noSpelling("type", "placeholder", "for block-scaled element type %q", t)
 		}
 	}
 	if v.SFType == blockscale.SFOther {
-		return noSpelling("for scale-factor type %q", v.SFType)
+		return noSpelling("sf_type", "placeholder", "for scale-factor type %q", v.SFType)
 	}
 	name := mods("mma", "sync", "aligned", v.Shape(), "row", "col", "kind::"+v.Kind.String(), "block_scale",
 		fmt.Sprintf("scale_vec::%dX", nx), "f32", v.AType.String(), v.BType.String(), "f32", v.SFType.String())

@@ -43,7 +43,7 @@ func renderKindWord(v kw.Value, k *kernel) error {
 // kindWordName is the instruction with its qualifiers.
 func kindWordName(v kw.Value) (string, error) {
 	if v.Kind == kw.Reserved6 {
-		return "", noSpelling("for reserved mma kind 6")
+		return "", noSpelling("kind", "reserved-6", "for reserved mma kind 6")
 	}
 	var cta string
 	switch v.CTAGroup {
@@ -52,14 +52,14 @@ func kindWordName(v kw.Value) (string, error) {
 	case 3:
 		cta = "cta_group::4" // the seed reads field value 3 as "4-CTA"
 	default:
-		return "", noSpelling("for reserved cta_group field value %d", v.CTAGroup)
+		return "", noSpelling("cta_group", "reserved", "for reserved cta_group field value %d", v.CTAGroup)
 	}
 	var scale string
 	switch v.ScaleVec {
 	case kw.Scale1X, kw.Scale2X, kw.Scale4X:
 		scale = "scale_vec::" + v.ScaleVec.String()
 	case kw.ScaleReserved3:
-		return "", noSpelling("for reserved scale_vector_size field value 3")
+		return "", noSpelling("scale_vec", "reserved-3", "for reserved scale_vector_size field value 3")
 	}
 	var bs, coll, ashift, ws, sp string
 	if v.BlockScale {

@@ -27,7 +27,7 @@ var ldsmTypes = map[ldsm.Size]string{
 func renderLDSM(v ldsm.Value, k *kernel) error {
 	typ, ok := ldsmTypes[v.Size]
 	if !ok {
-		return noSpelling("for reserved ldmatrix/stmatrix size %d", v.Size)
+		return noSpelling("size", "reserved", "for reserved ldmatrix/stmatrix size %d", v.Size)
 	}
 	mem, regSide := v.Src, v.Dst
 	if v.Op == ldsm.Store {

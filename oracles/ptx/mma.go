@@ -20,10 +20,10 @@ func init() { register(mma.Name, renderMMA) }
 // are not f32, are nvgpu notions with no PTX spelling.
 func renderMMA(v mma.Value, k *kernel) error {
 	if v.ShapeRank != 3 {
-		return noSpelling("for a rank-%d mma shape", v.ShapeRank)
+		return noSpelling("shape_rank", "not-3", "for a rank-%d mma shape", v.ShapeRank)
 	}
 	if v.TF32 && v.AType != mma.F32 && v.BType != mma.F32 {
-		return noSpelling("for tf32Enabled without 32-bit float operands (.tf32 spells only those)")
+		return noSpelling("tf32", "not-f32-operands", "for tf32Enabled without 32-bit float operands (.tf32 spells only those)")
 	}
 	var sat, bitop string
 	if v.Satfinite {

@@ -6,11 +6,10 @@
 // Renderers spell what a value says as literally as they can: an illegal
 // value becomes illegal PTX, which is the point. Only a value that PTX has
 // no spelling for at all (a reserved field value) is refused, with
-// ErrNoSpelling.
+// an oracles.NoSpelling.
 package ptx
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -18,15 +17,14 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
-// ErrNoSpelling marks a value that PTX cannot express at all; an oracle
-// reports such a case as unsupported, never as rejected.
-var ErrNoSpelling = errors.New("no PTX spelling")
-
-// noSpelling wraps ErrNoSpelling with the reason, e.g. "for reserved kind 6".
-func noSpelling(format string, args ...any) error {
-	return fmt.Errorf("%w "+format, append([]any{ErrNoSpelling}, args...)...)
+// noSpelling is the NoSpelling of a declared reason (Reasons), e.g. {kind,
+// reserved-6} "for reserved kind 6": PTX cannot express the value at all,
+// and an oracle reports the case as unsupported, never as rejected.
+func noSpelling(field, class, format string, args ...any) error {
+	return Reasons.New(field, class, "no PTX spelling "+format, args...)
 }
 
 // Entry is one case rendered as a kernel entry.
@@ -78,8 +76,8 @@ func Renders(domainName string) bool {
 // diag.Normalize replaces by ENTRY, so diagnostics do not depend on the case.
 func EntryName(caseID string) string { return "case_" + caseID }
 
-// Render spells the case as one kernel entry for its own target. Errors wrap
-// ErrNoSpelling when PTX cannot express the value; any other error is a bug
+// Render spells the case as one kernel entry for its own target. An
+// *oracles.NoSpelling says PTX cannot express the value; any other error is a bug
 // (a value of the wrong type, a domain without renderer).
 func Render(c domain.Case) (Entry, error) {
 	r, ok := renderers[c.Domain]
@@ -91,7 +89,8 @@ func Render(c domain.Case) (Entry, error) {
 	}
 	name := EntryName(c.ID)
 	k := newKernel(name)
-	if err := r(c.Value, k); errors.Is(err, ErrNoSpelling) {
+	err := r(c.Value, k)
+	if _, ok := oracles.AsNoSpelling(err); ok {
 		return Entry{}, err // the same reason for every case, so verdicts compare
 	} else if err != nil {
 		return Entry{}, fmt.Errorf("ptx: %s case %s: %w", c.Domain, c.ID, err)

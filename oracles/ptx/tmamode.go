@@ -19,7 +19,7 @@ func init() { register(tmamode.Name, renderTMAMode) }
 // the instruction. A store waits for its bulk group.
 func renderTMAMode(v tmamode.Value, k *kernel) error {
 	if v.Mode == tmamode.ModeReserved {
-		return noSpelling("for reserved cp.async.bulk.tensor mode %d", v.Mode)
+		return noSpelling("mode", "reserved", "for reserved cp.async.bulk.tensor mode %d", v.Mode)
 	}
 	var mc, cta string
 	if v.Multicast {

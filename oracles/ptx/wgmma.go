@@ -21,11 +21,11 @@ func init() { register(wgmma.Name, renderWGMMA) }
 func renderWGMMA(v wgmma.Value, k *kernel) error {
 	switch {
 	case v.Rank != 2:
-		return noSpelling("for rank-%d wgmma fragments", v.Rank)
+		return noSpelling("rank", "not-2", "for rank-%d wgmma fragments", v.Rank)
 	case v.BK != v.K:
-		return noSpelling("for B's K %d differing from A's K %d", v.BK, v.K)
+		return noSpelling("b_k", "differs", "for B's K %d differing from A's K %d", v.BK, v.K)
 	case v.ResultType != v.DType:
-		return noSpelling("for a result type %s differing from the accumulator type %s", v.ResultType, v.DType)
+		return noSpelling("result_type", "differs", "for a result type %s differing from the accumulator type %s", v.ResultType, v.DType)
 	}
 	var sp, sat, popc string
 	if v.Sparse {

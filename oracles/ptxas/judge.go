@@ -2,7 +2,6 @@ package ptxas
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,14 +63,14 @@ func (o *Oracle) engine() *batch.Engine[item, Batch, tool.Result] {
 // Prepare renders one case, or says why this release cannot judge it.
 func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[item], error) {
 	if !ptx.Renders(c.Domain) {
-		return batch.Prepared[item]{}, batch.Unsupported("", fmt.Sprintf("no PTX renderer for domain %s", c.Domain))
+		return batch.Prepared[item]{}, ptx.Reasons.New("domain", "no-renderer", "no PTX renderer for domain %s", c.Domain)
 	}
-	if reason := o.unsupported(c.Value.Target()); reason != "" {
-		return batch.Prepared[item]{}, batch.Unsupported("", reason)
+	if ns := o.unsupported(c.Value.Target()); ns != nil {
+		return batch.Prepared[item]{}, ns
 	}
 	e, err := ptx.Render(c)
-	if errors.Is(err, ptx.ErrNoSpelling) {
-		return batch.Prepared[item]{}, batch.Unsupported("", err.Error())
+	if _, ok := oracles.AsNoSpelling(err); ok {
+		return batch.Prepared[item]{}, err
 	}
 	if err != nil {
 		return batch.Prepared[item]{}, fmt.Errorf("ptxas: %w", err)

@@ -9,7 +9,6 @@ package ptxas
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"regexp"
 	"slices"
 	"time"
@@ -132,14 +131,14 @@ func (o *Oracle) Judges(domainName string) bool { return ptx.Renders(domainName)
 
 // unsupported says why this release cannot judge a case's target at all, or
 // "" when it can.
-func (o *Oracle) unsupported(t target.Target) string {
+func (o *Oracle) unsupported(t target.Target) *oracles.NoSpelling {
 	if !slices.Contains(o.cfg.Targets, t.Arch.String()) {
-		return fmt.Sprintf("%s %s does not know target %s", o.cfg.Name, o.tool.Version, t.Arch)
+		return ptx.Reasons.New("target", "unknown-to-ptxas", "%s %s does not know target %s", o.cfg.Name, o.tool.Version, t.Arch)
 	}
 	if t.PTX > o.cfg.MaxPTX {
-		return fmt.Sprintf("%s %s knows PTX ISA up to %s, not %s", o.cfg.Name, o.tool.Version, o.cfg.MaxPTX, t.PTX)
+		return ptx.Reasons.New("ptx", "beyond-ptxas", "%s %s knows PTX ISA up to %s, not %s", o.cfg.Name, o.tool.Version, o.cfg.MaxPTX, t.PTX)
 	}
-	return ""
+	return nil
 }
 
 // verdict starts a verdict about c.

@@ -186,7 +186,7 @@ func TestLegalSeedsAssemble(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if j.Accept && o.unsupported(c.Value.Target()) == "" {
+				if j.Accept && o.unsupported(c.Value.Target()) == nil {
 					legal = append(legal, c)
 				}
 			}

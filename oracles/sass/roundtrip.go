@@ -2,7 +2,6 @@ package sass
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,8 +46,8 @@ type roundTrip struct {
 // Prepare renders a case ptxas accepted; it groups by architecture.
 func (o *Oracle) Prepare(c domain.Case) (batch.Prepared[item], error) {
 	e, err := ptx.Render(c)
-	if errors.Is(err, ptx.ErrNoSpelling) {
-		return batch.Prepared[item]{}, batch.Unsupported("", err.Error())
+	if _, ok := oracles.AsNoSpelling(err); ok {
+		return batch.Prepared[item]{}, err
 	}
 	if err != nil {
 		return batch.Prepared[item]{}, fmt.Errorf("sass: %w", err)

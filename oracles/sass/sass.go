@@ -121,8 +121,8 @@ func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verd
 	var askedAt []int
 	for i, c := range cases {
 		if !o.AskRejected && batch.Predict(c) == oracles.Reject {
-			out[i] = oracles.Verdict{Oracle: oracles.SASS, Version: o.Version(), Case: c.ID, Domain: c.Domain,
-				Kind: oracles.Unsupported, Rule: "spec", Diagnostic: "spec/ptxisa rejects the case: whether ptxas assembles it is the ptxas oracle's question"}
+			out[i] = oracles.Verdict{Oracle: oracles.SASS, Version: o.Version(), Case: c.ID, Domain: c.Domain}
+			out[i].Unsupported(reasons.New("verdict", "spec-rejects", "spec/ptxisa rejects the case: whether ptxas assembles it is the ptxas oracle's question"))
 			continue
 		}
 		asked, askedAt = append(asked, c), append(askedAt, i)
@@ -170,8 +170,7 @@ func (o *Oracle) mirror(v oracles.Verdict) oracles.Verdict {
 	case oracles.Reject:
 		v.Rule = "ptxas"
 	case oracles.Error, oracles.Timeout:
-		v.Kind, v.Rule = oracles.Unsupported, "ptxas"
-		v.Diagnostic = "ptxas failed on the case, which its own oracle reports: " + v.Diagnostic
+		v.Unsupported(reasons.New("verdict", "ptxas-failed", "ptxas failed on the case, which its own oracle reports: %s", v.Diagnostic))
 	}
 	return v
 }
@@ -181,4 +180,12 @@ func (o *Oracle) engine() *batch.Engine[item, module, roundTrip] {
 		Oracle: oracles.SASS, Version: o.Version(), Tool: o,
 		Options: batch.Options{MaxBatch: o.BatchSize, Mode: batch.ReportsAll},
 	}
+}
+
+// reasons are the cases the round trip leaves to another oracle's verdict
+// (oracles.Reasons); a target or value ptxas cannot take keeps the ptxas
+// oracle's reason (ptx.Reasons).
+var reasons = oracles.Reasons{
+	{Field: "verdict", Class: "spec-rejects", Gap: oracles.Deferred},
+	{Field: "verdict", Class: "ptxas-failed", Gap: oracles.Deferred},
 }

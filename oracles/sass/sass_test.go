@@ -93,9 +93,9 @@ func TestKnownAnswers(t *testing.T) {
 		{"cp.async 4 bytes", domain.NewCase(cpasync.Name, cpForm(cpasync.F32, 1)),
 			oracles.Accept, "", "LDGSTS.E", ""},
 		{"spec/ptxisa rejects .u16: ptxas's question", domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 1, false, ldsm.U16, sm90a)),
-			oracles.Unsupported, "spec", "", "whether ptxas assembles it is the ptxas oracle's question"},
+			oracles.Unsupported, "unspelled.deferred:verdict=spec-rejects", "", "whether ptxas assembles it is the ptxas oracle's question"},
 		{"target ptxas 12.4 does not know", domain.NewCase(ldsm.Name, ldsm.New(ldsm.Load, ldsm.M8N8, 4, false, ldsm.B16, sm100a)),
-			oracles.Unsupported, "", "", "does not know target sm_100a"},
+			oracles.Unsupported, "unspelled.tool:target=unknown-to-ptxas", "", "does not know target sm_100a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := batchtest.Judge(t, o, []domain.Case{tc.c})[0]

@@ -61,6 +61,7 @@ type Tally struct {
 	Fired     map[string]int `json:"fired,omitempty"`  // spec rule -> cases it rejected
 	Passed    map[string]int `json:"passed,omitempty"` // spec rule -> cases it checked and passed
 	Seen      Histogram      `json:"seen"`             // the cases' Seen times, minimized ones aside
+	Spelled   Spelled        `json:"spelled"`          // render coverage, minimized cases aside
 	// merged holds the timelines of tallies merged into this one.
 	merged []Count
 }
@@ -73,6 +74,7 @@ func (t *Tally) Add(c Case, vs []oracles.Verdict) {
 		t.Minimized++ // a minimization's time is not the campaign's
 	} else {
 		t.Seen.Add(c.Seen)
+		t.Spelled.Add(vs) // a minimization's rerenders are not the campaign's reach
 	}
 	t.Matrix.Add(vs)
 	for _, v := range vs {
@@ -99,6 +101,7 @@ func (t *Tally) Merge(o *Tally) {
 	t.Verdicts += o.Verdicts
 	t.Matrix.Merge(&o.Matrix)
 	t.ClaimRows.merge(&o.ClaimRows)
+	t.Spelled.Merge(&o.Spelled)
 	for id, n := range o.Fired {
 		t.Fired = inc(t.Fired, id, n)
 	}
