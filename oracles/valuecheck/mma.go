@@ -41,6 +41,12 @@ func checkMMAValues(v mma.Value, ins []emitted.Inst) *Mismatch {
 			continue
 		}
 		got := OpcodeTail(in.Opcode, head+"."+shape)
+		if v.BitOp != mma.NoBitOp && slices.Equal(got, want[:len(want)-2]) {
+			// One root cause whatever the types: the op's single-bit
+			// operation is gone (its verifier takes it on any type).
+			return &Mismatch{Inst: in, What: fmt.Sprintf("%s without the single-bit operation the op names", in.Opcode[:len(head)+len(shape)+1]),
+				Effect: fmt.Sprintf("the op names .%s.popc; the instruction is .%s", v.BitOp, strings.Join(got, "."))}
+		}
 		if !slices.Equal(got, want) {
 			return &Mismatch{Inst: in, What: fmt.Sprintf("%s .%s where the op means .%s", in.Opcode[:len(head)+len(shape)+1],
 				strings.Join(got, "."), strings.Join(want, "."))}
