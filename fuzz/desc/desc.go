@@ -80,10 +80,12 @@ type Field struct {
 	// Index is the struct field's index, for reflection.
 	Index int
 
-	width    int   // bytes of a number
-	signed   bool  // a signed Go type
-	fullBits bool  // the range is the type's whole width: raw bits, no reduction
-	def      int64 // the parsed Default of a number, enumeration or bool
+	off      uintptr      // the field's offset in the struct
+	goKind   reflect.Kind // the field's Go kind
+	width    int          // bytes of a number
+	signed   bool         // a signed Go type
+	fullBits bool         // the range is the type's whole width: raw bits, no reduction
+	def      int64        // the parsed Default of a number, enumeration or bool
 	defArch  target.Arch
 }
 
@@ -119,7 +121,7 @@ var (
 // parseTag reads one struct field's tag into a Field.
 func parseTag(sf reflect.StructField) (Field, error) {
 	parts := strings.Split(sf.Tag.Get("field"), ",")
-	f := Field{Name: parts[0], GoName: sf.Name, Index: sf.Index[0]}
+	f := Field{Name: parts[0], GoName: sf.Name, Index: sf.Index[0], off: sf.Offset, goKind: sf.Type.Kind()}
 	if f.Name == "" {
 		return f, fmt.Errorf("field %s: no `field:\"name\"` tag", sf.Name)
 	}

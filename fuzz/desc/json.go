@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
@@ -16,22 +16,22 @@ import (
 // JSON writes every field of v, in struct order, a target as its
 // "target" and "ptx".
 func (t *Table[V]) JSON(v V) ([]byte, error) {
-	rv := reflect.ValueOf(&v).Elem()
+	p := unsafe.Pointer(&v)
 	b := make([]byte, 0, 256)
 	b = append(b, '{')
-	for i, f := range t.fields {
+	for i := range t.fields {
+		f := &t.fields[i]
 		if i > 0 {
 			b = append(b, ',')
 		}
-		fv := rv.Field(f.Index)
 		if f.Kind == Target {
-			tj := fv.Interface().(target.Target).ToJSON()
+			tj := f.tgt(p).ToJSON()
 			b = strconv.AppendQuote(append(b, `"target":`...), tj.Target)
 			b = strconv.AppendQuote(append(b, `,"ptx":`...), tj.PTX)
 			continue
 		}
 		b = append(strconv.AppendQuote(b, f.Name), ':')
-		n := get(fv)
+		n := f.get(p)
 		switch {
 		case f.Names != nil:
 			b = strconv.AppendQuote(b, f.Names.Name(int(n)))
@@ -63,17 +63,16 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 	if err != nil {
 		return v, err
 	}
-	rv := reflect.ValueOf(&v).Elem()
-	for _, f := range t.fields { // the target first, as the hand-written forms did
-		if f.Kind == Target {
-			tg, err := parseTarget(m, f.defArch)
-			if err != nil {
+	p := unsafe.Pointer(&v)
+	for i := range t.fields { // the target first, as the hand-written forms did
+		if f := &t.fields[i]; f.Kind == Target {
+			if *f.tgt(p), err = parseTarget(m, f.defArch); err != nil {
 				return v, err
 			}
-			rv.Field(f.Index).Set(reflect.ValueOf(tg))
 		}
 	}
-	for _, f := range t.fields {
+	for i := range t.fields {
+		f := &t.fields[i]
 		if f.Kind == Target {
 			continue
 		}
@@ -83,12 +82,12 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 				return v, err
 			}
 		}
-		set(rv.Field(f.Index), n)
+		f.set(p, n)
 	}
 	if t.derives {
 		any(&v).(deriver).Derive(func(name string) bool { _, ok := m[name]; return ok })
 	}
-	return v, t.refuseUnused(&v, rv, m)
+	return v, t.refuseUnused(&v, m)
 }
 
 // object decodes data into its fields' raw values, refusing unknown names
@@ -124,20 +123,21 @@ func (t *Table[V]) targetKey(k string) bool {
 
 // refuseUnused zeroes the fields the value has no use for, and refuses one
 // given non-zero.
-func (t *Table[V]) refuseUnused(v *V, rv reflect.Value, m map[string]json.RawMessage) error {
+func (t *Table[V]) refuseUnused(v *V, m map[string]json.RawMessage) error {
 	if !t.unused {
 		return nil
 	}
-	u := any(v).(unuser)
-	for _, f := range t.fields {
+	u, p := any(v).(unuser), unsafe.Pointer(v)
+	for i := range t.fields {
+		f := &t.fields[i]
 		why := u.Unused(f.Name)
 		if why == "" {
 			continue
 		}
-		if _, given := m[f.Name]; given && !rv.Field(f.Index).IsZero() {
+		if _, given := m[f.Name]; given && !f.isZero(p) {
 			return fmt.Errorf("field %q: %s, but %s", f.Name, m[f.Name], why)
 		}
-		rv.Field(f.Index).SetZero()
+		f.clear(p)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package desc
 import (
 	"fmt"
 	"reflect"
+	"unsafe"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
@@ -75,23 +76,23 @@ func (t *Table[V]) FieldList() []Field { return t.fields }
 
 // Encode returns v's canonical bytes.
 func (t *Table[V]) Encode(v V) []byte {
-	rv := reflect.ValueOf(&v).Elem()
+	p := unsafe.Pointer(&v)
 	w := domain.Writer{Bytes: make([]byte, 0, 32)}
-	t.write(&w, rv, 0)
-	if ver := t.version(rv); ver > 0 {
+	t.write(&w, p, 0)
+	if ver := t.version(p); ver > 0 {
 		w.U8(uint8(ver))
 		for i := 1; i <= ver; i++ {
-			t.write(&w, rv, i)
+			t.write(&w, p, i)
 		}
 	}
 	return w.Bytes
 }
 
-// version is the highest version of a non-zero field of rv.
-func (t *Table[V]) version(rv reflect.Value) int {
+// version is the highest version of a non-zero field of the value at p.
+func (t *Table[V]) version(p unsafe.Pointer) int {
 	ver := 0
-	for _, f := range t.fields {
-		if f.Since > ver && !rv.Field(f.Index).IsZero() {
+	for i := range t.fields {
+		if f := &t.fields[i]; f.Since > ver && !f.isZero(p) {
 			ver = f.Since
 		}
 	}
@@ -99,12 +100,12 @@ func (t *Table[V]) version(rv reflect.Value) int {
 }
 
 // write appends the fields of one version.
-func (t *Table[V]) write(w *domain.Writer, rv reflect.Value, ver int) {
+func (t *Table[V]) write(w *domain.Writer, p unsafe.Pointer, ver int) {
 	for _, s := range t.steps[ver] {
 		if s.field < 0 {
 			var b uint8
 			for i, fi := range s.bits {
-				if rv.Field(t.fields[fi].Index).Bool() {
+				if t.fields[fi].get(p) != 0 {
 					b |= 1 << i
 				}
 			}
@@ -112,14 +113,13 @@ func (t *Table[V]) write(w *domain.Writer, rv reflect.Value, ver int) {
 			continue
 		}
 		f := &t.fields[s.field]
-		fv := rv.Field(f.Index)
 		if f.Kind == Target {
-			w.Bytes = fv.Interface().(target.Target).Encode(w.Bytes)
+			w.Bytes = f.tgt(p).Encode(w.Bytes)
 			continue
 		}
-		raw := uint64(get(fv) - f.Lo)
+		raw := uint64(f.get(p) - f.Lo)
 		if f.fullBits {
-			raw = uint64(get(fv))
+			raw = uint64(f.get(p))
 		}
 		writeWidth(w, f.width, raw)
 	}
@@ -133,20 +133,20 @@ func (t *Table[V]) Decode(data []byte) (domain.Value, error) { return t.decode(d
 // method names are zeroed, in field order.
 func (t *Table[V]) decode(data []byte) V {
 	var v V
-	rv := reflect.ValueOf(&v).Elem()
+	p := unsafe.Pointer(&v)
 	r := domain.NewReader(data)
-	t.read(r, rv, 0)
+	t.read(r, p, 0)
 	if last := len(t.steps) - 1; last > 0 && r.Len() > 0 {
 		ver := int(r.U8()) % (last + 1)
 		for i := 1; i <= ver; i++ {
-			t.read(r, rv, i)
+			t.read(r, p, i)
 		}
 	}
 	if t.unused {
 		u := any(&v).(unuser)
-		for _, f := range t.fields {
-			if u.Unused(f.Name) != "" {
-				rv.Field(f.Index).SetZero()
+		for i := range t.fields {
+			if f := &t.fields[i]; !f.isZero(p) && u.Unused(f.Name) != "" {
+				f.clear(p)
 			}
 		}
 	}
@@ -154,31 +154,26 @@ func (t *Table[V]) decode(data []byte) V {
 }
 
 // read reads the fields of one version.
-func (t *Table[V]) read(r *domain.Reader, rv reflect.Value, ver int) {
+func (t *Table[V]) read(r *domain.Reader, p unsafe.Pointer, ver int) {
 	for _, s := range t.steps[ver] {
 		if s.field < 0 {
 			b := r.U8()
 			for i, fi := range s.bits {
-				rv.Field(t.fields[fi].Index).SetBool(b>>i&1 != 0)
+				t.fields[fi].set(p, int64(b>>i&1))
 			}
 			continue
 		}
 		f := &t.fields[s.field]
-		fv := rv.Field(f.Index)
 		if f.Kind == Target {
-			fv.Set(reflect.ValueOf(target.Decode(r.U8(), r.U8())))
+			*f.tgt(p) = target.Decode(r.U8(), r.U8())
 			continue
 		}
 		raw := readWidth(r, f.width)
-		switch {
-		case f.fullBits && f.signed:
-			shift := 64 - 8*f.width
-			fv.SetInt(int64(raw<<shift) >> shift)
-		case f.fullBits:
-			fv.SetUint(raw)
-		default:
-			set(fv, f.Lo+int64(raw%uint64(f.Hi-f.Lo+1)))
+		if f.fullBits {
+			f.set(p, int64(raw)) // set truncates to the width: two's complement for signed types
+			continue
 		}
+		f.set(p, f.Lo+int64(raw%uint64(f.Hi-f.Lo+1)))
 	}
 }
 
@@ -205,30 +200,4 @@ func readWidth(r *domain.Reader, width int) uint64 {
 		return uint64(r.U32())
 	}
 	return r.U64()
-}
-
-// get reads an integer, enumeration or bool field as an int64.
-func get(fv reflect.Value) int64 {
-	switch fv.Kind() {
-	case reflect.Bool:
-		if fv.Bool() {
-			return 1
-		}
-		return 0
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return fv.Int()
-	}
-	return int64(fv.Uint())
-}
-
-// set writes an int64 into an integer, enumeration or bool field.
-func set(fv reflect.Value, n int64) {
-	switch fv.Kind() {
-	case reflect.Bool:
-		fv.SetBool(n != 0)
-	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		fv.SetInt(n)
-	default:
-		fv.SetUint(uint64(n))
-	}
 }
