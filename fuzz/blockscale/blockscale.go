@@ -37,6 +37,9 @@ var Types = domain.Enum{"e2m1", "e3m2", "e2m3", "e4m3", "e5m2", "f16", "bf16", "
 
 func (t Type) String() string { return Types.Name(int(t)) }
 
+// Enum names the values of Type: package desc and mutation read its size.
+func (Type) Enum() domain.Enum { return Types }
+
 // SF is the scale-factor type (.stype); the seed writes ue8m0 as e8m0.
 type SF uint8
 
@@ -50,6 +53,9 @@ const (
 var SFs = domain.Enum{"ue8m0", "ue4m3", "other"}
 
 func (s SF) String() string { return SFs.Name(int(s)) }
+
+// Enum names the values of SF: package desc and mutation read its size.
+func (SF) Enum() domain.Enum { return SFs }
 
 // Kind is the .kind; F8F6F4 is the unscaled kind, illegal with .block_scale.
 type Kind uint8
@@ -65,6 +71,9 @@ const (
 var Kinds = domain.Enum{"mxf8f6f4", "mxf4", "mxf4nvf4", "f8f6f4"}
 
 func (k Kind) String() string { return Kinds.Name(int(k)) }
+
+// Enum names the values of Kind: package desc and mutation read its size.
+func (Kind) Enum() domain.Enum { return Kinds }
 
 // K is the kind's K: 32 for mxf8f6f4 and f8f6f4 (m16n8k32), 64 for mxf4
 // and mxf4nvf4 (m16n8k64).

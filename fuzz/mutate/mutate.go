@@ -218,6 +218,8 @@ func (f *Fields) value(l leaf, op Op, x uint64, rnd *rand.Rand) uint64 {
 		return uint64(rnd.IntN(l.enum))
 	case op == Boundary && len(pool) > 0:
 		return pool[rnd.IntN(len(pool))]
+	case op == Random && l.ranged:
+		return l.wrap(uint64(l.lo + rnd.Int64N(l.hi-l.lo+1)))
 	case op == Random && len(pool) > 0:
 		return between(pool[0], pool[len(pool)-1], rnd)
 	}

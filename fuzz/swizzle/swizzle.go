@@ -36,6 +36,9 @@ var Modes = domain.Enum{"cute", "none", "32B", "64B", "128B", "128B_base32B", "r
 
 func (m Mode) String() string { return Modes.Name(int(m)) }
 
+// Enum names the values of Mode: package desc and mutation read its size.
+func (Mode) Enum() domain.Enum { return Modes }
+
 // Triple is the CuTe Swizzle<B,M,S> of a named mode: none <0,4,3>, 32B
 // <1,4,3>, 64B <2,4,3>, 128B <3,4,3>, 128B with 32-byte atoms <2,5,2>.
 // Reserved modes have the zero triple; CuTe has none of its own.

@@ -30,6 +30,9 @@ var Directions = domain.Enum{"load", "store", "prefetch"}
 
 func (d Direction) String() string { return Directions.Name(int(d)) }
 
+// Enum names the values of Direction: package desc and mutation read its size.
+func (Direction) Enum() domain.Enum { return Directions }
+
 // Mode is the load or store mode qualifier.
 type Mode uint8
 
@@ -49,6 +52,9 @@ var Modes = domain.Enum{"tile", "tile::gather4", "im2col", "im2col::w", "im2col:
 	"tile::scatter4", "im2col_no_offs", "reserved7"}
 
 func (m Mode) String() string { return Modes.Name(int(m)) }
+
+// Enum names the values of Mode: package desc and mutation read its size.
+func (Mode) Enum() domain.Enum { return Modes }
 
 // IsIm2col reports whether m is one of the im2col modes.
 func (m Mode) IsIm2col() bool {
@@ -73,6 +79,9 @@ var Spaces = domain.Enum{"shared::cluster", "shared::cta", "global", "L2"}
 
 func (s Space) String() string { return Spaces.Name(int(s)) }
 
+// Enum names the values of Space: package desc and mutation read its size.
+func (Space) Enum() domain.Enum { return Spaces }
+
 // DefaultDst is the destination of a direction: loads write
 // .shared::cluster, stores .global, prefetches .L2.
 func DefaultDst(d Direction) Space {
@@ -95,6 +104,9 @@ const InterleaveNone Interleave = 0
 var Interleaves = domain.Enum{"none", "16B", "32B"}
 
 func (i Interleave) String() string { return Interleaves.Name(int(i)) }
+
+// Enum names the values of Interleave: package desc and mutation read its size.
+func (Interleave) Enum() domain.Enum { return Interleaves }
 
 // Value is one cp.async.bulk.tensor instruction with the tensor-map facts
 // its mode constrains.
