@@ -6,10 +6,13 @@
 package domaintest
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,4 +255,128 @@ func (s Suite) Run(t *testing.T) {
 		}
 		ShortInputs(t, s.Domain, s.Full.Encode(), prefix)
 	})
+}
+
+// Legacy is a domain's hand-written codec and JSON form, kept in its tests
+// once the domain's fields are described (package desc): the reference the
+// described ones must match, since stored case IDs hash the canonical bytes
+// and stored cases are read back through them.
+type Legacy struct {
+	Decode      func([]byte) (domain.Value, error)
+	Encode      func(domain.Value) []byte
+	MarshalJSON func(domain.Value) ([]byte, error)
+	ParseJSON   func([]byte) (domain.Value, error)
+	// JSON are hand-written inputs both forms must parse to the same value,
+	// or both refuse; the seeds' own JSON is added.
+	JSON []string
+}
+
+// MatchesLegacy checks that d decodes random bytes (s's seed and length) to
+// the values l decodes them to, encodes every value to l's bytes, writes
+// the seeds' JSON as l did and parses l.JSON as l did.
+func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
+	d := s.Domain
+	t.Run("Codec", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(s.RNGSeed(t), s.Stream+1))
+		for range Iterations(s.N, ShortN) {
+			b := Input(rng, rng.IntN(s.MaxLen))
+			got, gerr := d.Decode(b)
+			want, werr := l.Decode(b)
+			if gerr != nil || werr != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("decode %x: got %+v (%v), legacy %+v (%v)", b, got, gerr, want, werr)
+			}
+			if g, w := got.Encode(), l.Encode(want); !bytes.Equal(g, w) {
+				t.Fatalf("encode %+v: got %x, legacy %x", got, g, w)
+			}
+		}
+	})
+	t.Run("JSON", func(t *testing.T) {
+		inputs := slices.Clone(l.JSON)
+		for _, v := range d.Seeds() {
+			got, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := l.MarshalJSON(v); !bytes.Equal(got, want) {
+				t.Fatalf("marshal %+v:\n got %s\nwant %s", v, got, want)
+			}
+			inputs = append(inputs, string(got))
+		}
+		for _, in := range inputs {
+			got, gerr := d.ParseJSON([]byte(in))
+			want, werr := l.ParseJSON([]byte(in))
+			if (gerr == nil) != (werr == nil) || !reflect.DeepEqual(got, want) {
+				t.Errorf("parse %s:\n got %+v, %v\nwant %+v, %v", in, got, gerr, want, werr)
+			}
+		}
+	})
+}
+
+// CorpusKeepsIDs reads the domain's seed corpus as main wrote it (dir holds
+// "go test fuzz v1" files of one []byte): each entry re-encodes to its own
+// bytes, so each case keeps the ID main gave it.
+func CorpusKeepsIDs(t *testing.T, d domain.Domain, dir string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus in %s: %v", dir, err)
+	}
+	for _, p := range files {
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+		if len(lines) != 2 || !strings.HasPrefix(lines[1], "[]byte(") {
+			t.Fatalf("%s: not a one-value fuzz corpus file", p)
+		}
+		s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		v, err := d.Decode([]byte(s))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if got := v.Encode(); !bytes.Equal(got, []byte(s)) {
+			t.Fatalf("%s: re-encodes to %x, want %x", p, got, s)
+		}
+	}
+}
+
+// BenchDecode compares d's decoder with l's on the same random inputs of
+// n bytes: decoding runs in the native fuzz loop.
+func BenchDecode(b *testing.B, d domain.Domain, l Legacy, n int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	inputs := make([][]byte, 256)
+	for i := range inputs {
+		inputs[i] = Input(rng, n)
+	}
+	for _, c := range []struct {
+		name   string
+		decode func([]byte) (domain.Value, error)
+	}{{"legacy", l.Decode}, {"described", d.Decode}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := c.decode(inputs[i%len(inputs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// ReadFiles returns the contents of the files, for inputs kept as testdata.
+func ReadFiles(t testing.TB, paths []string) []string {
+	t.Helper()
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
 }
