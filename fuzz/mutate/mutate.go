@@ -141,12 +141,8 @@ func (f *Fields) normalize(v domain.Value) (domain.Value, []byte, bool) {
 	if err != nil {
 		return nil, nil, false
 	}
-	canon, ok := encode(out)
-	if !ok {
-		return nil, nil, false
-	}
-	back, err := f.dom.Decode(canon)
-	if err != nil || !reflect.DeepEqual(back, out) {
+	canon, err := domain.RoundTrip(f.dom, out)
+	if err != nil {
 		return nil, nil, false
 	}
 	return out, canon, true

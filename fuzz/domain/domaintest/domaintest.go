@@ -46,23 +46,11 @@ func Seed(t testing.TB, env string, def uint64) uint64 {
 // its own JSON to a value deeply equal to itself.
 func RoundTrip(t testing.TB, d domain.Domain, v domain.Value) {
 	t.Helper()
-	back, err := d.Decode(v.Encode())
-	if err != nil {
-		t.Fatalf("decode(encode(%v)): %v", v, err)
+	if _, err := domain.RoundTrip(d, v); err != nil {
+		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(back, v) {
-		t.Fatalf("decode(encode(v)) = %+v, want %+v", back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("marshal: %v", err)
-	}
-	parsed, err := d.ParseJSON(js)
-	if err != nil {
-		t.Fatalf("parse own JSON %s: %v", js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		t.Fatalf("JSON round trip %s = %+v, want %+v", js, parsed, v)
+	if err := domain.JSONRoundTrip(d, v); err != nil {
+		t.Fatal(err)
 	}
 }
 
