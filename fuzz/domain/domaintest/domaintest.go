@@ -295,10 +295,11 @@ func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want, _ := l.MarshalJSON(v); !sameJSON(got, want) {
+			want, _ := l.MarshalJSON(v)
+			if !sameJSON(got, want) {
 				t.Fatalf("marshal %+v:\n got %s\nwant %s", v, got, want)
 			}
-			inputs = append(inputs, string(got))
+			inputs = append(inputs, string(want))
 		}
 		for _, in := range inputs {
 			got, gerr := d.ParseJSON([]byte(in))
