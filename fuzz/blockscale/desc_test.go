@@ -4,20 +4,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
 // legacy is blockscale's hand-written codec and JSON form (legacy_test.go).
-var legacy = domaintest.Legacy{
-	Decode:      legacyDecode,
-	Encode:      func(v domain.Value) []byte { return legacyEncode(v.(Value)) },
-	MarshalJSON: func(v domain.Value) ([]byte, error) { return legacyMarshalJSON(v.(Value)) },
-	ParseJSON:   legacyParseJSON,
-	JSON: []string{`{}`, `{"k":64}`, `{"kind":"mxf4"}`, `{"kind":"mxf4nvf4","sf_type":"ue4m3"}`, `{"k":64,"sf_type":"ue4m3"}`,
-		`{"kind":"f8f6f4","k":64,"a_type":"f16"}`, `{"scale_vector_size":16,"scale_fragment_bits":0}`, `{"k":256}`,
-		`{"kind":"mxf9"}`, `{"a_type":1}`, `{"target":"sm_100a"}`, `{"k":-1}`},
-}
+var legacy = domaintest.NewLegacy(legacyDecode, legacyEncode, legacyMarshalJSON, legacyParseJSON,
+	`{}`, `{"k":64}`, `{"kind":"mxf4"}`, `{"kind":"mxf4nvf4","sf_type":"ue4m3"}`, `{"k":64,"sf_type":"ue4m3"}`,
+	`{"kind":"f8f6f4","k":64,"a_type":"f16"}`, `{"scale_vector_size":16,"scale_fragment_bits":0}`, `{"k":256}`,
+	`{"kind":"mxf9"}`, `{"a_type":1}`, `{"target":"sm_100a"}`, `{"k":-1}`)
 
 func TestDescribedMatchesLegacy(t *testing.T) {
 	files, _ := filepath.Glob("../../corpus/repro/testdata/*/blockscale.*.json")

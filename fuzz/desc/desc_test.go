@@ -169,45 +169,43 @@ func TestJSONRefuses(t *testing.T) {
 	}
 }
 
+// stub makes a type a domain.Value; Compile skips it, being unexported.
+type stub struct{}
+
+func (stub) Encode() []byte        { return nil }
+func (stub) Target() target.Target { return target.Target{} }
+
 // Bad descriptions are refused when compiled, naming the field.
 type (
 	noTag struct {
+		stub
 		A uint8
 	}
 	badRange struct {
+		stub
 		A uint8 `field:"a,range=0..300"`
 	}
 	badDefault struct {
+		stub
 		A uint8 `field:"a,range=0..3,default=4"`
 	}
 	noDerive struct {
+		stub
 		A uint8 `field:"a,derived"`
 	}
 	badOption struct {
+		stub
 		A uint8 `field:"a,optional"`
 	}
 	noTargetDefault struct {
+		stub
 		T target.Target `field:"target"`
 	}
 	plainInt struct {
+		stub
 		A int `field:"a"`
 	}
 )
-
-func (noTag) Encode() []byte                  { return nil }
-func (noTag) Target() target.Target           { return target.Target{} }
-func (badRange) Encode() []byte               { return nil }
-func (badRange) Target() target.Target        { return target.Target{} }
-func (badDefault) Encode() []byte             { return nil }
-func (badDefault) Target() target.Target      { return target.Target{} }
-func (noDerive) Encode() []byte               { return nil }
-func (noDerive) Target() target.Target        { return target.Target{} }
-func (badOption) Encode() []byte              { return nil }
-func (badOption) Target() target.Target       { return target.Target{} }
-func (noTargetDefault) Encode() []byte        { return nil }
-func (noTargetDefault) Target() target.Target { return target.Target{} }
-func (plainInt) Encode() []byte               { return nil }
-func (plainInt) Target() target.Target        { return target.Target{} }
 
 func TestCompileRefuses(t *testing.T) {
 	for name, compile := range map[string]func() error{

@@ -5,20 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
 // legacy is wgmma's hand-written codec and JSON form (legacy_test.go).
-var legacy = domaintest.Legacy{
-	Decode:      legacyDecode,
-	Encode:      func(v domain.Value) []byte { return legacyEncode(v.(Value)) },
-	MarshalJSON: func(v domain.Value) ([]byte, error) { return legacyMarshalJSON(v.(Value)) },
-	ParseJSON:   legacyParseJSON,
-	JSON: []string{`{}`, `{"a_type":"s8"}`, `{"a_type":"b1","sparse":true}`, `{"a_type":"tf32","sparse":true,"sp_sel":2}`,
-		`{"k":null,"m":null}`, `{"d_type":"f16","b_type":"e5m2","a_type":"e4m3"}`, `{"a_source":"register","scale_a":-1}`,
-		`{"sp_sel":0}`, `{"sparse":false,"sp_sel":3}`, `{"m":"64"}`, `{"m":64.5}`, `{"trans_a":"yes"}`, `[]`, `{} {}`, `{"ptx":"9.9"}`},
-}
+var legacy = domaintest.NewLegacy(legacyDecode, legacyEncode, legacyMarshalJSON, legacyParseJSON,
+	`{}`, `{"a_type":"s8"}`, `{"a_type":"b1","sparse":true}`, `{"a_type":"tf32","sparse":true,"sp_sel":2}`,
+	`{"k":null,"m":null}`, `{"d_type":"f16","b_type":"e5m2","a_type":"e4m3"}`, `{"a_source":"register","scale_a":-1}`,
+	`{"sp_sel":0}`, `{"sparse":false,"sp_sel":3}`, `{"m":"64"}`, `{"m":64.5}`, `{"trans_a":"yes"}`, `[]`, `{} {}`, `{"ptx":"9.9"}`)
 
 // TestDescribedMatchesLegacy: the described codec is version 0 of the
 // hand-written one, and the JSON forms agree, on the hand-written cases of

@@ -259,6 +259,15 @@ type Legacy struct {
 	JSON []string
 }
 
+// NewLegacy wraps the hand-written functions of a domain whose value type
+// is V.
+func NewLegacy[V domain.Value](decode func([]byte) (domain.Value, error), encode func(V) []byte,
+	marshal func(V) ([]byte, error), parse func([]byte) (domain.Value, error), inputs ...string) Legacy {
+	return Legacy{Decode: decode, ParseJSON: parse, JSON: inputs,
+		Encode:      func(v domain.Value) []byte { return encode(v.(V)) },
+		MarshalJSON: func(v domain.Value) ([]byte, error) { return marshal(v.(V)) }}
+}
+
 // MatchesLegacy checks that d reads l's canonical bytes of random values
 // (s's seed and length) as l does and writes them back the same, decodes
 // fuzz inputs up to that length as l does, writes the seeds' JSON as l did
