@@ -27,6 +27,11 @@
 //	                                       value ("" when it has): the decoder
 //	                                       zeroes it, the JSON form refuses it
 //	                                       when it is not zero
+//	Check(given func(field string) bool)   (on the pointer) a rule between
+//	  error                                fields the JSON input must keep; the
+//	                                       error names the field
+//	Canonical()                            (on the pointer) sets what other
+//	                                       fields determine, after decoding
 //
 // An enumeration is a uint8 type with an `Enum() domain.Enum` method; its
 // names are its JSON spelling and its size its range.

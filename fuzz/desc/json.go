@@ -84,8 +84,14 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 		}
 		f.set(p, n)
 	}
+	given := func(name string) bool { _, ok := m[name]; return ok }
 	if t.derives {
-		any(&v).(deriver).Derive(func(name string) bool { _, ok := m[name]; return ok })
+		any(&v).(deriver).Derive(given)
+	}
+	if t.checks {
+		if err := any(&v).(checker).Check(given); err != nil {
+			return v, err
+		}
 	}
 	return v, t.refuseUnused(&v, m)
 }

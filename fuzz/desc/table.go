@@ -18,6 +18,8 @@ type Table[V domain.Value] struct {
 	byName  map[string]int
 	derives bool // *V has a Derive method
 	unused  bool // *V has an Unused method
+	checks  bool // *V has a Check method
+	canon   bool // *V has a Canonical method
 }
 
 // deriver sets the defaults of the fields tagged derived.
@@ -27,6 +29,14 @@ type deriver interface {
 
 // unuser says why a field has no meaning in a value.
 type unuser interface{ Unused(field string) string }
+
+// checker refuses JSON input that breaks a rule between fields.
+type checker interface {
+	Check(given func(field string) bool) error
+}
+
+// canonicaler sets the fields that other fields determine, after decoding.
+type canonicaler interface{ Canonical() }
 
 // Compile reads V's tags. It fails on a field without a tag or coding, a
 // bad option, a default out of range, or a derived field without Derive.
@@ -38,6 +48,8 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 	t := &Table[V]{domain: domainName, typ: typ, byName: map[string]int{}}
 	_, t.derives = any(new(V)).(deriver)
 	_, t.unused = any(new(V)).(unuser)
+	_, t.checks = any(new(V)).(checker)
+	_, t.canon = any(new(V)).(canonicaler)
 	for i := range typ.NumField() {
 		sf := typ.Field(i)
 		if !sf.IsExported() {
@@ -130,7 +142,8 @@ func (t *Table[V]) write(w *domain.Writer, p unsafe.Pointer, ver int) {
 func (t *Table[V]) Decode(data []byte) (domain.Value, error) { return t.decode(data), nil }
 
 // decode maps arbitrary bytes to a value. Fields that the value's Unused
-// method names are zeroed, in field order.
+// method names are zeroed, in field order, and then its Canonical method
+// sets what other fields determine.
 func (t *Table[V]) decode(data []byte) V {
 	var v V
 	p := unsafe.Pointer(&v)
@@ -149,6 +162,9 @@ func (t *Table[V]) decode(data []byte) V {
 				f.clear(p)
 			}
 		}
+	}
+	if t.canon {
+		any(&v).(canonicaler).Canonical()
 	}
 	return v
 }

@@ -215,7 +215,7 @@ func (f *Fields) value(l leaf, op Op, x uint64, rnd *rand.Rand) uint64 {
 	case op == Boundary && len(pool) > 0:
 		return pool[rnd.IntN(len(pool))]
 	case op == Random && l.ranged:
-		return l.wrap(uint64(l.lo + rnd.Int64N(l.hi-l.lo+1)))
+		return l.wrap(uint64(l.lo) + between(0, uint64(l.hi-l.lo), rnd))
 	case op == Random && len(pool) > 0:
 		return between(pool[0], pool[len(pool)-1], rnd)
 	}
