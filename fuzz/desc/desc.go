@@ -249,7 +249,7 @@ type step struct {
 	bits  []int // the flag byte's bools, as indices into Table.fields
 }
 
-// compile lays out the steps of each version.
+// layout lays out the steps of each version.
 func layout(fields []Field) [][]step {
 	maxV := 0
 	for _, f := range fields {
