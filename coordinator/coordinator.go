@@ -1,3 +1,5 @@
+// Package coordinator runs campaigns: it fans cases out to oracles, gathers
+// their verdicts, applies the agreement policies and records findings.
 package coordinator
 
 import (

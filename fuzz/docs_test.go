@@ -10,10 +10,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
@@ -22,7 +24,8 @@ const docsPath = "../docs/domains.md"
 
 // TestDomainDocsUpToDate keeps docs/domains.md in step with the domains: it
 // is written from each domain's Doc, its ParseJSON doc comment (the
-// defaults) and the JSON fields and values its seeds use. Run with -update
+// defaults) and its field table: the described one (package desc) where the
+// domain has one, else the JSON fields and values its seeds use. Run with -update
 // after changing a domain.
 func TestDomainDocsUpToDate(t *testing.T) {
 	var b bytes.Buffer
@@ -38,6 +41,10 @@ func TestDomainDocsUpToDate(t *testing.T) {
 			t.Fatal(err)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n%s\n\n", d.Name, d.Doc, parseDoc)
+		if described, ok := desc.Lookup(reflect.TypeOf(d.Seeds()[0])); ok {
+			b.WriteString(described.Markdown()) // the fields as the parser knows them
+			continue
+		}
 		b.WriteString(fieldTable(t, d))
 	}
 	if *update {

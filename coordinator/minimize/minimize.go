@@ -129,8 +129,7 @@ func (m *minimizer) pass(ctx context.Context, v domain.Value) (domain.Value, err
 // canonical re-decodes a candidate: only values the domain can encode and
 // decode back to themselves are real cases.
 func (m *minimizer) canonical(c domain.Value) (domain.Value, bool) {
-	back, err := m.d.Decode(c.Encode())
-	if err != nil || !reflect.DeepEqual(back, c) {
+	if _, err := domain.RoundTrip(m.d, c); err != nil {
 		return nil, false
 	}
 	return c, true

@@ -1,5 +1,7 @@
-// Package coordinator runs campaigns: it fans cases out to oracles, gathers
-// their verdicts, applies the agreement policies and records findings.
+// Package policy says which oracles must agree on each domain, and on what:
+// the agreement policies, the expectations of what an oracle cannot see,
+// the disagreements they yield and their signatures. It is pure: no tool
+// runs and nothing is stored here, so a policy is tested on verdicts alone.
 package policy
 
 import (

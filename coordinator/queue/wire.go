@@ -136,7 +136,6 @@ const (
 	SubjectResults  = "results"
 	SubjectDead     = "deadletters"
 	SubjectInputs   = "inputs"
-	SubjectControl  = "control"
 	streamJobs      = "LF_JOBS"
 	streamResults   = "LF_RESULTS"
 	streamInputs    = "LF_INPUTS"
@@ -176,9 +175,6 @@ func DeadSubject(campaign string) string { return SubjectDead + "." + token(camp
 
 // InputsSubject is where a campaign's new inputs go.
 func InputsSubject(campaign string) string { return SubjectInputs + "." + token(campaign) }
-
-// ControlSubject carries a campaign's control messages (stop fuzzing).
-func ControlSubject(campaign string) string { return SubjectControl + "." + token(campaign) }
 
 // SplitResult encodes a result as one message, or as several results for
 // parts of its verdicts when one would exceed maxPayload bytes. The case

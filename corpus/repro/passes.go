@@ -3,6 +3,7 @@ package repro
 import (
 	"context"
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/corpus"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -49,7 +50,7 @@ func planPasses(ctx context.Context, s *script, bd Bundle) {
 			`fixed "the verifier accepts what the pass wrote"`)
 	case oracles.ExitZero:
 		if w := words(obs.Diagnostic); w != "" {
-			s.add(fmt.Sprintf(`[ "$rc" -eq 0 ] && said pass %s && reproduces "the pass said: %s, and exited 0"`, shQuote(w), shEsc(w)))
+			s.add(fmt.Sprintf(`[ "$rc" -eq 0 ] && said pass %s && reproduces "the pass said: %s, and exited 0"`, corpus.ShellQuote(w), shEsc(w)))
 		}
 		s.add(`fixed "the pass no longer prints an error with exit status 0"`)
 	default:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/corpus"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,13 +97,13 @@ func judgeLast(s *script, name string, obs oracles.Verdict, out string) {
 				fmt.Sprintf(`fixed "%s accepted the case"`, name))
 			return
 		}
-		s.add(fmt.Sprintf(`said %s %s && reproduces "%s said: %s"`, name, shQuote(w), name, shEsc(w)),
+		s.add(fmt.Sprintf(`said %s %s && reproduces "%s said: %s"`, name, corpus.ShellQuote(w), name, shEsc(w)),
 			fmt.Sprintf(`clean %s && fixed "%s accepted the case"`, name, name),
 			fmt.Sprintf(`fixed "%s refused the case, but not with the bucket's words"`, name))
 	default:
 		s.add(fmt.Sprintf(`clean %s || fixed "%s refused the case"`, name, name))
 		if instr := instruction[obs.Domain]; instr != "" && out != "" {
-			s.add(fmt.Sprintf(`grep -qF %s %s || fixed "%s accepted but emitted no %s"`, shQuote(instr), out, name, instr))
+			s.add(fmt.Sprintf(`grep -qF %s %s || fixed "%s accepted but emitted no %s"`, corpus.ShellQuote(instr), out, name, instr))
 		}
 		s.add(fmt.Sprintf(`reproduces "%s accepted the case"`, name))
 	}
@@ -197,7 +198,7 @@ func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 		}
 	}
 	if instr := instruction[obs.Domain]; instr != "" {
-		s.add(fmt.Sprintf(`grep -qF %s "$work/case.ptx" || fixed "every stage passed but the PTX holds no %s"`, shQuote(instr), instr))
+		s.add(fmt.Sprintf(`grep -qF %s "$work/case.ptx" || fixed "every stage passed but the PTX holds no %s"`, corpus.ShellQuote(instr), instr))
 	}
 	s.add(`reproduces "every stage accepted the case"`)
 }
@@ -266,7 +267,7 @@ func planPassRefused(ctx context.Context, s *script, obs oracles.Verdict, dir st
 			`fixed "the lowering lowers the case"`)
 		return
 	}
-	s.add(fmt.Sprintf(`said lowering %s && reproduces "the verifier accepted the case and the lowering said: %s"`, shQuote(w), shEsc(w)),
+	s.add(fmt.Sprintf(`said lowering %s && reproduces "the verifier accepted the case and the lowering said: %s"`, corpus.ShellQuote(w), shEsc(w)),
 		`clean lowering && fixed "the lowering lowers the case"`,
 		`fixed "the lowering refused the case, but not with the bucket's words"`)
 }
@@ -301,7 +302,7 @@ func faultCheck(s *script, obs oracles.Verdict, fault oracles.Fault) {
 	switch fault {
 	case oracles.ExitZero:
 		if w := words(obs.Diagnostic); w != "" {
-			s.add(fmt.Sprintf(`[ "$rc" -eq 0 ] && said lowering %s && reproduces "the lowering said: %s, and exited 0"`, shQuote(w), shEsc(w)))
+			s.add(fmt.Sprintf(`[ "$rc" -eq 0 ] && said lowering %s && reproduces "the lowering said: %s, and exited 0"`, corpus.ShellQuote(w), shEsc(w)))
 		}
 		s.add(`fixed "the lowering no longer prints an error with exit status 0"`)
 		return
@@ -348,7 +349,7 @@ func planChainFault(s *script, bd Bundle, dir string, tools mlir.Tools, stage st
 // instruction the op needs, as many times as the mlir oracle counts.
 func droppedCheck(s *script, bd Bundle) {
 	for _, w := range mlir.Wants(bd.Case) {
-		s.add(fmt.Sprintf(`n=$(grep -oE %s "$work/case.ptx" | wc -l)`, shQuote(w.Pattern)),
+		s.add(fmt.Sprintf(`n=$(grep -oE %s "$work/case.ptx" | wc -l)`, corpus.ShellQuote(w.Pattern)),
 			fmt.Sprintf(`[ "$n" -lt %d ] && reproduces "the PTX holds $n %s where the op needs %d"`, w.N, shEsc(w.What), w.N))
 	}
 	s.add(`fixed "the PTX holds every instruction the op needs"`)
@@ -370,9 +371,9 @@ func wrongValueCheck(s *script, bd Bundle, dir, ptx string) {
 		comment, input = `# the host's call of `+strings.TrimPrefix(assign, "callee=")+`, each argument replaced by its value (? for a run-time value), an array by what the host stores in it`, "$work/lowered.mlir"
 	}
 	s.add(comment,
-		fmt.Sprintf(`awk -v %s -f %s "%s" >"$work/values.txt"`, shQuote(assign), ValuesAwk, input),
+		fmt.Sprintf(`awk -v %s -f %s "%s" >"$work/values.txt"`, corpus.ShellQuote(assign), ValuesAwk, input),
 		`cat "$work/values.txt"`,
-		fmt.Sprintf(`grep -qxF %s "$work/values.txt" && reproduces "%s"`, shQuote(line), shEsc(message(bd.Observed.Diagnostic))),
+		fmt.Sprintf(`grep -qxF %s "$work/values.txt" && reproduces "%s"`, corpus.ShellQuote(line), shEsc(message(bd.Observed.Diagnostic))),
 		`fixed "the PTX no longer holds that instruction"`)
 }
 

@@ -3,6 +3,7 @@ package repro
 import (
 	"context"
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/corpus"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -67,7 +68,7 @@ func (s *script) text(ctx context.Context, header []string) string {
 	for _, t := range s.tools {
 		cands := []string{}
 		if found, err := tool.Locate(ctx, t.Spec); err == nil {
-			cands = append(cands, shQuote(found.Path))
+			cands = append(cands, corpus.ShellQuote(found.Path))
 		}
 		cands = append(cands, t.Spec.Files...)
 		fmt.Fprintf(&b, "%s=$(find_tool %s %s) || cannot \"%s not found: install it (%s) or set %s\"\n",
@@ -150,14 +151,6 @@ crashed() { [ "$rc" -ge 128 ] || grep -qE 'PLEASE submit a bug report|Stack dump
 clean() { [ "$rc" -eq 0 ] && ! grep -qiE '(^|: )(error|fatal)( |:)' "$work/$1.out"; }
 
 `
-
-// shQuote quotes s for sh.
-func shQuote(s string) string {
-	if regexp.MustCompile(`^[\w@%+=:,./-]+$`).MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
 
 // placeholder matches what diag.Normalize put in place of the parts of a
 // message that vary (paths, positions, names): the bug's words are the

@@ -10,6 +10,7 @@ package blockscale
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -37,6 +38,9 @@ var Types = domain.Enum{"e2m1", "e3m2", "e2m3", "e4m3", "e5m2", "f16", "bf16", "
 
 func (t Type) String() string { return Types.Name(int(t)) }
 
+// Enum names the values of Type: package desc and mutation read its size.
+func (Type) Enum() domain.Enum { return Types }
+
 // SF is the scale-factor type (.stype); the seed writes ue8m0 as e8m0.
 type SF uint8
 
@@ -50,6 +54,9 @@ const (
 var SFs = domain.Enum{"ue8m0", "ue4m3", "other"}
 
 func (s SF) String() string { return SFs.Name(int(s)) }
+
+// Enum names the values of SF: package desc and mutation read its size.
+func (SF) Enum() domain.Enum { return SFs }
 
 // Kind is the .kind; F8F6F4 is the unscaled kind, illegal with .block_scale.
 type Kind uint8
@@ -66,6 +73,9 @@ var Kinds = domain.Enum{"mxf8f6f4", "mxf4", "mxf4nvf4", "f8f6f4"}
 
 func (k Kind) String() string { return Kinds.Name(int(k)) }
 
+// Enum names the values of Kind: package desc and mutation read its size.
+func (Kind) Enum() domain.Enum { return Kinds }
+
 // K is the kind's K: 32 for mxf8f6f4 and f8f6f4 (m16n8k32), 64 for mxf4
 // and mxf4nvf4 (m16n8k64).
 func (k Kind) K() int {
@@ -75,21 +85,26 @@ func (k Kind) K() int {
 	return 32
 }
 
-// Value is one SM120 block-scaled MMA.
+// Value is one SM120 block-scaled MMA. Its tags are the domain's one
+// description of its fields (package desc).
 type Value struct {
 	// K is the instruction's K; the shape is m16n8k<K>. Any byte; legal 32, 64.
-	K            uint8
-	AType, BType Type
-	SFType       SF
+	K      uint8 `field:"k,default=32"`
+	AType  Type  `field:"a_type,derived"`
+	BType  Type  `field:"b_type,derived"`
+	SFType SF    `field:"sf_type"`
 	// ScaleVecSize is the seed's scale_vector_size: elements per scale
 	// factor (legal 16, 32). PTX's .scale_vec::NX has NX = K / ScaleVecSize.
-	ScaleVecSize uint8
+	ScaleVecSize uint8 `field:"scale_vector_size,derived"`
 	// ScaleFragmentBits is the seed's scale_fragment_bits: the bits of scale
 	// factors one row uses per instruction.
-	ScaleFragmentBits uint8
-	Kind              Kind
-	Tgt               target.Target
+	ScaleFragmentBits uint8         `field:"scale_fragment_bits,derived"`
+	Kind              Kind          `field:"kind,derived"`
+	Tgt               target.Target `field:"target,default=sm_120a"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -106,32 +121,11 @@ func (v Value) ScaleVecN() (n int, ok bool) {
 // Shape is the PTX shape, "m16n8k<K>".
 func (v Value) Shape() string { return fmt.Sprintf("m16n8k%d", v.K) }
 
-// Encode implements domain.Value: K, A, B, SF, scale vector size, fragment
-// bits, kind, target.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	for _, b := range []uint8{v.K, uint8(v.AType), uint8(v.BType), uint8(v.SFType), v.ScaleVecSize,
-		v.ScaleFragmentBits, uint8(v.Kind)} {
-		w.U8(b)
-	}
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+// Encode implements domain.Value.
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	return Value{
-		K:                 r.U8(),
-		AType:             Type(r.Index(len(Types))),
-		BType:             Type(r.Index(len(Types))),
-		SFType:            SF(r.Index(len(SFs))),
-		ScaleVecSize:      r.U8(),
-		ScaleFragmentBits: r.U8(),
-		Kind:              Kind(r.Index(len(Kinds))),
-		Tgt:               target.Decode(r.U8(), r.U8()),
-	}, nil
-}
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
 
 // String is a short human form, e.g. "mxf4 m16n8k64 e2m1.e2m1 ue8m0 svs=32 bits=16 sm_120a".
 func (v Value) String() string {

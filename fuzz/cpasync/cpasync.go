@@ -34,6 +34,9 @@ var ElemTypes = domain.Enum{"i8", "f16", "bf16", "f32", "i32", "f64"}
 
 func (e ElemType) String() string { return ElemTypes.Name(int(e)) }
 
+// Enum names the values of ElemType: package desc and mutation read its size.
+func (ElemType) Enum() domain.Enum { return ElemTypes }
+
 // Bytes is the element's size in bytes.
 func (e ElemType) Bytes() int {
 	switch e {
@@ -65,6 +68,9 @@ var CacheOps = domain.Enum{"ca", "cg", "cs", "lu", "cv"}
 
 func (c CacheOp) String() string { return CacheOps.Name(int(c)) }
 
+// Enum names the values of CacheOp: package desc and mutation read its size.
+func (CacheOp) Enum() domain.Enum { return CacheOps }
+
 // Prefetch is the .level::prefetch_size qualifier.
 type Prefetch uint8
 
@@ -79,6 +85,9 @@ const (
 var Prefetches = domain.Enum{"none", "64B", "128B", "256B"}
 
 func (p Prefetch) String() string { return Prefetches.Name(int(p)) }
+
+// Enum names the values of Prefetch: package desc and mutation read its size.
+func (Prefetch) Enum() domain.Enum { return Prefetches }
 
 // Value is one cp.async copy.
 type Value struct {

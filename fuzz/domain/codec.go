@@ -19,6 +19,10 @@ func (r *Reader) next(n int) []byte {
 	return buf[:n]
 }
 
+// Len is the number of bytes not read yet: a versioned codec reads its
+// trailer only when there is one.
+func (r *Reader) Len() int { return len(r.data) }
+
 // U8 reads one byte.
 func (r *Reader) U8() uint8 { return r.next(1)[0] }
 

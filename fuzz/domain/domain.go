@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -138,6 +139,38 @@ func (e Enum) Name(i int) string {
 func Range(field string, v, lo, hi int64) error {
 	if v < lo || v > hi {
 		return fmt.Errorf("field %q: %d out of range [%d, %d]", field, v, lo, hi)
+	}
+	return nil
+}
+
+// RoundTrip returns v's canonical bytes after checking that they decode to
+// v: only such a value is a real case. It is the one round-trip check:
+// the fuzz invariants, mutation, minimization and the domains' tests ask it.
+func RoundTrip(d Domain, v Value) ([]byte, error) {
+	b := v.Encode()
+	back, err := d.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: decode(encode(v)): %w", d.Name, err)
+	}
+	if !reflect.DeepEqual(back, v) {
+		return nil, fmt.Errorf("%s: decode(encode(v)) = %+v, want %+v", d.Name, back, v)
+	}
+	return b, nil
+}
+
+// JSONRoundTrip checks that v parses from its own JSON to itself: the JSON
+// form loses nothing.
+func JSONRoundTrip(d Domain, v Value) error {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("%s: marshal JSON: %w", d.Name, err)
+	}
+	parsed, err := d.ParseJSON(js)
+	if err != nil {
+		return fmt.Errorf("%s: parse own JSON %s: %w", d.Name, js, err)
+	}
+	if !reflect.DeepEqual(parsed, v) {
+		return fmt.Errorf("%s: JSON round trip %s = %+v, want %+v", d.Name, js, parsed, v)
 	}
 	return nil
 }

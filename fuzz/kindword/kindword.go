@@ -37,6 +37,9 @@ var Kinds = domain.Enum{"mxf4nvf4", "i8", "mxf8f6f4", "f16", "tf32", "f8f6f4", "
 
 func (k Kind) String() string { return Kinds.Name(int(k)) }
 
+// Enum names the values of Kind: package desc and mutation read its size.
+func (Kind) Enum() domain.Enum { return Kinds }
+
 // BlockScaled reports whether k is one of the block-scaled (mx) kinds.
 func (k Kind) BlockScaled() bool { return k == MXF8F6F4 || k == MXF4 || k == MXF4NVF4 }
 
@@ -57,6 +60,9 @@ var ScaleVecs = domain.Enum{"", "1X", "2X", "4X", "reserved3"}
 
 func (s ScaleVec) String() string { return ScaleVecs.Name(int(s)) }
 
+// Enum names the values of ScaleVec: package desc and mutation read its size.
+func (ScaleVec) Enum() domain.Enum { return ScaleVecs }
+
 // Collector is the collector::a operation.
 type Collector uint8
 
@@ -71,6 +77,9 @@ const (
 var Collectors = domain.Enum{"discard", "lastuse", "fill", "use"}
 
 func (c Collector) String() string { return Collectors.Name(int(c)) }
+
+// Enum names the values of Collector: package desc and mutation read its size.
+func (Collector) Enum() domain.Enum { return Collectors }
 
 // Value is one tcgen05.mma instruction.
 type Value struct {

@@ -32,6 +32,9 @@ var Ops = domain.Enum{"ldmatrix", "stmatrix"}
 
 func (o Op) String() string { return Ops.Name(int(o)) }
 
+// Enum names the values of Op: package desc and mutation read its size.
+func (Op) Enum() domain.Enum { return Ops }
+
 // Mode is seed 001's LDSM/STSM mode. ModeReserved stands for a tuple the
 // seed's table has no row for (e.g. stmatrix .m16n8).
 type Mode uint8
@@ -50,6 +53,9 @@ var Modes = domain.Enum{"M88", "MT88", "M816", "M832", "MT1616", "reserved"}
 
 func (m Mode) String() string { return Modes.Name(int(m)) }
 
+// Enum names the values of Mode: package desc and mutation read its size.
+func (Mode) Enum() domain.Enum { return Modes }
+
 // Shape is the matrix shape as PTX spells it. M8N32 is the seed's .M832
 // shape, which PTX does not have.
 type Shape uint8
@@ -66,6 +72,9 @@ const (
 var Shapes = domain.Enum{"m8n8", "m16n16", "m8n16", "m16n8", "m8n32"}
 
 func (s Shape) String() string { return Shapes.Name(int(s)) }
+
+// Enum names the values of Shape: package desc and mutation read its size.
+func (Shape) Enum() domain.Enum { return Shapes }
 
 // modeShapes is the seed table's "Shape" column, read as a PTX shape.
 var modeShapes = [...]Shape{M88: M8N8, MT88: M8N8, M816: M8N16, M832: M8N32, MT1616: M16N16}
@@ -171,6 +180,9 @@ var Sizes = domain.Enum{"u16", "b16", "u8", "b8", "u4to8", "s4to8", "u2to4", "s2
 
 func (s Size) String() string { return Sizes.Name(int(s)) }
 
+// Enum names the values of Size: package desc and mutation read its size.
+func (Size) Enum() domain.Enum { return Sizes }
+
 // Space is a memory space of a copy operand.
 type Space uint8
 
@@ -185,6 +197,9 @@ const (
 var Spaces = domain.Enum{"shared", "register", "global", "local"}
 
 func (s Space) String() string { return Spaces.Name(int(s)) }
+
+// Enum names the values of Space: package desc and mutation read its size.
+func (Space) Enum() domain.Enum { return Spaces }
 
 // Field limits: wide enough for illegal values, small enough to enumerate.
 const (

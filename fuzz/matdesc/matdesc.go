@@ -32,6 +32,9 @@ var Formats = domain.Enum{"wgmma", "tcgen05"}
 
 func (f Format) String() string { return Formats.Name(int(f)) }
 
+// Enum names the values of Format: package desc and mutation read its size.
+func (Format) Enum() domain.Enum { return Formats }
+
 // PTX layout bit positions shared by both formats.
 const (
 	shiftStart = 0

@@ -31,6 +31,9 @@ var Sparsities = domain.Enum{"dense", "sp", "sp::ordered_metadata"}
 
 func (s Sparsity) String() string { return Sparsities.Name(int(s)) }
 
+// Enum names the values of Sparsity: package desc and mutation read its size.
+func (Sparsity) Enum() domain.Enum { return Sparsities }
+
 // Layout is a row- or column-major operand layout.
 type Layout uint8
 
@@ -43,6 +46,9 @@ const (
 var Layouts = domain.Enum{"row", "col"}
 
 func (l Layout) String() string { return Layouts.Name(int(l)) }
+
+// Enum names the values of Layout: package desc and mutation read its size.
+func (Layout) Enum() domain.Enum { return Layouts }
 
 // Type is an element type, in any of the four positions. F32 as an A or B
 // type is the MLIR f32 operand: with tf32Enabled it multiplies as .tf32,
@@ -68,6 +74,9 @@ const (
 var Types = domain.Enum{"f16", "bf16", "f32", "f64", "e4m3", "e5m2", "s8", "u8", "s4", "u4", "b1", "s32"}
 
 func (t Type) String() string { return Types.Name(int(t)) }
+
+// Enum names the values of Type: package desc and mutation read its size.
+func (Type) Enum() domain.Enum { return Types }
 
 // Bits is the element's width in bits.
 func (t Type) Bits() int {
@@ -102,6 +111,9 @@ const (
 var BitOps = domain.Enum{"none", "xor", "and"}
 
 func (b BitOp) String() string { return BitOps.Name(int(b)) }
+
+// Enum names the values of BitOp: package desc and mutation read its size.
+func (BitOp) Enum() domain.Enum { return BitOps }
 
 // MaxShapeRank is the longest mmaShape array a value can hold.
 const MaxShapeRank = 4

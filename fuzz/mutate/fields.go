@@ -7,8 +7,10 @@
 // of its arrays and nested structs, and its target.Target as one unit. The
 // interesting values of a leaf are those its field takes across the domain's
 // seeds (the seeds hold every rule's boundary values), their neighbours, and
-// the type's special values. Every produced value is normalized by the
-// domain's own decoder, so mutation never needs to know a domain's rules.
+// the type's special values. An enumeration's size is its Enum method's; a
+// domain described by package desc gives its fields' ranges too. Every
+// produced value is normalized by the domain's own decoder, so mutation
+// never needs to know a domain's rules.
 package mutate
 
 import (
@@ -19,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -42,10 +45,13 @@ type leaf struct {
 	path []int // field or element index per level
 	kind leafKind
 	bits int
-	// enum is the number of names of an enumeration type (a type whose
-	// String method spells indices past its names "?N", as domain.Enum does);
-	// zero for plain numbers.
+	// enum is the number of names of an enumeration type; zero for plain
+	// numbers.
 	enum int
+	// ranged says lo..hi is the field's range as its domain describes it
+	// (package desc); Random draws from it rather than the seeds' span.
+	ranged bool
+	lo, hi int64
 }
 
 // Fields describes one domain's value type for generation and mutation.
@@ -64,6 +70,9 @@ type Fields struct {
 
 var targetType = reflect.TypeFor[target.Target]()
 
+// enumer is an enumeration type: it names its values.
+type enumer interface{ Enum() domain.Enum }
+
 // Describe derives the field description of d from its value type and seeds.
 // It fails when d has no seeds or its values are not structs.
 func Describe(d domain.Domain) (*Fields, error) {
@@ -77,6 +86,7 @@ func Describe(d domain.Domain) (*Fields, error) {
 	}
 	f := &Fields{dom: d, typ: typ, seeds: seeds, pools: map[string][]uint64{}}
 	f.walk(typ, "", nil)
+	f.describe()
 	f.group()
 	if len(f.groups) == 0 {
 		return nil, fmt.Errorf("mutate: domain %s: value type %s has no number or boolean fields", d.Name, typ)
@@ -122,6 +132,25 @@ func (f *Fields) walk(t reflect.Type, key string, path []int) {
 	// into; they are left as the parent value has them.
 }
 
+// describe gives the top-level number leaves the ranges of the domain's
+// description, where it has one.
+func (f *Fields) describe() {
+	d, ok := desc.Lookup(f.typ)
+	if !ok {
+		return
+	}
+	byIndex := map[int]desc.Field{}
+	for _, df := range d.FieldList() {
+		byIndex[df.Index] = df
+	}
+	for i := range f.leaves {
+		l := &f.leaves[i]
+		if df, ok := byIndex[l.path[0]]; ok && len(l.path) == 1 && df.Kind == desc.Int {
+			l.ranged, l.lo, l.hi = true, df.Lo, df.Hi
+		}
+	}
+}
+
 // group sorts the number and boolean leaves into one group per key, in
 // field order.
 func (f *Fields) group() {
@@ -140,18 +169,11 @@ func (f *Fields) group() {
 	}
 }
 
-// enumSize probes t's String method: the first index it spells "?N" (how
-// domain.Enum names an index past its names) is the number of names.
+// enumSize is the number of names of an enumeration type (one with an
+// Enum method, as every domain's enumerations have), zero for other types.
 func enumSize(t reflect.Type) int {
-	if t.Bits() > 16 || !t.Implements(reflect.TypeFor[fmt.Stringer]()) {
-		return 0
-	}
-	v := reflect.New(t).Elem()
-	for i := range min(uint64(1)<<t.Bits(), 256) {
-		v.SetUint(i)
-		if strings.HasPrefix(v.Interface().(fmt.Stringer).String(), "?") {
-			return int(i)
-		}
+	if e, ok := reflect.Zero(t).Interface().(enumer); ok {
+		return len(e.Enum())
 	}
 	return 0
 }

@@ -141,12 +141,8 @@ func (f *Fields) normalize(v domain.Value) (domain.Value, []byte, bool) {
 	if err != nil {
 		return nil, nil, false
 	}
-	canon, ok := encode(out)
-	if !ok {
-		return nil, nil, false
-	}
-	back, err := f.dom.Decode(canon)
-	if err != nil || !reflect.DeepEqual(back, out) {
+	canon, err := domain.RoundTrip(f.dom, out)
+	if err != nil {
 		return nil, nil, false
 	}
 	return out, canon, true
@@ -218,6 +214,8 @@ func (f *Fields) value(l leaf, op Op, x uint64, rnd *rand.Rand) uint64 {
 		return uint64(rnd.IntN(l.enum))
 	case op == Boundary && len(pool) > 0:
 		return pool[rnd.IntN(len(pool))]
+	case op == Random && l.ranged:
+		return l.wrap(uint64(l.lo) + between(0, uint64(l.hi-l.lo), rnd))
 	case op == Random && len(pool) > 0:
 		return between(pool[0], pool[len(pool)-1], rnd)
 	}

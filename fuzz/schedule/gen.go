@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -102,16 +103,8 @@ func (d DAG) Target() target.Target {
 
 func newPlan(d DAG) (*Builder, Layout) {
 	b := NewBuilder(d.Target())
-	lay := NewLayout(b, d, 1, func(c Chain) int { return popcount8(c.Consumers) })
+	lay := NewLayout(b, d, 1, func(c Chain) int { return bits.OnesCount8(c.Consumers) })
 	return b, lay
-}
-
-func popcount8(m uint8) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
 }
 
 // StoreRole is the role that writes the output when d.Store: the first

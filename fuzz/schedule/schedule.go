@@ -180,6 +180,18 @@ func (c Code) String() string {
 	return fmt.Sprintf("?%d", c)
 }
 
+// codeNames spells the codes in order.
+var codeNames = func() domain.Enum {
+	names := make(domain.Enum, numCodes)
+	for i, c := range codes {
+		names[i] = c.name
+	}
+	return names
+}()
+
+// Enum names the codes: mutation reads its size.
+func (Code) Enum() domain.Enum { return codeNames }
+
 // Fields lists the fields an op with code c uses.
 func (c Code) Fields() Field { return codes[c].fields }
 
@@ -339,6 +351,9 @@ const (
 var RoleKinds = domain.Enum{"warp", "load", "mma", "epilogue", "compute"}
 
 func (k RoleKind) String() string { return RoleKinds.Name(int(k)) }
+
+// Enum names the values of RoleKind: package desc and mutation read its size.
+func (RoleKind) Enum() domain.Enum { return RoleKinds }
 
 // Role is one warp or warpgroup with its program.
 type Role struct {

@@ -8,6 +8,7 @@ package swizzle
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -35,6 +36,9 @@ const (
 var Modes = domain.Enum{"cute", "none", "32B", "64B", "128B", "128B_base32B", "reserved6", "reserved7"}
 
 func (m Mode) String() string { return Modes.Name(int(m)) }
+
+// Enum names the values of Mode: package desc and mutation read its size.
+func (Mode) Enum() domain.Enum { return Modes }
 
 // Triple is the CuTe Swizzle<B,M,S> of a named mode: none <0,4,3>, 32B
 // <1,4,3>, 64B <2,4,3>, 128B <3,4,3>, 128B with 32-byte atoms <2,5,2>.
@@ -65,18 +69,24 @@ const (
 	MaxS = 6
 )
 
-// Value is one commutation question.
+// Value is one commutation question. Its tags are the domain's one
+// description of its fields (package desc).
 type Value struct {
-	Mode Mode
+	Mode Mode `field:"mode,derived"`
 	// B, M, S are the CuTe Swizzle<B,M,S>: B bits, base M, shift S. For a
 	// named mode they are its Triple.
-	B, M, S uint8
+	B uint8 `field:"b,range=0..4,derived"`
+	M uint8 `field:"m,range=0..6,derived"`
+	S uint8 `field:"s,range=0..6,derived"`
 	// K is the offset added to the address.
-	K int64
+	K int64 `field:"k"`
 	// X is the address the rewrite is applied at.
-	X   uint32
-	Tgt target.Target
+	X   uint32        `field:"x"`
+	Tgt target.Target `field:"target,default=sm_90a"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -105,38 +115,11 @@ func AddOffset(x uint32, k int64) uint32 { return x + uint32(k) }
 // access reaches.
 func (v Value) Swizzled() uint32 { return v.Apply(AddOffset(v.X, v.K)) }
 
-// Encode implements domain.Value: mode, B, M, S, K, X, target.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	w.U8(uint8(v.Mode))
-	w.U8(v.B)
-	w.U8(v.M)
-	w.U8(v.S)
-	w.U64(uint64(v.K))
-	w.U32(v.X)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+// Encode implements domain.Value.
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
-// Decode maps fuzz bytes to a value; every input decodes. A named mode's
-// triple overrides the bytes read for it, and reserved modes carry the zero
-// triple, so the encoding stays canonical.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{
-		Mode: Mode(r.Index(len(Modes))),
-		B:    r.U8() % (MaxB + 1),
-		M:    r.U8() % (MaxM + 1),
-		S:    r.U8() % (MaxS + 1),
-		K:    int64(r.U64()),
-		X:    r.U32(),
-	}
-	if v.Mode != CuTe {
-		v.B, v.M, v.S = v.Mode.Triple()
-	}
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
-}
+// Decode maps fuzz bytes to a value; every input decodes.
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
 
 // String is a short human form, e.g. "128B Swizzle<3,4,3> x=0x0 k=1024 sm_90a".
 func (v Value) String() string {

@@ -35,6 +35,9 @@ var Encodings = domain.Enum{"tiled", "im2col", "im2col_wide"}
 
 func (e Encoding) String() string { return Encodings.Name(int(e)) }
 
+// Enum names the values of Encoding: package desc and mutation read its size.
+func (Encoding) Enum() domain.Enum { return Encodings }
+
 // DType is CUtensorMapDataType, numbered as the driver's enum; DTypeReserved
 // is the first value past it.
 type DType uint8
@@ -65,6 +68,9 @@ var DTypes = domain.Enum{"uint8", "uint16", "uint32", "int32", "uint64", "int64"
 	"16u4_align8b", "16u4_align16b", "16u6_align16b", "reserved16"}
 
 func (d DType) String() string { return DTypes.Name(int(d)) }
+
+// Enum names the values of DType: package desc and mutation read its size.
+func (DType) Enum() domain.Enum { return DTypes }
 
 // SMemBits is the size one element occupies in shared memory, in bits: the
 // ALIGN16B packed types spread 16 values over 16 bytes there (with gaps), so
@@ -119,6 +125,9 @@ var Interleaves = domain.Enum{"none", "16B", "32B", "reserved3"}
 
 func (i Interleave) String() string { return Interleaves.Name(int(i)) }
 
+// Enum names the values of Interleave: package desc and mutation read its size.
+func (Interleave) Enum() domain.Enum { return Interleaves }
+
 // Swizzle is CUtensorMapSwizzle plus one reserved value.
 type Swizzle uint8
 
@@ -138,6 +147,9 @@ var Swizzles = domain.Enum{"none", "32B", "64B", "128B", "128B_atom_32B", "128B_
 	"128B_atom_64B", "reserved7"}
 
 func (s Swizzle) String() string { return Swizzles.Name(int(s)) }
+
+// Enum names the values of Swizzle: package desc and mutation read its size.
+func (Swizzle) Enum() domain.Enum { return Swizzles }
 
 // Span is the swizzle span in bytes (32, 64, or 128 for every 128B mode); 0
 // for none and for the reserved value, which has no span.
@@ -164,6 +176,9 @@ const L2Reserved L2Promotion = 4
 
 func (l L2Promotion) String() string { return L2Promotions.Name(int(l)) }
 
+// Enum names the values of L2Promotion: package desc and mutation read its size.
+func (L2Promotion) Enum() domain.Enum { return L2Promotions }
+
 // OOBFill is CUtensorMapFloatOOBfill.
 type OOBFill uint8
 
@@ -177,6 +192,9 @@ var OOBFills = domain.Enum{"none", "nan_request_zero_fma"}
 
 func (o OOBFill) String() string { return OOBFills.Name(int(o)) }
 
+// Enum names the values of OOBFill: package desc and mutation read its size.
+func (OOBFill) Enum() domain.Enum { return OOBFills }
+
 // WideMode is CUtensorMapIm2ColWideMode.
 type WideMode uint8
 
@@ -189,6 +207,9 @@ const (
 var WideModes = domain.Enum{"W", "W128"}
 
 func (m WideMode) String() string { return WideModes.Name(int(m)) }
+
+// Enum names the values of WideMode: package desc and mutation read its size.
+func (WideMode) Enum() domain.Enum { return WideModes }
 
 // Value is one descriptor request. Array entries past their count (see
 // Dims, StrideCount, CornerCount) and fields that the encoding does not take

@@ -9,6 +9,7 @@ package tmamode
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -30,6 +31,9 @@ var Directions = domain.Enum{"load", "store", "prefetch"}
 
 func (d Direction) String() string { return Directions.Name(int(d)) }
 
+// Enum names the values of Direction: package desc and mutation read its size.
+func (Direction) Enum() domain.Enum { return Directions }
+
 // Mode is the load or store mode qualifier.
 type Mode uint8
 
@@ -49,6 +53,9 @@ var Modes = domain.Enum{"tile", "tile::gather4", "im2col", "im2col::w", "im2col:
 	"tile::scatter4", "im2col_no_offs", "reserved7"}
 
 func (m Mode) String() string { return Modes.Name(int(m)) }
+
+// Enum names the values of Mode: package desc and mutation read its size.
+func (Mode) Enum() domain.Enum { return Modes }
 
 // IsIm2col reports whether m is one of the im2col modes.
 func (m Mode) IsIm2col() bool {
@@ -73,6 +80,9 @@ var Spaces = domain.Enum{"shared::cluster", "shared::cta", "global", "L2"}
 
 func (s Space) String() string { return Spaces.Name(int(s)) }
 
+// Enum names the values of Space: package desc and mutation read its size.
+func (Space) Enum() domain.Enum { return Spaces }
+
 // DefaultDst is the destination of a direction: loads write
 // .shared::cluster, stores .global, prefetches .L2.
 func DefaultDst(d Direction) Space {
@@ -96,60 +106,42 @@ var Interleaves = domain.Enum{"none", "16B", "32B"}
 
 func (i Interleave) String() string { return Interleaves.Name(int(i)) }
 
+// Enum names the values of Interleave: package desc and mutation read its size.
+func (Interleave) Enum() domain.Enum { return Interleaves }
+
 // Value is one cp.async.bulk.tensor instruction with the tensor-map facts
-// its mode constrains.
+// its mode constrains. Its tags are the domain's one description of its
+// fields (package desc).
 type Value struct {
-	Direction Direction
-	Mode      Mode
+	Direction Direction `field:"direction"`
+	Mode      Mode      `field:"mode"`
 	// Rank is the .dim qualifier, 0..7.
-	Rank uint8
-	Dst  Space
+	Rank uint8 `field:"rank,range=0..7,default=2"`
+	Dst  Space `field:"dst,derived"`
 	// CTAGroup is 0 for none, else .cta_group::1 or ::2.
-	CTAGroup  uint8
-	Multicast bool
+	CTAGroup uint8 `field:"cta_group,range=0..2"`
 	// BoxDim1 and Interleave describe the tensor map; only gather4 and
 	// scatter4 constrain them.
-	BoxDim1    uint32
-	Interleave Interleave
+	Interleave Interleave `field:"interleave"`
+	Multicast  bool       `field:"multicast"`
+	BoxDim1    uint32     `field:"box_dim1,default=1"`
 	// WHalo and WOffset are the im2col::w operands; zero when absent.
-	WHalo   uint16
-	WOffset uint16
-	Tgt     target.Target
+	WHalo   uint16        `field:"w_halo"`
+	WOffset uint16        `field:"w_offset"`
+	Tgt     target.Target `field:"target,default=sm_90a"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
 
 // Encode implements domain.Value.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	for _, b := range []uint8{uint8(v.Direction), uint8(v.Mode), v.Rank, uint8(v.Dst), v.CTAGroup, uint8(v.Interleave)} {
-		w.U8(b)
-	}
-	w.Bool(v.Multicast)
-	w.U32(v.BoxDim1)
-	w.U16(v.WHalo)
-	w.U16(v.WOffset)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{
-		Direction:  Direction(r.Index(len(Directions))),
-		Mode:       Mode(r.Index(len(Modes))),
-		Rank:       uint8(r.Index(8)),
-		Dst:        Space(r.Index(len(Spaces))),
-		CTAGroup:   uint8(r.Index(3)),
-		Interleave: Interleave(r.Index(len(Interleaves))),
-		Multicast:  r.Bool(),
-	}
-	v.BoxDim1, v.WHalo, v.WOffset = r.U32(), r.U16(), r.U16()
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
-}
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
 
 // String is a short human form, e.g. "load tile::gather4 2d shared::cta sm_100a".
 func (v Value) String() string {

@@ -40,6 +40,9 @@ var Kinds = domain.Enum{"vmem_load", "vmem_store", "lds", "smem", "gds", "msg", 
 
 func (k Kind) String() string { return Kinds.Name(int(k)) }
 
+// Enum names the values of Kind: package desc and mutation read its size.
+func (Kind) Enum() domain.Enum { return Kinds }
+
 // GPU is the AMD processor the program runs on. All are gfx9: one s_waitcnt
 // with vmcnt (6 bits), expcnt (3) and lgkmcnt (4), and no separate vscnt.
 type GPU uint8
@@ -56,6 +59,9 @@ const (
 var GPUs = domain.Enum{"gfx942", "gfx90a", "gfx908", "gfx900"}
 
 func (g GPU) String() string { return GPUs.Name(int(g)) }
+
+// Enum names the values of GPU: package desc and mutation read its size.
+func (GPU) Enum() domain.Enum { return GPUs }
 
 // HasExport reports whether the processor has export instructions: CDNA2 and
 // CDNA3 (gfx90a, gfx942) do not; llvm-mc refuses exp there.

@@ -39,6 +39,9 @@ var Syntaxes = domain.Enum{"named", "amp", "comma", "sat", "reversed", "dec", "h
 
 func (s Syntax) String() string { return Syntaxes.Name(int(s)) }
 
+// Enum names the values of Syntax: package desc and mutation read its size.
+func (Syntax) Enum() domain.Enum { return Syntaxes }
+
 // Helpers reports whether the syntax names counters.
 func (s Syntax) Helpers() bool { return s <= Reversed }
 

@@ -57,6 +57,9 @@ var CPUs = func() domain.Enum {
 
 func (t CPU) String() string { return CPUs.Name(int(t)) }
 
+// Enum names the values of CPU: package desc and mutation read its size.
+func (CPU) Enum() domain.Enum { return CPUs }
+
 // Gen is the processor's generation.
 func (t CPU) Gen() Gen { return targets[t].gen }
 
@@ -83,6 +86,9 @@ var Ops = domain.Enum{"s_waitcnt", "s_waitcnt_vscnt", "s_wait_loadcnt", "s_wait_
 	"s_wait_bvhcnt", "s_wait_expcnt", "s_wait_dscnt", "s_wait_kmcnt", "s_wait_loadcnt_dscnt", "s_wait_storecnt_dscnt"}
 
 func (o Op) String() string { return Ops.Name(int(o)) }
+
+// Enum names the values of Op: package desc and mutation read its size.
+func (Op) Enum() domain.Enum { return Ops }
 
 // Field is one counter's bits in the 16-bit operand: Width bits at Lo, and
 // the value's bits above those, if the field is split, HiWidth bits at HiLo.

@@ -11,6 +11,7 @@ package wgmma
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -39,6 +40,9 @@ const (
 var Types = domain.Enum{"f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8", "b1", "f64", "s4"}
 
 func (t Type) String() string { return Types.Name(int(t)) }
+
+// Enum names the input types for package desc.
+func (Type) Enum() domain.Enum { return Types }
 
 // Bits is the element's width in bits.
 func (t Type) Bits() int {
@@ -76,31 +80,47 @@ var AccTypes = domain.Enum{"f16", "f32", "s32", "f64"}
 
 func (a AccType) String() string { return AccTypes.Name(int(a)) }
 
-// MaxDim bounds M, N, K and B's K.
+// Enum names the accumulator types for package desc.
+func (AccType) Enum() domain.Enum { return AccTypes }
+
+// MaxDim bounds M, N, K and B's K (their tagged range).
 const MaxDim = 511
 
-// Value is one wgmma.mma_async instruction.
+// Value is one wgmma.mma_async instruction. Its tags are the domain's one
+// description of its fields (package desc): the byte codec, the JSON form,
+// mutation's ranges and the docs derive from them.
 type Value struct {
 	// Rank is the rank of the matrix fragments; the seed demands 2.
-	Rank uint8
+	Rank uint8 `field:"rank,range=0..4,default=2"`
 	// M, N, K is the instruction shape (A is MxK); BK is B's K, compatible
 	// when it equals K.
-	M, N, K, BK  uint16
-	AType, BType Type
+	M  uint16 `field:"m,range=0..511,default=64"`
+	N  uint16 `field:"n,range=0..511,default=128"`
+	K  uint16 `field:"k,range=0..511,derived"`
+	BK uint16 `field:"b_k,range=0..511,derived"`
+
+	AType Type `field:"a_type,default=f16"`
+	BType Type `field:"b_type,derived"`
 	// DType is the accumulator .dtype; ResultType the result the seed's op
 	// declares (PTX's d is both, so one type).
-	DType, ResultType AccType
+	DType      AccType `field:"d_type,derived"`
+	ResultType AccType `field:"result_type,derived"`
 	// ARegister: A comes from registers rather than a shared-memory descriptor.
-	ARegister      bool
-	TransA, TransB bool // imm-trans-a, imm-trans-b
-	ScaleD         bool // the scale-d predicate: D = A*B + D when true
+	ARegister bool `field:"a_source,names=descriptor|register"`
+	TransA    bool `field:"trans_a"`              // imm-trans-a
+	TransB    bool `field:"trans_b"`              // imm-trans-b
+	ScaleD    bool `field:"scale_d,default=true"` // the scale-d predicate: D = A*B + D when true
 	// ScaleA and ScaleB are imm-scale-a/b; -1 negates, 1 does not.
-	ScaleA, ScaleB int8
-	Sparse         bool  // wgmma.mma_async.sp
-	SpSel          uint8 // sparsity selector 0..3, zero when dense
-	Satfinite      bool
-	Tgt            target.Target
+	ScaleA    int8          `field:"scale_a,range=-2..2,default=1"`
+	ScaleB    int8          `field:"scale_b,range=-2..2,default=1"`
+	Sparse    bool          `field:"sparse"`            // wgmma.mma_async.sp
+	SpSel     uint8         `field:"sp_sel,range=0..3"` // sparsity selector, zero when dense
+	Satfinite bool          `field:"satfinite"`
+	Tgt       target.Target `field:"target,default=sm_90a"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -109,40 +129,17 @@ func (v Value) Target() target.Target { return v.Tgt }
 func (v Value) ShapeName() string { return fmt.Sprintf("m%dn%dk%d", v.M, v.N, v.K) }
 
 // Encode implements domain.Value.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	w.U8(v.Rank)
-	for _, d := range []uint16{v.M, v.N, v.K, v.BK} {
-		w.U16(d)
-	}
-	w.U8(uint8(v.AType))
-	w.U8(uint8(v.BType))
-	w.U8(uint8(v.DType))
-	w.U8(uint8(v.ResultType))
-	w.Flags(v.ARegister, v.TransA, v.TransB, v.ScaleD, v.Sparse, v.Satfinite)
-	w.U8(uint8(v.ScaleA + 2))
-	w.U8(uint8(v.ScaleB + 2))
-	w.U8(v.SpSel)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{Rank: uint8(r.Index(5))}
-	for _, d := range []*uint16{&v.M, &v.N, &v.K, &v.BK} {
-		*d = r.U16() & MaxDim
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
+
+// Unused says why a field has no meaning in v: only .sp has a selector.
+func (v *Value) Unused(field string) string {
+	if field == "sp_sel" && !v.Sparse {
+		return "a dense wgmma has no sparsity selector"
 	}
-	v.AType, v.BType = Type(r.Index(len(Types))), Type(r.Index(len(Types)))
-	v.DType, v.ResultType = AccType(r.Index(len(AccTypes))), AccType(r.Index(len(AccTypes)))
-	r.Flags(&v.ARegister, &v.TransA, &v.TransB, &v.ScaleD, &v.Sparse, &v.Satfinite)
-	v.ScaleA, v.ScaleB = int8(r.Index(5))-2, int8(r.Index(5))-2
-	if v.SpSel = r.U8() & 3; !v.Sparse {
-		v.SpSel = 0
-	}
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
+	return ""
 }
 
 // String is a short human form, e.g. "wgmma m64n128k16 f32.f16.f16 sm_90a".

@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -16,23 +15,11 @@ import (
 // a nondeterministic judgment, or a rule set contradicting its own
 // brute-force check.
 func CheckInvariants(d domain.Domain, v domain.Value) (map[Set]Judgment, error) {
-	back, err := d.Decode(v.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("%s: decode(encode(v)): %w", d.Name, err)
+	if _, err := domain.RoundTrip(d, v); err != nil {
+		return nil, err
 	}
-	if !reflect.DeepEqual(back, v) {
-		return nil, fmt.Errorf("%s: decode(encode(v)) = %+v, want %+v", d.Name, back, v)
-	}
-	js, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("%s: marshal JSON: %w", d.Name, err)
-	}
-	parsed, err := d.ParseJSON(js)
-	if err != nil {
-		return nil, fmt.Errorf("%s: parse own JSON %s: %w", d.Name, js, err)
-	}
-	if !reflect.DeepEqual(parsed, v) {
-		return nil, fmt.Errorf("%s: JSON round trip %s = %+v, want %+v", d.Name, js, parsed, v)
+	if err := domain.JSONRoundTrip(d, v); err != nil {
+		return nil, err
 	}
 	if !v.Target().Valid() {
 		return nil, fmt.Errorf("%s: invalid target %v", d.Name, v.Target())

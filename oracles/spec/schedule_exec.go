@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math/bits"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 )
@@ -575,7 +576,7 @@ func (x *schedExec) barSync() {
 		nb.need = need
 	}
 	nb.arrived |= x.rb
-	if schedPopcount(nb.arrived) < int(nb.need) {
+	if bits.OnesCount8(nb.arrived) < int(nb.need) {
 		rs.inBar = true
 		return
 	}

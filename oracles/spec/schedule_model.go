@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"hash/maphash"
+	"math/bits"
 	"strings"
 	"time"
 	"unsafe"
@@ -404,7 +405,7 @@ func (e *schedExplorer) blocked(s *schedState) string {
 				b, v.ResolveParity(o, &rs.ring), bar.ph, bar.pending, bar.count, bar.tx)
 		case sc.BarSync:
 			nb := s.named[o.Bar.Base]
-			p += fmt.Sprintf(" id %d (%d of %d roles arrived)", o.Bar.Base, schedPopcount(nb.arrived), nb.need)
+			p += fmt.Sprintf(" id %d (%d of %d roles arrived)", o.Bar.Base, bits.OnesCount8(nb.arrived), nb.need)
 		}
 		parts = append(parts, p)
 	}

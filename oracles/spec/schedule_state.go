@@ -1,8 +1,6 @@
 package spec
 
 import (
-	"math/bits"
-
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 )
 
@@ -278,5 +276,3 @@ func (s *schedState) readRecord(x int8, q int, k schedKnow) {
 	}
 	b.r[q].and(k)
 }
-
-func schedPopcount(m uint8) int { return bits.OnesCount8(m) }

@@ -25,6 +25,7 @@ package mbarplan
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 )
@@ -51,7 +52,7 @@ type planner struct {
 func Plan(d sc.DAG) (sc.Value, error) {
 	slots := 0
 	for _, c := range d.ChainList() {
-		slots += int(c.Stages) * popcount(c.Consumers)
+		slots += int(c.Stages) * bits.OnesCount8(c.Consumers)
 	}
 	if 2*slots > sc.MaxBarriers {
 		return sc.Value{}, fmt.Errorf("%w: %d edge slots need %d mbarriers", ErrCapacity, slots, 2*slots)
@@ -103,14 +104,6 @@ func Plan(d sc.DAG) (sc.Value, error) {
 		return sc.Value{}, fmt.Errorf("%w: %v", ErrCapacity, err)
 	}
 	return v, nil
-}
-
-func popcount(m uint8) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
 }
 
 func (p *planner) ring(e edge) int { return p.lay.Ring[e.chain] }

@@ -63,6 +63,9 @@ var Streams = domain.Enum{"vmem", "lds", "smem", "gds", "msg", "export", "gds-lo
 
 func (s Stream) String() string { return Streams.Name(int(s)) }
 
+// Enum names the values of Stream: package desc and mutation read its size.
+func (Stream) Enum() domain.Enum { return Streams }
+
 // Ordered reports whether the stream's events complete in issue order.
 func (s Stream) Ordered() bool { return s != StreamSMEM }
 

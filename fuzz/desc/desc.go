@@ -1,0 +1,292 @@
+// Package desc states a domain's fields once and derives the rest from them.
+//
+// A domain's value type tags each field with its facts: the JSON name, the
+// range, the static default, since which codec version it exists. Compile
+// reads the tags once per type into a Table, and the Table is the domain's
+// canonical byte codec, its strict JSON form, the ranges mutation draws from
+// and the field table of docs/domains.md. Before this package each of those
+// restated the fields by hand (wgmma's ranges stood twice, as `& MaxDim` in
+// the decoder and `0..MaxDim` in the JSON parser), and a field added to one
+// place and not the others went unnoticed.
+//
+// The tag is `field:"NAME[,OPTION]..."` with the options
+//
+//	range=LO..HI   the integer range (default: the Go type's whole range)
+//	default=X      the static default of the JSON form (default: zero)
+//	derived        the default depends on other fields: the value's Derive
+//	               method sets it
+//	names=A|B      the two JSON names of a bool (false|true)
+//	since=N        the codec version that added the field (default 0)
+//
+// and nothing else: what depends on several fields stays Go. A value type
+// may implement
+//
+//	Derive(given func(field string) bool)  (on the pointer) the defaults of
+//	                                       the fields tagged derived
+//	Unused(field string) string            why a field has no meaning in this
+//	                                       value ("" when it has): the decoder
+//	                                       zeroes it, the JSON form refuses it
+//	                                       when it is not zero
+//	Check(given func(field string) bool)   (on the pointer) a rule between
+//	  error                                fields the JSON input must keep; the
+//	                                       error names the field
+//	Canonical()                            (on the pointer) sets what other
+//	                                       fields determine, after decoding
+//
+// An enumeration is a uint8 type with an `Enum() domain.Enum` method; its
+// names are its JSON spelling and its size its range.
+//
+// The byte codec is positional, field after field in struct order: a number
+// in its type's width (stored as value-LO; the decoder reduces any bytes into
+// the range, so every input decodes), an enumeration as one byte, the bools
+// of one version as bits of flag bytes (eight a byte, each byte where its
+// first bool stands), a target.Target as its two bytes. Version 0 is the
+// layout the hand-written codecs had, so case IDs, which hash the canonical
+// bytes, and stored corpora stay valid. A field added later carries since=N:
+// a value whose later fields are all zero encodes as before; otherwise the
+// version-0 bytes are followed by the version byte N and the fields of
+// versions 1..N. Old bytes have no trailer and decode with the new fields
+// zero, and only values that use a new field get new IDs.
+package desc
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// Kind is how a field is coded.
+type Kind uint8
+
+// The field kinds.
+const (
+	Int    Kind = iota // a signed or unsigned integer in [Lo, Hi]
+	Enum               // an enumeration: one of Names
+	Bool               // a bool, spelled true/false or by Names
+	Target             // a target.Target, spelled "target" and "ptx" in JSON
+)
+
+// Field is the facts of one field.
+type Field struct {
+	Name    string      // the JSON name
+	GoName  string      // the struct field's name
+	Kind    Kind        // how it is coded
+	Lo, Hi  int64       // its range; 0..len(Names)-1 for an enumeration, 0..1 for a bool
+	Names   domain.Enum // an enumeration's names, or a bool's (false, true); nil otherwise
+	Default string      // the static default as tagged; "" is the zero value
+	Derived bool        // the default comes from the value's Derive method
+	Since   int         // the codec version that added the field
+	// Index is the struct field's index, for reflection.
+	Index int
+
+	off      uintptr      // the field's offset in the struct
+	goKind   reflect.Kind // the field's Go kind
+	width    int          // bytes of a number
+	signed   bool         // a signed Go type
+	fullBits bool         // the range is the type's whole width: raw bits, no reduction
+	def      int64        // the parsed Default of a number, enumeration or bool
+	defArch  target.Arch
+}
+
+// Described is the type-erased view of a Table, for what handles values of
+// any domain by reflection (mutation, docs).
+type Described interface {
+	// FieldList returns the fields in struct order.
+	FieldList() []Field
+	// Markdown is the field table of docs/domains.md.
+	Markdown() string
+}
+
+// registry holds the compiled table of each value type.
+var registry sync.Map // reflect.Type -> Described
+
+// Lookup returns the table compiled for the value type t, if any.
+func Lookup(t reflect.Type) (Described, bool) {
+	d, ok := registry.Load(t)
+	if !ok {
+		return nil, false
+	}
+	return d.(Described), true
+}
+
+// enumer is a type that names its values.
+type enumer interface{ Enum() domain.Enum }
+
+var (
+	enumerType = reflect.TypeFor[enumer]()
+	targetType = reflect.TypeFor[target.Target]()
+)
+
+// parseTag reads one struct field's tag into a Field.
+func parseTag(sf reflect.StructField) (Field, error) {
+	parts := strings.Split(sf.Tag.Get("field"), ",")
+	f := Field{Name: parts[0], GoName: sf.Name, Index: sf.Index[0], off: sf.Offset, goKind: sf.Type.Kind()}
+	if f.Name == "" {
+		return f, fmt.Errorf("field %s: no `field:\"name\"` tag", sf.Name)
+	}
+	if err := f.kind(sf.Type); err != nil {
+		return f, fmt.Errorf("field %s: %w", sf.Name, err)
+	}
+	for _, opt := range parts[1:] {
+		if err := f.option(opt); err != nil {
+			return f, fmt.Errorf("field %s: %w", sf.Name, err)
+		}
+	}
+	if err := f.parseDefault(); err != nil {
+		return f, fmt.Errorf("field %s: %w", sf.Name, err)
+	}
+	return f, nil
+}
+
+// kind sets the field's kind, width and natural range from its Go type.
+func (f *Field) kind(t reflect.Type) error {
+	switch {
+	case t == targetType:
+		f.Kind, f.width = Target, 2
+	case t.Kind() == reflect.Bool:
+		f.Kind, f.Lo, f.Hi = Bool, 0, 1
+	case t.Kind() == reflect.Uint8 && t.Implements(enumerType):
+		f.Names = reflect.Zero(t).Interface().(enumer).Enum()
+		if len(f.Names) == 0 || len(f.Names) > 256 {
+			return fmt.Errorf("enumeration %s has %d names", t, len(f.Names))
+		}
+		f.Kind, f.width, f.Lo, f.Hi = Enum, 1, 0, int64(len(f.Names)-1)
+	case t.Kind() >= reflect.Int8 && t.Kind() <= reflect.Int64 && t.Kind() != reflect.Int:
+		f.Kind, f.width, f.signed, f.fullBits = Int, t.Bits()/8, true, true
+		f.Lo, f.Hi = -1<<(t.Bits()-1), 1<<(t.Bits()-1)-1
+	case t.Kind() >= reflect.Uint8 && t.Kind() <= reflect.Uint32:
+		f.Kind, f.width, f.fullBits = Int, t.Bits()/8, true
+		f.Lo, f.Hi = 0, 1<<t.Bits()-1
+	default:
+		return fmt.Errorf("type %s has no coding (want a sized integer, a bool, an enumeration or target.Target)", t)
+	}
+	return nil
+}
+
+// option applies one tag option.
+func (f *Field) option(opt string) error {
+	key, val, _ := strings.Cut(opt, "=")
+	switch key {
+	case "range":
+		lo, hi, ok := strings.Cut(val, "..")
+		l, err1 := strconv.ParseInt(lo, 10, 64)
+		h, err2 := strconv.ParseInt(hi, 10, 64)
+		if !ok || err1 != nil || err2 != nil || l > h || l < f.Lo || h > f.Hi || f.Kind != Int {
+			return fmt.Errorf("range %q: want LO..HI inside the integer type's range", val)
+		}
+		f.Lo, f.Hi, f.fullBits = l, h, false
+	case "default":
+		f.Default = val
+	case "derived":
+		f.Derived = true
+	case "names":
+		f.Names = strings.Split(val, "|")
+		if f.Kind != Bool || len(f.Names) != 2 {
+			return fmt.Errorf("names %q: want two names of a bool", val)
+		}
+	case "since":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 || n > 255 {
+			return fmt.Errorf("since %q: want a version 0..255", val)
+		}
+		f.Since = n
+	default:
+		return fmt.Errorf("unknown tag option %q", opt)
+	}
+	return nil
+}
+
+// parseDefault checks the tagged default against the field's facts.
+func (f *Field) parseDefault() error {
+	if f.Default == "" && f.Kind == Target {
+		return fmt.Errorf("a target needs a default architecture (default=sm_NN)")
+	}
+	if f.Default == "" {
+		return nil
+	}
+	var err error
+	switch f.Kind {
+	case Target:
+		f.defArch, err = target.ParseArch(f.Default)
+	default:
+		f.def, err = f.parseText(f.Default)
+	}
+	if err != nil {
+		return fmt.Errorf("default %q: %w", f.Default, err)
+	}
+	return nil
+}
+
+// parseText reads a number, name or bool as the tag spells it.
+func (f *Field) parseText(s string) (int64, error) {
+	switch {
+	case f.Names != nil:
+		i, err := f.Names.Parse(f.Name, s)
+		return int64(i), err
+	case f.Kind == Bool:
+		b, err := strconv.ParseBool(s)
+		if b {
+			return 1, err
+		}
+		return 0, err
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	return n, domain.Range(f.Name, n, f.Lo, f.Hi)
+}
+
+// step is one unit of the byte layout: a field, or a flag byte of bools.
+type step struct {
+	field int   // index into Table.fields; -1 for a flag byte
+	bits  []int // the flag byte's bools, as indices into Table.fields
+}
+
+// layout lays out the steps of each version.
+func layout(fields []Field) [][]step {
+	maxV := 0
+	for _, f := range fields {
+		maxV = max(maxV, f.Since)
+	}
+	steps := make([][]step, maxV+1)
+	for v := range steps {
+		var flags []int // the index into steps[v] of each flag byte
+		nbool := 0
+		for i, f := range fields {
+			switch {
+			case f.Since != v:
+			case f.Kind != Bool:
+				steps[v] = append(steps[v], step{field: i})
+			default:
+				if nbool%8 == 0 {
+					flags = append(flags, len(steps[v]))
+					steps[v] = append(steps[v], step{field: -1})
+				}
+				s := &steps[v][flags[len(flags)-1]]
+				s.bits = append(s.bits, i)
+				nbool++
+			}
+		}
+	}
+	return steps
+}
+
+// names returns the JSON names of fields, for an error listing the choices.
+func names(fields []Field) []string {
+	out := make([]string, 0, len(fields))
+	for _, f := range fields {
+		if f.Kind == Target {
+			out = append(out, "target", "ptx")
+			continue
+		}
+		out = append(out, f.Name)
+	}
+	return slices.Clip(out)
+}

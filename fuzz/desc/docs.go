@@ -1,0 +1,47 @@
+package desc
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Markdown is the field table of docs/domains.md: each field's JSON name,
+// the values it accepts and its default, as the table states them, so the
+// page cannot disagree with the parser.
+func (t *Table[V]) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| field | values | default |\n|---|---|---|\n")
+	for _, f := range t.fields {
+		if f.Kind == Target {
+			fmt.Fprintf(&b, "| `target` | an architecture, `sm_90a` | `%s` |\n", f.defArch)
+			b.WriteString("| `ptx` | a PTX ISA version, `8.0` | the target's first |\n")
+			continue
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, f.values(), f.defaultText())
+	}
+	return b.String()
+}
+
+// values spells what a field accepts.
+func (f *Field) values() string {
+	switch {
+	case f.Names != nil:
+		return "`" + strings.Join(f.Names, "`, `") + "`"
+	case f.Kind == Bool:
+		return "`false`, `true`"
+	}
+	return fmt.Sprintf("%d..%d", f.Lo, f.Hi)
+}
+
+// defaultText spells a field's default.
+func (f *Field) defaultText() string {
+	switch {
+	case f.Derived:
+		return "derived (see above)"
+	case f.Names != nil:
+		return "`" + f.Names.Name(int(f.def)) + "`"
+	case f.Kind == Bool:
+		return fmt.Sprintf("`%v`", f.def != 0)
+	}
+	return fmt.Sprintf("`%d`", f.def)
+}

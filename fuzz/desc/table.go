@@ -1,0 +1,219 @@
+package desc
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
+)
+
+// Table is the compiled description of the value type V of one domain.
+type Table[V domain.Value] struct {
+	domain  string
+	typ     reflect.Type
+	fields  []Field
+	steps   [][]step // steps[v] is version v's layout
+	byName  map[string]int
+	derives bool // *V has a Derive method
+	unused  bool // *V has an Unused method
+	checks  bool // *V has a Check method
+	canon   bool // *V has a Canonical method
+}
+
+// deriver sets the defaults of the fields tagged derived.
+type deriver interface {
+	Derive(given func(field string) bool)
+}
+
+// unuser says why a field has no meaning in a value.
+type unuser interface{ Unused(field string) string }
+
+// checker refuses JSON input that breaks a rule between fields.
+type checker interface {
+	Check(given func(field string) bool) error
+}
+
+// canonicaler sets the fields that other fields determine, after decoding.
+type canonicaler interface{ Canonical() }
+
+// Compile reads V's tags. It fails on a field without a tag or coding, a
+// bad option, a default out of range, or a derived field without Derive.
+func Compile[V domain.Value](domainName string) (*Table[V], error) {
+	typ := reflect.TypeFor[V]()
+	if typ.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("desc: %s: value type %s is not a struct", domainName, typ)
+	}
+	t := &Table[V]{domain: domainName, typ: typ, byName: map[string]int{}}
+	_, t.derives = any(new(V)).(deriver)
+	_, t.unused = any(new(V)).(unuser)
+	_, t.checks = any(new(V)).(checker)
+	_, t.canon = any(new(V)).(canonicaler)
+	for i := range typ.NumField() {
+		sf := typ.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		f, err := parseTag(sf)
+		if err != nil {
+			return nil, fmt.Errorf("desc: %s: %w", domainName, err)
+		}
+		if f.Derived && !t.derives {
+			return nil, fmt.Errorf("desc: %s: field %s is derived, but *%s has no Derive method", domainName, sf.Name, typ)
+		}
+		if _, dup := t.byName[f.Name]; dup {
+			return nil, fmt.Errorf("desc: %s: two fields named %q", domainName, f.Name)
+		}
+		t.byName[f.Name] = len(t.fields)
+		t.fields = append(t.fields, f)
+	}
+	t.steps = layout(t.fields)
+	registry.Store(typ, Described(t))
+	return t, nil
+}
+
+// MustCompile is Compile for a package-level table: a bad tag is a bug of
+// the domain's own code, found by its first test.
+func MustCompile[V domain.Value](domainName string) *Table[V] {
+	t, err := Compile[V](domainName)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// FieldList implements Described.
+func (t *Table[V]) FieldList() []Field { return t.fields }
+
+// Encode returns v's canonical bytes.
+func (t *Table[V]) Encode(v V) []byte {
+	p := unsafe.Pointer(&v)
+	w := domain.Writer{Bytes: make([]byte, 0, 32)}
+	t.write(&w, p, 0)
+	if ver := t.version(p); ver > 0 {
+		w.U8(uint8(ver))
+		for i := 1; i <= ver; i++ {
+			t.write(&w, p, i)
+		}
+	}
+	return w.Bytes
+}
+
+// version is the highest version of a non-zero field of the value at p.
+func (t *Table[V]) version(p unsafe.Pointer) int {
+	ver := 0
+	for i := range t.fields {
+		if f := &t.fields[i]; f.Since > ver && !f.isZero(p) {
+			ver = f.Since
+		}
+	}
+	return ver
+}
+
+// write appends the fields of one version.
+func (t *Table[V]) write(w *domain.Writer, p unsafe.Pointer, ver int) {
+	for _, s := range t.steps[ver] {
+		if s.field < 0 {
+			var b uint8
+			for i, fi := range s.bits {
+				if t.fields[fi].get(p) != 0 {
+					b |= 1 << i
+				}
+			}
+			w.U8(b)
+			continue
+		}
+		f := &t.fields[s.field]
+		if f.Kind == Target {
+			w.Bytes = f.tgt(p).Encode(w.Bytes)
+			continue
+		}
+		raw := uint64(f.get(p) - f.Lo)
+		if f.fullBits {
+			raw = uint64(f.get(p))
+		}
+		writeWidth(w, f.width, raw)
+	}
+}
+
+// Decode maps arbitrary bytes to a value, as a domain.Decode does; every
+// input decodes.
+func (t *Table[V]) Decode(data []byte) (domain.Value, error) { return t.decode(data), nil }
+
+// decode maps arbitrary bytes to a value. Fields that the value's Unused
+// method names are zeroed, in field order, and then its Canonical method
+// sets what other fields determine.
+func (t *Table[V]) decode(data []byte) V {
+	var v V
+	p := unsafe.Pointer(&v)
+	r := domain.NewReader(data)
+	t.read(r, p, 0)
+	if last := len(t.steps) - 1; last > 0 && r.Len() > 0 {
+		ver := int(r.U8()) % (last + 1)
+		for i := 1; i <= ver; i++ {
+			t.read(r, p, i)
+		}
+	}
+	if t.unused {
+		u := any(&v).(unuser)
+		for i := range t.fields {
+			if f := &t.fields[i]; !f.isZero(p) && u.Unused(f.Name) != "" {
+				f.clear(p)
+			}
+		}
+	}
+	if t.canon {
+		any(&v).(canonicaler).Canonical()
+	}
+	return v
+}
+
+// read reads the fields of one version.
+func (t *Table[V]) read(r *domain.Reader, p unsafe.Pointer, ver int) {
+	for _, s := range t.steps[ver] {
+		if s.field < 0 {
+			b := r.U8()
+			for i, fi := range s.bits {
+				t.fields[fi].set(p, int64(b>>i&1))
+			}
+			continue
+		}
+		f := &t.fields[s.field]
+		if f.Kind == Target {
+			*f.tgt(p) = target.Decode(r.U8(), r.U8())
+			continue
+		}
+		raw := readWidth(r, f.width)
+		if f.fullBits {
+			f.set(p, int64(raw)) // set truncates to the width: two's complement for signed types
+			continue
+		}
+		f.set(p, f.Lo+int64(raw%uint64(f.Hi-f.Lo+1)))
+	}
+}
+
+func writeWidth(w *domain.Writer, width int, raw uint64) {
+	switch width {
+	case 1:
+		w.U8(uint8(raw))
+	case 2:
+		w.U16(uint16(raw))
+	case 4:
+		w.U32(uint32(raw))
+	default:
+		w.U64(raw)
+	}
+}
+
+func readWidth(r *domain.Reader, width int) uint64 {
+	switch width {
+	case 1:
+		return uint64(r.U8())
+	case 2:
+		return uint64(r.U16())
+	case 4:
+		return uint64(r.U32())
+	}
+	return r.U64()
+}
