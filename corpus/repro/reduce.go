@@ -206,6 +206,7 @@ func anyKept(chunk []string, keep func(string) bool) bool {
 	return false
 }
 
-// mlirOp matches a line that runs an nvgpu or nvvm op (not the
-// #nvvm.target attribute).
-var mlirOp = regexp.MustCompile(`(^|\s)(nvgpu|nvvm)\.[a-z]`)
+// mlirOp matches a line that runs an nvgpu or nvvm op, in custom or
+// generic ("nvgpu.warpgroup.mma"(...)) form, not the #nvvm.target
+// attribute or a !nvgpu type.
+var mlirOp = regexp.MustCompile(`(^|[\s"])(nvgpu|nvvm)\.[a-z]`)
