@@ -28,28 +28,40 @@ func renderStmatrix22(v ldsm.Value) (kernel, error) {
 	if v.Src != ldsm.Register {
 		return kernel{}, unsupported("src", "not-register", "nvvm.stmatrix always stores registers, not %s", v.Src)
 	}
+	props, err := ldStMatrixProps("nvvm.stmatrix", v)
+	if err != nil {
+		return kernel{}, err
+	}
+	b := newBody("      ")
+	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.Align)), ptrType(space))
+	// The generic form (see genericOp): MLIR after 23 spells the layout,
+	// shape and element type as keywords.
+	b.op("%s", generic("nvvm.stmatrix", false).args(ptrType(space), p).args("i32", times("%r", int(v.NumMatrices))...).prop(props...))
+	// The registers are a kernel parameter, as in MLIR 19's rendering.
+	return kernel{Params: "%r: i32", Body: b.String()}, nil
+}
+
+// ldStMatrixProps checks that the value's size has an
+// #nvvm.ld_st_matrix_elt_type and that its fragment is the lane's i32
+// registers (rank 1, the per-lane element count of its shape and matrix
+// count), and returns the layout, shape and element type properties of
+// op, nvvm.ldmatrix or nvvm.stmatrix.
+func ldStMatrixProps(op string, v ldsm.Value) ([]string, error) {
 	elt, ok := stmatrixElt22[v.Size]
 	if !ok {
-		return kernel{}, unsupported("size", "no-element-type", "MLIR 22's #nvvm.ld_st_matrix_elt_type has no %s", v.Size)
+		return nil, unsupported("size", "no-element-type", "MLIR 22's #nvvm.ld_st_matrix_elt_type has no %s", v.Size)
 	}
 	perLane := ldsm.ElementsPerLane(v.Shape, int(v.NumMatrices))
 	if v.ResultRank != 1 || int(v.ResultDim0) != perLane {
-		return kernel{}, unsupported("result_rank", "not-one-register-per-matrix", "nvvm.stmatrix takes one i32 register per matrix: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
-			v.ResultRank, v.ResultDim0, v.NumMatrices, v.Shape, perLane)
+		return nil, unsupported("result_rank", "not-one-register-per-matrix", "%s takes the lane's i32 registers: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
+			op, v.ResultRank, v.ResultDim0, v.NumMatrices, v.Shape, perLane)
 	}
 	rows, cols := v.Shape.Dims()
 	layout := "row"
 	if v.Transpose {
 		layout = "col"
 	}
-	b := newBody("      ")
-	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.Align)), ptrType(space))
-	// The generic form (see genericOp): MLIR after 23 spells the layout,
-	// shape and element type as keywords.
-	b.op("%s", generic("nvvm.stmatrix", false).args(ptrType(space), p).args("i32", times("%r", int(v.NumMatrices))...).prop(
-		fmt.Sprintf("layout = #nvvm.mma_layout<%s>", layout),
+	return []string{fmt.Sprintf("layout = #nvvm.mma_layout<%s>", layout),
 		fmt.Sprintf("shape = #nvvm.ld_st_matrix_shape<m = %d, n = %d>", rows, cols),
-		fmt.Sprintf("eltType = #nvvm.ld_st_matrix_elt_type<%s>", elt)))
-	// The registers are a kernel parameter, as in MLIR 19's rendering.
-	return kernel{Params: "%r: i32", Body: b.String()}, nil
+		fmt.Sprintf("eltType = #nvvm.ld_st_matrix_elt_type<%s>", elt)}, nil
 }

@@ -187,34 +187,21 @@ func renderNVVMLdmatrix(v ldsm.Value) (kernel, error) {
 		return kernel{}, unsupported("register_count", "not-cosize", "MLIR has no register layout apart from the result type: register count %d vs cosize %d has no spelling",
 			v.RegisterCount, v.Cosize)
 	}
-	elt, ok := stmatrixElt22[v.Size]
-	if !ok {
-		return kernel{}, unsupported("size", "no-element-type", "#nvvm.ld_st_matrix_elt_type has no %s", v.Size)
-	}
-	perLane := ldsm.ElementsPerLane(v.Shape, int(v.NumMatrices))
-	if v.ResultRank != 1 || int(v.ResultDim0) != perLane {
-		return kernel{}, unsupported("result_rank", "not-one-register-per-matrix", "nvvm.ldmatrix returns i32 registers: a rank-%d fragment of %d for %d %s matrices (%d per lane) has no spelling",
-			v.ResultRank, v.ResultDim0, v.NumMatrices, v.Shape, perLane)
+	props, err := ldStMatrixProps("nvvm.ldmatrix", v)
+	if err != nil {
+		return kernel{}, err
 	}
 	regs := max(ldsm.RegistersPerLane(v.Shape, int(v.NumMatrices)), 1)
 	res := "i32"
 	if regs > 1 {
 		res = "!llvm.struct<(" + strings.Join(times("i32", regs), ", ") + ")>"
 	}
-	rows, cols := v.Shape.Dims()
-	layout := "row"
-	if v.Transpose {
-		layout = "col"
-	}
 	b := newBody("      ")
 	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.Align)), ptrType(space))
 	// The generic form (see genericOp): MLIR after 23 spells the layout,
 	// shape and element type as keywords.
-	r := b.val("%s", generic("nvvm.ldmatrix", false).args(ptrType(space), p).prop(
-		fmt.Sprintf("eltType = #nvvm.ld_st_matrix_elt_type<%s>", elt),
-		fmt.Sprintf("layout = #nvvm.mma_layout<%s>", layout),
-		fmt.Sprintf("num = %d : i32", v.NumMatrices),
-		fmt.Sprintf("shape = #nvvm.ld_st_matrix_shape<m = %d, n = %d>", rows, cols)).returns(res))
+	r := b.val("%s", generic("nvvm.ldmatrix", false).args(ptrType(space), p).prop(props...).
+		prop(fmt.Sprintf("num = %d : i32", v.NumMatrices)).returns(res))
 	if regs > 1 {
 		r = b.val("llvm.extractvalue %s[0] : %s", r, res)
 	}
