@@ -90,9 +90,10 @@ func subjectOf(bd Bundle, family string) string {
 		text, _ := os.ReadFile(filepath.Join(bd.Dir, name))
 		return string(text)
 	}
-	switch family {
-	case "mlir", "mlir-nvvm", "mlir-passes":
+	if isMLIRFamily(family) {
 		return mlir.SubjectOp(read(MLIRFile))
+	}
+	switch family {
 	case "ptxas", "nvdisasm", "cuda", "gpu":
 		return ptxInstruction(read(PTXFile), instruction[bd.Bucket.Signature.Domain])
 	case "llc":

@@ -248,26 +248,11 @@ func (b *claimsBuilder) add(caseID, domainName string, vs []oracles.Verdict, val
 
 // row returns the row of rule id, creating it.
 func (b *claimsBuilder) row(id string) *claimRow {
-	if b.Rows == nil {
-		b.Rows = map[string]*claimRow{}
-	}
-	r := b.Rows[id]
-	if r == nil {
-		r = &claimRow{}
-		b.Rows[id] = r
-	}
-	return r
+	return entry(&b.Rows, id, func() *claimRow { return &claimRow{} })
 }
 
 func (r *claimRow) tool(name string) *toolEvidence {
-	if r.Tools == nil {
-		r.Tools = map[string]*toolEvidence{}
-	}
-	ev := r.Tools[name]
-	if ev == nil {
-		ev = &toolEvidence{}
-		r.Tools[name] = ev
-	}
+	ev := entry(&r.Tools, name, func() *toolEvidence { return &toolEvidence{} })
 	if ev.UnsupportedWhy == nil { // a stored row's omits an empty map
 		ev.UnsupportedWhy = map[string]int{}
 	}

@@ -78,15 +78,7 @@ func (b *MatrixBuilder) Merge(o *MatrixBuilder) {
 }
 
 func (b *MatrixBuilder) row(rule string) *Row {
-	if b.Rows == nil {
-		b.Rows = map[string]*Row{}
-	}
-	row := b.Rows[rule]
-	if row == nil {
-		row = &Row{Rule: rule, Cells: map[string]Cell{}}
-		b.Rows[rule] = row
-	}
-	return row
+	return entry(&b.Rows, rule, func() *Row { return &Row{Rule: rule, Cells: map[string]Cell{}} })
 }
 
 func (r *Row) cell(oracle string) Cell {

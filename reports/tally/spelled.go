@@ -63,26 +63,20 @@ func (b *Spelled) Add(vs []oracles.Verdict) {
 			c.Judged++
 			continue
 		}
-		rc := why[v.Rule]
-		if rc == nil {
-			rc = reasonCount(v)
-			why[v.Rule] = rc
-		}
-		rc.Cases++
+		entry(&why, v.Rule, func() *ReasonCount { return reasonCount(v) }).Cases++
 	}
 }
 
 // cell returns the oracle's cell of the domain and its reasons, made empty
 // when new.
 func (b *Spelled) cell(oracle, domain string) (*RenderCoverage, map[string]*ReasonCount) {
-	if b.Cells == nil {
-		b.Cells, b.Why = map[string]*RenderCoverage{}, map[string]map[string]*ReasonCount{}
-	}
 	key := oracle + " " + domain
-	c := b.Cells[key]
-	if c == nil {
-		c = &RenderCoverage{Oracle: oracle, Domain: domain}
-		b.Cells[key], b.Why[key] = c, map[string]*ReasonCount{}
+	c := entry(&b.Cells, key, func() *RenderCoverage { return &RenderCoverage{Oracle: oracle, Domain: domain} })
+	if b.Why == nil {
+		b.Why = map[string]map[string]*ReasonCount{}
+	}
+	if b.Why[key] == nil {
+		b.Why[key] = map[string]*ReasonCount{}
 	}
 	return c, b.Why[key]
 }

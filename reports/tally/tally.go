@@ -111,6 +111,21 @@ func (t *Tally) Merge(o *Tally) {
 	t.merged = append(append(t.merged, o.Seen.Points()...), o.merged...)
 }
 
+// entry returns (*m)[k], making the map and, with fresh, the entry when
+// either is missing: the get-or-create of every counter a tally keeps
+// (its maps are omitted from the stored JSON when empty).
+func entry[V any](m *map[string]*V, k string, fresh func() *V) *V {
+	if *m == nil {
+		*m = map[string]*V{}
+	}
+	v := (*m)[k]
+	if v == nil {
+		v = fresh()
+		(*m)[k] = v
+	}
+	return v
+}
+
 func inc(m map[string]int, k string, n int) map[string]int {
 	if m == nil {
 		m = map[string]int{}
