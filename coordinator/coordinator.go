@@ -432,7 +432,12 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 					}
 					camp = c.Campaign()
 				}
+				// A producer's last batch may have been enqueued while it
+				// stopped: that is more to wait for, not a timeout.
 				if camp.Stats.Outstanding() > 0 {
+					if !timedOut {
+						continue
+					}
 					return c.finishDrain()
 				}
 				c.setState(store.StateDone)
