@@ -3,6 +3,7 @@ package mlir
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +12,22 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
+
+// spelledAs is one of the element types MLIR takes for one PTX (or driver)
+// type: signless, signed or unsigned integers, and the float types that
+// travel as its bits. MLIR's verifiers and lowerings branch on the element
+// type, so each spelling is a path of its own. The choice hashes the
+// value's canonical bytes: a case is spelled the same way every time (its
+// reproducer too), and a campaign's cases take every spelling.
+func spelledAs(v domain.Value, types []string) string {
+	if len(types) < 2 {
+		return strings.Join(types, "")
+	}
+	h := fnv.New64a()
+	h.Write(v.Encode())
+	// FNV's low bits depend only on the bytes' low bits; its high bits on all.
+	return types[(h.Sum64()>>32)%uint64(len(types))]
+}
 
 // renderer turns one domain value into a kernel; an error made by
 // unsupported means the value has no spelling in the renderer's release.

@@ -14,11 +14,12 @@ func init() {
 	wantFuncs[mma.Name] = wantsMMA
 }
 
-// mmaElems are the MLIR element types; unsigned PTX types are unsigned
-// integers, as literal as MLIR's types get.
-var mmaElems = map[mma.Type]string{
-	mma.F16: "f16", mma.BF16: "bf16", mma.F32: "f32", mma.F64: "f64", mma.E4M3: "f8E4M3FN", mma.E5M2: "f8E5M2",
-	mma.S8: "i8", mma.U8: "ui8", mma.S4: "i4", mma.U4: "ui4", mma.B1: "i1", mma.S32: "i32",
+// mmaElems are the MLIR element types of the operands (spelledAs picks
+// one): unsigned PTX types are unsigned integers, signed ones signless or
+// signed. Accumulators are signless: the kernel stores one of them.
+var mmaElems = map[mma.Type][]string{
+	mma.F16: {"f16"}, mma.BF16: {"bf16"}, mma.F32: {"f32"}, mma.F64: {"f64"}, mma.E4M3: {"f8E4M3FN"}, mma.E5M2: {"f8E5M2"},
+	mma.S8: {"i8", "si8"}, mma.U8: {"ui8"}, mma.S4: {"i4", "si4"}, mma.U4: {"ui4"}, mma.B1: {"i1"}, mma.S32: {"i32"},
 }
 
 // renderMMA spells mma.sync as nvgpu.mma.sync and mma.sp as
@@ -51,7 +52,8 @@ func renderMMA(v mma.Value) (kernel, error) {
 	case v.Satfinite != intA:
 		return kernel{}, unsupported("satfinite", "not-integer-a", "nvgpu.mma.sync emits .satfinite exactly for integer A types (satfinite=%t with %s)", v.Satfinite, v.AType)
 	}
-	aT, bT, cT, dT := mmaElems[v.AType], mmaElems[v.BType], mmaElems[v.CType], mmaElems[v.DType]
+	aT, bT := spelledAs(v, mmaElems[v.AType]), spelledAs(v, mmaElems[v.BType])
+	cT, dT := mmaElems[v.CType][0], mmaElems[v.DType][0]
 	a, bb, c := mmaFragments(v)
 	aType := fmt.Sprintf("vector<%dx%dx%s>", a[0], a[1], aT)
 	bType := fmt.Sprintf("vector<%dx%dx%s>", bb[0], bb[1], bT)

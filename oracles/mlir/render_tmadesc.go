@@ -11,13 +11,15 @@ import (
 
 func init() { renderers[td.Name] = typed(renderTMADesc) }
 
-// tmaElems are the memref element types of the CUtensorMapDataType values
-// MLIR can spell; nvgpu's lowering maps ui8/ui16/ui32/ui64, i32, i64, f16,
-// f32, f64 and bf16 to the driver's enum. tf32 parses and verifies but the
-// lowering has no enum for it (that is the tool's to answer for).
-var tmaElems = map[td.DType]string{
-	td.UInt8: "ui8", td.UInt16: "ui16", td.UInt32: "ui32", td.Int32: "i32", td.UInt64: "ui64", td.Int64: "i64",
-	td.Float16: "f16", td.Float32: "f32", td.Float64: "f64", td.BFloat16: "bf16", td.TFloat32: "tf32",
+// tmaElems are the memref element types of each CUtensorMapDataType
+// (spelledAs picks one): an integer type in each signedness MLIR has that
+// means it, and for UINT8, the type CUTLASS copies FP8 tensors as, MLIR's
+// 8-bit floats too. tf32 parses and verifies but the lowering has no enum
+// for it (that is the tool's to answer for).
+var tmaElems = map[td.DType][]string{
+	td.UInt8: {"ui8", "i8", "f8E4M3FN", "f8E5M2"}, td.UInt16: {"ui16", "i16"}, td.UInt32: {"ui32"},
+	td.Int32: {"i32", "si32"}, td.UInt64: {"ui64"}, td.Int64: {"i64", "si64"},
+	td.Float16: {"f16"}, td.Float32: {"f32"}, td.Float64: {"f64"}, td.BFloat16: {"bf16"}, td.TFloat32: {"tf32"},
 }
 
 var (
@@ -61,7 +63,8 @@ func renderTMADesc(v td.Value) (kernel, error) {
 	if v.Encoding != td.Tiled {
 		return kernel{}, unsupported("encoding", "not-tiled", "nvgpu.tma.create.descriptor encodes tiled maps only, not %s", v.Encoding)
 	}
-	elem, ok := tmaElems[v.DType]
+	elems, ok := tmaElems[v.DType]
+	elem := spelledAs(v, elems)
 	if !ok {
 		return kernel{}, unsupported("dtype", "no-element-type", "MLIR has no element type for CUtensorMapDataType %s", v.DType)
 	}

@@ -15,9 +15,10 @@ func init() {
 }
 
 var (
-	// wgmmaElems are the memref element types nvgpu.warpgroup.mma reads.
-	wgmmaElems = map[wg.Type]string{wg.F16: "f16", wg.BF16: "bf16", wg.TF32: "tf32", wg.E4M3: "f8E4M3FN",
-		wg.E5M2: "f8E5M2", wg.S8: "i8", wg.U8: "ui8", wg.B1: "i1", wg.F64: "f64", wg.S4: "i4"}
+	// wgmmaElems are the memref element types nvgpu.warpgroup.mma reads
+	// (spelledAs picks one).
+	wgmmaElems = map[wg.Type][]string{wg.F16: {"f16"}, wg.BF16: {"bf16"}, wg.TF32: {"tf32"}, wg.E4M3: {"f8E4M3FN"},
+		wg.E5M2: {"f8E5M2"}, wg.S8: {"i8", "si8"}, wg.U8: {"ui8"}, wg.B1: {"i1"}, wg.F64: {"f64"}, wg.S4: {"i4", "si4"}}
 	wgmmaAccElems = map[wg.AccType]string{wg.AccF16: "f16", wg.AccF32: "f32", wg.AccS32: "i32", wg.AccF64: "f64"}
 	// nvvmWGMMATypes are the #nvvm.wgmma_type spellings LLVM 19 has.
 	nvvmWGMMATypes = map[wg.Type]string{wg.F16: "f16", wg.BF16: "bf16", wg.TF32: "tf32", wg.E4M3: "e4m3",
@@ -70,7 +71,7 @@ func vectorType(shape []int64, elem string) string {
 }
 
 func renderWarpgroupMMA(v wg.Value) (kernel, error) {
-	a, bb := wgmmaElems[v.AType], wgmmaElems[v.BType]
+	a, bb := spelledAs(v, wgmmaElems[v.AType]), spelledAs(v, wgmmaElems[v.BType])
 	acc, res := wgmmaAccElems[v.DType], wgmmaAccElems[v.ResultType]
 	r := int(v.Rank)
 	descA := fmt.Sprintf("!nvgpu.warpgroup.descriptor<tensor = %s>", memrefType(fragmentDims(r, int(v.M), int(v.K)), a, 3))

@@ -76,13 +76,16 @@ var valueGolden = []valueCase{
 	{name: "tensor-map encode call", file: "tmadesc-host", domain: "tmadesc", override: tmaEncoded},
 	{name: "encode call swizzle 32B", file: "tmadesc-host", domain: "tmadesc", override: tmaEncoded,
 		edit: [2]string{"%8 = llvm.mlir.constant(3 : i64)", "%8 = llvm.mlir.constant(1 : i64)"},
-		want: "ptx: mgpuTensorMapEncodeTiledMemref swizzle 1, want 3"},
+		want: "ptx: mgpuTensorMapEncodeTiledMemref swizzle 1 (32B), want 3 (128B)"},
 	{name: "encode call data type f32", file: "tmadesc-host", domain: "tmadesc", override: tmaEncoded,
 		edit: [2]string{"%9 = llvm.mlir.constant(6 : i64)", "%9 = llvm.mlir.constant(7 : i64)"},
-		want: "ptx: mgpuTensorMapEncodeTiledMemref data type 7, want 6"},
+		want: "ptx: mgpuTensorMapEncodeTiledMemref data type 7 (float32), want 6 (float16)"},
 	{name: "encode call box transposed", file: "tmadesc-host", domain: "tmadesc", override: tmaEncoded,
 		edit: [2]string{"llvm.store %6, %23", "llvm.store %10, %23"},
 		want: "ptx: mgpuTensorMapEncodeTiledMemref box[0] 64, want 32 (box dimension 1)", effect: "\neffect: the copy moves a box of another shape than the op's: its elements land elsewhere in the shared buffer, or past it"},
+	{name: "encode call of an FP8 tensor", file: "tmadesc-u8-f8", domain: "tmadesc", override: tmaU8AsF8,
+		want:   "ptx: mgpuTensorMapEncodeTiledMemref data type 9 (bfloat16), want 0 (uint8)",
+		effect: "\neffect: the map reads elements of another type or size than the tensor's: every element past the first lands elsewhere, or is converted"},
 	{name: "nvgpu tma load, coordinates swapped", file: "tmadesc-2d", domain: "tmadesc",
 		edit: [2]string{"{%r1, %r2}", "{%r2, %r1}"}, want: "ptx: cp.async.bulk.tensor.2d coordinate 0 x1, want x0"},
 	{name: "nvgpu tma load, tensor map moved", file: "tmadesc-2d", domain: "tmadesc",
@@ -127,12 +130,13 @@ var majors = map[string]int{"19": 19, "22": 22, "trunk": 24}
 
 // valueAnswers says, per golden case and release, whether the release's
 // real output passes: MLIR 19 and 22 lower u8 mma operands to .s8, trunk
-// to .u8; an edit applies to trunk's output only.
+// to .u8; every release encodes an FP8 tensor's map as BFLOAT16; an edit
+// applies to trunk's output only.
 func valueAnswer(name, rel string) (wantPass bool, applies bool) {
 	switch name {
 	case "mma u8 as u8":
 		return rel == "trunk", true
-	case "wgmma M step of a 32-wide K":
+	case "wgmma M step of a 32-wide K", "encode call of an FP8 tensor":
 		return false, true
 	}
 	for _, g := range valueGolden {
@@ -256,3 +260,7 @@ func BenchmarkCheckEmitted(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ins)), "ns/case")
 }
+
+// tmaU8AsF8 is a UINT8 tensor map whose tensor MLIR holds as f8E5M2
+// (spelledAs picks it for this value): what FP8 kernels copy with TMA.
+var tmaU8AsF8 = m{"dtype": "uint8", "box_dim": []int{16, 32}, "swizzle": "none"}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	td "github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
@@ -138,19 +139,25 @@ func tmaOpName(opcode string) string {
 // cuTensorMapEncodeTiled.
 const encodeCallee = "mgpuTensorMapEncodeTiledMemref"
 
-// encodeEnums are the encode call's enum arguments, by place.
+// encodeEnums are the encode call's enum arguments, by place, with the
+// names of the driver's values (the tmadesc domain's enums are indexed by
+// them).
 var encodeEnums = []struct {
 	arg          int
 	what, effect string
+	names        domain.Enum
 	want         func(cuda.TensorMapCall) uint32
 }{
 	{2, "data type", "the map reads elements of another type or size than the tensor's: every element past the first lands elsewhere, or is converted",
-		func(c cuda.TensorMapCall) uint32 { return c.DataType }},
-	{3, "interleave", "the map reads the tensor in another interleaved layout than it has", func(c cuda.TensorMapCall) uint32 { return c.Interleave }},
+		td.DTypes, func(c cuda.TensorMapCall) uint32 { return c.DataType }},
+	{3, "interleave", "the map reads the tensor in another interleaved layout than it has", td.Interleaves,
+		func(c cuda.TensorMapCall) uint32 { return c.Interleave }},
 	{4, "swizzle", "the box lands in shared memory in another swizzle pattern than the one its readers (wgmma descriptors, ldmatrix addresses) assume",
-		func(c cuda.TensorMapCall) uint32 { return c.Swizzle }},
-	{5, "L2 promotion", "the copy promotes other L2 sectors: only the speed differs", func(c cuda.TensorMapCall) uint32 { return c.L2Promotion }},
-	{6, "OOB fill", "out-of-bounds elements are filled otherwise (zero or NaN) than the op asked", func(c cuda.TensorMapCall) uint32 { return c.OOBFill }},
+		td.Swizzles, func(c cuda.TensorMapCall) uint32 { return c.Swizzle }},
+	{5, "L2 promotion", "the copy promotes other L2 sectors: only the speed differs", td.L2Promotions,
+		func(c cuda.TensorMapCall) uint32 { return c.L2Promotion }},
+	{6, "OOB fill", "out-of-bounds elements are filled otherwise (zero or NaN) than the op asked", td.OOBFills,
+		func(c cuda.TensorMapCall) uint32 { return c.OOBFill }},
 }
 
 // checkEncodeCall checks the arguments of the encode call the host code
@@ -165,7 +172,8 @@ func checkEncodeCall(v td.Value, host string) *Mismatch {
 	want := cuda.NewTensorMapCall(v)
 	for _, e := range encodeEnums {
 		if got, w := call.Args[e.arg], int64(e.want(want)); got.Known && got.Off != w {
-			return &Mismatch{Call: &call, What: fmt.Sprintf("%s %s %d, want %d", encodeCallee, e.what, got.Off, w), Effect: e.effect}
+			return &Mismatch{Call: &call, What: fmt.Sprintf("%s %s %d (%s), want %d (%s)", encodeCallee, e.what,
+				got.Off, e.names.Name(int(got.Off)), w, e.names.Name(int(w))), Effect: e.effect}
 		}
 	}
 	box := call.Stored[7]
