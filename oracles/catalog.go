@@ -126,6 +126,16 @@ func Label(name string) string {
 	return label
 }
 
+// Tool is the tool an oracle asks, named by its first entry point: MLIR's
+// nvvm ops are another way into the installation its nvgpu ops enter
+// ("mlir@22" for "mlir-nvvm@22"); any other oracle is its own tool.
+func Tool(name string) string {
+	if Base(name) == MLIRNVVM {
+		return Installed(MLIR, Label(name))
+	}
+	return name
+}
+
 // Matches reports whether a name in a policy (an oracle's name, or the
 // base of installed oracles) names the oracle.
 func Matches(pattern, oracle string) bool {

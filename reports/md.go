@@ -77,7 +77,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 		b.WriteString("\n")
 	}
-	writeCoverageMarkdown(&b, r.Spelled)
+	writeCoverageMarkdown(&b, r.Spelled, r.ToolSpelled)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

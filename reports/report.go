@@ -35,7 +35,11 @@ type Report struct {
 	Coverage    []RuleCoverage    `json:"rule_coverage"`
 	// Spelled is render coverage: per oracle and domain, the cases judged
 	// and why the others were not.
-	Spelled     []RenderCoverage `json:"render_coverage"`
+	Spelled []RenderCoverage `json:"render_coverage"`
+	// ToolSpelled is render coverage of the tools asked through several
+	// entry points (MLIR: nvgpu and nvvm ops): a case is judged when
+	// either judged it.
+	ToolSpelled []RenderCoverage `json:"tool_coverage,omitempty"`
 	Throughput  []Throughput     `json:"throughput"`
 	Timeline    Timeline         `json:"timeline"`
 	DeadLetters []DeadLetter     `json:"dead_letters"`
@@ -262,6 +266,7 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	r.Matrix = acc.tally.Matrix.Matrix()
 	r.Coverage = acc.tally.Coverage()
 	r.Spelled = acc.tally.Spelled.Coverage()
+	r.ToolSpelled = acc.tally.Spelled.ToolCoverage()
 	r.Throughput = throughput(camps)
 	r.Timeline = Timeline{Cases: cumulative(acc.tally.Timeline()), Buckets: bucketTimes(buckets)}
 	if r.Timeline.Features, r.Timeline.Corpus, err = signalTimes(s, r.Campaign); err != nil {

@@ -18,13 +18,20 @@ const coverageTopReasons = 3
 
 // writeCoverageMarkdown writes the render coverage table: per oracle and
 // domain, the share judged and the top reasons for the rest.
-func writeCoverageMarkdown(b *strings.Builder, cov []RenderCoverage) {
+func writeCoverageMarkdown(b *strings.Builder, cov, tools []RenderCoverage) {
 	if len(cov) == 0 {
 		return
 	}
 	b.WriteString("\n### Render coverage\n\n| oracle | domain | cases | judged | top reasons for the rest |\n|---|---|---:|---:|---|\n")
 	for _, c := range cov {
 		fmt.Fprintf(b, "| %s | %s | %d | %.0f%% | %s |\n", c.Oracle, c.Domain, c.Cases, 100*c.JudgedShare(), mdCell(topReasons(c)))
+	}
+	if len(tools) == 0 {
+		return
+	}
+	b.WriteString("\nJudged through any entry point of the tool (MLIR: its nvgpu or its nvvm ops):\n\n| tool | domain | cases | judged |\n|---|---|---:|---:|\n")
+	for _, c := range tools {
+		fmt.Fprintf(b, "| %s | %s | %d | %.0f%% |\n", c.Oracle, c.Domain, c.Cases, 100*c.JudgedShare())
 	}
 }
 

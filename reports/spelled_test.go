@@ -32,8 +32,34 @@ func TestRenderCoverageCountsReasons(t *testing.T) {
 		t.Errorf("top reasons %q", got)
 	}
 	var md strings.Builder
-	writeCoverageMarkdown(&md, cov)
+	writeCoverageMarkdown(&md, cov, b.ToolCoverage())
 	if !strings.Contains(md.String(), "| llc@22 | mma | 3 | 33% | tool layout=not-row-col 67% |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	if tools := b.ToolCoverage(); len(tools) != 0 {
+		t.Errorf("tool cells %+v without a second entry point", tools)
+	}
+}
+
+// TestToolCoverageAnyEntryPoint: a case counts as judged by MLIR when its
+// nvgpu or its nvvm spelling was judged, per installation.
+func TestToolCoverageAnyEntryPoint(t *testing.T) {
+	v := func(o string, k oracles.Kind) oracles.Verdict {
+		return oracles.Verdict{Oracle: o, Domain: "ldsm", Kind: k}
+	}
+	var b tally.Spelled
+	b.Add([]oracles.Verdict{v("mlir@trunk", oracles.Unsupported), v("mlir-nvvm@trunk", oracles.Accept), v("mlir@22", oracles.Accept)})
+	b.Add([]oracles.Verdict{v("mlir@trunk", oracles.Reject), v("mlir-nvvm@trunk", oracles.Unsupported)})
+	b.Add([]oracles.Verdict{v("mlir-nvvm@trunk", oracles.Unsupported), v("mlir@trunk", oracles.Unsupported)})
+	var merged tally.Spelled
+	merged.Merge(&b)
+	tools := merged.ToolCoverage()
+	if len(tools) != 1 || tools[0].Oracle != "mlir@trunk" || tools[0].Cases != 3 || tools[0].Judged != 2 {
+		t.Fatalf("tool cells %+v, want mlir@trunk judging 2 of 3 (mlir@22 has no nvvm verdict)", tools)
+	}
+	var md strings.Builder
+	writeCoverageMarkdown(&md, merged.Coverage(), tools)
+	if !strings.Contains(md.String(), "| mlir@trunk | ldsm | 3 | 67% |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }

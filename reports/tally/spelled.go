@@ -48,6 +48,10 @@ func (c RenderCoverage) JudgedShare() float64 {
 type Spelled struct {
 	Cells map[string]*RenderCoverage         `json:"cells,omitempty"`
 	Why   map[string]map[string]*ReasonCount `json:"why,omitempty"`
+	// Tools are the cells of tools asked through more than one entry point
+	// (oracles.Tool: MLIR's nvgpu and nvvm ops), keyed "TOOL DOMAIN": a
+	// case counts as judged when any entry point judged it.
+	Tools map[string]*RenderCoverage `json:"tools,omitempty"`
 }
 
 // Add counts one case's verdicts by the tools (spec rule sets judge every
@@ -64,6 +68,33 @@ func (b *Spelled) Add(vs []oracles.Verdict) {
 			continue
 		}
 		entry(&why, v.Rule, func() *ReasonCount { return reasonCount(v) }).Cases++
+	}
+	b.addTools(vs)
+}
+
+// addTools counts one case in the cells of the tools it was asked through
+// more than one entry point of.
+func (b *Spelled) addTools(vs []oracles.Verdict) {
+	judged := map[string]bool{}
+	for _, v := range vs {
+		if t := oracles.Tool(v.Oracle); t != v.Oracle {
+			judged[t] = false
+		}
+	}
+	for _, v := range vs {
+		if t := oracles.Tool(v.Oracle); v.Kind != oracles.Unsupported {
+			if _, ok := judged[t]; ok {
+				judged[t] = true
+			}
+		}
+	}
+	for t, ok := range judged {
+		dom := vs[0].Domain
+		c := entry(&b.Tools, t+" "+dom, func() *RenderCoverage { return &RenderCoverage{Oracle: t, Domain: dom} })
+		c.Cases++
+		if ok {
+			c.Judged++
+		}
 	}
 }
 
@@ -83,6 +114,11 @@ func (b *Spelled) cell(oracle, domain string) (*RenderCoverage, map[string]*Reas
 
 // Merge adds o's counts to b.
 func (b *Spelled) Merge(o *Spelled) {
+	for key, oc := range o.Tools {
+		c := entry(&b.Tools, key, func() *RenderCoverage { return &RenderCoverage{Oracle: oc.Oracle, Domain: oc.Domain} })
+		c.Cases += oc.Cases
+		c.Judged += oc.Judged
+	}
 	for key, oc := range o.Cells {
 		c, why := b.cell(oc.Oracle, oc.Domain)
 		c.Cases += oc.Cases
@@ -119,6 +155,19 @@ func (b *Spelled) Coverage() []RenderCoverage {
 		slices.SortFunc(rs, func(x, y ReasonCount) int { return cmp.Or(y.Cases-x.Cases, strings.Compare(x.Rule, y.Rule)) })
 		c.Reasons = rs
 		out = append(out, c)
+	}
+	slices.SortFunc(out, func(x, y RenderCoverage) int {
+		return cmp.Or(strings.Compare(x.Oracle, y.Oracle), strings.Compare(x.Domain, y.Domain))
+	})
+	return out
+}
+
+// ToolCoverage returns the cells of the tools asked through several entry
+// points, by tool then domain.
+func (b *Spelled) ToolCoverage() []RenderCoverage {
+	out := make([]RenderCoverage, 0, len(b.Tools))
+	for _, c := range b.Tools {
+		out = append(out, *c)
 	}
 	slices.SortFunc(out, func(x, y RenderCoverage) int {
 		return cmp.Or(strings.Compare(x.Oracle, y.Oracle), strings.Compare(x.Domain, y.Domain))
