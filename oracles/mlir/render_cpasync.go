@@ -8,8 +8,13 @@ import (
 
 func init() { renderers[cpasync.Name] = typed(renderCPAsync) }
 
-var cpasyncElems = map[cpasync.ElemType]string{
-	cpasync.I8: "i8", cpasync.F16: "f16", cpasync.BF16: "bf16", cpasync.F32: "f32", cpasync.I32: "i32", cpasync.F64: "f64",
+// cpasyncElems are the memref element types of each element type
+// (spelledAs picks one; source and destination alike): cp.async copies
+// bytes, and the lowering sizes the copy by the element type's width, so
+// every type of that width must copy alike.
+var cpasyncElems = map[cpasync.ElemType][]string{
+	cpasync.I8: {"i8", "si8", "ui8", "f8E4M3FN"}, cpasync.F16: {"f16"}, cpasync.BF16: {"bf16"}, cpasync.F32: {"f32"},
+	cpasync.I32: {"i32", "si32", "ui32"}, cpasync.F64: {"f64"},
 }
 
 // renderCPAsync spells cp.async as nvgpu.device_async_copy between 2-D
@@ -29,7 +34,7 @@ func renderCPAsync(v cpasync.Value) (kernel, error) {
 	case v.IgnoreSrc:
 		return kernel{}, unsupported("ignore_src", "any", "nvgpu.device_async_copy has no ignore-src predicate")
 	}
-	dstElem, srcElem := cpasyncElems[v.Elem], cpasyncElems[v.SrcElem]
+	dstElem, srcElem := spelledAs(v, cpasyncElems[v.Elem]), spelledAs(v, cpasyncElems[v.SrcElem])
 	if dstElem == "" || srcElem == "" {
 		return kernel{}, unsupported("elem", "no-element-type", "no MLIR element type for %s or %s", v.Elem, v.SrcElem)
 	}
