@@ -141,7 +141,7 @@ const encodeCallee = "mgpuTensorMapEncodeTiledMemref"
 
 // encodeEnums are the encode call's enum arguments, by place, with the
 // names of the driver's values (the tmadesc domain's enums are indexed by
-// them).
+// them) for the effect line.
 var encodeEnums = []struct {
 	arg          int
 	what, effect string
@@ -172,8 +172,10 @@ func checkEncodeCall(v td.Value, host string) *Mismatch {
 	want := cuda.NewTensorMapCall(v)
 	for _, e := range encodeEnums {
 		if got, w := call.Args[e.arg], int64(e.want(want)); got.Known && got.Off != w {
-			return &Mismatch{Call: &call, What: fmt.Sprintf("%s %s %d (%s), want %d (%s)", encodeCallee, e.what,
-				got.Off, e.names.Name(int(got.Off)), w, e.names.Name(int(w))), Effect: e.effect}
+			// The names go to the effect line: the title (digits made N)
+			// keeps one bucket for one wrong enum, whatever its values.
+			return &Mismatch{Call: &call, What: fmt.Sprintf("%s %s %d, want %d", encodeCallee, e.what, got.Off, w),
+				Effect: fmt.Sprintf("%s %s, not %s: %s", e.what, e.names.Name(int(got.Off)), e.names.Name(int(w)), e.effect)}
 		}
 	}
 	box := call.Stored[7]
