@@ -33,15 +33,23 @@ func ldsmRenderer(store func(ldsm.Value) (kernel, error)) renderer {
 	})
 }
 
-// ldsmElem is the MLIR element type of a size pattern.
-func ldsmElem(s ldsm.Size) (string, int, error) {
-	switch s {
+// ldsmElems are the memref element types of 16- and 8-bit matrices
+// (spelledAs picks one): ldmatrix moves bits, and the lowering counts the
+// elements per register by the type's width, so every type of a width
+// must load alike. The kernel stores an element with llvm.store, which
+// takes no signed, unsigned or FP8 type; nvgpu.ldmatrix has no 8-bit
+// shape, so its 8-bit cases are refused whatever the type.
+var ldsmElems = map[int][]string{16: {"i16", "f16", "bf16"}, 8: {"i8"}}
+
+// ldsmElem is the MLIR element type of a value's size pattern.
+func ldsmElem(v ldsm.Value) (string, int, error) {
+	switch v.Size {
 	case ldsm.U16, ldsm.B16:
-		return "i16", 16, nil
+		return spelledAs(v, ldsmElems[16]), 16, nil
 	case ldsm.U8, ldsm.B8:
-		return "i8", 8, nil
+		return spelledAs(v, ldsmElems[8]), 8, nil
 	}
-	return "", 0, unsupported("size", "conversion", "nvgpu.ldmatrix has no source format conversion: %s has no spelling", s)
+	return "", 0, unsupported("size", "conversion", "nvgpu.ldmatrix has no source format conversion: %s has no spelling", v.Size)
 }
 
 func renderLdmatrix(v ldsm.Value) (kernel, error) {
@@ -54,7 +62,7 @@ func renderLdmatrix(v ldsm.Value) (kernel, error) {
 	case v.Shape != ldsm.M8N8:
 		return kernel{}, unsupported("shape", "not-m8n8", "nvgpu.ldmatrix has only .m8n8, not .%s", v.Shape)
 	}
-	elem, bits, err := ldsmElem(v.Size)
+	elem, bits, err := ldsmElem(v)
 	if err != nil {
 		return kernel{}, err
 	}
