@@ -7,6 +7,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
 // TestStarvedOracleGetsParents: the tools that judged the fewest of a
@@ -72,5 +73,36 @@ func TestStarvedOracleGetsParents(t *testing.T) {
 	}
 	if want := n / reachShare * 4 / 5 * 9 / 10; from < want {
 		t.Errorf("%d of %d parents judged by the starved oracle, want at least %d", from, n, want)
+	}
+}
+
+// TestBelowFirstPTXParentsDrawnLess: of two parents alike but for the
+// target, the one whose PTX ISA version is below its architecture's first
+// wins the rarity tournament far less often.
+func TestBelowFirstPTXParentsDrawnLess(t *testing.T) {
+	g := newGenerator([]string{kindword.Name}, 1)
+	ok := kindword.Domain.Seeds()[0]
+	low, err := kindword.Domain.Decode(ok.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kw := low.(kindword.Value)
+	kw.Tgt.PTX = target.MinPTX(kw.Tgt.Arch) - 1
+	if !belowFirstPTX(kw) || belowFirstPTX(ok) {
+		t.Fatalf("belowFirstPTX: %v on %v, %v on %v", belowFirstPTX(kw), kw.Tgt, belowFirstPTX(ok), ok.Target())
+	}
+	feats := []string{"spec/ptxisa|accept|ptxisa.kindword"}
+	pool := []parent{{value: ok, features: feats}, {value: kw, features: feats}}
+	drawn := 0
+	const n = 2000
+	for range n {
+		if belowFirstPTX(g.pick(pool).value) {
+			drawn++
+		}
+	}
+	// Unpenalized, the two win alike (half the draws); penalized by 8,
+	// the low one wins only when all four draws are it: 1/16.
+	if drawn > n/10 {
+		t.Errorf("below-first parent drawn %d of %d times, want at most %d", drawn, n, n/10)
 	}
 }
