@@ -154,7 +154,9 @@ func documented(bd Bundle, family string, fault oracles.Fault) string {
 	case oracles.Dropped:
 		return "One instruction cannot do all of it (" + rule + "), so the lowering must emit several."
 	case oracles.WrongValue:
-		return "One instruction cannot do all of it (" + rule + "), so the lowering emits several, and each must compute its own part: the value Actual names as wanted."
+		// The rule is why the case is invalid, seldom why the value is
+		// wrong (a misaligned buffer does not excuse a wrong data type).
+		return "The input breaks a rule (" + rule + "), but the verifier accepted it, so what the lowering emits must still compute what the op means (the value Actual names as wanted), or the verifier must reject the op."
 	}
 	return "The input is invalid: " + rule + "."
 }
