@@ -1,13 +1,18 @@
 package coordinator
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 )
 
 // TestStarvedOracleGetsParents: the tools that judged the fewest of a
@@ -104,5 +109,40 @@ func TestBelowFirstPTXParentsDrawnLess(t *testing.T) {
 	// the low one wins only when all four draws are it: 1/16.
 	if drawn > n/10 {
 		t.Errorf("below-first parent drawn %d of %d times, want at most %d", drawn, n, n/10)
+	}
+}
+
+// TestFewCasesBelowFirstPTX: grown from its seeds the way a campaign grows
+// it (one value in ten joining the corpus with a feature of its own), the
+// generator spends few cases on a PTX ISA version below the target's
+// first, which only spec/ptxisa and ptxas can judge. Before the Target
+// mutation drew any pair one time in eight and such parents were
+// penalized, the same run gave 19-26%.
+func TestFewCasesBelowFirstPTX(t *testing.T) {
+	for _, d := range []string{mma.Name, ldsm.Name, cpasync.Name, tmadesc.Name} {
+		g := newGenerator([]string{d}, 11)
+		f := g.fields[d]
+		var entries []store.CorpusEntry
+		for i, s := range f.Domain().Seeds() {
+			entries = append(entries, store.CorpusEntry{Domain: d, Data: s.Encode(), Features: []string{fmt.Sprint("seed", i)}})
+		}
+		g.add(entries)
+		below, n := 0, 0
+		for i := range 3000 {
+			v, _, err := g.one(f, d)
+			if err != nil {
+				continue
+			}
+			n++
+			if belowFirstPTX(v) {
+				below++
+			}
+			if g.rng.IntN(10) == 0 {
+				g.add([]store.CorpusEntry{{Domain: d, Data: v.Encode(), Features: []string{fmt.Sprint("case", i)}}})
+			}
+		}
+		if share := float64(below) / float64(n); n < 2500 || share > 0.12 {
+			t.Errorf("%s: %d of %d cases below their target's first PTX ISA (%.0f%%), want at most 12%%", d, below, n, 100*share)
+		}
 	}
 }
