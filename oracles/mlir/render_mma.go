@@ -31,6 +31,19 @@ var mmaElems = map[mma.Type][]string{
 // .row.col, always .satfinite for integer types and never for others, and
 // has no single-bit operation or ordered metadata.
 func renderMMA(v mma.Value) (kernel, error) {
+	if v.ShapeRank < 3 {
+		// Not a spelling gap but a reproducibility one: MLIR 19 and 22
+		// read three entries whatever the array holds, so a shorter one
+		// gives diagnostics with whatever lies past it.
+		return kernel{}, unsupported("shape_rank", "below-3", "nvgpu.mma.sync reads mmaShape[0..2] unchecked before MLIR 23; a %d-entry array is read past its end", v.ShapeRank)
+	}
+	return renderMMA23(v)
+}
+
+// renderMMA23 is renderMMA for MLIR 23 and later, whose verifier checks
+// the mmaShape array's length first ("mmaShape must have exactly 3
+// elements"), so arrays of every length are asked about.
+func renderMMA23(v mma.Value) (kernel, error) {
 	intA := v.AType == mma.S8 || v.AType == mma.U8 || v.AType == mma.S4 || v.AType == mma.U4
 	switch {
 	case v.Sparsity == mma.SPOrdered:
@@ -39,11 +52,6 @@ func renderMMA(v mma.Value) (kernel, error) {
 		return kernel{}, unsupported("layout", "not-row-col", "nvgpu.mma.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
 	case v.BitOp != mma.NoBitOp:
 		return kernel{}, unsupported("bit_op", "any", "nvgpu.mma.sync has no .%s.popc", v.BitOp)
-	case v.ShapeRank < 3:
-		// Not a spelling gap but a reproducibility one: MLIR 19 reads three
-		// entries whatever the array holds, so a shorter one gives
-		// diagnostics with whatever lies past it.
-		return kernel{}, unsupported("shape_rank", "below-3", "nvgpu.mma.sync reads mmaShape[0..2] unchecked; a %d-entry array is read past its end (undefined in MLIR 19)", v.ShapeRank)
 	case v.M() == 8 && v.N() == 8 && v.K() == 4 && v.AType == mma.F16:
 		// PTX's m8n8k4 .f16 is the sm_70 quad-pair form, eight threads per
 		// matrix; nvgpu.mma.sync's fragments are warp-wide, so it has no

@@ -9,6 +9,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -45,14 +46,16 @@ type spelling struct {
 // only 22 has tcgen05.mma and sm_120's block-scaled mma, checked on
 // mlir-opt-22 22.1.8. From 23 on, the block-scaled tcgen05.mma ops take
 // their kind as a #nvvm.tcgen05_mma_kind (checked on mlir-opt-23 23.1.4
-// and the 2026-10-25 trunk snapshot). The ops whose custom form changed
+// and the 2026-10-25 trunk snapshot), and nvgpu.mma.sync checks its
+// mmaShape's length before reading it, so shorter arrays are asked about
+// (renderMMA23). The ops whose custom form changed
 // after 23 (attributes as keywords) are spelled in the generic form every
 // release reads (genericOp), so they need no entry of their own.
 var spellings = []spelling{
 	{since: 0, targets: llvm19Targets},
 	{since: 22, vectorAsmOK: true, targets: llvm22Targets, renderers: renderers22},
 	{since: 23, vectorAsmOK: true, targets: llvm22Targets,
-		renderers: overriding(renderers22, map[string]renderer{kindword.Name: typed(renderKindWord23)})},
+		renderers: overriding(renderers22, map[string]renderer{kindword.Name: typed(renderKindWord23), mma.Name: typed(renderMMA23)})},
 }
 
 // renderers22 are MLIR 22's renderers, where they differ from 19's.
