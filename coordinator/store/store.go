@@ -482,22 +482,6 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 	})
 }
 
-// KnownCases reports which of the IDs are known cases (stored, or settled
-// and dropped), in one read.
-func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
-	known := make(map[string]bool, len(ids))
-	err := s.view(func(tx *bolt.Tx) error {
-		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
-		for _, id := range ids {
-			if b.Get([]byte(id)) != nil || hasMark(seen, seenKey(id)) {
-				known[id] = true
-			}
-		}
-		return nil
-	})
-	return known, err
-}
-
 // commitFindings records the findings completed by the touched cases, and
 // marks in disagreeing the cases found in a finding.
 func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool, res *CommitResult) error {
