@@ -1,3 +1,11 @@
+// Package store is a campaign's record in one bbolt file: its cases,
+// every oracle's verdict on them, the buckets their disagreements fall
+// into with their members and the versions they were replayed on, the
+// dead letters, the nights and the triage. The coordinator is its only
+// writer, committing each batch of results in one transaction; reports,
+// reproducers and the corpus commands read it. Settled cases are dropped
+// and remembered (the seen ledger), so a long campaign's file stays small,
+// and a store of an older schema is migrated when it is opened.
 package store
 
 import (
