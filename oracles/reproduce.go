@@ -64,28 +64,28 @@ type Reproduction struct {
 type ReproFile struct{ Name, Text string }
 
 // Replay is how repro.sh replays a deviating verdict.
-type Replay string
+type Replay int
 
 const (
 	// ReplayCheck replays it with legalfuzz check: for oracles judged in
 	// process, and whatever has no input written here.
-	ReplayCheck Replay = ""
+	ReplayCheck Replay = iota
 	// ReplaySteps runs the steps and judges the last by what the oracle
 	// said: its words, a crash, or an accept that emitted the operation.
-	ReplaySteps Replay = "steps"
+	ReplaySteps
 	// ReplayStages runs the steps up to the one the verdict's stage names
 	// (the first must succeed) and judges that one as a reader of the
 	// first's output: a refusal, a crash, an error printed at exit 0. A
 	// verdict of no step's stage (the outputs compared) is judged by
 	// legalfuzz check after all of them.
-	ReplayStages Replay = "stages"
+	ReplayStages
 	// ReplayMLIR replays the mlir oracle's chain on MLIRFile: the
 	// verifier, the fewest passes of the lowering that show the bug, or
 	// the chain through llc and ptxas.
-	ReplayMLIR Replay = "mlir"
+	ReplayMLIR
 	// ReplayPasses replays a pass judge: the pipelines before the pass,
 	// then the pass alone.
-	ReplayPasses Replay = "mlir-passes"
+	ReplayPasses
 )
 
 // Step is one tool run of a replay.

@@ -8,15 +8,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
 )
 
-// Rendered input files: the oracles render them (oracles.Reproducer).
-const (
-	PTXFile    = oracles.PTXFile
-	MLIRFile   = oracles.MLIRFile
-	LLFile     = oracles.LLFile
-	DriverFile = oracles.DriverFile
-	AsmFile    = oracles.AsmFile
-)
-
 // render asks the named oracle's family how to replay it on c, writes the
 // input files it renders and returns its replay; an oracle with no
 // reproducer runs in process, and legalfuzz check replays it.

@@ -25,14 +25,20 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
-// The files of a bundle, besides the rendered inputs.
+// The files of a bundle. The oracles render the tools' inputs
+// (oracles.Reproducer), under the names package oracles gives them.
 const (
-	CaseFile     = "case.json"
+	CaseFile     = oracles.CaseFile
 	BucketFile   = "bucket.json"
 	CommandsFile = "commands.txt"
 	VersionsFile = "versions.txt"
 	ExpectedFile = "expected.txt"
 	ObservedFile = "observed.txt"
+	PTXFile      = oracles.PTXFile
+	MLIRFile     = oracles.MLIRFile
+	LLFile       = oracles.LLFile
+	DriverFile   = oracles.DriverFile
+	AsmFile      = oracles.AsmFile
 )
 
 // Bundle is what Write wrote.

@@ -15,9 +15,6 @@ import (
 // the IR module the oracle compiled.
 type Reproducer struct{}
 
-// llcPTX is where a replay has llc write its PTX.
-const llcPTX = `"$work/llc.ptx"`
-
 // Reproduce writes the IR module the named llc compiles, rendered with the
 // located llc of that name (the rendering depends on the intrinsics it
 // knows), and its command line.
@@ -51,6 +48,9 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 	}
 	return rep
 }
+
+// llcPTX is where a replay has llc write its PTX.
+const llcPTX = `"$work/llc.ptx"`
 
 // intrinsicName is the first NVVM intrinsic an IR file names.
 var intrinsicName = regexp.MustCompile(`\bllvm\.nvvm\.[\w.]+`)
