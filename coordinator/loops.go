@@ -418,20 +418,14 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 	return nil
 }
 
+// publishJobs publishes the cases' jobs for one oracle and domain, in
+// batches of the campaign's size.
 func (c *Coordinator) publishJobs(ctx context.Context, camp store.Campaign, oracle, dom string, rs []store.CaseRecord) error {
-	size := camp.Config.BatchSize
-	for start := 0; start < len(rs); start += size {
-		part := rs[start:min(start+size, len(rs))]
-		job := queue.Job{V: queue.Version, Campaign: camp.ID, Oracle: oracle, Domain: dom,
-			Batch: fmt.Sprintf("%s-%s", part[0].ID, oracle)}
-		for _, r := range part {
-			job.Cases = append(job.Cases, queue.WireCase{ID: r.ID, Data: r.Data})
-		}
-		if _, err := c.js.Publish(ctx, queue.JobSubject(oracle, dom), queue.Encode(job)); err != nil {
-			return fmt.Errorf("publish job: %w", err)
-		}
+	cases := make([]queue.WireCase, len(rs))
+	for i, r := range rs {
+		cases[i] = queue.WireCase{ID: r.ID, Data: r.Data}
 	}
-	return nil
+	return queue.PublishJobs(ctx, c.js, camp.ID, oracle, dom, cases, camp.Config.BatchSize)
 }
 
 // scheduleFuzz keeps one fuzz slice queued per fuzz worker. The domain is

@@ -1,5 +1,8 @@
 // Package oracles defines the judges legalfuzz asks about each case: their
-// common interface and the verdicts they return.
+// common interface and the verdicts they return, the catalog of the
+// oracles legalfuzz knows, the Panel that judges cases wherever their
+// oracles run, and the Reproducer through which each oracle family says
+// how its verdicts are replayed by hand.
 package oracles
 
 import (

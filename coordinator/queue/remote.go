@@ -119,42 +119,26 @@ func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, na
 		size = 256
 	}
 	want := map[pending]bool{}
-	n := 0
 	for _, name := range names {
-		var mine []domain.Case
+		byDomain := map[string][]WireCase{}
+		var doms []string
 		for _, c := range cases {
-			if slices.Contains(offered[name], c.Domain) {
-				mine = append(mine, c)
+			if !slices.Contains(offered[name], c.Domain) {
+				continue
 			}
+			if _, ok := byDomain[c.Domain]; !ok {
+				doms = append(doms, c.Domain)
+			}
+			byDomain[c.Domain] = append(byDomain[c.Domain], WireCase{ID: c.ID, Data: c.Value.Encode()})
+			want[pending{c.ID, name}] = true
 		}
-		for batch := range slices.Chunk(mine, size) {
-			for _, dom := range domainsOf(batch) {
-				job := Job{V: Version, Campaign: id, Batch: fmt.Sprintf("%s-%d", id, n), Oracle: name, Domain: dom}
-				for _, c := range batch {
-					if c.Domain == dom {
-						job.Cases = append(job.Cases, WireCase{ID: c.ID, Data: c.Value.Encode()})
-						want[pending{c.ID, name}] = true
-					}
-				}
-				n++
-				if _, err := r.js.Publish(ctx, JobSubject(name, dom), Encode(job)); err != nil {
-					return nil, fmt.Errorf("publish job for %s: %w", name, err)
-				}
+		for _, dom := range doms {
+			if err := PublishJobs(ctx, r.js, id, name, dom, byDomain[dom], size); err != nil {
+				return nil, err
 			}
 		}
 	}
 	return want, nil
-}
-
-// domainsOf lists the distinct domains of a batch, in order of appearance.
-func domainsOf(cases []domain.Case) []string {
-	var out []string
-	for _, c := range cases {
-		if !slices.Contains(out, c.Domain) {
-			out = append(out, c.Domain)
-		}
-	}
-	return out
 }
 
 // collect reads results until every wanted pair has its verdict. Verdicts

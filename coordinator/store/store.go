@@ -1,3 +1,11 @@
+// Package store is a campaign's record in one bbolt file: its cases,
+// every oracle's verdict on them, the buckets their disagreements fall
+// into with their members and the versions they were replayed on, the
+// dead letters, the nights and the triage. The coordinator is its only
+// writer, committing each batch of results in one transaction; reports,
+// reproducers and the corpus commands read it. Settled cases are dropped
+// and remembered (the seen ledger), so a long campaign's file stays small,
+// and a store of an older schema is migrated when it is opened.
 package store
 
 import (
@@ -480,22 +488,6 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 			camp.Domain(b.Signature.Domain).NewBuckets++
 		}
 	})
-}
-
-// KnownCases reports which of the IDs are known cases (stored, or settled
-// and dropped), in one read.
-func (s *Store) KnownCases(ids []string) (map[string]bool, error) {
-	known := make(map[string]bool, len(ids))
-	err := s.view(func(tx *bolt.Tx) error {
-		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
-		for _, id := range ids {
-			if b.Get([]byte(id)) != nil || hasMark(seen, seenKey(id)) {
-				known[id] = true
-			}
-		}
-		return nil
-	})
-	return known, err
 }
 
 // commitFindings records the findings completed by the touched cases, and

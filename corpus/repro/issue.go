@@ -19,9 +19,6 @@ import (
 // deviating tool can act on as is.
 const IssueFile = "issue.md"
 
-// inputFiles are the rendered inputs a tool family reads, by family.
-var inputFiles = map[string]string{"mlir": "case.mlir", "mlir-nvvm": "case.mlir", "mlir-passes": "case.mlir", "ptxas": "case.ptx", "llc": "case.ll", "llvm-mc": "case.s", "cuda": "case.ptx"}
-
 // maxFrames bounds the stack frames an issue quotes: the crashing
 // function and the callers that say how it was reached.
 const maxFrames = 8
@@ -36,19 +33,19 @@ const maxFrames = 8
 func WriteIssue(ctx context.Context, bd Bundle) (string, error) {
 	b := bd.Bucket
 	sig := b.Signature
-	in, _ := oracles.Lookup(sig.Tool)
+	f := filingOf(sig.Tool)
 	tool := bd.Observed
 	if bd.Expected.Oracle == sig.Tool {
 		tool = bd.Expected
 	}
 	class := policy.ClassOf(sig)
-	subject := subjectOf(bd, in.Family)
-	c := componentOf(in.Family, tool.Rule, subject, class)
+	subject := subjectOf(bd, f)
+	c := componentOf(f, tool.Rule, subject, class)
 	var t strings.Builder
-	fmt.Fprintf(&t, "# %s\n\n", title(bd, tool, in.Family, subject, c, class))
+	fmt.Fprintf(&t, "# %s\n\n", title(bd, tool, f, subject, c, class))
 	fmt.Fprintf(&t, "Found by legalfuzz (bucket `%s`, class %s). %s\n\n", b.Key, class, versionLine(b, bd.mainLines))
 	fmt.Fprintf(&t, "**Filing:** %s\n\n", filing(b, c, class))
-	if name := inputFiles[in.Family]; name != "" {
+	if name := inputOf(bd, sig.Tool, f); name != "" {
 		if text, err := os.ReadFile(filepath.Join(bd.Dir, name)); err == nil {
 			fmt.Fprintf(&t, "## Input (`%s`)\n\n```\n%s```\n\n", name, ensureNewline(string(text)))
 		}
@@ -67,7 +64,7 @@ func WriteIssue(ctx context.Context, bd Bundle) (string, error) {
 	if frames := crashFrames(ctx, bd, tool, class); len(frames) > 0 {
 		t.WriteString("Top of the stack dump (`./" + ScriptFile + "` prints it whole):\n\n```\n" + strings.Join(frames, "\n") + "\n```\n\n")
 	}
-	t.WriteString("## Expected\n\n" + expected(bd, tool, in.Family, class) + "\n")
+	t.WriteString("## Expected\n\n" + expected(bd, tool, f, class) + "\n")
 	path := filepath.Join(bd.Dir, IssueFile)
 	return path, os.WriteFile(path, []byte(t.String()), 0o644)
 }
@@ -93,12 +90,12 @@ func crashFrames(ctx context.Context, bd Bundle, tool oracles.Verdict, class pol
 // expected says what the tool should have done, at the level it works
 // at (the op, the pass, the instruction), then what the documentation
 // says of the case, with its source; never legalfuzz's rule IDs.
-func expected(bd Bundle, tool oracles.Verdict, family string, class policy.Class) string {
-	return should(tool, family, class) + " " + documented(bd, family, oracles.ParseStage(tool.Rule).Fault) + "\n"
+func expected(bd Bundle, tool oracles.Verdict, f oracles.Filing, class policy.Class) string {
+	return should(tool, f, class) + " " + documented(bd, f, oracles.ParseStage(tool.Rule).Fault) + "\n"
 }
 
 // should says what the tool should have done instead.
-func should(v oracles.Verdict, family string, class policy.Class) string {
+func should(v oracles.Verdict, f oracles.Filing, class policy.Class) string {
 	st := oracles.ParseStage(v.Rule)
 	switch {
 	case st.Fault == oracles.Dropped:
@@ -117,7 +114,7 @@ func should(v oracles.Verdict, family string, class policy.Class) string {
 		return "The tool must not crash: it should reject the input with a diagnostic or compile it."
 	case class == policy.Miscompile:
 		return "The tool should compute the value the documentation gives."
-	case class == policy.TooPermissive && isMLIRFamily(family):
+	case class == policy.TooPermissive && f.Verifier:
 		return "The verifier should reject the op."
 	case class == policy.TooPermissive:
 		return "The tool should reject the input with an error."
@@ -132,11 +129,8 @@ func should(v oracles.Verdict, family string, class policy.Class) string {
 // or that none forbids it. Where the lowering dropped work the rule is
 // the instruction's, not the op's: the op is legal, one instruction
 // cannot do all of it.
-func documented(bd Bundle, family string, fault oracles.Fault) string {
-	docs := "the PTX ISA and the CUDA driver documentation"
-	if family == "llvm-mc" {
-		docs = "the AMDGPU assembler syntax documentation"
-	}
+func documented(bd Bundle, f oracles.Filing, fault oracles.Fault) string {
+	docs := orDefault(f.Docs, "the PTX ISA and the CUDA driver documentation")
 	ref := bd.Reference
 	switch {
 	case ref.Oracle == "":
@@ -163,10 +157,10 @@ func documented(bd Bundle, family string, fault oracles.Fault) string {
 
 // filing says where to file the bucket, and whether to: only what the
 // newest version tested still shows is worth a maintainer's time.
-func filing(b store.Bucket, c component, class policy.Class) string {
+func filing(b store.Bucket, c oracles.Component, class policy.Class) string {
 	newest := newestJudged(b)
 	switch {
-	case c.tracker == "":
+	case c.Tracker == "":
 		return "Do not file upstream: the deviating oracle is legalfuzz's own (a rule set, a seed algorithm under test, a user's verifier)."
 	case class == policy.Disputed:
 		return "Do not file yet: two tools disagree and the documentation legalfuzz checks does not say which is right."
@@ -187,11 +181,11 @@ func filing(b store.Bucket, c component, class policy.Class) string {
 }
 
 // tracker says whose tracker takes the component's issues.
-func tracker(c component) string {
-	if c.tracker == "NVIDIA" {
-		return "NVIDIA (" + c.name + "), not LLVM"
+func tracker(c oracles.Component) string {
+	if c.Tracker == "NVIDIA" {
+		return "NVIDIA (" + c.Name + "), not LLVM"
 	}
-	return "LLVM (https://github.com/llvm/llvm-project/issues), component " + c.name
+	return "LLVM (https://github.com/llvm/llvm-project/issues), component " + c.Name
 }
 
 // newestJudged is the newest version the bucket was replayed on that ran

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,17 +106,23 @@ func writeValuesAwk(dir string) (string, error) {
 func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	obs := bd.Observed
 	legal := bd.Expected.Kind == oracles.Accept
+	rep := bd.reproductions[obs.Oracle]
+	in, found := toolchain.Of(ctx, obs.Oracle)
+	comment, commented := litComment[filepath.Ext(rep.Input)]
+	if !found || !commented || !fileIn(bd.Dir, rep.Input) {
+		return "", "", false
+	}
+	input := rep.Input
 	var run []string
-	var feature, comment, input string
+	var feature string
 	switch {
-	case isMLIR(obs.Oracle) && fileIn(bd.Dir, MLIRFile) && found(ctx, obs.Oracle):
-		in, _ := installation(ctx, obs.Oracle)
-		feature, comment, input = fmt.Sprintf("mlir-opt-%d", in.Major), "//", MLIRFile
+	case rep.Replay == oracles.ReplayMLIR:
+		feature = fmt.Sprintf("mlir-opt-%d", in.Major)
 		run = mlirRun(ctx, bd, legal, in)
-	case oracles.Matches(oracles.LLC, obs.Oracle) && fileIn(bd.Dir, llcFile(bd)) && len(bd.llcArgs) > 0 && found(ctx, obs.Oracle):
-		in, _ := installation(ctx, obs.Oracle)
-		feature, comment, input = fmt.Sprintf("llc-%d", in.Major), ";", llcFile(bd)
-		run = llcRun(bd, legal, in)
+	case rep.Replay == oracles.ReplaySteps && len(rep.Steps) == 1 && slices.Contains(litToolNames, rep.Steps[0].Tool.Name):
+		st := rep.Steps[0]
+		feature = fmt.Sprintf("%s-%d", st.Tool.Name, in.Major)
+		run = stepRun(bd, legal, in, st)
 	default:
 		return "", "", false
 	}
@@ -205,19 +212,39 @@ func mlirRun(ctx context.Context, bd Bundle, legal bool, in toolchain.Installati
 		"awk -v '"+assign+"' -f %S/"+ValuesAwk+" "+input+" | %FileCheck %s --check-prefix=VALUE --allow-empty")
 }
 
-// llcRun is the RUN lines of an llc bucket: llc on the case, and for a
-// wrong value the evaluation of its PTX, where the line the bucket names
-// must be gone.
-func llcRun(bd Bundle, legal bool, in toolchain.Installation) []string {
-	llc := litSub("llc", in) + " " + strings.Join(bd.llcArgs, " ")
+// stepRun is the RUN lines of a one-step tool's bucket (llc): the tool on
+// the case, and for a wrong value the evaluation of the code it emitted,
+// where the line the bucket names must be gone.
+func stepRun(bd Bundle, legal bool, in toolchain.Installation, st oracles.Step) []string {
+	cmd := func(out string) string {
+		args := make([]string, len(st.Args))
+		for i, a := range st.Args {
+			switch a {
+			case st.Input:
+				a = "%s"
+			case st.Output:
+				a = out
+			}
+			args[i] = a
+		}
+		return litSub(st.Tool.Name, in) + " " + strings.Join(args, " ")
+	}
 	line := wrongLine(bd)
-	if line == "" || !legal {
-		return []string{checked(llc+" %s -o /dev/null", legal)}
+	if line == "" || !legal || st.Output == "" {
+		return []string{checked(cmd("/dev/null"), legal)}
 	}
 	assign, _ := valuecheck.Input(line)
-	return []string{checked(llc+" %s -o %t.ptx", true),
-		"awk -v '" + assign + "' -f %S/" + ValuesAwk + " %t.ptx | %FileCheck %s --check-prefix=VALUE --allow-empty"}
+	out := "%t" + filepath.Ext(strings.Trim(st.Output, `"`))
+	return []string{checked(cmd(out), true),
+		"awk -v '" + assign + "' -f %S/" + ValuesAwk + " " + out + " | %FileCheck %s --check-prefix=VALUE --allow-empty"}
 }
+
+// litComment starts a comment line in a lit test, by its input's
+// extension: lit.cfg.py runs tests of these kinds.
+var litComment = map[string]string{".mlir": "//", ".ll": ";"}
+
+// litToolNames are the tools of each installation lit.cfg.py finds.
+var litToolNames = []string{"mlir-opt", "mlir-translate", "llc"}
 
 // wrongLine is the emitted instruction a wrong-value bucket names, or "".
 func wrongLine(bd Bundle) string {
@@ -277,7 +304,7 @@ func litTools(ctx context.Context) []litTool {
 	var out []litTool
 	helpers := map[string][]string{}
 	for _, in := range ins {
-		for _, name := range []string{"mlir-opt", "mlir-translate", "llc"} {
+		for _, name := range litToolNames {
 			out = append(out, litTool{litSub(name, in), name, in.Spec(name)})
 		}
 		for _, h := range []string{"FileCheck", "not"} {

@@ -4,21 +4,12 @@ import (
 	"context"
 	"fmt"
 	"github.com/legalfuzz/legalfuzz/corpus"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 )
-
-// renderPasses writes the module a pass judge starts from (its release's
-// rendering) and says how the judge ran the passes.
-func renderPasses(ctx context.Context, w *writer, c domain.Case, name string) []string {
-	r, _ := mlir.ReplayOf(name, "cse")
-	return append(renderMLIR(ctx, w, c, r.Release),
-		"# "+name+" runs MLIR's GPU passes beyond that lowering on "+MLIRFile+", each alone with --verify-each=false;",
-		"# repro.sh replays the one the bucket names, after the pipelines that bring the module to its input")
-}
 
 // planPasses replays a pass judge's verdict: the pipelines before the pass,
 // then the pass alone with the verifier off, judged by how it failed in
@@ -32,7 +23,7 @@ func planPasses(ctx context.Context, s *script, bd Bundle) {
 		planCheck(s, bd)
 		return
 	}
-	inst, _ := installation(ctx, r.Release)
+	inst, _ := toolchain.Of(ctx, r.Release)
 	opt := s.need("MLIR_OPT", mlir.ToolsOf(inst).Opt)
 	in := MLIRFile
 	for i, p := range r.Before {

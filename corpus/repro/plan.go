@@ -15,11 +15,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
-	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/amdgpu"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
-	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
@@ -33,53 +30,52 @@ var instruction = map[string]string{
 }
 
 // plan writes repro.sh's steps for the deviating tool's verdict on the
-// bundle's case. Tools with an input file run the smallest command that
-// shows the bug; the rest replay through legalfuzz check.
+// bundle's case, as the tool's oracle says to replay it (its
+// Reproduction): tools with an input file run the smallest command that
+// shows the bug; the rest, and a seed's algorithm under test, replay
+// through legalfuzz check.
 func plan(ctx context.Context, bd Bundle, dir string) *script {
 	s := &script{}
-	has := func(f string) bool { _, err := os.Stat(filepath.Join(dir, f)); return err == nil }
-	obs := bd.Observed
-	switch {
-	case isMLIR(obs.Oracle) && has(MLIRFile) && found(ctx, obs.Oracle):
+	rep := bd.reproductions[bd.Observed.Oracle]
+	if rep.Input == "" || !fileIn(dir, rep.Input) || policy.ClassOf(bd.Bucket.Signature) == policy.SeedEvidence {
+		planCheck(s, bd)
+		return s
+	}
+	switch rep.Replay {
+	case oracles.ReplayMLIR:
 		planMLIR(ctx, s, bd, dir)
-	case mlir.IsPassJudge(obs.Oracle) && has(MLIRFile) && found(ctx, obs.Oracle):
+	case oracles.ReplayPasses:
 		planPasses(ctx, s, bd)
-	case (obs.Oracle == ptxas.PTXAS124.Name || obs.Oracle == ptxas.PTXAS13.Name) && has(PTXFile) && bd.Reference.Oracle != "":
-		cfg := ptxas.PTXAS124
-		if obs.Oracle == ptxas.PTXAS13.Name {
-			cfg = ptxas.PTXAS13
-		}
-		args := ptxas.New(cfg, tool.Tool{}).CommandArgs(bd.Case.Value.Target().Arch, PTXFile)
-		s.add(`step ptxas ` + s.need("PTXAS", cfg.Spec) + " " + strings.Join(args, " "))
-		judgeLast(s, "ptxas", obs, "")
-	case obs.Oracle == oracles.SASS && has(PTXFile):
-		planSASS(s, bd)
-	case oracles.Matches(oracles.LLC, obs.Oracle) && has(llcFile(bd)) && found(ctx, obs.Oracle):
-		in, _ := installation(ctx, obs.Oracle)
-		s.add(`step llc ` + s.need("LLC", in.Spec("llc")) + " " + strings.Join(bd.llcArgs, " ") +
-			" " + llcFile(bd) + ` -o "$work/llc.ptx"`)
-		if _, fault := replayStage(obs.Rule); fault == oracles.WrongValue {
-			s.add(`clean llc || cannot "llc refused the case"`)
-			wrongValueCheck(s, bd, dir, "$work/llc.ptx")
-			break
-		}
-		judgeLast(s, "llc", obs, `"$work/llc.ptx"`)
-	case oracles.Matches(amdgpu.Name, obs.Oracle) && has(AsmFile) && policy.ClassOf(bd.Bucket.Signature) != policy.SeedEvidence && found(ctx, obs.Oracle):
-		in, _ := installation(ctx, obs.Oracle)
-		s.add(`step mc ` + s.need("LLVM_MC", in.Spec("llvm-mc")) + " " + strings.Join(amdgpu.Args(cpuOf(bd)), " ") + " " + AsmFile)
-		judgeLast(s, "mc", obs, "")
+	case oracles.ReplaySteps:
+		planSteps(s, bd, dir, rep.Steps)
+	case oracles.ReplayStages:
+		planStages(s, bd, rep.Steps)
 	default:
 		planCheck(s, bd)
 	}
 	return s
 }
 
-// llcFile is the IR file renderLLC wrote for the observed llc.
-func llcFile(bd Bundle) string {
-	if len(llcOf(bd.Bucket.Signature.Pair)) > 1 {
-		return "case." + bd.Observed.Oracle + ".ll"
+// planSteps runs the oracle's steps, the last one under test: a wrong
+// value is judged by what the code it emitted computes, the rest by what
+// the tool did (judgeLast).
+func planSteps(s *script, bd Bundle, dir string, steps []oracles.Step) {
+	last := steps[len(steps)-1]
+	for _, st := range steps[:len(steps)-1] {
+		s.add(stepLine(s, st), fmt.Sprintf(`clean %s || cannot "%s failed before the step under test"`, st.Name, st.Name))
 	}
-	return LLFile
+	s.add(stepLine(s, last))
+	if _, fault := replayStage(bd.Observed.Rule); fault == oracles.WrongValue && last.Output != "" {
+		s.add(fmt.Sprintf(`clean %s || cannot "%s refused the case"`, last.Name, last.Name))
+		wrongValueCheck(s, bd, dir, strings.Trim(last.Output, `"`))
+		return
+	}
+	judgeLast(s, last.Name, bd.Observed, last.Output)
+}
+
+// stepLine is repro.sh's line that runs one step.
+func stepLine(s *script, st oracles.Step) string {
+	return "step " + st.Name + " " + s.need(st.Var, st.Tool) + " " + strings.Join(st.Args, " ")
 }
 
 // judgeLast ends the script on the deviating tool's last step: the bug
@@ -114,21 +110,13 @@ func shEsc(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s)
 }
 
-// cpuOf is the AMD GPU of a waitcnt case.
-func cpuOf(bd Bundle) string {
-	if v, ok := bd.Case.Value.(waitcnt.Value); ok {
-		return v.GPU.String()
-	}
-	return ""
-}
-
 // planMLIR replays the mlir oracle's stages on case.mlir, stopping at the
 // stage the bucket names: the verifier alone, the smallest prefix of the
 // lowering pipeline that prints the bug's words, or the whole chain to
 // ptxas.
 func planMLIR(ctx context.Context, s *script, bd Bundle, dir string) {
 	obs := bd.Observed
-	in, _ := installation(ctx, obs.Oracle)
+	in, _ := toolchain.Of(ctx, obs.Oracle)
 	tools := mlir.ToolsOf(in)
 	opt := s.need("MLIR_OPT", tools.Opt)
 	stage, fault := replayStage(obs.Rule)
@@ -214,28 +202,6 @@ func mlirChain(s *script, tools mlir.Tools, t target.Target) []chainStep {
 		{"llc", `step llc ` + s.need("LLC", tools.LLC) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
 		{"ptxas", `step ptxas ` + s.need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
 	}
-}
-
-// isMLIR reports whether the oracle is one of the MLIR releases' oracles,
-// of either entry point (nvgpu's ops or nvvm's).
-func isMLIR(oracle string) bool {
-	return oracles.Matches(oracles.MLIR, oracle) || oracles.Matches(oracles.MLIRNVVM, oracle)
-}
-
-// found reports whether this machine has the installation of an installed
-// oracle: its tools are what the script runs.
-func found(ctx context.Context, oracle string) bool {
-	_, ok := installation(ctx, oracle)
-	return ok
-}
-
-// installation is the LLVM installation an installed oracle's label names
-// on this machine (make oracles' installations).
-func installation(ctx context.Context, oracle string) (toolchain.Installation, bool) {
-	if oracles.Label(oracle) == "" {
-		return toolchain.Installation{}, false
-	}
-	return toolchain.Find(ctx, toolchain.Options{}, oracles.Label(oracle))
 }
 
 // replayStage maps the mlir oracle's stage rule ("verify", "pass:NAME",

@@ -140,8 +140,8 @@ func dedent(lines []string) []string {
 // inputFile is the bundle's tool input that repro.sh runs the deviating
 // tool on, or "".
 func inputFile(bd Bundle) string {
-	for _, f := range []string{MLIRFile, PTXFile, llcFile(bd)} {
-		if fileIn(bd.Dir, f) && scriptReads(bd, f) {
+	for _, f := range []string{MLIRFile, PTXFile, bd.reproductions[bd.Observed.Oracle].Input} {
+		if f != "" && fileIn(bd.Dir, f) && scriptReads(bd, f) {
 			return f
 		}
 	}

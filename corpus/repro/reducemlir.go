@@ -3,6 +3,7 @@ package repro
 import (
 	"context"
 	"errors"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,12 +37,12 @@ type validity struct {
 // installation's llvm-as reads it. PTX and assembly have no reader but
 // the tool under test.
 func validityOf(ctx context.Context, bd Bundle, name string, lines []string) validity {
-	in, ok := installation(ctx, bd.Observed.Oracle)
+	in, ok := toolchain.Of(ctx, bd.Observed.Oracle)
 	if !ok {
 		return validity{}
 	}
-	switch name {
-	case MLIRFile:
+	switch filepath.Ext(name) {
+	case filepath.Ext(MLIRFile):
 		opt, err := tool.Locate(ctx, mlir.ToolsOf(in).Opt)
 		if err != nil {
 			return validity{}
@@ -63,7 +64,7 @@ func validityOf(ctx context.Context, bd Bundle, name string, lines []string) val
 			keep:  isOp,
 			what:  "mlir-opt " + in.Label + " verifies it without " + op + ", the op under test",
 		}
-	case llcFile(bd):
+	case filepath.Ext(LLFile):
 		as, err := in.Locate(ctx, "llvm-as")
 		if err != nil || !runsClean(ctx, as.Path, "case.ll", lines) {
 			return validity{}

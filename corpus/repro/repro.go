@@ -25,14 +25,20 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
-// The files of a bundle, besides the rendered inputs.
+// The files of a bundle. The oracles render the tools' inputs
+// (oracles.Reproducer), under the names package oracles gives them.
 const (
-	CaseFile     = "case.json"
+	CaseFile     = oracles.CaseFile
 	BucketFile   = "bucket.json"
 	CommandsFile = "commands.txt"
 	VersionsFile = "versions.txt"
 	ExpectedFile = "expected.txt"
 	ObservedFile = "observed.txt"
+	PTXFile      = oracles.PTXFile
+	MLIRFile     = oracles.MLIRFile
+	LLFile       = oracles.LLFile
+	DriverFile   = oracles.DriverFile
+	AsmFile      = oracles.AsmFile
 )
 
 // Bundle is what Write wrote.
@@ -53,7 +59,9 @@ type Bundle struct {
 	// Script is repro.sh's path.
 	Script string
 
-	llcArgs []string
+	// reproductions are the pair's oracles' replays, by oracle: what
+	// each rendered and how repro.sh replays it.
+	reproductions map[string]oracles.Reproduction
 	// commands are repro.sh's steps as plain command lines: the shortest
 	// stage sequence that shows the bug, for issue.md.
 	commands []string
@@ -93,17 +101,19 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 	}
 	w.file(BucketFile, string(meta)+"\n")
 	cmds := commandsHeader(bd)
-	pair := bd.Bucket.Signature.Pair // on the newest installation that reproduces it
-	for _, name := range pairOracles(pair) {
+	names := pairOracles(bd.Bucket.Signature.Pair) // on the newest installation that reproduces it
+	bd.reproductions = map[string]oracles.Reproduction{}
+	for _, name := range names {
+		rep := render(ctx, w, bd.Case, name, shared(names), orcs)
+		bd.reproductions[name] = rep
 		cmds = append(cmds, "", "# "+name)
-		cmds = append(cmds, render(ctx, w, bd.Case, name, len(llcOf(pair)) > 1, orcs)...)
+		cmds = append(cmds, rep.Commands...)
 	}
 	cmds = append(cmds, "", "# or run ./"+ScriptFile+": exit status 1 when the bug reproduces, 0 when not, 125 when this machine cannot tell")
 	w.file(CommandsFile, strings.Join(cmds, "\n")+"\n")
 	w.file(VersionsFile, versions(s, bd.Case.ID))
 	w.file(ExpectedFile, verdictText("expected", bd.Expected))
 	w.file(ObservedFile, verdictText("observed", bd.Observed))
-	bd.llcArgs = w.llcArgs
 	sc := plan(ctx, bd, bd.Dir)
 	w.script(sc.text(ctx, scriptHeader(bd)))
 	bd.commands = sc.commands()
@@ -237,8 +247,6 @@ type writer struct {
 	dir   string
 	files []string
 	err   error
-	// llcArgs are the flags the llc oracle ran with, when it was rendered.
-	llcArgs []string
 }
 
 // file writes one bundle file, once.

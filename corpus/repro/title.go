@@ -8,154 +8,59 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 )
 
-// component is the part of an upstream project that owns what a bucket's
-// tool did wrong, as the project's tracker names it.
-type component struct {
-	// tag starts the issue's title: "[MLIR][NVGPU]", "[NVPTX]".
-	tag string
-	// name says it in words: "MLIR, NVGPU dialect".
-	name string
-	// tracker is whose tracker the issue goes to, "LLVM" or "NVIDIA";
-	// empty for what is not filed upstream (legalfuzz's own rule sets and
-	// the seed algorithms under test, a user's verifier).
-	tracker string
-}
+// ours is the component of what is not filed upstream: legalfuzz's own
+// rule sets and the seed algorithms under test, a user's verifier.
+var ours = oracles.Component{Tag: "[legalfuzz]", Name: "legalfuzz"}
 
-// The components of MLIR a bucket is filed under.
-var (
-	mlirNVGPU  = component{"[MLIR][NVGPU]", "MLIR, NVGPU dialect", "LLVM"}
-	mlirNVVM   = component{"[MLIR][NVVM]", "MLIR, NVVM dialect", "LLVM"}
-	mlirLLVMIR = component{"[MLIR][LLVMIR]", "MLIR, LLVM IR translation", "LLVM"}
-	mlirOther  = component{"[MLIR]", "MLIR", "LLVM"}
-	ours       = component{"[legalfuzz]", "legalfuzz", ""}
-)
-
-// families are the components of the tool families other than MLIR's:
-// NVIDIA's tools are NVIDIA's to fix, not LLVM's.
-var families = map[string]component{
-	"llc":      {"[NVPTX]", "NVPTX backend", "LLVM"},
-	"llvm-mc":  {"[AMDGPU][MC]", "AMDGPU assembler (MC)", "LLVM"},
-	"ptxas":    {"NVIDIA (ptxas)", "ptxas", "NVIDIA"},
-	"nvdisasm": {"NVIDIA (nvdisasm)", "nvdisasm and cuobjdump", "NVIDIA"},
-	"cuda":     {"NVIDIA (CUDA driver)", "the CUDA driver", "NVIDIA"},
-	"gpu":      {"NVIDIA (CUDA driver)", "the CUDA driver and the GPU", "NVIDIA"},
-}
-
-// isMLIRFamily reports whether a tool family is MLIR's: its verifiers and
-// lowering (nvgpu's ops or nvvm's), or its GPU passes.
-func isMLIRFamily(family string) bool {
-	return family == "mlir" || family == "mlir-nvvm" || family == "mlir-passes"
-}
-
-// componentOf is what a bucket is filed under: for MLIR, the stage that
-// failed when it names a dialect's conversion or the translation to LLVM
-// IR, else the dialect of the op the case is about; for the other tools,
-// their family's.
-func componentOf(family, stage, op string, class policy.Class) component {
-	if class == policy.SeedEvidence {
-		return ours
-	}
-	if !isMLIRFamily(family) {
-		if c, ok := families[family]; ok {
-			return c
-		}
-		return ours
-	}
-	st := oracles.ParseStage(stage)
+// componentOf is what a bucket is filed under: the family's component,
+// for MLIR the one of the stage that failed or of the op the case is
+// about (oracles.Filing).
+func componentOf(f oracles.Filing, stage, op string, class policy.Class) oracles.Component {
 	switch {
-	case st.Name == "pass:convert-nvgpu-to-nvvm":
-		return mlirNVGPU
-	case st.Name == "pass:convert-nvvm-to-llvm":
-		return mlirNVVM
-	case st.Name == "translate" && st.Fault != oracles.Refused:
-		// mlir-translate refusing what the lowering made is the op's
-		// verifier letting it through; anything else is the translation's.
-		return mlirLLVMIR
-	case strings.HasPrefix(op, "nvgpu."):
-		return mlirNVGPU
-	case strings.HasPrefix(op, "nvvm."):
-		return mlirNVVM
+	case class == policy.SeedEvidence:
+		return ours
+	case f.ComponentOf != nil:
+		return f.ComponentOf(oracles.ParseStage(stage), op)
+	case f.Component.Tag == "":
+		return ours
 	}
-	return mlirOther
+	return f.Component
+}
+
+// inputOf is the file the named oracle's tool read in the bundle: as it
+// was rendered, else (a bundle read back from its folder) the family's.
+func inputOf(bd Bundle, oracle string, f oracles.Filing) string {
+	if rep, ok := bd.reproductions[oracle]; ok {
+		return rep.Input
+	}
+	return f.Input
 }
 
 // subjectOf names what the tool was given in its own terms: the MLIR op,
 // the PTX instruction, the LLVM intrinsic, the AMDGPU instruction; ""
 // when the bundle holds no input to read it from.
-func subjectOf(bd Bundle, family string) string {
+func subjectOf(bd Bundle, f oracles.Filing) string {
+	if f.Subject == nil {
+		return ""
+	}
 	read := func(name string) string {
+		if name == "" {
+			return ""
+		}
 		text, _ := os.ReadFile(filepath.Join(bd.Dir, name))
 		return string(text)
 	}
-	if isMLIRFamily(family) {
-		return mlir.SubjectOp(read(MLIRFile))
-	}
-	switch family {
-	case "ptxas", "nvdisasm", "cuda", "gpu":
-		return ptxInstruction(read(PTXFile), instruction[bd.Bucket.Signature.Domain])
-	case "llc":
-		return intrinsicName.FindString(read(llcFile(bd)))
-	case "llvm-mc":
-		return asmInstruction(read(AsmFile))
-	}
-	return ""
-}
-
-// intrinsicName is the first NVVM intrinsic an IR file names.
-var intrinsicName = regexp.MustCompile(`\bllvm\.nvvm\.[\w.]+`)
-
-// ptxInstruction is the opcode, with its qualifiers, of the first
-// instruction of a PTX module that starts with prefix.
-func ptxInstruction(ptx, prefix string) string {
-	if prefix == "" {
-		return ""
-	}
-	for _, line := range strings.Split(ptx, "\n") {
-		fields := strings.Fields(line)
-		if len(fields) > 1 && strings.HasPrefix(fields[0], "@") { // a guard predicate
-			fields = fields[1:]
-		}
-		if len(fields) > 0 && strings.Contains(fields[0], prefix) && !strings.HasPrefix(fields[0], ".") {
-			return strings.TrimSuffix(fields[0], ";")
-		}
-	}
-	return ""
-}
-
-// asmInstruction is the first line of an assembly file that is an
-// instruction, not a directive, a label or a comment.
-func asmInstruction(asm string) string {
-	for _, line := range strings.Split(asm, "\n") {
-		line = strings.TrimSpace(line)
-		if line != "" && !strings.HasPrefix(line, ".") && !strings.HasPrefix(line, "//") &&
-			!strings.HasPrefix(line, ";") && !strings.HasSuffix(line, ":") {
-			return line
-		}
-	}
-	return ""
-}
-
-// toolWord is how a title names a tool that is not MLIR.
-func toolWord(family, oracle string) string {
-	switch family {
-	case "ptxas", "llc", "llvm-mc":
-		return family
-	case "nvdisasm":
-		return "nvdisasm"
-	case "cuda", "gpu":
-		return "the CUDA driver"
-	}
-	return oracle
+	sig := bd.Bucket.Signature
+	return f.Subject(read, inputOf(bd, sig.Tool, f), instruction[sig.Domain])
 }
 
 // title is the issue's title: the component's tag, then what the tool did
 // in the tool's terms (its own words first, the op or instruction it was
 // given, the rule it let through otherwise); never legalfuzz's rule IDs
 // or the placeholders of a normalized diagnostic.
-func title(bd Bundle, tool oracles.Verdict, family, subject string, c component, class policy.Class) string {
+func title(bd Bundle, tool oracles.Verdict, f oracles.Filing, subject string, c oracles.Component, class policy.Class) string {
 	var what string
 	switch {
 	case class == policy.SeedEvidence || c == ours || class == policy.Disputed:
@@ -163,12 +68,12 @@ func title(bd Bundle, tool oracles.Verdict, family, subject string, c component,
 		if m := cleanMessage(tool.Diagnostic); m != "" {
 			what += ": " + m
 		}
-	case isMLIRFamily(family):
+	case f.Verifier:
 		what = mlirWhat(bd, tool, subject, class)
 	default:
-		what = toolWhat(bd, tool, toolWord(family, tool.Oracle), subject, class)
+		what = toolWhat(bd, tool, orDefault(f.Tool, tool.Oracle), subject, class)
 	}
-	return c.tag + " " + what
+	return c.Tag + " " + what
 }
 
 // mlirWhat is an MLIR bucket's title after its tag.

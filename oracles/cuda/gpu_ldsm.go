@@ -104,22 +104,14 @@ func (ldsmCheck) read(o *GPUOracle, items []gpuItem, res LaunchResult) []oracles
 // compareRegs compares per-lane registers with the bytes a kernel wrote
 // (lane-major, little-endian).
 func compareRegs(want [ldsmThreads][]uint32, got []byte) string {
-	diff, first := 0, ""
-	for t, regs := range want {
-		for m, w := range regs {
-			g := binary.LittleEndian.Uint32(got[4*(t*len(regs)+m):])
-			if g != w {
-				if first == "" {
-					first = fmt.Sprintf("first: lane %d matrix %d holds %#08x, want %#08x", t, m, g, w)
-				}
-				diff++
-			}
-		}
-	}
+	per := len(want[0])
+	reg := func(k int) (uint32, uint32) { return binary.LittleEndian.Uint32(got[4*k:]), want[k/per][k%per] }
+	diff, first := mismatches(ldsmThreads*per, func(k int) bool { g, w := reg(k); return g != w })
 	if diff == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d registers differ; %s", diff, first)
+	g, w := reg(first)
+	return fmt.Sprintf("%d registers differ; first: lane %d matrix %d holds %#08x, want %#08x", diff, first/per, first%per, g, w)
 }
 
 // compareBytes describes how got differs from want; "" when equal.
@@ -127,15 +119,7 @@ func compareBytes(want, got []byte) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("%d bytes, want %d", len(got), len(want))
 	}
-	diff, first := 0, -1
-	for i := range want {
-		if want[i] != got[i] {
-			if first < 0 {
-				first = i
-			}
-			diff++
-		}
-	}
+	diff, first := mismatches(len(want), func(i int) bool { return want[i] != got[i] })
 	if diff == 0 {
 		return ""
 	}

@@ -88,20 +88,13 @@ func (wgmmaCheck) read(o *GPUOracle, items []gpuItem, res LaunchResult) []oracle
 
 // compareFrags compares predicted accumulators with the f32 a kernel wrote.
 func compareFrags(want [wgmmaThreads][4]float32, got []byte) string {
-	diff, first := 0, ""
-	for t := range want {
-		for i, w := range want[t] {
-			g := math.Float32frombits(binary.LittleEndian.Uint32(got[16*t+4*i:]))
-			if g != w {
-				if first == "" {
-					first = fmt.Sprintf("first: thread %d register %d holds %g, want %g", t, i, g, w)
-				}
-				diff++
-			}
-		}
+	acc := func(k int) (float32, float32) {
+		return math.Float32frombits(binary.LittleEndian.Uint32(got[4*k:])), want[k/4][k%4]
 	}
+	diff, first := mismatches(wgmmaThreads*4, func(k int) bool { g, w := acc(k); return g != w })
 	if diff == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d of %d accumulators differ; %s", diff, wgmmaThreads*4, first)
+	g, w := acc(first)
+	return fmt.Sprintf("%d of %d accumulators differ; first: thread %d register %d holds %g, want %g", diff, wgmmaThreads*4, first/4, first%4, g, w)
 }

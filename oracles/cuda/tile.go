@@ -211,20 +211,28 @@ func (e TileExpect) Compare(dtype tmadesc.DType, got []byte) string {
 			nan[i] = true
 		}
 	}
-	diff, first := 0, -1
-	for i := range got {
-		if !nan[i] && got[i] != e.Bytes[i] {
-			if first < 0 {
-				first = i
-			}
-			diff++
-		}
-	}
+	diff, first := mismatches(len(got), func(i int) bool { return !nan[i] && got[i] != e.Bytes[i] })
 	if diff == 0 {
 		return ""
 	}
 	return fmt.Sprintf("%d of %d bytes differ; first at byte %#x: got %#02x, want %#02x", diff, len(got),
 		first, got[first], e.Bytes[first])
+}
+
+// mismatches counts the positions below n where differ holds and returns
+// the first (-1 when none): the one compare-and-report of the GPU checks,
+// which say how many elements differ and show the first.
+func mismatches(n int, differ func(i int) bool) (count, first int) {
+	first = -1
+	for i := range n {
+		if differ(i) {
+			if first < 0 {
+				first = i
+			}
+			count++
+		}
+	}
+	return count, first
 }
 
 // isNaN reports whether b (little-endian) is a NaN of the float type d.

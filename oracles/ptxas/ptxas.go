@@ -13,7 +13,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
@@ -104,9 +103,6 @@ func New(cfg Config, t tool.Tool) *Oracle {
 // Discover finds ptxas 12.4 (LEGALFUZZ_PTXAS, .oracles/bin, PATH).
 func Discover(ctx context.Context) (*Oracle, oracles.Status) { return DiscoverConfig(ctx, PTXAS124) }
 
-// Discover13 finds CUDA 13's ptxas (LEGALFUZZ_PTXAS13, .oracles/bin, PATH).
-func Discover13(ctx context.Context) (*Oracle, oracles.Status) { return DiscoverConfig(ctx, PTXAS13) }
-
 // DiscoverConfig finds the release cfg describes; when it is missing the
 // oracle is nil and the status says why and how to install it.
 func DiscoverConfig(ctx context.Context, cfg Config) (*Oracle, oracles.Status) {
@@ -139,12 +135,6 @@ func (o *Oracle) unsupported(t target.Target) *oracles.NoSpelling {
 		return ptx.Reasons.New("ptx", "beyond-ptxas", "%s %s knows PTX ISA up to %s, not %s", o.cfg.Name, o.tool.Version, o.cfg.MaxPTX, t.PTX)
 	}
 	return nil
-}
-
-// verdict starts a verdict about c.
-func (o *Oracle) verdict(c domain.Case, kind oracles.Kind, diag string) oracles.Verdict {
-	return oracles.Verdict{Oracle: o.cfg.Name, Version: o.tool.Version, Case: c.ID, Domain: c.Domain,
-		Kind: kind, Diagnostic: diag}
 }
 
 func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }

@@ -242,7 +242,7 @@ func TestDiscoverMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	t.Setenv("LEGALFUZZ_ORACLES_DIR", t.TempDir())
 	t.Chdir(t.TempDir())
-	o, st := Discover13(context.Background())
+	o, st := DiscoverConfig(context.Background(), PTXAS13)
 	if o != nil || st.Available || st.Reason == "" || st.Install == "" || st.Name != "ptxas13" {
 		t.Fatalf("oracle %v status %+v, want a missing ptxas13 with a reason", o, st)
 	}

@@ -111,6 +111,16 @@ func ParseVersion(out string) (version string, major int, ok bool) {
 	return m[1], major, err == nil
 }
 
+// Of is the installation of an installed oracle (mlir@22), among those
+// make oracles installed: the tools a reproducer runs by hand. False for
+// any other oracle, and where the installation is not on this machine.
+func Of(ctx context.Context, oracle string) (Installation, bool) {
+	if oracles.Label(oracle) == "" {
+		return Installation{}, false
+	}
+	return Find(ctx, Options{}, oracles.Label(oracle))
+}
+
 // Find returns the installation an installed oracle's label names, among
 // those make oracles installed and those the options name.
 func Find(ctx context.Context, opts Options, label string) (Installation, bool) {

@@ -1,0 +1,108 @@
+package mlir
+
+import (
+	"context"
+	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
+)
+
+// Reproducer replays the verdicts of an installation's mlir and mlir-nvvm
+// oracles: the module in its release's spelling, the verifier's command
+// and the lowering chain's, with that installation's tools.
+type Reproducer struct{}
+
+// Reproduce writes the module the named oracle verifies and the commands
+// of its stages.
+func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles.Reproduction {
+	in, ok := toolchain.Of(ctx, r.Name)
+	if !ok {
+		return oracles.NotWritten(oracles.MLIRFile, r.Name+"'s LLVM installation is not on this machine (legalfuzz oracles says why)")
+	}
+	o := NewRelease(r.Name, in.Major, tool.Tool{})
+	file, args, err := o.VerifyCommand([]domain.Case{r.Case}, oracles.MLIRFile)
+	if err != nil {
+		return oracles.NotWritten(oracles.MLIRFile, err.Error())
+	}
+	if len(file) == 0 {
+		return oracles.NotWritten(oracles.MLIRFile, r.Name+" cannot spell this case (see its verdict)")
+	}
+	t := r.Case.Value.Target()
+	opt, translate, llc := "mlir-opt", "mlir-translate", "llc"
+	return oracles.Reproduction{
+		Files: []oracles.ReproFile{{Name: oracles.MLIRFile, Text: string(file)}}, Input: oracles.MLIRFile, Replay: oracles.ReplayMLIR,
+		Commands: []string{
+			"# the tools of the LLVM installation " + in.String() + " in " + in.Dir,
+			"# the verifier (its verdicts have rule \"verify\"):",
+			opt + " " + strings.Join(args, " "),
+			"# what the verifier accepts is lowered, one step after another (rules \"lowering\", \"translate\", \"link\", \"llc\", \"ptxas\");",
+			"# between the first two steps the gpu.module's body is cut out of case.lowered.mlir as a plain module (repro.sh does it with awk):",
+			opt + " --pass-pipeline='" + Pipeline + "' " + oracles.MLIRFile + " -o case.lowered.mlir",
+			translate + " --mlir-to-llvmir case.lowered.mlir -o case.mlir.ll",
+			llc + " " + strings.Join(LLCArgs(t, "case.mlir.ll", "case.mlir.ptx"), " "),
+			"ptxas " + strings.Join(PtxasArgs(t, "case.mlir.ptx", "/dev/null"), " "),
+		},
+	}
+}
+
+// Filing files MLIR's bugs with LLVM, under the dialect of the stage that
+// failed or of the op.
+func (Reproducer) Filing() oracles.Filing {
+	return oracles.Filing{Input: oracles.MLIRFile, ComponentOf: componentOf, Verifier: true,
+		Subject: func(read func(string) string, _, _ string) string { return SubjectOp(read(oracles.MLIRFile)) }}
+}
+
+// PassesReproducer replays a pass judge's verdicts: the module of the
+// release it starts from, then the pipelines before the pass and the pass
+// alone.
+type PassesReproducer struct{}
+
+// Reproduce writes the module a pass judge starts from (its release's
+// rendering) and says how the judge ran the passes.
+func (PassesReproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles.Reproduction {
+	name := r.Name
+	pr, _ := ReplayOf(name, "cse")
+	r.Name = pr.Release
+	rep := Reproducer{}.Reproduce(ctx, r)
+	if rep.Input != "" {
+		rep.Replay = oracles.ReplayPasses
+	}
+	rep.Commands = append(rep.Commands,
+		"# "+name+" runs MLIR's GPU passes beyond that lowering on "+oracles.MLIRFile+", each alone with --verify-each=false;",
+		"# repro.sh replays the one the bucket names, after the pipelines that bring the module to its input")
+	return rep
+}
+
+// Filing is the mlir oracle's: the passes are MLIR's.
+func (PassesReproducer) Filing() oracles.Filing { return Reproducer{}.Filing() }
+
+// The components of MLIR a bucket is filed under.
+var (
+	nvgpuComponent  = oracles.Component{Tag: "[MLIR][NVGPU]", Name: "MLIR, NVGPU dialect", Tracker: "LLVM"}
+	nvvmComponent   = oracles.Component{Tag: "[MLIR][NVVM]", Name: "MLIR, NVVM dialect", Tracker: "LLVM"}
+	llvmIRComponent = oracles.Component{Tag: "[MLIR][LLVMIR]", Name: "MLIR, LLVM IR translation", Tracker: "LLVM"}
+	mlirComponent   = oracles.Component{Tag: "[MLIR]", Name: "MLIR", Tracker: "LLVM"}
+)
+
+// componentOf is the stage that failed when it names a dialect's
+// conversion or the translation to LLVM IR, else the dialect of the op.
+func componentOf(st oracles.Stage, op string) oracles.Component {
+	switch {
+	case st.Name == "pass:convert-nvgpu-to-nvvm":
+		return nvgpuComponent
+	case st.Name == "pass:convert-nvvm-to-llvm":
+		return nvvmComponent
+	case st.Name == "translate" && st.Fault != oracles.Refused:
+		// mlir-translate refusing what the lowering made is the op's
+		// verifier letting it through; anything else is the translation's.
+		return llvmIRComponent
+	case strings.HasPrefix(op, "nvgpu."):
+		return nvgpuComponent
+	case strings.HasPrefix(op, "nvvm."):
+		return nvvmComponent
+	}
+	return mlirComponent
+}
