@@ -43,7 +43,8 @@ type CaseRecord struct {
 	// Enqueued lists the oracles a job was created for; nil until the case's
 	// jobs are on the queue, so a restarted coordinator finds what to enqueue.
 	Enqueued []string `json:"enqueued,omitempty"`
-	// Finding marks a case found in a finding: kept when it settles.
+	// Finding marks a case one of the members a finding bucket keeps
+	// (KeepMembers): kept when it settles.
 	Finding bool `json:"finding,omitempty"`
 	// Tallied marks a settled case kept in full: its night's tally holds
 	// it already (see settle.go).
@@ -510,15 +511,15 @@ func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool,
 			if !d.Finding() {
 				continue
 			}
-			if !disagreeing[caseID] {
-				if err := markFinding(tx, caseID); err != nil {
-					return err
-				}
-			}
 			disagreeing[caseID] = true
 			b, isNew, newMember, err := recordFinding(tx, d, c.Campaign, c.Now)
 			if err != nil {
 				return err
+			}
+			if newMember && b.Cases <= KeepMembers {
+				if err := markFinding(tx, caseID); err != nil {
+					return err
+				}
 			}
 			if newMember { // a case re-evaluated after a later verdict is not a new finding
 				res.Findings++
@@ -531,8 +532,16 @@ func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool,
 	return nil
 }
 
-// markFinding marks a stored case found in a finding, to be kept when it
-// settles.
+// KeepMembers is how many members of a finding bucket the store keeps
+// with their verdicts: the first ones to join it (its example among them),
+// as syzkaller keeps a few logs of each crash. Its minimized case is kept
+// besides. Every other member is counted in the bucket (Bucket.Cases) and
+// named in its member marks, and settles like any other case: its
+// verdicts are counted in its night's tally and dropped.
+const KeepMembers = 8
+
+// markFinding marks a stored case as a member its bucket keeps, to be kept
+// when it settles.
 func markFinding(tx *bolt.Tx, caseID string) error {
 	b := tx.Bucket(bucketCases)
 	rec, ok, err := get[CaseRecord](b, []byte(caseID))
