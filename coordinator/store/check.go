@@ -129,6 +129,7 @@ func putAll(tx *bolt.Tx, name string, keys, vals [][]byte) error {
 	if err != nil {
 		return err
 	}
+	b.FillPercent = 1 // keys come in key order: full pages, half the file
 	for i, k := range keys {
 		if err := b.Put(k, vals[i]); err != nil {
 			return err

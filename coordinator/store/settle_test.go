@@ -1,7 +1,11 @@
 package store_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -127,4 +131,62 @@ func TestSettlingKeepsAFewMembersPerBucket(t *testing.T) {
 		t.Errorf("night tallies %d cases, drops %d with %d verdicts; want %d tallied, %d dropped with 2 verdicts each",
 			n.Tally.Cases, n.Ledger.Dropped, n.Ledger.Verdicts, len(ids), len(ids)-len(kept))
 	}
+}
+
+// TestCompactingAKeepAllStore: a store a campaign kept whole (--keep-all)
+// compacts to what the same campaign settling would have kept: the same
+// cases, the same night (tally and ledger), in a smaller file.
+func TestCompactingAKeepAllStore(t *testing.T) {
+	dir := t.TempDir()
+	settled, ids := settleNight(t, filepath.Join(dir, "settled.db"), false)
+	whole, _ := settleNight(t, filepath.Join(dir, "whole.db"), true)
+	if kept, _ := storedIDs(t, whole, ids); len(kept) != len(ids) {
+		t.Fatalf("keep-all kept %d of %d cases", len(kept), len(ids))
+	}
+	res, err := whole.Compact(filepath.Join(dir, "compacted.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compacted := storetest.Open(t, filepath.Join(dir, "compacted.db"))
+	wantKept, wantVerdicts := storedIDs(t, settled, ids)
+	gotKept, gotVerdicts := storedIDs(t, compacted, ids)
+	if !slices.Equal(gotKept, wantKept) || gotVerdicts != wantVerdicts || res.Kept != len(wantKept) || res.Settled != res.Dropped {
+		t.Errorf("compacted keeps %v with %d verdicts (%+v); settling kept %v with %d", gotKept, gotVerdicts, res, wantKept, wantVerdicts)
+	}
+	want, err := settled.Nights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := compacted.Nights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := jsonText(t, want), jsonText(t, got); a != b {
+		t.Errorf("nights differ:\nsettled   %.400s\ncompacted %.400s", a, b)
+	}
+	if !slices.Equal(slices.Sorted(maps.Keys(got)), []string{"night1"}) {
+		t.Errorf("nights %v, want night1", slices.Sorted(maps.Keys(got)))
+	}
+	before, after := fileSize(t, filepath.Join(dir, "whole.db")), fileSize(t, filepath.Join(dir, "compacted.db"))
+	if after >= before {
+		t.Errorf("compacted file %d bytes, keep-all %d: want smaller", after, before)
+	}
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
 }
