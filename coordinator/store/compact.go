@@ -216,7 +216,7 @@ func (c *compactor) flush() error {
 				return err
 			}
 			for _, v := range cv.vs {
-				if err := put(verdicts, verdictKey(v.Case, v.Oracle), v); err != nil {
+				if err := putVerdict(verdicts, v); err != nil {
 					return err
 				}
 			}

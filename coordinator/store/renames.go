@@ -120,8 +120,8 @@ func renameBucket(b *Bucket) bool {
 
 func renameVerdicts(b *bolt.Bucket) error {
 	type move struct {
-		from, to []byte
-		v        oracles.Verdict
+		from []byte
+		v    oracles.Verdict
 	}
 	var moves []move
 	err := b.ForEach(func(k, data []byte) error {
@@ -133,8 +133,8 @@ func renameVerdicts(b *bolt.Bucket) error {
 		if err := json.Unmarshal(data, &v); err != nil {
 			return fmt.Errorf("corrupt verdict %q: %w", k, err)
 		}
-		v.Oracle = rename(v.Oracle)
-		moves = append(moves, move{from: append([]byte(nil), k...), to: verdictKey(caseID, rename(oracle)), v: v})
+		v.Case, v.Oracle = caseID, rename(oracle)
+		moves = append(moves, move{from: append([]byte(nil), k...), v: v})
 		return nil
 	})
 	if err != nil {
@@ -144,7 +144,7 @@ func renameVerdicts(b *bolt.Bucket) error {
 		if err := b.Delete(m.from); err != nil {
 			return err
 		}
-		if err := put(b, m.to, m.v); err != nil {
+		if err := putVerdict(b, m.v); err != nil {
 			return err
 		}
 	}

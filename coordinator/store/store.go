@@ -320,6 +320,25 @@ func (s *Store) Case(id string) (CaseRecord, bool, error) {
 
 func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + oracle) }
 
+// storedVerdict is a verdict as the verdicts bucket holds it: its case and
+// oracle are its key's (verdictKey), and the fields it lacks are left out,
+// a fifth of a kept case's verdicts. Records of older stores, with every
+// field, read the same (caseVerdicts).
+type storedVerdict struct {
+	Version    string       `json:"version,omitempty"`
+	Domain     string       `json:"domain,omitempty"`
+	Kind       oracles.Kind `json:"verdict"`
+	Rule       string       `json:"rule,omitempty"`
+	Diagnostic string       `json:"diagnostic,omitempty"`
+	Value      string       `json:"value,omitempty"`
+}
+
+// putVerdict stores v under its case and oracle.
+func putVerdict(b *bolt.Bucket, v oracles.Verdict) error {
+	return put(b, verdictKey(v.Case, v.Oracle), storedVerdict{Version: v.Version, Domain: v.Domain, Kind: v.Kind,
+		Rule: v.Rule, Diagnostic: v.Diagnostic, Value: v.Value})
+}
+
 // Commit is what one result changes, written in one transaction so that a
 // result is either wholly recorded or not at all.
 type Commit struct {
@@ -433,7 +452,7 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 		if vb.Get(key) != nil || dropped(tx, v.Case) {
 			continue
 		}
-		if err := put(vb, key, v); err != nil {
+		if err := putVerdict(vb, v); err != nil {
 			return res, err
 		}
 		res.Stored++
@@ -572,7 +591,9 @@ func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
 
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	var out []oracles.Verdict
-	err := eachPrefix(tx.Bucket(bucketVerdicts), []byte(caseID+"\x00"), "verdict", func(_ []byte, v oracles.Verdict) error {
+	prefix := []byte(caseID + "\x00")
+	err := eachPrefix(tx.Bucket(bucketVerdicts), prefix, "verdict", func(k []byte, v oracles.Verdict) error {
+		v.Case, v.Oracle = caseID, string(k[len(prefix):]) // the key says, whatever the record (storedVerdict)
 		out = append(out, v)
 		return nil
 	})
