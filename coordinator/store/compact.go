@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -127,10 +128,12 @@ func (s *Store) keptMembers() (map[string]bool, error) {
 // time past that size). A campaign writing to it again grows it as it
 // needs.
 func (s *Store) shrink() error {
-	packed, tight := s.path+".pack", s.path+".tight"
+	packed, err := scratch(s.path)
+	if err != nil {
+		return err
+	}
 	defer os.Remove(packed)
-	defer os.Remove(tight)
-	dst, err := bolt.Open(packed, 0o644, &bolt.Options{NoSync: true})
+	dst, err := bolt.Open(packed, 0o644, &bolt.Options{NoSync: true}) // an empty file: bbolt makes it a database
 	if err != nil {
 		return fmt.Errorf("shrink %s: %w", s.path, err)
 	}
@@ -138,7 +141,12 @@ func (s *Store) shrink() error {
 	if err := bolt.Compact(dst, s.db, 64<<20); err != nil {
 		return fmt.Errorf("shrink %s: %w", s.path, err)
 	}
-	f, err := os.OpenFile(tight, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	tight, err := scratch(s.path)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tight)
+	f, err := os.OpenFile(tight, os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("shrink %s: %w", s.path, err)
 	}
@@ -152,10 +160,32 @@ func (s *Store) shrink() error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = keepMode(tight, s.path)
+	}
 	if err != nil {
 		return fmt.Errorf("shrink %s: %w", s.path, err)
 	}
 	return os.Rename(tight, s.path)
+}
+
+// scratch makes an empty file of its own beside path (renamed over it or
+// removed when done).
+func scratch(path string) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".shrink-*")
+	if err != nil {
+		return "", fmt.Errorf("shrink %s: %w", path, err)
+	}
+	return f.Name(), f.Close()
+}
+
+// keepMode gives the file at path the permissions of the file at like.
+func keepMode(path, like string) error {
+	st, err := os.Stat(like)
+	if err != nil {
+		return err
+	}
+	return os.Chmod(path, st.Mode().Perm())
 }
 
 // copyBucket copies bucket name of s into out as it is.
