@@ -40,6 +40,7 @@ var records = map[string]func([]byte) error{
 	string(bucketCorpus):         decodes[CorpusEntry],
 	string(bucketTallies):        decodes[Night],
 	string(bucketSeen):           func([]byte) error { return nil },
+	string(bucketVersions):       func([]byte) error { return nil },
 }
 
 func decodes[T any](data []byte) error {

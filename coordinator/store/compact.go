@@ -246,7 +246,7 @@ func (c *compactor) flush() error {
 				return err
 			}
 			for _, v := range cv.vs {
-				if err := putVerdict(verdicts, v); err != nil {
+				if err := putVerdict(tx, v); err != nil {
 					return err
 				}
 			}

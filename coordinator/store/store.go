@@ -1,7 +1,9 @@
 package store
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,7 +31,7 @@ var (
 	// coreBuckets make a file a legalfuzz store (schema 1 had just these);
 	// allBuckets are what a store of this schema has.
 	coreBuckets = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
-	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus, bucketTallies, bucketSeen)
+	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus, bucketTallies, bucketSeen, bucketVersions)
 )
 
 // CaseRecord is a stored case.
@@ -321,11 +323,14 @@ func (s *Store) Case(id string) (CaseRecord, bool, error) {
 func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + oracle) }
 
 // storedVerdict is a verdict as the verdicts bucket holds it: its case and
-// oracle are its key's (verdictKey), and the fields it lacks are left out,
-// a fifth of a kept case's verdicts. Records of older stores, with every
-// field, read the same (caseVerdicts).
+// oracle are its key's (verdictKey), its tool version is named by its key
+// in the versions bucket (an mlir-opt version names its pass pipeline, 190
+// bytes), and the fields it lacks are left out: a third of a kept case's
+// verdicts. Records of older stores, with every field, read the same
+// (readVerdict).
 type storedVerdict struct {
-	Version    string       `json:"version,omitempty"`
+	Version    string       `json:"version,omitempty"` // records before the versions bucket
+	VersionKey string       `json:"vk,omitempty"`
 	Domain     string       `json:"domain,omitempty"`
 	Kind       oracles.Kind `json:"verdict"`
 	Rule       string       `json:"rule,omitempty"`
@@ -333,10 +338,54 @@ type storedVerdict struct {
 	Value      string       `json:"value,omitempty"`
 }
 
-// putVerdict stores v under its case and oracle.
-func putVerdict(b *bolt.Bucket, v oracles.Verdict) error {
-	return put(b, verdictKey(v.Case, v.Oracle), storedVerdict{Version: v.Version, Domain: v.Domain, Kind: v.Kind,
-		Rule: v.Rule, Diagnostic: v.Diagnostic, Value: v.Value})
+// bucketVersions holds each tool version string once, by versionKey.
+var bucketVersions = []byte("versions")
+
+// versionKey is the versions bucket's key of a version string: 8 bytes of
+// its hash (two versions collide with probability n²/2⁶⁵).
+func versionKey(version string) []byte {
+	h := sha256.Sum256([]byte(version))
+	return h[:8]
+}
+
+// putVerdict stores v under its case and oracle, and its version once.
+func putVerdict(tx *bolt.Tx, v oracles.Verdict) error {
+	sv := storedVerdict{Domain: v.Domain, Kind: v.Kind, Rule: v.Rule, Diagnostic: v.Diagnostic, Value: v.Value}
+	if v.Version != "" {
+		k := versionKey(v.Version)
+		if vb := tx.Bucket(bucketVersions); vb.Get(k) == nil {
+			if err := vb.Put(k, []byte(v.Version)); err != nil {
+				return err
+			}
+		}
+		sv.VersionKey = hex.EncodeToString(k)
+	}
+	return put(tx.Bucket(bucketVerdicts), verdictKey(v.Case, v.Oracle), sv)
+}
+
+// readVerdict decodes the verdict stored under key k: its case and oracle
+// from the key, its version from the versions bucket (or the record, in an
+// older one).
+func readVerdict(tx *bolt.Tx, k, data []byte) (oracles.Verdict, error) {
+	var sv storedVerdict
+	if err := json.Unmarshal(data, &sv); err != nil {
+		return oracles.Verdict{}, fmt.Errorf("corrupt verdict %q: %w", k, err)
+	}
+	caseID, oracle, _ := strings.Cut(string(k), "\x00")
+	v := oracles.Verdict{Oracle: oracle, Version: sv.Version, Case: caseID, Domain: sv.Domain, Kind: sv.Kind,
+		Rule: sv.Rule, Diagnostic: sv.Diagnostic, Value: sv.Value}
+	if sv.VersionKey != "" {
+		key, err := hex.DecodeString(sv.VersionKey)
+		var version []byte
+		if vb := tx.Bucket(bucketVersions); err == nil && vb != nil {
+			version = vb.Get(key)
+		}
+		if version == nil {
+			return v, fmt.Errorf("corrupt verdict %q: no version %q in the store", k, sv.VersionKey)
+		}
+		v.Version = string(version)
+	}
+	return v, nil
 }
 
 // Commit is what one result changes, written in one transaction so that a
@@ -452,7 +501,7 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 		if vb.Get(key) != nil || dropped(tx, v.Case) {
 			continue
 		}
-		if err := putVerdict(vb, v); err != nil {
+		if err := putVerdict(tx, v); err != nil {
 			return res, err
 		}
 		res.Stored++
@@ -592,13 +641,13 @@ func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	var out []oracles.Verdict
 	prefix := []byte(caseID + "\x00")
-	err := eachPrefix(tx.Bucket(bucketVerdicts), prefix, "verdict", func(k []byte, v oracles.Verdict) error {
-		v.Case, v.Oracle = caseID, string(k[len(prefix):]) // the key says, whatever the record (storedVerdict)
+	c := tx.Bucket(bucketVerdicts).Cursor()
+	for k, data := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, data = c.Next() {
+		v, err := readVerdict(tx, k, data)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, v)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
 }
