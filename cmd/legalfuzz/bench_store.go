@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -25,6 +27,9 @@ type storeBenchOptions struct {
 	out     string
 	domain  string
 	oracles []string
+	// findingEvery makes every findingEvery-th case a member of one finding
+	// bucket (0: none): what the bucket keeps of its members shows.
+	findingEvery int
 }
 
 func newBenchStoreCmd() *cobra.Command {
@@ -33,7 +38,8 @@ func newBenchStoreCmd() *cobra.Command {
 		Use:   "store [--sizes 10000,100000,1000000] [--old-max 100000] [--out FILE.json]",
 		Short: "Measure the store per judged case: bytes, commit throughput, and report time and memory, keeping all (old) vs settling (new)",
 		Long: "store commits synthetic results through the real commit path (AddCases, MarkEnqueued, CommitMany) for\n" +
-			"N cases of --domain, each judged by --oracles, into a fresh store, then times `report`'s Load on it and\n" +
+			"N cases of --domain, each judged by --oracles (every --finding-every-th a member of one finding bucket),\n" +
+			"into a fresh store, then times `report`'s Load on it and\n" +
 			"samples its heap. Each size runs twice: with KeepAll (every case and verdict kept: the form before\n" +
 			"schema 3, plus tallies) and as campaigns run now (settled cases dropped). --old-max bounds the sizes\n" +
 			"the keep-all run is made for (its store grows ~1 KB a case).",
@@ -82,6 +88,7 @@ func newBenchStoreCmd() *cobra.Command {
 	f.StringVar(&o.out, "out", "", "write the rows as JSON to this file")
 	f.StringVar(&o.domain, "domain", "tmadesc", "domain of the synthetic cases")
 	f.StringSliceVar(&o.oracles, "oracles", []string{oracles.SpecSeed, oracles.SpecPTXISA, "ptxas"}, "oracles whose synthetic verdicts each case gets")
+	f.IntVar(&o.findingEvery, "finding-every", 100, "every Nth case is a finding (the PTX ISA rejects it, ptxas accepts), all in one bucket; 0: none")
 	return cmd
 }
 
@@ -122,7 +129,7 @@ func benchStore(path string, n int, keepAll bool, o *storeBenchOptions) (storeBe
 			return row, err
 		}
 		start := time.Now()
-		added, err := commitSynthetic(db, camp, cs, o.oracles)
+		added, err := commitSynthetic(db, camp, cs, done, o)
 		busy += time.Since(start)
 		if err != nil {
 			db.Close()
@@ -148,9 +155,12 @@ func benchStore(path string, n int, keepAll bool, o *storeBenchOptions) (storeBe
 }
 
 // commitSynthetic adds the cases, marks them enqueued and commits one
-// accepting verdict per oracle, as a campaign's commit path does, and
-// returns how many cases were new.
-func commitSynthetic(db *store.Store, camp string, cs []domain.Case, orcs []string) (int, error) {
+// verdict per oracle, as a campaign's commit path does, and returns how
+// many cases were new. Every case accepts, but every o.findingEvery-th
+// (counting from done, the cases committed before), which the PTX ISA
+// rejects with a diagnostic of a typical length: a finding.
+func commitSynthetic(db *store.Store, camp string, cs []domain.Case, done int, o *storeBenchOptions) (int, error) {
+	orcs := o.oracles
 	recs := make([]store.CaseRecord, len(cs))
 	now := time.Now().UTC()
 	for i, c := range cs {
@@ -162,10 +172,16 @@ func commitSynthetic(db *store.Store, camp string, cs []domain.Case, orcs []stri
 	}
 	enq := map[string][]string{}
 	var commits []store.Commit
-	for _, o := range orcs {
-		c := store.Commit{Campaign: camp, Now: now, Oracle: o, Elapsed: time.Millisecond}
-		for _, r := range added {
-			c.Verdicts = append(c.Verdicts, oracles.Verdict{Oracle: o, Case: r.ID, Domain: r.Domain, Kind: oracles.Accept, Version: "bench"})
+	pol := policy.Policy{Domain: o.domain, Judges: []string{"ptxas"}}
+	judged := func(c domain.Case, vs []oracles.Verdict) []policy.Disagreement { return pol.Evaluate(c, vs) }
+	for _, orc := range orcs {
+		c := store.Commit{Campaign: camp, Now: now, Oracle: orc, Elapsed: time.Millisecond, Judged: judged}
+		for i, r := range added {
+			v := oracles.Verdict{Oracle: orc, Case: r.ID, Domain: r.Domain, Kind: oracles.Accept, Version: "bench"}
+			if orc == oracles.SpecPTXISA && o.findingEvery > 0 && (done+i)%o.findingEvery == 0 {
+				v.Kind, v.Rule, v.Diagnostic = oracles.Reject, "ptxisa."+o.domain+".bench", benchDiagnostic
+			}
+			c.Verdicts = append(c.Verdicts, v)
 		}
 		commits = append(commits, c)
 	}
@@ -180,6 +196,10 @@ func commitSynthetic(db *store.Store, camp string, cs []domain.Case, orcs []stri
 	}
 	return len(added), nil
 }
+
+// benchDiagnostic is a finding's diagnostic of a typical length (a PTX ISA
+// rule's text, a tool's first lines).
+var benchDiagnostic = strings.Repeat("the operand's field is out of the range the instruction allows; ", 5)
 
 // timeReport loads the report of the store at path and returns its wall
 // time and the peak heap in use while it ran, above the heap before.

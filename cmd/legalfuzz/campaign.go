@@ -98,7 +98,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize the new buckets after the campaign")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 	f.BoolVar(&o.failOnAll, "fail-on-all", false, "exit 1 on new limitation and seed-evidence buckets too, not only on new tool bugs")
-	f.BoolVar(&o.keepAll, "keep-all", false, "keep every judged case and its verdicts in the store, not only findings, corpus and seeds (debugging a tool; the store grows with every case)")
+	f.BoolVar(&o.keepAll, "keep-all", false, "keep every judged case and its verdicts in the store, not only a few members of each finding bucket and the corpus (debugging a tool; the store grows with every case; store compact shrinks it)")
 	f.StringVar(&o.generator, "generator", coordinator.GenAll, "generators to run: "+strings.Join(coordinator.Generators, "|")+
 		" (native: the instrumented fuzz binary; random: random bytes; structured: mutation steered by the judges)")
 }

@@ -91,10 +91,11 @@ func newStoreCompactCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compact [--db PATH] --out NEW",
 		Short: "Write a store in the current form: settled cases folded into their nights' tallies, those nothing needs dropped",
-		Long: "compact reads a store (one written before schema 3 keeps every case and verdict) and writes a new one\n" +
-			"where every settled case is counted in its night's tally and only findings, the corpus, seeds and\n" +
-			"imported cases are kept: what a campaign of this version keeps. Reports of both show the same buckets,\n" +
-			"corpus, claims and agreement matrices. The old store is not changed.",
+		Long: "compact reads a store (one written before schema 3, or by a campaign run with --keep-all, keeps every\n" +
+			"case and verdict) and writes a new one where every settled case is counted in its night's tally and only\n" +
+			"the first members of each finding bucket, the corpus and imported cases are kept: what a campaign of this\n" +
+			"version keeps. The new file is packed (full pages, nothing after the last). Reports of both show the same\n" +
+			"buckets, corpus, claims and agreement matrices. The old store is not changed.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := store.OpenStoreReadOnly(f.db, f.lockWait)

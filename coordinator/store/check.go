@@ -40,6 +40,7 @@ var records = map[string]func([]byte) error{
 	string(bucketCorpus):         decodes[CorpusEntry],
 	string(bucketTallies):        decodes[Night],
 	string(bucketSeen):           func([]byte) error { return nil },
+	string(bucketVersions):       func([]byte) error { return nil },
 }
 
 func decodes[T any](data []byte) error {
@@ -129,6 +130,7 @@ func putAll(tx *bolt.Tx, name string, keys, vals [][]byte) error {
 	if err != nil {
 		return err
 	}
+	b.FillPercent = 1 // keys come in key order: full pages, half the file
 	for i, k := range keys {
 		if err := b.Put(k, vals[i]); err != nil {
 			return err

@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -60,15 +63,129 @@ func (s *Store) Compact(dst string) (Compacted, error) {
 			return res, fmt.Errorf("compact %s: %w", name, err)
 		}
 	}
-	members, err := s.Members()
+	kept, err := s.keptMembers()
 	if err != nil {
 		return res, err
 	}
-	c := &compactor{out: out, members: members, res: &res}
+	c := &compactor{out: out, kept: kept, res: &res}
 	if err := s.ForEachCase(c.add); err != nil {
 		return res, fmt.Errorf("compact cases: %w", err)
 	}
-	return res, c.flush()
+	if err := c.flush(); err != nil {
+		return res, err
+	}
+	return res, out.shrink()
+}
+
+// keptMembers returns the members each bucket keeps (KeepMembers of them)
+// in a store where buckets kept every member, or where the marks do not
+// say which (a store from before CaseRecord.Finding): its example and its
+// earliest members by when their case was first seen, the order in which
+// a campaign of this schema keeps them.
+func (s *Store) keptMembers() (map[string]bool, error) {
+	byCase, err := s.Members()
+	if err != nil {
+		return nil, err
+	}
+	buckets, err := s.Buckets()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(byCase))
+	for id := range byCase {
+		ids = append(ids, id)
+	}
+	recs, err := s.Cases(ids)
+	if err != nil {
+		return nil, err
+	}
+	byBucket := map[string][]CaseRecord{}
+	for id, keys := range byCase {
+		for _, k := range keys {
+			if r, ok := recs[id]; ok {
+				byBucket[k] = append(byBucket[k], r)
+			}
+		}
+	}
+	kept := map[string]bool{}
+	for _, b := range buckets {
+		kept[b.Example] = true
+		ms := byBucket[b.Key]
+		slices.SortFunc(ms, func(x, y CaseRecord) int {
+			return cmp.Or(x.Seen.Compare(y.Seen), cmp.Compare(x.ID, y.ID))
+		})
+		for _, r := range ms[:min(len(ms), KeepMembers)] {
+			kept[r.ID] = true
+		}
+	}
+	return kept, nil
+}
+
+// shrink packs a freshly written store into the least file: bbolt's own
+// compaction (every page full, where a store written at random fills its
+// pages about half) into a scratch file, then that file's pages and
+// nothing after them (bbolt grows a file ahead of its data, 16 MiB at a
+// time past that size). A campaign writing to it again grows it as it
+// needs.
+func (s *Store) shrink() error {
+	packed, err := scratch(s.path)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(packed)
+	dst, err := bolt.Open(packed, 0o644, &bolt.Options{NoSync: true}) // an empty file: bbolt makes it a database
+	if err != nil {
+		return fmt.Errorf("shrink %s: %w", s.path, err)
+	}
+	defer dst.Close()
+	if err := bolt.Compact(dst, s.db, 64<<20); err != nil {
+		return fmt.Errorf("shrink %s: %w", s.path, err)
+	}
+	tight, err := scratch(s.path)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tight)
+	f, err := os.OpenFile(tight, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("shrink %s: %w", s.path, err)
+	}
+	err = dst.View(func(tx *bolt.Tx) error {
+		_, err := tx.WriteTo(f)
+		return err
+	})
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = keepMode(tight, s.path)
+	}
+	if err != nil {
+		return fmt.Errorf("shrink %s: %w", s.path, err)
+	}
+	return os.Rename(tight, s.path)
+}
+
+// scratch makes an empty file of its own beside path (renamed over it or
+// removed when done).
+func scratch(path string) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".shrink-*")
+	if err != nil {
+		return "", fmt.Errorf("shrink %s: %w", path, err)
+	}
+	return f.Name(), f.Close()
+}
+
+// keepMode gives the file at path the permissions of the file at like.
+func keepMode(path, like string) error {
+	st, err := os.Stat(like)
+	if err != nil {
+		return err
+	}
+	return os.Chmod(path, st.Mode().Perm())
 }
 
 // copyBucket copies bucket name of s into out as it is.
@@ -92,10 +209,10 @@ func (s *Store) copyBucket(out *Store, name string) error {
 
 // compactor writes the cases of a compaction in batches.
 type compactor struct {
-	out     *Store
-	members map[string][]string
-	res     *Compacted
-	batch   []caseWithVerdicts
+	out   *Store
+	kept  map[string]bool // the bucket members kept (keptMembers)
+	res   *Compacted
+	batch []caseWithVerdicts
 }
 
 type caseWithVerdicts struct {
@@ -105,9 +222,7 @@ type caseWithVerdicts struct {
 
 func (c *compactor) add(rec CaseRecord, vs []oracles.Verdict) error {
 	c.res.Cases++
-	if len(c.members[rec.ID]) > 0 {
-		rec.Finding = true // a store from before the mark: its members say
-	}
+	rec.Finding = c.kept[rec.ID]
 	c.batch = append(c.batch, caseWithVerdicts{rec, vs})
 	if len(c.batch) < compactBatch {
 		return nil
@@ -123,13 +238,15 @@ func (c *compactor) flush() error {
 	}
 	err := c.out.update(func(tx *bolt.Tx) error {
 		cases, verdicts := tx.Bucket(bucketCases), tx.Bucket(bucketVerdicts)
+		cases.FillPercent, verdicts.FillPercent = 1, 1 // written in key order
 		st := newSettler(tx)
+		st.compacting = true
 		for _, cv := range c.batch {
 			if err := put(cases, []byte(cv.rec.ID), cv.rec); err != nil {
 				return err
 			}
 			for _, v := range cv.vs {
-				if err := put(verdicts, verdictKey(v.Case, v.Oracle), v); err != nil {
+				if err := putVerdict(tx, v); err != nil {
 					return err
 				}
 			}

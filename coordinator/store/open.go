@@ -13,10 +13,12 @@ import (
 )
 
 // Schema is the store format this build writes (3: nights' tallies, and
-// settled cases dropped unless something needs them; see settle.go). A store records its schema
-// in the meta bucket; a store from before the record (schema 1 without the
-// key) is migrated on open, a newer one is refused.
-const Schema = 3
+// settled cases dropped unless something needs them, see settle.go; 4:
+// verdicts name their tool version in the versions bucket, which a build
+// of schema 3 would read as no version). A store records its schema in the
+// meta bucket; a store from before the record (schema 1 without the key)
+// is migrated on open, a newer one is refused.
+const Schema = 4
 
 var (
 	bucketMeta = []byte("meta")

@@ -68,7 +68,7 @@ func renameOracles(tx *bolt.Tx, fresh bool) error {
 		if err := renameBuckets(tx.Bucket(bucketBuckets)); err != nil {
 			return fmt.Errorf("rename oracles in buckets: %w", err)
 		}
-		if err := renameVerdicts(tx.Bucket(bucketVerdicts)); err != nil {
+		if err := renameVerdicts(tx); err != nil {
 			return fmt.Errorf("rename oracles in verdicts: %w", err)
 		}
 	}
@@ -118,23 +118,24 @@ func renameBucket(b *Bucket) bool {
 	return string(was) != string(now)
 }
 
-func renameVerdicts(b *bolt.Bucket) error {
+func renameVerdicts(tx *bolt.Tx) error {
 	type move struct {
-		from, to []byte
-		v        oracles.Verdict
+		from []byte
+		v    oracles.Verdict
 	}
 	var moves []move
+	b := tx.Bucket(bucketVerdicts)
 	err := b.ForEach(func(k, data []byte) error {
-		caseID, oracle, ok := strings.Cut(string(k), "\x00")
+		_, oracle, ok := strings.Cut(string(k), "\x00")
 		if !ok || rename(oracle) == oracle {
 			return nil
 		}
-		var v oracles.Verdict
-		if err := json.Unmarshal(data, &v); err != nil {
-			return fmt.Errorf("corrupt verdict %q: %w", k, err)
+		v, err := readVerdict(tx, k, data)
+		if err != nil {
+			return err
 		}
-		v.Oracle = rename(v.Oracle)
-		moves = append(moves, move{from: append([]byte(nil), k...), to: verdictKey(caseID, rename(oracle)), v: v})
+		v.Oracle = rename(oracle)
+		moves = append(moves, move{from: append([]byte(nil), k...), v: v})
 		return nil
 	})
 	if err != nil {
@@ -144,7 +145,7 @@ func renameVerdicts(b *bolt.Bucket) error {
 		if err := b.Delete(m.from); err != nil {
 			return err
 		}
-		if err := put(b, m.to, m.v); err != nil {
+		if err := putVerdict(tx, m.v); err != nil {
 			return err
 		}
 	}

@@ -17,10 +17,12 @@ import (
 // nothing can change what it counts for any more. Settling folds it into
 // its night's tally (package tally: the counts reports show) and, unless
 // something needs the case itself, drops its record and verdicts, keeping
-// only its ID's hash in the seen set. What is kept: the members of finding
-// buckets (CaseRecord.Finding), the corpus, seeds, imported cases, cases
-// with a dead pair (never settled: their verdict may still come) and, with
-// CampaignConfig.KeepAll, everything.
+// only its ID's hash in the seen set. What is kept: the first KeepMembers
+// members of each finding bucket (CaseRecord.Finding), the corpus,
+// imported cases, cases with a dead pair (never settled: their verdict may
+// still come) and, with CampaignConfig.KeepAll, everything. A seed is
+// kept only as one of these: seeds are in the build (domain.Seeds), and
+// their claims' evidence and witness are in the tally.
 var (
 	bucketTallies = []byte("tallies") // campaign -> Night
 	bucketSeen    = []byte("seen")    // seenKey(case) -> {}
@@ -71,6 +73,10 @@ type settler struct {
 	tx     *bolt.Tx
 	nights map[string]*Night
 	camps  map[string]Campaign
+	// compacting settles as `store compact` does: a case kept settled
+	// (Tallied) is looked at again, and KeepAll keeps nothing, so that a
+	// store kept whole for debugging shrinks to what a campaign keeps.
+	compacting bool
 }
 
 func newSettler(tx *bolt.Tx) *settler {
@@ -81,7 +87,7 @@ func newSettler(tx *bolt.Tx) *settler {
 func (st *settler) settle(caseID string) error {
 	cases := st.tx.Bucket(bucketCases)
 	rec, ok, err := get[CaseRecord](cases, []byte(caseID))
-	if err != nil || !ok || rec.Enqueued == nil || rec.Tallied || rec.Campaign == "" {
+	if err != nil || !ok || rec.Enqueued == nil || rec.Campaign == "" || rec.Tallied && !st.compacting {
 		return err
 	}
 	vs, err := caseVerdicts(st.tx, caseID)
@@ -92,8 +98,13 @@ func (st *settler) settle(caseID string) error {
 	if err != nil {
 		return err
 	}
-	n.Tally.Add(rec.TallyCase(), vs)
-	if camp.Config.KeepAll || st.keeps(rec) {
+	if !rec.Tallied {
+		n.Tally.Add(rec.TallyCase(), vs)
+	}
+	if camp.Config.KeepAll && !st.compacting || st.keeps(rec) {
+		if rec.Tallied {
+			return nil
+		}
 		rec.Tallied = true
 		return put(cases, []byte(caseID), rec)
 	}
@@ -117,15 +128,12 @@ func judgedAll(vs []oracles.Verdict, enqueued []string) bool {
 	return true
 }
 
-// keeps reports whether a settled case is needed itself: a finding, in its
-// campaign's corpus, a seed or imported.
+// keeps reports whether a settled case is needed itself: one of the
+// members a bucket keeps, in its campaign's corpus, or imported.
 func (st *settler) keeps(rec CaseRecord) bool {
-	return rec.Finding || rec.Source == SeedSource || strings.HasPrefix(rec.Source, ImportSource) ||
+	return rec.Finding || strings.HasPrefix(rec.Source, ImportSource) ||
 		st.tx.Bucket(bucketCorpus).Get(campaignKey(rec.Campaign, rec.ID)) != nil
 }
-
-// SeedSource is the Source of a domain's seed cases.
-const SeedSource = "seed"
 
 // dropCase deletes a settled case's record and verdicts and keeps its
 // ID's hash in the seen set.

@@ -9,7 +9,9 @@
 package store
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,7 +39,7 @@ var (
 	// coreBuckets make a file a legalfuzz store (schema 1 had just these);
 	// allBuckets are what a store of this schema has.
 	coreBuckets = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
-	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus, bucketTallies, bucketSeen)
+	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus, bucketTallies, bucketSeen, bucketVersions)
 )
 
 // CaseRecord is a stored case.
@@ -51,7 +53,8 @@ type CaseRecord struct {
 	// Enqueued lists the oracles a job was created for; nil until the case's
 	// jobs are on the queue, so a restarted coordinator finds what to enqueue.
 	Enqueued []string `json:"enqueued,omitempty"`
-	// Finding marks a case found in a finding: kept when it settles.
+	// Finding marks a case one of the members a finding bucket keeps
+	// (KeepMembers): kept when it settles.
 	Finding bool `json:"finding,omitempty"`
 	// Tallied marks a settled case kept in full: its night's tally holds
 	// it already (see settle.go).
@@ -327,6 +330,72 @@ func (s *Store) Case(id string) (CaseRecord, bool, error) {
 
 func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + oracle) }
 
+// storedVerdict is a verdict as the verdicts bucket holds it: its case and
+// oracle are its key's (verdictKey), its tool version is named by its key
+// in the versions bucket (an mlir-opt version names its pass pipeline, 190
+// bytes), and the fields it lacks are left out: a third of a kept case's
+// verdicts. Records of older stores, with every field, read the same
+// (readVerdict).
+type storedVerdict struct {
+	Version    string       `json:"version,omitempty"` // records before the versions bucket
+	VersionKey string       `json:"vk,omitempty"`
+	Domain     string       `json:"domain,omitempty"`
+	Kind       oracles.Kind `json:"verdict"`
+	Rule       string       `json:"rule,omitempty"`
+	Diagnostic string       `json:"diagnostic,omitempty"`
+	Value      string       `json:"value,omitempty"`
+}
+
+// bucketVersions holds each tool version string once, by versionKey.
+var bucketVersions = []byte("versions")
+
+// versionKey is the versions bucket's key of a version string: 8 bytes of
+// its hash (two versions collide with probability n²/2⁶⁵).
+func versionKey(version string) []byte {
+	h := sha256.Sum256([]byte(version))
+	return h[:8]
+}
+
+// putVerdict stores v under its case and oracle, and its version once.
+func putVerdict(tx *bolt.Tx, v oracles.Verdict) error {
+	sv := storedVerdict{Domain: v.Domain, Kind: v.Kind, Rule: v.Rule, Diagnostic: v.Diagnostic, Value: v.Value}
+	if v.Version != "" {
+		k := versionKey(v.Version)
+		if vb := tx.Bucket(bucketVersions); vb.Get(k) == nil {
+			if err := vb.Put(k, []byte(v.Version)); err != nil {
+				return err
+			}
+		}
+		sv.VersionKey = hex.EncodeToString(k)
+	}
+	return put(tx.Bucket(bucketVerdicts), verdictKey(v.Case, v.Oracle), sv)
+}
+
+// readVerdict decodes the verdict stored under key k: its case and oracle
+// from the key, its version from the versions bucket (or the record, in an
+// older one).
+func readVerdict(tx *bolt.Tx, k, data []byte) (oracles.Verdict, error) {
+	var sv storedVerdict
+	if err := json.Unmarshal(data, &sv); err != nil {
+		return oracles.Verdict{}, fmt.Errorf("corrupt verdict %q: %w", k, err)
+	}
+	caseID, oracle, _ := strings.Cut(string(k), "\x00")
+	v := oracles.Verdict{Oracle: oracle, Version: sv.Version, Case: caseID, Domain: sv.Domain, Kind: sv.Kind,
+		Rule: sv.Rule, Diagnostic: sv.Diagnostic, Value: sv.Value}
+	if sv.VersionKey != "" {
+		key, err := hex.DecodeString(sv.VersionKey)
+		var version []byte
+		if vb := tx.Bucket(bucketVersions); err == nil && vb != nil {
+			version = vb.Get(key)
+		}
+		if version == nil {
+			return v, fmt.Errorf("corrupt verdict %q: no version %q in the store", k, sv.VersionKey)
+		}
+		v.Version = string(version)
+	}
+	return v, nil
+}
+
 // Commit is what one result changes, written in one transaction so that a
 // result is either wholly recorded or not at all.
 type Commit struct {
@@ -440,7 +509,7 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 		if vb.Get(key) != nil || dropped(tx, v.Case) {
 			continue
 		}
-		if err := put(vb, key, v); err != nil {
+		if err := putVerdict(tx, v); err != nil {
 			return res, err
 		}
 		res.Stored++
@@ -502,15 +571,15 @@ func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool,
 			if !d.Finding() {
 				continue
 			}
-			if !disagreeing[caseID] {
-				if err := markFinding(tx, caseID); err != nil {
-					return err
-				}
-			}
 			disagreeing[caseID] = true
 			b, isNew, newMember, err := recordFinding(tx, d, c.Campaign, c.Now)
 			if err != nil {
 				return err
+			}
+			if newMember && b.Cases <= KeepMembers {
+				if err := markFinding(tx, caseID); err != nil {
+					return err
+				}
 			}
 			if newMember { // a case re-evaluated after a later verdict is not a new finding
 				res.Findings++
@@ -523,8 +592,16 @@ func commitFindings(tx *bolt.Tx, c Commit, touched, disagreeing map[string]bool,
 	return nil
 }
 
-// markFinding marks a stored case found in a finding, to be kept when it
-// settles.
+// KeepMembers is how many members of a finding bucket the store keeps
+// with their verdicts: the first ones to join it (its example among them),
+// as syzkaller keeps a few logs of each crash. Its minimized case is kept
+// besides. Every other member is counted in the bucket (Bucket.Cases) and
+// named in its member marks, and settles like any other case: its
+// verdicts are counted in its night's tally and dropped.
+const KeepMembers = 8
+
+// markFinding marks a stored case as a member its bucket keeps, to be kept
+// when it settles.
 func markFinding(tx *bolt.Tx, caseID string) error {
 	b := tx.Bucket(bucketCases)
 	rec, ok, err := get[CaseRecord](b, []byte(caseID))
@@ -555,12 +632,14 @@ func storedCase(tx *bolt.Tx, caseID string, vs []oracles.Verdict) domain.Case {
 
 func caseVerdicts(tx *bolt.Tx, caseID string) ([]oracles.Verdict, error) {
 	var out []oracles.Verdict
-	err := eachPrefix(tx.Bucket(bucketVerdicts), []byte(caseID+"\x00"), "verdict", func(_ []byte, v oracles.Verdict) error {
+	prefix := []byte(caseID + "\x00")
+	c := tx.Bucket(bucketVerdicts).Cursor()
+	for k, data := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, data = c.Next() {
+		v, err := readVerdict(tx, k, data)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, v)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
 }

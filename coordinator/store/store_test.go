@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
@@ -264,5 +266,45 @@ func TestCommitManyNamesWhatItCannotStore(t *testing.T) {
 	}
 	if _, n, err := s.Counts(); err != nil || n != 0 {
 		t.Fatalf("%d verdicts kept, %v; want none", n, err)
+	}
+}
+
+// TestVerdictRecordsNameTheirVersion: a verdict's record holds neither its
+// case and oracle (its key's) nor its tool version (an mlir-opt version is
+// its pass pipeline), which the store keeps once; all read back whole.
+func TestVerdictRecordsNameTheirVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "legalfuzz.db")
+	s := storetest.Open(t, path)
+	version := "mlir-opt 24.0.0 passes " + strings.Repeat("canonicalize,cse,", 10)
+	var vs []oracles.Verdict
+	for _, id := range []string{"c1", "c2"} {
+		vs = append(vs, oracles.Verdict{Oracle: "mlir", Version: version, Case: id, Domain: "d", Kind: oracles.Reject, Rule: "verify", Diagnostic: "no"})
+	}
+	if _, err := s.CommitVerdicts(store.Commit{Verdicts: vs, Now: time.Unix(1, 0)}); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Close(t, s)
+	db, err := bolt.Open(path, 0o444, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("verdicts")).ForEach(func(k, v []byte) error {
+			if strings.Contains(string(v), "canonicalize") || strings.Contains(string(v), `"c1"`) || strings.Contains(string(v), `"mlir"`) {
+				t.Errorf("verdict %q is stored as %s: want no version, case or oracle in it", k, v)
+			}
+			return nil
+		})
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = storetest.Open(t, path)
+	for _, want := range vs {
+		got, err := s.Verdicts(want.Case)
+		if err != nil || len(got) != 1 || got[0] != want {
+			t.Errorf("verdicts of %s = %+v, %v; want %+v", want.Case, got, err, want)
+		}
 	}
 }
