@@ -137,8 +137,9 @@ func TestJSON(t *testing.T) {
 			t.Fatalf("own JSON %s parses to %+v, %v", js, back, err)
 		}
 		var m map[string]any
-		if err := json.Unmarshal(js, &m); err != nil || len(m) != 9 {
-			t.Fatalf("own JSON %s: %v, want 9 fields", js, err)
+		err = json.Unmarshal(js, &m)
+		if _, skew := m["skew"]; err != nil || len(m) != 8+b2i(skew) || skew != got.(v1).Wide {
+			t.Fatalf("own JSON %s: %v, want 8 fields and skew only when wide", js, err)
 		}
 	}
 }
@@ -231,4 +232,11 @@ func TestMarkdown(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -41,8 +41,7 @@ var (
 // With returns base changed by f, normalized so it encodes canonically.
 func With(base Value, f func(*Value)) Value {
 	f(&base)
-	base.normalize()
-	return base
+	return fields.Normalize(base)
 }
 
 // Seeds are legal descriptors of every encoding and packed type, and

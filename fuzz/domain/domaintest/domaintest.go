@@ -305,7 +305,7 @@ func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
 				t.Fatal(err)
 			}
 			want, _ := l.MarshalJSON(v)
-			if !sameJSON(got, want) {
+			if back, err := l.ParseJSON(got); !sameJSON(got, want) && (err != nil || !reflect.DeepEqual(back, v)) {
 				t.Fatalf("marshal %+v:\n got %s\nwant %s", v, got, want)
 			}
 			inputs = append(inputs, string(want))
@@ -322,7 +322,9 @@ func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
 
 // sameJSON reports whether the object a writes every field of b as b does,
 // keys in any order: a description writes its fields in struct order, which
-// may differ from the hand-written form's, and fields added since.
+// may differ from the hand-written form's, and fields added since. Where it
+// leaves out a field the value has no use for, the hand-written parser must
+// read it back to the same value instead.
 func sameJSON(a, b []byte) bool {
 	var ma, mb map[string]any
 	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
