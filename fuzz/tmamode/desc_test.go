@@ -6,16 +6,13 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 )
 
-// legacy is tmamode's hand-written codec and JSON form (legacy_test.go).
-var legacy = domaintest.NewLegacy(legacyDecode, legacyEncode, legacyMarshalJSON, legacyParseJSON,
-	`{}`, `{"direction":"store"}`, `{"direction":"prefetch","dst":"shared::cta"}`, `{"rank":8}`, `{"cta_group":3}`,
-	`{"box_dim1":4294967295,"w_halo":65535,"w_offset":1}`, `{"box_dim1":-1}`, `{"w_halo":65536}`, `{"mode":"im2col::w"}`,
-	`{"interleave":"32B","multicast":true,"target":"sm_100a","ptx":"8.6"}`, `{"dst":"nowhere"}`)
-
-func TestDescribedMatchesLegacy(t *testing.T) { suite.MatchesLegacy(t, legacy) }
+// TestGolden: the described codec and JSON form do what the hand-written
+// ones did (testdata/golden.jsonl, written by them before they were
+// deleted): the same canonical bytes, so the same case IDs.
+func TestGolden(t *testing.T) { domaintest.Golden(t, Domain, "testdata/golden.jsonl") }
 
 func TestOldCorpusKeepsIDs(t *testing.T) {
 	domaintest.CorpusKeepsIDs(t, Domain, "../testdata/fuzz/FuzzTMAMode")
 }
 
-func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, legacy, 16) }
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 16) }
