@@ -38,11 +38,17 @@
 //	Check(given Given) error               (on the pointer) a rule between
 //	                                       fields the JSON input must keep; the
 //	                                       error names the field
+//	Alias(field, name string)              (on the pointer) another JSON
+//	  (string, bool)                       spelling of an enumeration's name:
+//	                                       the name it stands for; Derive
+//	                                       reads what was written from
+//	                                       Given.Spelled
 //	Canonical()                            (on the pointer) sets what other
 //	                                       fields determine, after decoding
 //
 // An enumeration is a uint8 type with an `Enum() domain.Enum` method; its
-// names are its JSON spelling and its size its range.
+// names are its JSON spelling and its size its range. A bool type with such
+// a method names its two values (false, true), as names= does.
 //
 // The byte codec is positional, field after field in struct order: a number
 // in its type's width (stored as value-LO; the decoder reduces any bytes into
@@ -175,6 +181,11 @@ func (f *Field) kind(t reflect.Type) error {
 		f.Kind, f.width = Target, 2
 	case t.Kind() == reflect.Bool:
 		f.Kind, f.Lo, f.Hi = Bool, 0, 1
+		if t.Implements(enumerType) { // a bool type naming its two values
+			if f.Names = reflect.Zero(t).Interface().(enumer).Enum(); len(f.Names) != 2 {
+				return fmt.Errorf("bool type %s names %d values, want 2", t, len(f.Names))
+			}
+		}
 	case t.Kind() == reflect.Uint8 && t.Implements(enumerType):
 		f.Names = reflect.Zero(t).Interface().(enumer).Enum()
 		if len(f.Names) == 0 || len(f.Names) > 256 {

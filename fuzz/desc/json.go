@@ -17,9 +17,14 @@ import (
 // Given says which fields a JSON input gave, and how many entries each
 // given array had: what Derive and Check decide defaults and rules by.
 type Given struct {
-	m    map[string]json.RawMessage
-	lens map[string]int
+	m       map[string]json.RawMessage
+	lens    map[string]int
+	spelled map[string]string
 }
+
+// Spelled is the alias an enumeration field was written as (the value's
+// Alias method took it), or "".
+func (g Given) Spelled(field string) string { return g.spelled[field] }
 
 // Has reports whether the input gave the field (not null).
 func (g Given) Has(field string) bool { _, ok := g.m[field]; return ok }
@@ -106,7 +111,7 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 			}
 		}
 	}
-	given := Given{m: m, lens: map[string]int{}}
+	given := Given{m: m, lens: map[string]int{}, spelled: map[string]string{}}
 	for i := range t.fields {
 		f := &t.fields[i]
 		if f.Kind == Target {
@@ -123,7 +128,7 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 				return v, err
 			}
 		default:
-			n, err := f.parseJSON(raw)
+			n, err := t.parseScalar(f, raw, given)
 			if err != nil {
 				return v, err
 			}
@@ -145,6 +150,26 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 		}
 	}
 	return v, nil
+}
+
+// parseScalar reads one scalar field's raw JSON value, or an alias of an
+// enumeration's name, which it records in given.
+func (t *Table[V]) parseScalar(f *Field, raw json.RawMessage, given Given) (int64, error) {
+	n, err := f.parseJSON(raw)
+	if err == nil || f.Kind != Enum || !t.aliases {
+		return n, err
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return n, err
+	}
+	name, ok := any(new(V)).(aliaser).Alias(f.Name, s)
+	if !ok {
+		return n, err
+	}
+	i, perr := f.Names.Parse(f.Name, name)
+	given.spelled[f.Name] = s
+	return int64(i), perr
 }
 
 // parseArray reads a given array's entries into the field (at most its

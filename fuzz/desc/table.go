@@ -21,10 +21,16 @@ type Table[V domain.Value] struct {
 	checks  bool // *V has a Check method
 	canon   bool // *V has a Canonical method
 	counts  bool // *V has a Count method
+	aliases bool // *V has an Alias method
 }
 
 // deriver sets the defaults of the fields tagged derived.
 type deriver interface{ Derive(given Given) }
+
+// aliaser gives the name another spelling of an enumeration's name stands for.
+type aliaser interface {
+	Alias(field, name string) (string, bool)
+}
 
 // counter says how many entries of an array field a value carries.
 type counter interface{ Count(field string) int }
@@ -51,6 +57,7 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 	_, t.checks = any(new(V)).(checker)
 	_, t.canon = any(new(V)).(canonicaler)
 	_, t.counts = any(new(V)).(counter)
+	_, t.aliases = any(new(V)).(aliaser)
 	for i := range typ.NumField() {
 		sf := typ.Field(i)
 		if !sf.IsExported() {

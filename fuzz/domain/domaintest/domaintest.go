@@ -271,8 +271,10 @@ func NewLegacy[V domain.Value](decode func([]byte) (domain.Value, error), encode
 
 // MatchesLegacy checks that d reads l's canonical bytes of random values
 // (s's seed and length) as l does and writes them back the same, decodes
-// fuzz inputs up to that length as l does, writes the seeds' JSON as l did
-// (every field l wrote, as l wrote it) and parses l.JSON as l did.
+// fuzz inputs up to that length as l does, and parses l.JSON and the JSON l
+// wrote of the seeds as l did: what old stores and hand-written cases hold.
+// (Its own JSON may add fields, such as a shape's rank; it round trips
+// through its own parser, which every domain's suite checks.)
 func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
 	d := s.Domain
 	t.Run("Codec", func(t *testing.T) {
@@ -301,14 +303,7 @@ func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
 	t.Run("JSON", func(t *testing.T) {
 		inputs := slices.Clone(l.JSON)
 		for _, v := range d.Seeds() {
-			got, err := json.Marshal(v)
-			if err != nil {
-				t.Fatal(err)
-			}
 			want, _ := l.MarshalJSON(v)
-			if back, err := l.ParseJSON(got); !sameJSON(got, want) && (err != nil || !reflect.DeepEqual(back, v)) {
-				t.Fatalf("marshal %+v:\n got %s\nwant %s", v, got, want)
-			}
 			inputs = append(inputs, string(want))
 		}
 		for _, in := range inputs {
@@ -319,24 +314,6 @@ func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
 			}
 		}
 	})
-}
-
-// sameJSON reports whether the object a writes every field of b as b does,
-// keys in any order: a description writes its fields in struct order, which
-// may differ from the hand-written form's, and fields added since. Where it
-// leaves out a field the value has no use for, the hand-written parser must
-// read it back to the same value instead.
-func sameJSON(a, b []byte) bool {
-	var ma, mb map[string]any
-	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
-		return false
-	}
-	for k, v := range mb {
-		if av, ok := ma[k]; !ok || !reflect.DeepEqual(av, v) {
-			return false
-		}
-	}
-	return true
 }
 
 // CorpusKeepsIDs reads the domain's seed corpus as main wrote it (dir holds
@@ -379,18 +356,11 @@ func BenchDecode(b *testing.B, d domain.Domain, n int) {
 	for i := range inputs {
 		inputs[i] = Input(rng, n)
 	}
-	for _, c := range []struct {
-		name   string
-		decode func([]byte) (domain.Value, error)
-	}{{"described", d.Decode}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				if _, err := c.decode(inputs[i%len(inputs)]); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := d.Decode(inputs[i%len(inputs)]); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
