@@ -17,6 +17,9 @@
 //	               method sets it
 //	names=A|B      the two JSON names of a bool (false|true)
 //	since=N        the codec version that added the field (default 0)
+//	pow2           (with range=LO..HI) the value is a power of two: the
+//	               bytes hold its exponent in one byte, the JSON form
+//	               refuses other numbers
 //	zip            (an array) its elements alternate in the bytes with
 //	               those of the array field before it
 //
@@ -67,6 +70,7 @@ package desc
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strconv"
@@ -100,6 +104,7 @@ type Field struct {
 	Since   int         // the codec version that added the field
 	Len     int         // the entries of an array field; 0 for a scalar
 	Zip     bool        // an array whose entries alternate with the previous field's
+	Pow2    bool        // a power of two in [Lo, Hi], coded as its exponent
 	// Index is the struct field's index, for reflection.
 	Index int
 
@@ -168,6 +173,12 @@ func parseTag(sf reflect.StructField) (Field, error) {
 	if f.Len > 0 && (f.Kind == Bool || f.Kind == Target) {
 		return f, fmt.Errorf("field %s: an array of %s has no coding (want numbers or an enumeration)", sf.Name, t)
 	}
+	if f.Pow2 && (f.Kind != Int || f.fullBits || !isPow2(f.Lo) || !isPow2(f.Hi)) {
+		return f, fmt.Errorf("field %s: pow2 wants range=LO..HI of powers of two", sf.Name)
+	}
+	if f.Pow2 {
+		f.width = 1 // the exponent
+	}
 	if f.Zip && f.Len == 0 {
 		return f, fmt.Errorf("field %s: zip is for an array", sf.Name)
 	}
@@ -232,6 +243,8 @@ func (f *Field) option(opt string) error {
 		}
 	case "zip":
 		f.Zip = true
+	case "pow2":
+		f.Pow2 = true
 	case "since":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 || n > 255 {
@@ -243,6 +256,11 @@ func (f *Field) option(opt string) error {
 	}
 	return nil
 }
+
+func isPow2(n int64) bool { return n > 0 && n&(n-1) == 0 }
+
+// exp is the exponent of a power of two, floor(log2(n)); 0 for n < 1.
+func exp(n int64) int64 { return max(int64(bits.Len64(uint64(max(n, 1))))-1, 0) }
 
 // parseDefault checks the tagged default against the field's facts.
 func (f *Field) parseDefault() error {
@@ -286,7 +304,7 @@ func (f *Field) parseText(s string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return n, domain.Range(f.Name, n, f.Lo, f.Hi)
+	return n, checkRange(f, n)
 }
 
 // step is one unit of the byte layout: a field, or a flag byte of bools.

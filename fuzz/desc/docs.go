@@ -41,6 +41,8 @@ func (f *Field) entryValues() string {
 		return "`false`, `true`"
 	case f.goKind == reflect.Uint64:
 		return fmt.Sprintf("0..%d", uint64(math.MaxUint64))
+	case f.Pow2:
+		return fmt.Sprintf("a power of two in %d..%d", f.Lo, f.Hi)
 	}
 	return fmt.Sprintf("%d..%d", f.Lo, f.Hi)
 }

@@ -297,10 +297,14 @@ func (f *Field) parseJSON(raw json.RawMessage) (int64, error) {
 	return n, checkRange(f, n)
 }
 
-// checkRange is domain.Range for a field.
+// checkRange is domain.Range for a field, and refuses a pow2 field's
+// other numbers.
 func checkRange(f *Field, n int64) error {
 	if n < f.Lo || n > f.Hi {
 		return fmt.Errorf("field %q: %d out of range [%d, %d]", f.Name, n, f.Lo, f.Hi)
+	}
+	if f.Pow2 && !isPow2(n) {
+		return fmt.Errorf("field %q: %d is not a power of two", f.Name, n)
 	}
 	return nil
 }

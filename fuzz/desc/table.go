@@ -148,6 +148,10 @@ func (t *Table[V]) write(w *domain.Writer, p unsafe.Pointer, ver int) {
 
 // writeEntry appends entry i of a number or enumeration field.
 func (f *Field) writeEntry(w *domain.Writer, p unsafe.Pointer, i int) {
+	if f.Pow2 {
+		w.U8(uint8(max(exp(f.getAt(p, i))-exp(f.Lo), 0)))
+		return
+	}
 	raw := uint64(f.getAt(p, i) - f.Lo)
 	if f.fullBits {
 		raw = uint64(f.getAt(p, i))
@@ -222,6 +226,10 @@ func (t *Table[V]) read(r *domain.Reader, p unsafe.Pointer, ver int) {
 // bytes into its range.
 func (f *Field) readEntry(r *domain.Reader, p unsafe.Pointer, i int) {
 	raw := readWidth(r, f.width)
+	if f.Pow2 {
+		f.setAt(p, i, f.Lo<<(raw%uint64(exp(f.Hi)-exp(f.Lo)+1)))
+		return
+	}
 	if f.fullBits {
 		f.setAt(p, i, int64(raw)) // setAt truncates to the width: two's complement for signed types
 		return
