@@ -100,3 +100,5 @@ func TestJSONArraysSizedByRank(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 140) }

@@ -226,7 +226,8 @@ func (s Suite) RNGSeed(t testing.TB) uint64 {
 }
 
 // Run runs the three checks as subtests named as the tests they replace:
-// SeedsRoundTrip, RandomBytesRoundTrip and DecodeShortInputs.
+// SeedsRoundTrip, RandomBytesRoundTrip and DecodeShortInputs; and, for a
+// domain with a GoldenFile, Golden and CorpusKeepsIDs.
 func (s Suite) Run(t *testing.T) {
 	t.Run("SeedsRoundTrip", func(t *testing.T) { SeedsRoundTrip(t, s.Domain, s.Check) })
 	t.Run("RandomBytesRoundTrip", func(t *testing.T) {
@@ -244,7 +245,18 @@ func (s Suite) Run(t *testing.T) {
 		}
 		ShortInputs(t, s.Domain, s.Full.Encode(), prefix)
 	})
+	if _, err := os.Stat(GoldenFile); err == nil {
+		t.Run("Golden", func(t *testing.T) { Golden(t, s.Domain, GoldenFile) })
+		t.Run("CorpusKeepsIDs", func(t *testing.T) {
+			CorpusKeepsIDs(t, s.Domain, filepath.Join("..", "testdata", "fuzz", s.Domain.FuzzTarget))
+		})
+	}
 }
+
+// GoldenFile is where a described domain keeps what its hand-written codec
+// did (WriteGolden), relative to its package: Run checks it, and that the
+// domain's fuzz corpus keeps its case IDs, when it is there.
+const GoldenFile = "testdata/golden.jsonl"
 
 // Legacy is a domain's hand-written codec and JSON form, kept in its tests
 // once the domain's fields are described (package desc): the reference the
