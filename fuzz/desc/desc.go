@@ -46,6 +46,12 @@
 //	                                       the name it stands for; Derive
 //	                                       reads what was written from
 //	                                       Given.Spelled
+//	Spellings() []string                   (on the pointer) JSON keys that
+//	Spell(key string) any                  spell fields another way (a size in
+//	                                       bytes beside a count): the form
+//	                                       accepts them, Derive and Check read
+//	                                       them with Extra, and the output
+//	                                       writes Spell's value (nil: none)
 //	Canonical()                            (on the pointer) sets what other
 //	                                       fields determine, after decoding
 //

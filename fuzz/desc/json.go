@@ -29,6 +29,9 @@ func (g Given) Spelled(field string) string { return g.spelled[field] }
 // Has reports whether the input gave the field (not null).
 func (g Given) Has(field string) bool { _, ok := g.m[field]; return ok }
 
+// Raw is the JSON a key was given as, and whether it was given.
+func (g Given) Raw(key string) (json.RawMessage, bool) { r, ok := g.m[key]; return r, ok }
+
 // Len is the number of entries of a given array field; 0 when absent.
 func (g Given) Len(field string) int { return g.lens[field] }
 
@@ -67,7 +70,29 @@ func (t *Table[V]) JSON(v V) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	for _, k := range t.extra {
+		if x := any(&v).(speller).Spell(k); x != nil {
+			js, err := json.Marshal(x)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", t.domain, k, err)
+			}
+			b = append(append(strconv.AppendQuote(append(b, ','), k), ':'), js...)
+		}
+	}
 	return append(b, '}'), nil
+}
+
+// Extra reads the value of another spelling's key (Spellings) as T: ok is
+// false when the key is absent; the error names the key.
+func Extra[T any](given Given, key string) (x T, ok bool, err error) {
+	raw, ok := given.m[key]
+	if !ok {
+		return x, false, nil
+	}
+	if err := json.Unmarshal(raw, &x); err != nil {
+		return x, true, typeErr(key, fmt.Sprintf("%T", x), err)
+	}
+	return x, true, nil
 }
 
 // appendEntry writes entry i of a field as JSON.
@@ -227,8 +252,8 @@ func (t *Table[V]) object(data []byte) (map[string]json.RawMessage, error) {
 			delete(m, k)
 			continue
 		}
-		if _, ok := t.byName[k]; !ok && !t.targetKey(k) {
-			return nil, fmt.Errorf("field %q: unknown field (want one of %q)", k, names(t.fields))
+		if _, ok := t.byName[k]; !ok && !t.targetKey(k) && !slices.Contains(t.extra, k) {
+			return nil, fmt.Errorf("field %q: unknown field (want one of %q)", k, append(names(t.fields), t.extra...))
 		}
 	}
 	return m, nil

@@ -21,7 +21,8 @@ type Table[V domain.Value] struct {
 	checks  bool // *V has a Check method
 	canon   bool // *V has a Canonical method
 	counts  bool // *V has a Count method
-	aliases bool // *V has an Alias method
+	aliases bool     // *V has an Alias method
+	extra   []string // the keys of *V's Spellings
 }
 
 // deriver sets the defaults of the fields tagged derived.
@@ -30,6 +31,12 @@ type deriver interface{ Derive(given Given) }
 // aliaser gives the name another spelling of an enumeration's name stands for.
 type aliaser interface {
 	Alias(field, name string) (string, bool)
+}
+
+// speller spells fields under other JSON keys.
+type speller interface {
+	Spellings() []string
+	Spell(key string) any
 }
 
 // counter says how many entries of an array field a value carries.
@@ -58,6 +65,9 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 	_, t.canon = any(new(V)).(canonicaler)
 	_, t.counts = any(new(V)).(counter)
 	_, t.aliases = any(new(V)).(aliaser)
+	if sp, ok := any(new(V)).(speller); ok {
+		t.extra = sp.Spellings()
+	}
 	for i := range typ.NumField() {
 		sf := typ.Field(i)
 		if !sf.IsExported() {
