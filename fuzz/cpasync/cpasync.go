@@ -102,7 +102,7 @@ type Value struct {
 	DstElements uint8 `field:"dst_elements,derived"`
 	// HasSrcElements marks the optional srcElements operand (PTX src-size);
 	// SrcElements is zero without it.
-	HasSrcElements bool     `field:"has_src_elements,derived"`
+	HasSrcElements bool     `field:"has_src_elements,derived,nokey"`
 	SrcElements    uint8    `field:"src_elements"`
 	Cache          CacheOp  `field:"cache,derived"`
 	Prefetch       Prefetch `field:"prefetch"`
@@ -146,7 +146,7 @@ func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
 // optional operand's.
 func (v *Value) Unused(field string) string {
 	if field == "src_elements" && !v.HasSrcElements {
-		return "the copy has no src-size operand (has_src_elements false)"
+		return "the copy has no src-size operand"
 	}
 	return ""
 }

@@ -14,8 +14,8 @@ func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
 // two spellings of one quantity: give either (dst_elements or cp_size,
 // src_elements or src_size), or both when they agree; likewise bypass_l1 is
 // cache "cg". Defaults: elem f32, src_elem the same as elem, a 16-byte copy
-// (dst_elements = 16 / element bytes), no src-size (has_src_elements is
-// whether src_elements or src_size is given), cache "ca" ("cg" when
+// (dst_elements = 16 / element bytes), no src-size operand unless
+// src_elements or src_size is given, cache "ca" ("cg" when
 // bypass_l1 is true), prefetch "none", no cache hint, no ignore-src, unit
 // strides, addresses 0, target sm_80 with its first PTX ISA version.
 func ParseJSON(data []byte) (domain.Value, error) { return fields.Parse(data) }
@@ -51,9 +51,7 @@ func (v *Value) Derive(given desc.Given) {
 		}
 	}
 	_, srcSize := given.Raw("src_size")
-	if !given.Has("has_src_elements") {
-		v.HasSrcElements = given.Has("src_elements") || srcSize
-	}
+	v.HasSrcElements = given.Has("src_elements") || srcSize
 	if n, ok, err := desc.Extra[int](given, "src_size"); ok && err == nil && !given.Has("src_elements") {
 		v.SrcElements = uint8(n / eb)
 	}
@@ -82,9 +80,6 @@ func (v *Value) Check(given desc.Given) error {
 		case given.Has(c.elems) && b != int(c.n)*eb:
 			return fmt.Errorf("field %q: %d, but %s %d makes %d bytes", c.bytes, b, c.elems, c.n, int(c.n)*eb)
 		}
-	}
-	if _, ok := given.Raw("src_size"); ok && !v.HasSrcElements {
-		return fmt.Errorf("field \"src_size\": given, but has_src_elements is false")
 	}
 	bypass, ok, err := desc.Extra[bool](given, "bypass_l1")
 	if err != nil {

@@ -20,6 +20,9 @@
 //	pow2           (with range=LO..HI) the value is a power of two: the
 //	               bytes hold its exponent in one byte, the JSON form
 //	               refuses other numbers
+//	nokey          (with derived) the JSON form has no key for it: other
+//	               keys imply it (a shape's rank is its length, an
+//	               operand's presence that of its value), and Derive sets it
 //	zip            (an array) its elements alternate in the bytes with
 //	               those of the array field before it
 //
@@ -111,6 +114,7 @@ type Field struct {
 	Len     int         // the entries of an array field; 0 for a scalar
 	Zip     bool        // an array whose entries alternate with the previous field's
 	Pow2    bool        // a power of two in [Lo, Hi], coded as its exponent
+	NoKey   bool        // no JSON key: Derive sets it from the keys that imply it
 	// Index is the struct field's index, for reflection.
 	Index int
 
@@ -185,6 +189,9 @@ func parseTag(sf reflect.StructField) (Field, error) {
 	if f.Pow2 {
 		f.width = 1 // the exponent
 	}
+	if f.NoKey && !f.Derived {
+		return f, fmt.Errorf("field %s: nokey wants derived (Derive sets it)", sf.Name)
+	}
 	if f.Zip && f.Len == 0 {
 		return f, fmt.Errorf("field %s: zip is for an array", sf.Name)
 	}
@@ -251,6 +258,8 @@ func (f *Field) option(opt string) error {
 		f.Zip = true
 	case "pow2":
 		f.Pow2 = true
+	case "nokey":
+		f.NoKey = true
 	case "since":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 || n > 255 {
@@ -356,11 +365,13 @@ func layout(fields []Field) [][]step {
 func names(fields []Field) []string {
 	out := make([]string, 0, len(fields))
 	for _, f := range fields {
-		if f.Kind == Target {
+		switch {
+		case f.NoKey:
+		case f.Kind == Target:
 			out = append(out, "target", "ptx")
-			continue
+		default:
+			out = append(out, f.Name)
 		}
-		out = append(out, f.Name)
 	}
 	return slices.Clip(out)
 }

@@ -14,6 +14,9 @@ func (t *Table[V]) Markdown() string {
 	var b strings.Builder
 	b.WriteString("| field | values | default |\n|---|---|---|\n")
 	for _, f := range t.fields {
+		if f.NoKey {
+			continue // implied by other keys; the form's doc says how
+		}
 		if f.Kind == Target {
 			fmt.Fprintf(&b, "| `target` | an architecture, `sm_90a` | `%s` |\n", f.defArch)
 			b.WriteString("| `ptx` | a PTX ISA version, `8.0` | the target's first |\n")

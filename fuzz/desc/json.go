@@ -44,7 +44,7 @@ func (t *Table[V]) JSON(v V) ([]byte, error) {
 	b = append(b, '{')
 	for i := range t.fields {
 		f := &t.fields[i]
-		if t.unused && any(&v).(unuser).Unused(f.Name) != "" {
+		if f.NoKey || t.unused && any(&v).(unuser).Unused(f.Name) != "" {
 			continue
 		}
 		if len(b) > 1 {
@@ -252,7 +252,7 @@ func (t *Table[V]) object(data []byte) (map[string]json.RawMessage, error) {
 			delete(m, k)
 			continue
 		}
-		if _, ok := t.byName[k]; !ok && !t.targetKey(k) && !slices.Contains(t.extra, k) {
+		if i, ok := t.byName[k]; (!ok || t.fields[i].NoKey) && !t.targetKey(k) && !slices.Contains(t.extra, k) {
 			return nil, fmt.Errorf("field %q: unknown field (want one of %q)", k, append(names(t.fields), t.extra...))
 		}
 	}

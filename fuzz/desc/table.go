@@ -16,11 +16,11 @@ type Table[V domain.Value] struct {
 	fields  []Field
 	steps   [][]step // steps[v] is version v's layout
 	byName  map[string]int
-	derives bool // *V has a Derive method
-	unused  bool // *V has an Unused method
-	checks  bool // *V has a Check method
-	canon   bool // *V has a Canonical method
-	counts  bool // *V has a Count method
+	derives bool     // *V has a Derive method
+	unused  bool     // *V has an Unused method
+	checks  bool     // *V has a Check method
+	canon   bool     // *V has a Canonical method
+	counts  bool     // *V has a Count method
 	aliases bool     // *V has an Alias method
 	extra   []string // the keys of *V's Spellings
 }

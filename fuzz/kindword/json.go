@@ -15,8 +15,8 @@ func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
 // the seed's words, the semantic fields are read from the words as the seed
 // reads them; with semantic fields, those win and any words given must be
 // their packing (so the output, which carries both, parses back to the same
-// value). Defaults: kind f16, cta_group 1, collector_a discard,
-// scale_input_acc whether scale_input_d is given, target sm_100a, ptx the
+// value). Defaults: kind f16, cta_group 1, collector_a discard, no
+// scale-input-d operand unless scale_input_d is given, target sm_100a, ptx the
 // target's first PTX ISA version, arch_conditional true exactly when the
 // target is sm_XXa or sm_XXf.
 func ParseJSON(data []byte) (domain.Value, error) { return fields.Parse(data) }
@@ -34,7 +34,7 @@ func (v *Value) Spell(key string) any {
 
 // semantic are the fields the seed's words encode.
 var semantic = []string{"kind", "cta_group", "scale_vec", "ws", "sparse", "block_scale", "collector_a", "ashift",
-	"scale_input_d", "scale_input_acc"}
+	"scale_input_d"}
 
 func semanticGiven(given desc.Given) bool {
 	for _, f := range semantic {
@@ -51,9 +51,7 @@ func (v *Value) Derive(given desc.Given) {
 	if !given.Has("arch_conditional") {
 		v.ArchConditional = v.Tgt.Arch.ArchSpecific() || v.Tgt.Arch.FamilySpecific()
 	}
-	if !given.Has("scale_input_acc") {
-		v.ScaleInputAcc = given.Has("scale_input_d")
-	}
+	v.ScaleInputAcc = given.Has("scale_input_d")
 	raw, ok, err := desc.Extra[int](given, "raw")
 	if !ok || err != nil || raw < 0 || raw > 511 || semanticGiven(given) {
 		return

@@ -94,7 +94,7 @@ type Value struct {
 	BlockScale bool     `field:"block_scale"` // .block_scale
 	// ScaleInputAcc marks a scale-input-d operand; ScaleInputD is its value
 	// (0..15), zero when ScaleInputAcc is false.
-	ScaleInputAcc bool `field:"scale_input_acc,derived"`
+	ScaleInputAcc bool `field:"scale_input_acc,derived,nokey"`
 	AShift        bool `field:"ashift"` // .ashift
 	ATMem         bool `field:"a_tmem"` // A operand in tensor memory (.ashift needs it)
 	// ArchConditional is the seed verifier's is_arch_cond input: whether the

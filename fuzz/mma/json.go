@@ -12,7 +12,7 @@ func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
 
 // ParseJSON parses the strict JSON form. The types use PTX spellings, and
 // "tf32" stands for an f32 operand with tf32_enabled. Defaults: dense,
-// shape [16, 8, 16], shape_rank the shape's length, a_layout row, b_layout
+// shape [16, 8, 16] (its length is the rank), a_layout row, b_layout
 // col, a_type f16, b_type = a_type, c_type s32 for integer and .b1 inputs,
 // f64 for f64, f32 otherwise, d_type = c_type, tf32_enabled false (true
 // when a type is written "tf32"), no satfinite, bit_op "and" for .b1 and
@@ -33,11 +33,9 @@ func (v *Value) Derive(given desc.Given) {
 	if !given.Has("shape") {
 		v.Shape = [MaxShapeRank]uint16{16, 8, 16}
 	}
-	if !given.Has("shape_rank") {
-		v.ShapeRank = 3
-		if given.Has("shape") {
-			v.ShapeRank = uint8(given.Len("shape"))
-		}
+	v.ShapeRank = 3
+	if given.Has("shape") {
+		v.ShapeRank = uint8(given.Len("shape"))
 	}
 	aTF32 := given.Spelled("a_type") == "tf32"
 	bTF32 := given.Spelled("b_type") == "tf32" || !given.Has("b_type") && aTF32

@@ -135,7 +135,7 @@ type Value struct {
 	Sparsity Sparsity `field:"sparsity"`
 	// ShapeRank is the length of the mmaShape array; Shape holds its entries
 	// (m, n, k when the rank is 3) with the entries past ShapeRank zero.
-	ShapeRank uint8                `field:"shape_rank,range=0..4,derived"`
+	ShapeRank uint8                `field:"shape_rank,range=0..4,derived,nokey"`
 	Shape     [MaxShapeRank]uint16 `field:"shape,range=0..511,derived"`
 	ALayout   Layout               `field:"a_layout"`
 	BLayout   Layout               `field:"b_layout,default=col"`
