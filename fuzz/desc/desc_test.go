@@ -206,6 +206,28 @@ type (
 		stub
 		A int `field:"a"`
 	}
+	pow2NotPowers struct {
+		stub
+		A uint16 `field:"a,pow2,range=1..1000"`
+	}
+	zipNoArray struct {
+		stub
+		A [2]uint8 `field:"a"`
+		B uint8    `field:"b,zip"`
+	}
+	zipOtherLength struct {
+		stub
+		A [2]uint8 `field:"a"`
+		B [3]uint8 `field:"b,zip"`
+	}
+	nokeyNotDerived struct {
+		stub
+		A uint8 `field:"a,nokey"`
+	}
+	boolArray struct {
+		stub
+		A [2]bool `field:"a"`
+	}
 )
 
 func TestCompileRefuses(t *testing.T) {
@@ -217,6 +239,11 @@ func TestCompileRefuses(t *testing.T) {
 		"option":          func() error { _, err := desc.Compile[badOption]("t"); return err },
 		"target default":  func() error { _, err := desc.Compile[noTargetDefault]("t"); return err },
 		"int of no width": func() error { _, err := desc.Compile[plainInt]("t"); return err },
+		"pow2":            func() error { _, err := desc.Compile[pow2NotPowers]("t"); return err },
+		"zip scalar":      func() error { _, err := desc.Compile[zipNoArray]("t"); return err },
+		"zip length":      func() error { _, err := desc.Compile[zipOtherLength]("t"); return err },
+		"nokey":           func() error { _, err := desc.Compile[nokeyNotDerived]("t"); return err },
+		"bool array":      func() error { _, err := desc.Compile[boolArray]("t"); return err },
 	} {
 		if err := compile(); err == nil || !strings.Contains(err.Error(), "field ") {
 			t.Errorf("%s: error %v, want one naming the field", name, err)

@@ -80,6 +80,10 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 		if f.Derived && !t.derives {
 			return nil, fmt.Errorf("desc: %s: field %s is derived, but *%s has no Derive method", domainName, sf.Name, typ)
 		}
+		if prev := len(t.fields) - 1; f.Zip && (prev < 0 || t.fields[prev].Len != f.Len || t.fields[prev].Since != f.Since) {
+			return nil, fmt.Errorf("desc: %s: field %s is zipped, but the field before it is no array of %d entries of its version",
+				domainName, sf.Name, f.Len)
+		}
 		if _, dup := t.byName[f.Name]; dup {
 			return nil, fmt.Errorf("desc: %s: two fields named %q", domainName, f.Name)
 		}
