@@ -253,7 +253,7 @@ func (t *Table[V]) object(data []byte) (map[string]json.RawMessage, error) {
 			continue
 		}
 		if i, ok := t.byName[k]; (!ok || t.fields[i].NoKey) && !t.targetKey(k) && !slices.Contains(t.extra, k) {
-			return nil, fmt.Errorf("field %q: unknown field (want one of %q)", k, append(names(t.fields), t.extra...))
+			return nil, fmt.Errorf("field %q: unknown field %q (want one of %q)", k, k, append(names(t.fields), t.extra...))
 		}
 	}
 	return m, nil
