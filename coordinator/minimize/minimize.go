@@ -7,10 +7,12 @@
 package minimize
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
@@ -99,21 +101,18 @@ func (m *minimizer) test(ctx context.Context, v domain.Value) (bool, error) {
 	return ok, nil
 }
 
-// pass tries candidates, structural ones first, and returns the first that
-// still fails and is smaller, or nil at a fixed point.
+// pass tries the candidates smaller than v, smallest first, and returns the
+// first that still fails, or nil at a fixed point.
 func (m *minimizer) pass(ctx context.Context, v domain.Value) (domain.Value, error) {
 	var cands []domain.Value
 	if s, ok := v.(Shrinker); ok {
 		cands = append(cands, s.Shrinks()...)
 	}
 	cands = append(cands, fieldCandidates(v)...)
+	cands = m.smallestFirst(v, cands)
 	for _, c := range cands {
 		if m.calls >= m.budget {
 			return nil, nil
-		}
-		c, ok := m.canonical(c)
-		if !ok || !smaller(c, v) {
-			continue
 		}
 		fails, err := m.test(ctx, c)
 		if err != nil {
@@ -124,6 +123,25 @@ func (m *minimizer) pass(ctx context.Context, v domain.Value) (domain.Value, err
 		}
 	}
 	return nil, nil
+}
+
+// smallestFirst keeps the real candidates smaller than v, smallest first
+// (structural ones before field shrinks of the same size): the greedy walk
+// then takes the largest step that still fails, so its result does not
+// hang on the order of the value's fields, which the domain's byte layout
+// fixes. (Taking the first field that shrinks, kindword dropped
+// arch_conditional before scale_input_d and stopped at a larger minimum.)
+func (m *minimizer) smallestFirst(v domain.Value, cands []domain.Value) []domain.Value {
+	out := cands[:0]
+	for _, c := range cands {
+		if c, ok := m.canonical(c); ok && smaller(c, v) {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b domain.Value) int {
+		return cmp.Compare(size(reflect.ValueOf(a)), size(reflect.ValueOf(b)))
+	})
+	return out
 }
 
 // canonical re-decodes a candidate: only values the domain can encode and

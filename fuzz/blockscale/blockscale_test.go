@@ -78,3 +78,5 @@ func TestMarshalJSONWritesEveryField(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", js, want)
 	}
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 10) }

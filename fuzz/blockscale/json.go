@@ -1,6 +1,9 @@
 package blockscale
 
-import "github.com/legalfuzz/legalfuzz/fuzz/domain"
+import (
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
@@ -15,11 +18,11 @@ func ParseJSON(data []byte) (domain.Value, error) { return fields.Parse(data) }
 
 // Derive sets the defaults that depend on other fields: the kind and K
 // default from each other, the types from K, the scale vector from the kind.
-func (v *Value) Derive(given func(field string) bool) {
-	if given("kind") && !given("k") {
+func (v *Value) Derive(given desc.Given) {
+	if given.Has("kind") && !given.Has("k") {
 		v.K = uint8(v.Kind.K())
 	}
-	if !given("kind") {
+	if !given.Has("kind") {
 		v.Kind = MXF4
 		switch {
 		case v.K == 32:
@@ -32,7 +35,7 @@ func (v *Value) Derive(given func(field string) bool) {
 		field string
 		dst   *Type
 	}{{"a_type", &v.AType}, {"b_type", &v.BType}} {
-		if !given(t.field) {
+		if !given.Has(t.field) {
 			*t.dst = E4M3
 			if v.K == 64 {
 				*t.dst = E2M1
@@ -40,10 +43,10 @@ func (v *Value) Derive(given func(field string) bool) {
 		}
 	}
 	n := usualScaleVecN(v.Kind, v.SFType)
-	if !given("scale_vector_size") {
+	if !given.Has("scale_vector_size") {
 		v.ScaleVecSize = uint8(int(v.K) / n)
 	}
-	if !given("scale_fragment_bits") {
+	if !given.Has("scale_fragment_bits") {
 		v.ScaleFragmentBits = uint8(8 * n)
 	}
 }

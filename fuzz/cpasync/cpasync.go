@@ -10,6 +10,7 @@ package cpasync
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -89,29 +90,36 @@ func (p Prefetch) String() string { return Prefetches.Name(int(p)) }
 // Enum names the values of Prefetch: package desc and mutation read its size.
 func (Prefetch) Enum() domain.Enum { return Prefetches }
 
-// Value is one cp.async copy.
+// Value is one cp.async. Its tags are the domain's one description of its
+// fields (package desc), in the byte order of the canonical form (the bools
+// share one byte, where HasSrcElements stands).
 type Value struct {
 	// Elem is the destination element type; SrcElem the source's. The seed
 	// requires them to match; PTX's cp.async is untyped.
-	Elem, SrcElem ElemType
+	Elem    ElemType `field:"elem,default=f32"`
+	SrcElem ElemType `field:"src_elem,derived"`
 	// DstElements is the nvgpu op's dstElements attribute.
-	DstElements uint8
+	DstElements uint8 `field:"dst_elements,derived"`
 	// HasSrcElements marks the optional srcElements operand (PTX src-size);
 	// SrcElements is zero without it.
-	HasSrcElements bool
-	SrcElements    uint8
-	Cache          CacheOp
-	Prefetch       Prefetch
-	CacheHint      bool // .L2::cache_hint with a cache-policy operand
-	IgnoreSrc      bool // the ignore-src predicate operand
+	HasSrcElements bool     `field:"has_src_elements,derived,nokey"`
+	SrcElements    uint8    `field:"src_elements"`
+	Cache          CacheOp  `field:"cache,derived"`
+	Prefetch       Prefetch `field:"prefetch"`
+	CacheHint      bool     `field:"cache_hint"` // .L2::cache_hint with a cache-policy operand
+	IgnoreSrc      bool     `field:"ignore_src"` // the ignore-src predicate operand
 	// DstStride and SrcStride are the memrefs' minor-dimension strides in
 	// elements; 1 is unit stride.
-	DstStride, SrcStride uint8
+	DstStride uint8 `field:"dst_stride,default=1"`
+	SrcStride uint8 `field:"src_stride,default=1"`
 	// DstAddr (shared) and SrcAddr (global) are byte addresses, for alignment.
-	DstAddr uint32
-	SrcAddr uint64
-	Tgt     target.Target
+	DstAddr uint32        `field:"dst_addr"`
+	SrcAddr uint64        `field:"src_addr"`
+	Tgt     target.Target `field:"target,default=sm_80"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -129,42 +137,18 @@ func (v Value) SrcSize() int { return int(v.SrcElements) * v.Elem.Bytes() }
 func (v Value) BypassL1() bool { return v.Cache == CG }
 
 // Encode implements domain.Value.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	w.U8(uint8(v.Elem))
-	w.U8(uint8(v.SrcElem))
-	w.U8(v.DstElements)
-	w.Flags(v.HasSrcElements, v.CacheHint, v.IgnoreSrc)
-	w.U8(v.SrcElements)
-	w.U8(uint8(v.Cache))
-	w.U8(uint8(v.Prefetch))
-	w.U8(v.DstStride)
-	w.U8(v.SrcStride)
-	w.U32(v.DstAddr)
-	w.U64(v.SrcAddr)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{
-		Elem:        ElemType(r.Index(len(ElemTypes))),
-		SrcElem:     ElemType(r.Index(len(ElemTypes))),
-		DstElements: r.U8(),
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
+
+// Unused says why a field has no meaning in v: src_elements is the
+// optional operand's.
+func (v *Value) Unused(field string) string {
+	if field == "src_elements" && !v.HasSrcElements {
+		return "the copy has no src-size operand"
 	}
-	r.Flags(&v.HasSrcElements, &v.CacheHint, &v.IgnoreSrc)
-	v.SrcElements = r.U8()
-	if !v.HasSrcElements {
-		v.SrcElements = 0
-	}
-	v.Cache = CacheOp(r.Index(len(CacheOps)))
-	v.Prefetch = Prefetch(r.Index(len(Prefetches)))
-	v.DstStride, v.SrcStride = r.U8(), r.U8()
-	v.DstAddr, v.SrcAddr = r.U32(), r.U64()
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
+	return ""
 }
 
 // String is a short human form, e.g. "cp.async.cg 16B f32x4 sm_80".

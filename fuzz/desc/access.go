@@ -16,9 +16,24 @@ import (
 
 func (f *Field) at(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, f.off) }
 
-// get reads an integer, enumeration or bool field as an int64.
-func (f *Field) get(p unsafe.Pointer) int64 {
-	q := f.at(p)
+// entry is the place of an array's entry i (of a scalar when i is 0).
+func (f *Field) entry(p unsafe.Pointer, i int) unsafe.Pointer {
+	return unsafe.Add(p, f.off+uintptr(i)*f.elem)
+}
+
+// entries is how many entries the field has: its length, one for a scalar.
+func (f *Field) entries() int { return max(f.Len, 1) }
+
+// get reads an integer, enumeration or bool field (an array's first entry)
+// as an int64.
+func (f *Field) get(p unsafe.Pointer) int64 { return f.getAt(p, 0) }
+
+// set writes a scalar field (an array's first entry).
+func (f *Field) set(p unsafe.Pointer, n int64) { f.setAt(p, 0, n) }
+
+// getAt reads entry i as an int64; a uint64 keeps its bits.
+func (f *Field) getAt(p unsafe.Pointer, i int) int64 {
+	q := f.entry(p, i)
 	switch f.goKind {
 	case reflect.Bool:
 		if *(*bool)(q) {
@@ -39,14 +54,15 @@ func (f *Field) get(p unsafe.Pointer) int64 {
 		return int64(*(*uint16)(q))
 	case reflect.Uint32:
 		return int64(*(*uint32)(q))
+	case reflect.Uint64:
+		return int64(*(*uint64)(q))
 	}
 	return 0
 }
 
-// set writes an int64 into an integer, enumeration or bool field,
-// truncating to its width.
-func (f *Field) set(p unsafe.Pointer, n int64) {
-	q := f.at(p)
+// setAt writes an int64 into entry i, truncating to its width.
+func (f *Field) setAt(p unsafe.Pointer, i int, n int64) {
+	q := f.entry(p, i)
 	switch f.goKind {
 	case reflect.Bool:
 		*(*bool)(q) = n != 0
@@ -56,7 +72,7 @@ func (f *Field) set(p unsafe.Pointer, n int64) {
 		*(*uint16)(q) = uint16(n)
 	case reflect.Int32, reflect.Uint32:
 		*(*uint32)(q) = uint32(n)
-	case reflect.Int64:
+	case reflect.Int64, reflect.Uint64:
 		*(*int64)(q) = n
 	}
 }
@@ -69,14 +85,24 @@ func (f *Field) isZero(p unsafe.Pointer) bool {
 	if f.Kind == Target {
 		return *f.tgt(p) == target.Target{}
 	}
-	return f.get(p) == 0
+	for i := range f.entries() {
+		if f.getAt(p, i) != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // clear sets the field to its type's zero value.
-func (f *Field) clear(p unsafe.Pointer) {
+func (f *Field) clear(p unsafe.Pointer) { f.clearFrom(p, 0) }
+
+// clearFrom zeroes the entries from i on (a scalar when i is 0).
+func (f *Field) clearFrom(p unsafe.Pointer, i int) {
 	if f.Kind == Target {
 		*f.tgt(p) = target.Target{}
 		return
 	}
-	f.set(p, 0)
+	for ; i < f.entries(); i++ {
+		f.setAt(p, i, 0)
+	}
 }

@@ -17,30 +17,57 @@
 //	               method sets it
 //	names=A|B      the two JSON names of a bool (false|true)
 //	since=N        the codec version that added the field (default 0)
+//	pow2           (with range=LO..HI) the value is a power of two: the
+//	               bytes hold its exponent in one byte, the JSON form
+//	               refuses other numbers
+//	nokey          (with derived) the JSON form has no key for it: other
+//	               keys imply it (a shape's rank is its length, an
+//	               operand's presence that of its value), and Derive sets it
+//	zip            (an array) its elements alternate in the bytes with
+//	               those of the array field before it
 //
-// and nothing else: what depends on several fields stays Go. A value type
-// may implement
+// and nothing else: what depends on several fields stays Go. A field may be
+// an array of numbers or enumerations: its range and default are each
+// entry's. A value type may implement
 //
-//	Derive(given func(field string) bool)  (on the pointer) the defaults of
+//	Derive(given Given)                    (on the pointer) the defaults of
 //	                                       the fields tagged derived
 //	Unused(field string) string            why a field has no meaning in this
 //	                                       value ("" when it has): the decoder
 //	                                       zeroes it, the JSON form refuses it
 //	                                       when it is not zero
-//	Check(given func(field string) bool)   (on the pointer) a rule between
-//	  error                                fields the JSON input must keep; the
+//	Count(field string) int                (on the pointer) how many entries
+//	                                       of an array field the value
+//	                                       carries: the decoder zeroes the
+//	                                       rest, the JSON form writes and
+//	                                       wants exactly that many
+//	Check(given Given) error               (on the pointer) a rule between
+//	                                       fields the JSON input must keep; the
 //	                                       error names the field
+//	Alias(field, name string)              (on the pointer) another JSON
+//	  (string, bool)                       spelling of an enumeration's name:
+//	                                       the name it stands for; Derive
+//	                                       reads what was written from
+//	                                       Given.Spelled
+//	Spellings() []string                   (on the pointer) JSON keys that
+//	Spell(key string) any                  spell fields another way (a size in
+//	                                       bytes beside a count): the form
+//	                                       accepts them, Derive and Check read
+//	                                       them with Extra, and the output
+//	                                       writes Spell's value (nil: none)
 //	Canonical()                            (on the pointer) sets what other
 //	                                       fields determine, after decoding
 //
 // An enumeration is a uint8 type with an `Enum() domain.Enum` method; its
-// names are its JSON spelling and its size its range.
+// names are its JSON spelling and its size its range. A bool type with such
+// a method names its two values (false, true), as names= does.
 //
 // The byte codec is positional, field after field in struct order: a number
 // in its type's width (stored as value-LO; the decoder reduces any bytes into
 // the range, so every input decodes), an enumeration as one byte, the bools
 // of one version as bits of flag bytes (eight a byte, each byte where its
-// first bool stands), a target.Target as its two bytes. Version 0 is the
+// first bool stands), a target.Target as its two bytes, an array entry by
+// entry (alternating with the entries of the arrays zipped to it). Version 0 is the
 // layout the hand-written codecs had, so case IDs, which hash the canonical
 // bytes, and stored corpora stay valid. A field added later carries since=N:
 // a value whose later fields are all zero encodes as before; otherwise the
@@ -51,6 +78,8 @@ package desc
 
 import (
 	"fmt"
+	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"strconv"
@@ -82,11 +111,16 @@ type Field struct {
 	Default string      // the static default as tagged; "" is the zero value
 	Derived bool        // the default comes from the value's Derive method
 	Since   int         // the codec version that added the field
+	Len     int         // the entries of an array field; 0 for a scalar
+	Zip     bool        // an array whose entries alternate with the previous field's
+	Pow2    bool        // a power of two in [Lo, Hi], coded as its exponent
+	NoKey   bool        // no JSON key: Derive sets it from the keys that imply it
 	// Index is the struct field's index, for reflection.
 	Index int
 
 	off      uintptr      // the field's offset in the struct
-	goKind   reflect.Kind // the field's Go kind
+	elem     uintptr      // an array entry's size in bytes
+	goKind   reflect.Kind // the field's (an array's entry's) Go kind
 	width    int          // bytes of a number
 	signed   bool         // a signed Go type
 	fullBits bool         // the range is the type's whole width: raw bits, no reduction
@@ -126,11 +160,16 @@ var (
 // parseTag reads one struct field's tag into a Field.
 func parseTag(sf reflect.StructField) (Field, error) {
 	parts := strings.Split(sf.Tag.Get("field"), ",")
-	f := Field{Name: parts[0], GoName: sf.Name, Index: sf.Index[0], off: sf.Offset, goKind: sf.Type.Kind()}
+	f := Field{Name: parts[0], GoName: sf.Name, Index: sf.Index[0], off: sf.Offset}
 	if f.Name == "" {
 		return f, fmt.Errorf("field %s: no `field:\"name\"` tag", sf.Name)
 	}
-	if err := f.kind(sf.Type); err != nil {
+	t := sf.Type
+	if t.Kind() == reflect.Array {
+		f.Len, f.elem, t = t.Len(), t.Elem().Size(), t.Elem()
+	}
+	f.goKind = t.Kind()
+	if err := f.kind(t); err != nil {
 		return f, fmt.Errorf("field %s: %w", sf.Name, err)
 	}
 	for _, opt := range parts[1:] {
@@ -140,6 +179,21 @@ func parseTag(sf reflect.StructField) (Field, error) {
 	}
 	if err := f.parseDefault(); err != nil {
 		return f, fmt.Errorf("field %s: %w", sf.Name, err)
+	}
+	if f.Len > 0 && (f.Kind == Bool || f.Kind == Target) {
+		return f, fmt.Errorf("field %s: an array of %s has no coding (want numbers or an enumeration)", sf.Name, t)
+	}
+	if f.Pow2 && (f.Kind != Int || f.fullBits || !isPow2(f.Lo) || !isPow2(f.Hi)) {
+		return f, fmt.Errorf("field %s: pow2 wants range=LO..HI of powers of two", sf.Name)
+	}
+	if f.Pow2 {
+		f.width = 1 // the exponent
+	}
+	if f.NoKey && !f.Derived {
+		return f, fmt.Errorf("field %s: nokey wants derived (Derive sets it)", sf.Name)
+	}
+	if f.Zip && f.Len == 0 {
+		return f, fmt.Errorf("field %s: zip is for an array", sf.Name)
 	}
 	return f, nil
 }
@@ -151,6 +205,11 @@ func (f *Field) kind(t reflect.Type) error {
 		f.Kind, f.width = Target, 2
 	case t.Kind() == reflect.Bool:
 		f.Kind, f.Lo, f.Hi = Bool, 0, 1
+		if t.Implements(enumerType) { // a bool type naming its two values
+			if f.Names = reflect.Zero(t).Interface().(enumer).Enum(); len(f.Names) != 2 {
+				return fmt.Errorf("bool type %s names %d values, want 2", t, len(f.Names))
+			}
+		}
 	case t.Kind() == reflect.Uint8 && t.Implements(enumerType):
 		f.Names = reflect.Zero(t).Interface().(enumer).Enum()
 		if len(f.Names) == 0 || len(f.Names) > 256 {
@@ -163,6 +222,11 @@ func (f *Field) kind(t reflect.Type) error {
 	case t.Kind() >= reflect.Uint8 && t.Kind() <= reflect.Uint32:
 		f.Kind, f.width, f.fullBits = Int, t.Bits()/8, true
 		f.Lo, f.Hi = 0, 1<<t.Bits()-1
+	case t.Kind() == reflect.Uint64:
+		// Its bits are an int64's: Hi is the int64 maximum, but the codec
+		// and the JSON form take the whole unsigned range.
+		f.Kind, f.width, f.fullBits = Int, 8, true
+		f.Lo, f.Hi = 0, math.MaxInt64
 	default:
 		return fmt.Errorf("type %s has no coding (want a sized integer, a bool, an enumeration or target.Target)", t)
 	}
@@ -177,7 +241,7 @@ func (f *Field) option(opt string) error {
 		lo, hi, ok := strings.Cut(val, "..")
 		l, err1 := strconv.ParseInt(lo, 10, 64)
 		h, err2 := strconv.ParseInt(hi, 10, 64)
-		if !ok || err1 != nil || err2 != nil || l > h || l < f.Lo || h > f.Hi || f.Kind != Int {
+		if !ok || err1 != nil || err2 != nil || l > h || l < f.Lo || h > f.Hi || f.Kind != Int || f.goKind == reflect.Uint64 {
 			return fmt.Errorf("range %q: want LO..HI inside the integer type's range", val)
 		}
 		f.Lo, f.Hi, f.fullBits = l, h, false
@@ -190,6 +254,12 @@ func (f *Field) option(opt string) error {
 		if f.Kind != Bool || len(f.Names) != 2 {
 			return fmt.Errorf("names %q: want two names of a bool", val)
 		}
+	case "zip":
+		f.Zip = true
+	case "pow2":
+		f.Pow2 = true
+	case "nokey":
+		f.NoKey = true
 	case "since":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 || n > 255 {
@@ -201,6 +271,11 @@ func (f *Field) option(opt string) error {
 	}
 	return nil
 }
+
+func isPow2(n int64) bool { return n > 0 && n&(n-1) == 0 }
+
+// exp is the exponent of a power of two, floor(log2(n)); 0 for n < 1.
+func exp(n int64) int64 { return max(int64(bits.Len64(uint64(max(n, 1))))-1, 0) }
 
 // parseDefault checks the tagged default against the field's facts.
 func (f *Field) parseDefault() error {
@@ -236,17 +311,22 @@ func (f *Field) parseText(s string) (int64, error) {
 		}
 		return 0, err
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
+	if f.goKind == reflect.Uint64 {
+		n, err := strconv.ParseUint(s, 0, 64)
+		return int64(n), err
+	}
+	n, err := strconv.ParseInt(s, 0, 64)
 	if err != nil {
 		return 0, err
 	}
-	return n, domain.Range(f.Name, n, f.Lo, f.Hi)
+	return n, checkRange(f, n)
 }
 
 // step is one unit of the byte layout: a field, or a flag byte of bools.
 type step struct {
 	field int   // index into Table.fields; -1 for a flag byte
 	bits  []int // the flag byte's bools, as indices into Table.fields
+	zip   []int // the arrays whose entries alternate with the field's
 }
 
 // layout lays out the steps of each version.
@@ -262,6 +342,9 @@ func layout(fields []Field) [][]step {
 		for i, f := range fields {
 			switch {
 			case f.Since != v:
+			case f.Zip:
+				s := &steps[v][len(steps[v])-1]
+				s.zip = append(s.zip, i)
 			case f.Kind != Bool:
 				steps[v] = append(steps[v], step{field: i})
 			default:
@@ -282,11 +365,13 @@ func layout(fields []Field) [][]step {
 func names(fields []Field) []string {
 	out := make([]string, 0, len(fields))
 	for _, f := range fields {
-		if f.Kind == Target {
+		switch {
+		case f.NoKey:
+		case f.Kind == Target:
 			out = append(out, "target", "ptx")
-			continue
+		default:
+			out = append(out, f.Name)
 		}
-		out = append(out, f.Name)
 	}
 	return slices.Clip(out)
 }

@@ -137,8 +137,9 @@ func TestJSON(t *testing.T) {
 			t.Fatalf("own JSON %s parses to %+v, %v", js, back, err)
 		}
 		var m map[string]any
-		if err := json.Unmarshal(js, &m); err != nil || len(m) != 9 {
-			t.Fatalf("own JSON %s: %v, want 9 fields", js, err)
+		err = json.Unmarshal(js, &m)
+		if _, skew := m["skew"]; err != nil || len(m) != 8+b2i(skew) || skew != got.(v1).Wide {
+			t.Fatalf("own JSON %s: %v, want 8 fields and skew only when wide", js, err)
 		}
 	}
 }
@@ -205,6 +206,28 @@ type (
 		stub
 		A int `field:"a"`
 	}
+	pow2NotPowers struct {
+		stub
+		A uint16 `field:"a,pow2,range=1..1000"`
+	}
+	zipNoArray struct {
+		stub
+		A [2]uint8 `field:"a"`
+		B uint8    `field:"b,zip"`
+	}
+	zipOtherLength struct {
+		stub
+		A [2]uint8 `field:"a"`
+		B [3]uint8 `field:"b,zip"`
+	}
+	nokeyNotDerived struct {
+		stub
+		A uint8 `field:"a,nokey"`
+	}
+	boolArray struct {
+		stub
+		A [2]bool `field:"a"`
+	}
 )
 
 func TestCompileRefuses(t *testing.T) {
@@ -216,6 +239,11 @@ func TestCompileRefuses(t *testing.T) {
 		"option":          func() error { _, err := desc.Compile[badOption]("t"); return err },
 		"target default":  func() error { _, err := desc.Compile[noTargetDefault]("t"); return err },
 		"int of no width": func() error { _, err := desc.Compile[plainInt]("t"); return err },
+		"pow2":            func() error { _, err := desc.Compile[pow2NotPowers]("t"); return err },
+		"zip scalar":      func() error { _, err := desc.Compile[zipNoArray]("t"); return err },
+		"zip length":      func() error { _, err := desc.Compile[zipOtherLength]("t"); return err },
+		"nokey":           func() error { _, err := desc.Compile[nokeyNotDerived]("t"); return err },
+		"bool array":      func() error { _, err := desc.Compile[boolArray]("t"); return err },
 	} {
 		if err := compile(); err == nil || !strings.Contains(err.Error(), "field ") {
 			t.Errorf("%s: error %v, want one naming the field", name, err)
@@ -231,4 +259,11 @@ func TestMarkdown(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -2,6 +2,8 @@ package desc
 
 import (
 	"fmt"
+	"math"
+	"reflect"
 	"strings"
 )
 
@@ -12,6 +14,9 @@ func (t *Table[V]) Markdown() string {
 	var b strings.Builder
 	b.WriteString("| field | values | default |\n|---|---|---|\n")
 	for _, f := range t.fields {
+		if f.NoKey {
+			continue // implied by other keys; the form's doc says how
+		}
 		if f.Kind == Target {
 			fmt.Fprintf(&b, "| `target` | an architecture, `sm_90a` | `%s` |\n", f.defArch)
 			b.WriteString("| `ptx` | a PTX ISA version, `8.0` | the target's first |\n")
@@ -24,11 +29,23 @@ func (t *Table[V]) Markdown() string {
 
 // values spells what a field accepts.
 func (f *Field) values() string {
+	if f.Len > 0 {
+		return fmt.Sprintf("up to %d entries of %s", f.Len, f.entryValues())
+	}
+	return f.entryValues()
+}
+
+// entryValues spells what a scalar or one array entry accepts.
+func (f *Field) entryValues() string {
 	switch {
 	case f.Names != nil:
 		return "`" + strings.Join(f.Names, "`, `") + "`"
 	case f.Kind == Bool:
 		return "`false`, `true`"
+	case f.goKind == reflect.Uint64:
+		return fmt.Sprintf("0..%d", uint64(math.MaxUint64))
+	case f.Pow2:
+		return fmt.Sprintf("a power of two in %d..%d", f.Lo, f.Hi)
 	}
 	return fmt.Sprintf("%d..%d", f.Lo, f.Hi)
 }
@@ -42,6 +59,8 @@ func (f *Field) defaultText() string {
 		return "`" + f.Names.Name(int(f.def)) + "`"
 	case f.Kind == Bool:
 		return fmt.Sprintf("`%v`", f.def != 0)
+	case f.Default != "":
+		return "`" + f.Default + "`" // as the tag spells it: an address in hex
 	}
-	return fmt.Sprintf("`%d`", f.def)
+	return "`0`"
 }

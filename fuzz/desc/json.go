@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"unsafe"
@@ -13,15 +14,40 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// JSON writes every field of v, in struct order, a target as its
-// "target" and "ptx".
+// Given says which fields a JSON input gave, and how many entries each
+// given array had: what Derive and Check decide defaults and rules by.
+type Given struct {
+	m       map[string]json.RawMessage
+	lens    map[string]int
+	spelled map[string]string
+}
+
+// Spelled is the alias an enumeration field was written as (the value's
+// Alias method took it), or "".
+func (g Given) Spelled(field string) string { return g.spelled[field] }
+
+// Has reports whether the input gave the field (not null).
+func (g Given) Has(field string) bool { _, ok := g.m[field]; return ok }
+
+// Raw is the JSON a key was given as, and whether it was given.
+func (g Given) Raw(key string) (json.RawMessage, bool) { r, ok := g.m[key]; return r, ok }
+
+// Len is the number of entries of a given array field; 0 when absent.
+func (g Given) Len(field string) int { return g.lens[field] }
+
+// JSON writes the fields of v in struct order, a target as its "target"
+// and "ptx", an array as the entries v carries; it leaves out the fields v
+// has no use for.
 func (t *Table[V]) JSON(v V) ([]byte, error) {
 	p := unsafe.Pointer(&v)
 	b := make([]byte, 0, 256)
 	b = append(b, '{')
 	for i := range t.fields {
 		f := &t.fields[i]
-		if i > 0 {
+		if f.NoKey || t.unused && any(&v).(unuser).Unused(f.Name) != "" {
+			continue
+		}
+		if len(b) > 1 {
 			b = append(b, ',')
 		}
 		if f.Kind == Target {
@@ -31,17 +57,56 @@ func (t *Table[V]) JSON(v V) ([]byte, error) {
 			continue
 		}
 		b = append(strconv.AppendQuote(b, f.Name), ':')
-		n := f.get(p)
-		switch {
-		case f.Names != nil:
-			b = strconv.AppendQuote(b, f.Names.Name(int(n)))
-		case f.Kind == Bool:
-			b = strconv.AppendBool(b, n != 0)
-		default:
-			b = strconv.AppendInt(b, n, 10)
+		if f.Len == 0 {
+			b = f.appendEntry(b, p, 0)
+			continue
+		}
+		b = append(b, '[')
+		for j := range t.count(&v, f) {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = f.appendEntry(b, p, j)
+		}
+		b = append(b, ']')
+	}
+	for _, k := range t.extra {
+		if x := any(&v).(speller).Spell(k); x != nil {
+			js, err := json.Marshal(x)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", t.domain, k, err)
+			}
+			b = append(append(strconv.AppendQuote(append(b, ','), k), ':'), js...)
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// Extra reads the value of another spelling's key (Spellings) as T: ok is
+// false when the key is absent; the error names the key.
+func Extra[T any](given Given, key string) (x T, ok bool, err error) {
+	raw, ok := given.m[key]
+	if !ok {
+		return x, false, nil
+	}
+	if err := json.Unmarshal(raw, &x); err != nil {
+		return x, true, typeErr(key, fmt.Sprintf("%T", x), err)
+	}
+	return x, true, nil
+}
+
+// appendEntry writes entry i of a field as JSON.
+func (f *Field) appendEntry(b []byte, p unsafe.Pointer, i int) []byte {
+	n := f.getAt(p, i)
+	switch {
+	case f.Names != nil:
+		return strconv.AppendQuote(b, f.Names.Name(int(n)))
+	case f.Kind == Bool:
+		return strconv.AppendBool(b, n != 0)
+	case f.goKind == reflect.Uint64:
+		return strconv.AppendUint(b, uint64(n), 10)
+	}
+	return strconv.AppendInt(b, n, 10)
 }
 
 // Parse parses the strict JSON form: an absent (or null) field takes its
@@ -71,29 +136,104 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 			}
 		}
 	}
+	given := Given{m: m, lens: map[string]int{}, spelled: map[string]string{}}
 	for i := range t.fields {
 		f := &t.fields[i]
 		if f.Kind == Target {
 			continue
 		}
-		n := f.def
-		if raw, ok := m[f.Name]; ok {
-			if n, err = f.parseJSON(raw); err != nil {
+		raw, ok := m[f.Name]
+		switch {
+		case !ok:
+			for j := range f.entries() {
+				f.setAt(p, j, f.def)
+			}
+		case f.Len > 0:
+			if given.lens[f.Name], err = f.parseArray(p, raw); err != nil {
 				return v, err
 			}
+		default:
+			n, err := t.parseScalar(f, raw, given)
+			if err != nil {
+				return v, err
+			}
+			f.set(p, n)
 		}
-		f.set(p, n)
 	}
-	given := func(name string) bool { _, ok := m[name]; return ok }
 	if t.derives {
 		any(&v).(deriver).Derive(given)
+	}
+	if err := t.refuseUnused(&v, given); err != nil {
+		return v, err
+	}
+	if err := t.checkCounts(&v, given); err != nil {
+		return v, err
 	}
 	if t.checks {
 		if err := any(&v).(checker).Check(given); err != nil {
 			return v, err
 		}
 	}
-	return v, t.refuseUnused(&v, m)
+	return v, nil
+}
+
+// parseScalar reads one scalar field's raw JSON value, or an alias of an
+// enumeration's name, which it records in given.
+func (t *Table[V]) parseScalar(f *Field, raw json.RawMessage, given Given) (int64, error) {
+	n, err := f.parseJSON(raw)
+	if err == nil || f.Kind != Enum || !t.aliases {
+		return n, err
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return n, err
+	}
+	name, ok := any(new(V)).(aliaser).Alias(f.Name, s)
+	if !ok {
+		return n, err
+	}
+	i, perr := f.Names.Parse(f.Name, name)
+	given.spelled[f.Name] = s
+	return int64(i), perr
+}
+
+// parseArray reads a given array's entries into the field (at most its
+// length) and returns how many there were.
+func (f *Field) parseArray(p unsafe.Pointer, raw json.RawMessage) (int, error) {
+	var entries []json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return 0, typeErr(f.Name, "array", err)
+	}
+	if len(entries) > f.Len {
+		return 0, fmt.Errorf("field %q: %d entries, at most %d", f.Name, len(entries), f.Len)
+	}
+	for j, e := range entries {
+		n, err := f.parseJSON(e)
+		if err != nil {
+			return 0, err
+		}
+		f.setAt(p, j, n)
+	}
+	return len(entries), nil
+}
+
+// checkCounts refuses a given array with another number of entries than
+// the value carries, and zeroes the entries past that number (defaults
+// fill every entry).
+func (t *Table[V]) checkCounts(v *V, given Given) error {
+	p := unsafe.Pointer(v)
+	for i := range t.fields {
+		f := &t.fields[i]
+		if f.Len == 0 {
+			continue
+		}
+		n := t.count(v, f)
+		if given.Has(f.Name) && given.Len(f.Name) != n {
+			return fmt.Errorf("field %q: %d entries, want %d for this value", f.Name, given.Len(f.Name), n)
+		}
+		f.clearFrom(p, n)
+	}
+	return nil
 }
 
 // object decodes data into its fields' raw values, refusing unknown names
@@ -112,8 +252,8 @@ func (t *Table[V]) object(data []byte) (map[string]json.RawMessage, error) {
 			delete(m, k)
 			continue
 		}
-		if _, ok := t.byName[k]; !ok && !t.targetKey(k) {
-			return nil, fmt.Errorf("field %q: unknown field (want one of %q)", k, names(t.fields))
+		if i, ok := t.byName[k]; (!ok || t.fields[i].NoKey) && !t.targetKey(k) && !slices.Contains(t.extra, k) {
+			return nil, fmt.Errorf("field %q: unknown field %q (want one of %q)", k, k, append(names(t.fields), t.extra...))
 		}
 	}
 	return m, nil
@@ -128,8 +268,8 @@ func (t *Table[V]) targetKey(k string) bool {
 }
 
 // refuseUnused zeroes the fields the value has no use for, and refuses one
-// given non-zero.
-func (t *Table[V]) refuseUnused(v *V, m map[string]json.RawMessage) error {
+// given non-zero (an array given with entries).
+func (t *Table[V]) refuseUnused(v *V, given Given) error {
 	if !t.unused {
 		return nil
 	}
@@ -140,8 +280,8 @@ func (t *Table[V]) refuseUnused(v *V, m map[string]json.RawMessage) error {
 		if why == "" {
 			continue
 		}
-		if _, given := m[f.Name]; given && !f.isZero(p) {
-			return fmt.Errorf("field %q: %s, but %s", f.Name, m[f.Name], why)
+		if given.Has(f.Name) && (!f.isZero(p) || given.Len(f.Name) > 0) {
+			return fmt.Errorf("field %q: %s, but %s", f.Name, given.m[f.Name], why)
 		}
 		f.clear(p)
 	}
@@ -168,6 +308,13 @@ func (f *Field) parseJSON(raw json.RawMessage) (int64, error) {
 		}
 		return 0, nil
 	}
+	if f.goKind == reflect.Uint64 {
+		var u uint64
+		if err := json.Unmarshal(raw, &u); err != nil {
+			return 0, typeErr(f.Name, "uint64", err)
+		}
+		return int64(u), nil
+	}
 	var n int64
 	if err := json.Unmarshal(raw, &n); err != nil {
 		return 0, typeErr(f.Name, "int", err)
@@ -175,10 +322,14 @@ func (f *Field) parseJSON(raw json.RawMessage) (int64, error) {
 	return n, checkRange(f, n)
 }
 
-// checkRange is domain.Range for a field.
+// checkRange is domain.Range for a field, and refuses a pow2 field's
+// other numbers.
 func checkRange(f *Field, n int64) error {
 	if n < f.Lo || n > f.Hi {
 		return fmt.Errorf("field %q: %d out of range [%d, %d]", f.Name, n, f.Lo, f.Hi)
+	}
+	if f.Pow2 && !isPow2(n) {
+		return fmt.Errorf("field %q: %d is not a power of two", f.Name, n)
 	}
 	return nil
 }

@@ -16,24 +16,37 @@ type Table[V domain.Value] struct {
 	fields  []Field
 	steps   [][]step // steps[v] is version v's layout
 	byName  map[string]int
-	derives bool // *V has a Derive method
-	unused  bool // *V has an Unused method
-	checks  bool // *V has a Check method
-	canon   bool // *V has a Canonical method
+	derives bool     // *V has a Derive method
+	unused  bool     // *V has an Unused method
+	checks  bool     // *V has a Check method
+	canon   bool     // *V has a Canonical method
+	counts  bool     // *V has a Count method
+	aliases bool     // *V has an Alias method
+	extra   []string // the keys of *V's Spellings
 }
 
 // deriver sets the defaults of the fields tagged derived.
-type deriver interface {
-	Derive(given func(field string) bool)
+type deriver interface{ Derive(given Given) }
+
+// aliaser gives the name another spelling of an enumeration's name stands for.
+type aliaser interface {
+	Alias(field, name string) (string, bool)
 }
+
+// speller spells fields under other JSON keys.
+type speller interface {
+	Spellings() []string
+	Spell(key string) any
+}
+
+// counter says how many entries of an array field a value carries.
+type counter interface{ Count(field string) int }
 
 // unuser says why a field has no meaning in a value.
 type unuser interface{ Unused(field string) string }
 
 // checker refuses JSON input that breaks a rule between fields.
-type checker interface {
-	Check(given func(field string) bool) error
-}
+type checker interface{ Check(given Given) error }
 
 // canonicaler sets the fields that other fields determine, after decoding.
 type canonicaler interface{ Canonical() }
@@ -50,6 +63,11 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 	_, t.unused = any(new(V)).(unuser)
 	_, t.checks = any(new(V)).(checker)
 	_, t.canon = any(new(V)).(canonicaler)
+	_, t.counts = any(new(V)).(counter)
+	_, t.aliases = any(new(V)).(aliaser)
+	if sp, ok := any(new(V)).(speller); ok {
+		t.extra = sp.Spellings()
+	}
 	for i := range typ.NumField() {
 		sf := typ.Field(i)
 		if !sf.IsExported() {
@@ -61,6 +79,10 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 		}
 		if f.Derived && !t.derives {
 			return nil, fmt.Errorf("desc: %s: field %s is derived, but *%s has no Derive method", domainName, sf.Name, typ)
+		}
+		if prev := len(t.fields) - 1; f.Zip && (prev < 0 || t.fields[prev].Len != f.Len || t.fields[prev].Since != f.Since) {
+			return nil, fmt.Errorf("desc: %s: field %s is zipped, but the field before it is no array of %d entries of its version",
+				domainName, sf.Name, f.Len)
 		}
 		if _, dup := t.byName[f.Name]; dup {
 			return nil, fmt.Errorf("desc: %s: two fields named %q", domainName, f.Name)
@@ -129,12 +151,26 @@ func (t *Table[V]) write(w *domain.Writer, p unsafe.Pointer, ver int) {
 			w.Bytes = f.tgt(p).Encode(w.Bytes)
 			continue
 		}
-		raw := uint64(f.get(p) - f.Lo)
-		if f.fullBits {
-			raw = uint64(f.get(p))
+		for i := range f.entries() {
+			f.writeEntry(w, p, i)
+			for _, z := range s.zip {
+				t.fields[z].writeEntry(w, p, i)
+			}
 		}
-		writeWidth(w, f.width, raw)
 	}
+}
+
+// writeEntry appends entry i of a number or enumeration field.
+func (f *Field) writeEntry(w *domain.Writer, p unsafe.Pointer, i int) {
+	if f.Pow2 {
+		w.U8(uint8(max(exp(f.getAt(p, i))-exp(f.Lo), 0)))
+		return
+	}
+	raw := uint64(f.getAt(p, i) - f.Lo)
+	if f.fullBits {
+		raw = uint64(f.getAt(p, i))
+	}
+	writeWidth(w, f.width, raw)
 }
 
 // Decode maps arbitrary bytes to a value, as a domain.Decode does; every
@@ -153,6 +189,13 @@ func (t *Table[V]) decode(data []byte) V {
 		ver := int(r.U8()) % (last + 1)
 		for i := 1; i <= ver; i++ {
 			t.read(r, p, i)
+		}
+	}
+	if t.counts {
+		for i := range t.fields {
+			if f := &t.fields[i]; f.Len > 0 {
+				f.clearFrom(p, t.count(&v, f))
+			}
 		}
 	}
 	if t.unused {
@@ -184,13 +227,36 @@ func (t *Table[V]) read(r *domain.Reader, p unsafe.Pointer, ver int) {
 			*f.tgt(p) = target.Decode(r.U8(), r.U8())
 			continue
 		}
-		raw := readWidth(r, f.width)
-		if f.fullBits {
-			f.set(p, int64(raw)) // set truncates to the width: two's complement for signed types
-			continue
+		for i := range f.entries() {
+			f.readEntry(r, p, i)
+			for _, z := range s.zip {
+				t.fields[z].readEntry(r, p, i)
+			}
 		}
-		f.set(p, f.Lo+int64(raw%uint64(f.Hi-f.Lo+1)))
 	}
+}
+
+// readEntry reads entry i of a number or enumeration field, reducing the
+// bytes into its range.
+func (f *Field) readEntry(r *domain.Reader, p unsafe.Pointer, i int) {
+	raw := readWidth(r, f.width)
+	if f.Pow2 {
+		f.setAt(p, i, f.Lo<<(raw%uint64(exp(f.Hi)-exp(f.Lo)+1)))
+		return
+	}
+	if f.fullBits {
+		f.setAt(p, i, int64(raw)) // setAt truncates to the width: two's complement for signed types
+		return
+	}
+	f.setAt(p, i, f.Lo+int64(raw%uint64(f.Hi-f.Lo+1)))
+}
+
+// count is how many entries of the array field f the value at p carries.
+func (t *Table[V]) count(v *V, f *Field) int {
+	if !t.counts {
+		return f.Len
+	}
+	return min(max(any(v).(counter).Count(f.Name), 0), f.Len)
 }
 
 func writeWidth(w *domain.Writer, width int, raw uint64) {
@@ -217,3 +283,9 @@ func readWidth(r *domain.Reader, width int) uint64 {
 	}
 	return r.U64()
 }
+
+// Normalize returns the value v's canonical bytes decode to: entries past
+// their count and fields v has no use for zeroed. A value built by hand
+// (a seed, a test's variation of one) is normalized so it encodes
+// canonically.
+func (t *Table[V]) Normalize(v V) V { return t.decode(t.Encode(v)) }

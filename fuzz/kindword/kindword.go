@@ -10,6 +10,7 @@ package kindword
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -83,26 +84,31 @@ func (Collector) Enum() domain.Enum { return Collectors }
 
 // Value is one tcgen05.mma instruction.
 type Value struct {
-	Kind Kind
+	Kind Kind `field:"kind,default=f16"`
 	// CTAGroup is the seed's 2-bit field: 1 and 2 are cta_group::1/::2; 0 and
 	// 3 are reserved (the seed reads 3 as "4-CTA").
-	CTAGroup   uint8
-	ScaleVec   ScaleVec
-	WS         bool // .ws, weight stationary
-	Sparse     bool // .sp
-	BlockScale bool // .block_scale
-	CollectorA Collector
-	AShift     bool // .ashift
-	ATMem      bool // A operand in tensor memory (.ashift needs it)
+	CTAGroup   uint8    `field:"cta_group,range=0..3,default=1"`
+	ScaleVec   ScaleVec `field:"scale_vec"`
+	WS         bool     `field:"ws"`          // .ws, weight stationary
+	Sparse     bool     `field:"sparse"`      // .sp
+	BlockScale bool     `field:"block_scale"` // .block_scale
 	// ScaleInputAcc marks a scale-input-d operand; ScaleInputD is its value
 	// (0..15), zero when ScaleInputAcc is false.
-	ScaleInputAcc bool
-	ScaleInputD   uint8
+	ScaleInputAcc bool `field:"scale_input_acc,derived,nokey"`
+	AShift        bool `field:"ashift"` // .ashift
+	ATMem         bool `field:"a_tmem"` // A operand in tensor memory (.ashift needs it)
 	// ArchConditional is the seed verifier's is_arch_cond input: whether the
 	// instruction is an arch-conditional variant.
-	ArchConditional bool
-	Tgt             target.Target
+	ArchConditional bool          `field:"arch_conditional,derived"`
+	ScaleInputD     uint8         `field:"scale_input_d,range=0..15"`
+	CollectorA      Collector     `field:"collector_a"`
+	Tgt             target.Target `field:"target,default=sm_100a"`
 }
+
+// fields is the compiled description of Value: the semantic fields, not
+// the seed's packed words, which lose information (ws overlays cta_group's
+// bit 0, sparsity block_scale's bit 5); the words are JSON spellings.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -175,36 +181,19 @@ func FromRaw(raw uint16, collector uint8, archCond bool, t target.Target) Value 
 	}
 }
 
-// Encode implements domain.Value: kind, cta_group, scale_vec, flags,
-// scale-input-d, collector::a, target.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	w.U8(uint8(v.Kind))
-	w.U8(v.CTAGroup)
-	w.U8(uint8(v.ScaleVec))
-	w.Flags(v.WS, v.Sparse, v.BlockScale, v.ScaleInputAcc, v.AShift, v.ATMem, v.ArchConditional)
-	w.U8(v.ScaleInputD)
-	w.U8(uint8(v.CollectorA))
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+// Encode implements domain.Value.
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{
-		Kind:     Kind(r.Index(len(Kinds))),
-		CTAGroup: uint8(r.Index(4)),
-		ScaleVec: ScaleVec(r.Index(len(ScaleVecs))),
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
+
+// Unused says why a field has no meaning in v: scale_input_d is the
+// scale-input-d operand's.
+func (v *Value) Unused(field string) string {
+	if field == "scale_input_d" && !v.ScaleInputAcc {
+		return "the instruction has no scale-input-d operand"
 	}
-	r.Flags(&v.WS, &v.Sparse, &v.BlockScale, &v.ScaleInputAcc, &v.AShift, &v.ATMem, &v.ArchConditional)
-	v.ScaleInputD = r.U8() & 15
-	if !v.ScaleInputAcc {
-		v.ScaleInputD = 0
-	}
-	v.CollectorA = Collector(r.Index(len(Collectors)))
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
+	return ""
 }
 
 // String is a short human form, e.g. "i8 cta_group::2 raw=0x042 sm_100".

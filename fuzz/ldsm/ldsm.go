@@ -10,6 +10,7 @@ package ldsm
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -210,87 +211,61 @@ const (
 	MaxAlign    = 1024 // 1 << MaxAlignLog
 )
 
-// Value is one ldmatrix / stmatrix.
+// Value is one ldmatrix / stmatrix. Its tags are the domain's one
+// description of its fields (package desc), in the byte order of the
+// canonical form.
 type Value struct {
-	Op Op
+	Op Op `field:"op"`
 	// Mode is the seed's mode. Shape is its table shape unless Mode is
 	// ModeReserved; then Shape is free. Keeping the two tied means both rule
 	// sets always judge the same instruction.
-	Mode        Mode
-	Shape       Shape
-	NumMatrices uint8 // 0..MaxNum
-	Transpose   bool
-	Size        Size
+	Mode        Mode  `field:"mode,derived"`
+	Shape       Shape `field:"shape,derived"`
+	NumMatrices uint8 `field:"num_matrices,range=0..15,default=1"`
+	Transpose   bool  `field:"transpose,derived"`
+	Size        Size  `field:"size,derived"`
 	// ResultRank and ResultDim0 are the result fragment's shape (dim0 is 0
 	// when the rank is 0).
-	ResultRank uint8
-	ResultDim0 uint8
-	Src, Dst   Space
+	ResultRank uint8 `field:"result_rank,range=0..3,default=1"`
+	ResultDim0 uint8 `field:"result_dim0,derived"`
+	Src        Space `field:"src_space,derived"`
+	Dst        Space `field:"dst_space,derived"`
 	// Align is the shared operand's alignment in bytes, a power of two in
 	// 1..MaxAlign.
-	Align uint16
+	Align uint16 `field:"alignment,pow2,range=1..1024,default=16"`
 	// RegisterCount is the registers the op names; Cosize is the cosize of
 	// the register layout it was built from (verify_register_fragment).
-	RegisterCount uint8
-	Cosize        uint8
-	Tgt           target.Target
+	RegisterCount uint8         `field:"register_count,range=0..31,derived"`
+	Cosize        uint8         `field:"cosize,range=0..31,derived"`
+	Tgt           target.Target `field:"target,default=sm_90a"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
 
-// alignLog is log2 of the alignment; Align is always a power of two.
-func alignLog(a uint16) uint8 {
-	var n uint8
-	for a > 1 {
-		a >>= 1
-		n++
-	}
-	return n
-}
-
-// Encode implements domain.Value: op, mode, shape, num, transpose, size,
-// rank, dim0, src, dst, log2 alignment, registers, cosize, target.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	for _, b := range []uint8{uint8(v.Op), uint8(v.Mode), uint8(v.Shape), v.NumMatrices} {
-		w.U8(b)
-	}
-	w.Bool(v.Transpose)
-	for _, b := range []uint8{uint8(v.Size), v.ResultRank, v.ResultDim0, uint8(v.Src), uint8(v.Dst),
-		alignLog(v.Align), v.RegisterCount, v.Cosize} {
-		w.U8(b)
-	}
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+// Encode implements domain.Value.
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes. A known mode
 // overrides the shape byte with its table shape.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{
-		Op:          Op(r.Index(len(Ops))),
-		Mode:        Mode(r.Index(len(Modes))),
-		Shape:       Shape(r.Index(len(Shapes))),
-		NumMatrices: r.U8() & MaxNum,
-		Transpose:   r.Bool(),
-		Size:        Size(r.Index(len(Sizes))),
-		ResultRank:  uint8(r.Index(MaxRank + 1)),
-		ResultDim0:  r.U8(),
-		Src:         Space(r.Index(len(Spaces))),
-		Dst:         Space(r.Index(len(Spaces))),
-		Align:       1 << r.Index(MaxAlignLog+1),
-	}
-	v.RegisterCount, v.Cosize = r.U8()&MaxRegs, r.U8()&MaxRegs
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
+
+// Canonical ties the shape to a known mode's table shape.
+func (v *Value) Canonical() {
 	if s, ok := v.Mode.Shape(); ok {
 		v.Shape = s
 	}
-	if v.ResultRank == 0 {
-		v.ResultDim0 = 0
+}
+
+// Unused says why a field has no meaning in v: a rank-0 result has no dim 0.
+func (v *Value) Unused(field string) string {
+	if field == "result_dim0" && v.ResultRank == 0 {
+		return "a rank-0 result has no dim 0"
 	}
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
+	return ""
 }
 
 // String is a short human form, e.g. "ldmatrix M88 m8n8 x4 u16 sm_90a".

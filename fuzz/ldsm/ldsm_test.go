@@ -103,3 +103,5 @@ func TestClosedForms(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 16) }

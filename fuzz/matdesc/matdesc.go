@@ -10,6 +10,7 @@ package matdesc
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -64,31 +65,41 @@ func ReservedMask(f Format) uint64 {
 	return m
 }
 
-// Value is one descriptor.
+// Value is one descriptor: its fields, not the packed word, which loses
+// the low bits and high bits of the three addresses (matrix-descriptor-
+// encode); the word is a JSON spelling. Its tags are the domain's one
+// description of its fields (package desc), in the byte order of the
+// canonical form (the bools share one byte, where LBOMode stands).
 type Value struct {
-	Format Format
+	Format Format `field:"format"`
 	// StartAddr, LBO and SBO are byte values before matrix-descriptor-encode.
-	StartAddr, LBO, SBO uint32
+	StartAddr uint32 `field:"start_addr"`
+	LBO       uint32 `field:"lbo"`
+	SBO       uint32 `field:"sbo"`
 	// BaseOffset is the 3-bit matrix base offset.
-	BaseOffset uint8
+	BaseOffset uint8 `field:"base_offset,range=0..7"`
 	// Swizzle is the field value: wgmma 0-3 (0 none, 1 128B, 2 64B, 3 32B),
 	// tcgen05 0-7 (0 none, 1 128B with 32B atoms, 2 128B, 4 64B, 6 32B;
 	// 3, 5, 7 invalid).
-	Swizzle uint8
+	Swizzle uint8 `field:"swizzle,range=0..7"`
 	// LBOMode is tcgen05 bit 52: the leading dimension stride is an absolute
 	// address. Always false for wgmma.
-	LBOMode bool
-	// Fixed46 is tcgen05 bits 46-48 (PTX: 0b001); Fixed53 is bits 53-60
-	// (PTX: 0). Both zero for wgmma, whose bits there are reserved.
-	Fixed46, Fixed53 uint8
-	// Reserved holds the word's bits outside every field, within
-	// ReservedMask(Format).
-	Reserved uint64
+	LBOMode bool `field:"lbo_mode"`
 	// Uniform says the descriptor's contents are identical across the
 	// warpgroup that issues the instruction.
-	Uniform bool
-	Tgt     target.Target
+	Uniform bool `field:"uniform,default=true"`
+	// Fixed46 is tcgen05 bits 46-48 (PTX: 0b001); Fixed53 is bits 53-60
+	// (PTX: 0). Both zero for wgmma, whose bits there are reserved.
+	Fixed46 uint8 `field:"fixed_46_48,range=0..7,derived"`
+	Fixed53 uint8 `field:"fixed_53_60"`
+	// Reserved holds the word's bits outside every field, within
+	// ReservedMask(Format).
+	Reserved uint64        `field:"reserved"`
+	Tgt      target.Target `field:"target,default=sm_90a"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -136,39 +147,30 @@ func MaxSwizzle(f Format) uint8 {
 	return 7
 }
 
-// Encode implements domain.Value: format, start, LBO, SBO, base offset,
-// swizzle, flags, fixed fields, reserved bits, target.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	w.U8(uint8(v.Format))
-	w.U32(v.StartAddr)
-	w.U32(v.LBO)
-	w.U32(v.SBO)
-	w.U8(v.BaseOffset)
-	w.U8(v.Swizzle)
-	w.Flags(v.LBOMode, v.Uniform)
-	w.U8(v.Fixed46)
-	w.U8(v.Fixed53)
-	w.U64(v.Reserved)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+// Encode implements domain.Value.
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes. Fields are masked
-// to their widths, and the tcgen05-only fields are zero for wgmma.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{Format: Format(r.Index(len(Formats))), StartAddr: r.U32(), LBO: r.U32(), SBO: r.U32()}
-	v.BaseOffset = r.U8() & 7
-	v.Swizzle = r.U8() & MaxSwizzle(v.Format)
-	r.Flags(&v.LBOMode, &v.Uniform)
-	v.Fixed46, v.Fixed53 = r.U8()&7, r.U8()
-	v.Reserved = r.U64() & ReservedMask(v.Format)
-	if v.Format == WGMMA {
-		v.LBOMode, v.Fixed46, v.Fixed53 = false, 0, 0
+// to their widths (Canonical), and the tcgen05-only fields are zero for
+// wgmma (Unused).
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
+
+// Canonical masks the swizzle and the reserved bits to the format's layout.
+func (v *Value) Canonical() {
+	v.Swizzle &= MaxSwizzle(v.Format)
+	v.Reserved &= ReservedMask(v.Format)
+}
+
+// Unused says why a field has no meaning in v: lbo_mode and the fixed
+// fields are tcgen05's.
+func (v *Value) Unused(field string) string {
+	switch field {
+	case "lbo_mode", "fixed_46_48", "fixed_53_60":
+		if v.Format == WGMMA {
+			return "only the tcgen05 format has it (format wgmma)"
+		}
 	}
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
+	return ""
 }
 
 // String is a short human form, e.g. "wgmma 0x4000000100010040 sm_90a".

@@ -105,3 +105,5 @@ func TestJSONErrorsNameTheField(t *testing.T) {
 		{In: `{"format":"tcgen05","target":"sm_100x"}`, Field: "target"},
 	})
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 32) }

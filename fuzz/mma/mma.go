@@ -10,6 +10,7 @@ package mma
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -34,20 +35,26 @@ func (s Sparsity) String() string { return Sparsities.Name(int(s)) }
 // Enum names the values of Sparsity: package desc and mutation read its size.
 func (Sparsity) Enum() domain.Enum { return Sparsities }
 
-// Layout is a row- or column-major operand layout.
-type Layout uint8
+// Layout is a row- or column-major operand layout: a bool, one bit of the
+// canonical bytes.
+type Layout bool
 
 const (
-	Row Layout = iota
-	Col
+	Row Layout = false
+	Col Layout = true
 )
 
 // Layouts spells the layouts.
 var Layouts = domain.Enum{"row", "col"}
 
-func (l Layout) String() string { return Layouts.Name(int(l)) }
+func (l Layout) String() string {
+	if l == Col {
+		return Layouts[1]
+	}
+	return Layouts[0]
+}
 
-// Enum names the values of Layout: package desc and mutation read its size.
+// Enum names the two layouts for package desc.
 func (Layout) Enum() domain.Enum { return Layouts }
 
 // Type is an element type, in any of the four positions. F32 as an A or B
@@ -121,25 +128,33 @@ const MaxShapeRank = 4
 // MaxDim bounds every shape entry.
 const MaxDim = 511
 
-// Value is one mma instruction.
+// Value is one mma instruction. Its tags are the domain's one description
+// of its fields (package desc); their order is the byte order of the
+// canonical form (the bools share one byte, where ALayout stands).
 type Value struct {
-	Sparsity Sparsity
+	Sparsity Sparsity `field:"sparsity"`
 	// ShapeRank is the length of the mmaShape array; Shape holds its entries
 	// (m, n, k when the rank is 3) with the entries past ShapeRank zero.
-	ShapeRank uint8
-	Shape     [MaxShapeRank]uint16
-	ALayout   Layout
-	BLayout   Layout
+	ShapeRank uint8                `field:"shape_rank,range=0..4,derived,nokey"`
+	Shape     [MaxShapeRank]uint16 `field:"shape,range=0..511,derived"`
+	ALayout   Layout               `field:"a_layout"`
+	BLayout   Layout               `field:"b_layout,default=col"`
 	// AType, BType, CType, DType are the element types of A, B, C, D.
-	AType, BType, CType, DType Type
+	AType Type `field:"a_type,default=f16"`
+	BType Type `field:"b_type,derived"`
+	CType Type `field:"c_type,derived"`
+	DType Type `field:"d_type,derived"`
 	// TF32 is nvgpu's tf32Enabled: f32 A and B operands multiply as .tf32.
-	TF32      bool
-	Satfinite bool
-	BitOp     BitOp
+	TF32      bool  `field:"tf32_enabled,derived"`
+	Satfinite bool  `field:"satfinite"`
+	BitOp     BitOp `field:"bit_op,derived"`
 	// Selector is the sparsity selector (0..3), zero for dense mma.
-	Selector uint8
-	Tgt      target.Target
+	Selector uint8         `field:"selector,range=0..3"`
+	Tgt      target.Target `field:"target,default=sm_80"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -170,49 +185,21 @@ func (v Value) TypeName(t Type) string {
 }
 
 // Encode implements domain.Value.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	w.U8(uint8(v.Sparsity))
-	w.U8(v.ShapeRank)
-	for _, d := range v.Shape {
-		w.U16(d)
-	}
-	w.Flags(v.ALayout == Col, v.BLayout == Col, v.TF32, v.Satfinite)
-	for _, t := range []Type{v.AType, v.BType, v.CType, v.DType} {
-		w.U8(uint8(t))
-	}
-	w.U8(uint8(v.BitOp))
-	w.U8(v.Selector)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{Sparsity: Sparsity(r.Index(len(Sparsities))), ShapeRank: uint8(r.Index(MaxShapeRank + 1))}
-	for i := range v.Shape {
-		if d := r.U16() & MaxDim; i < int(v.ShapeRank) {
-			v.Shape[i] = d
-		}
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
+
+// Count is how many entries of the shape v carries: its rank.
+func (v *Value) Count(string) int { return int(v.ShapeRank) }
+
+// Unused says why a field has no meaning in v: only a sparse mma has a
+// selector.
+func (v *Value) Unused(field string) string {
+	if field == "selector" && !v.Sparse() {
+		return "a dense mma has no sparsity selector"
 	}
-	var aCol, bCol bool
-	r.Flags(&aCol, &bCol, &v.TF32, &v.Satfinite)
-	if aCol {
-		v.ALayout = Col
-	}
-	if bCol {
-		v.BLayout = Col
-	}
-	for _, t := range []*Type{&v.AType, &v.BType, &v.CType, &v.DType} {
-		*t = Type(r.Index(len(Types)))
-	}
-	v.BitOp = BitOp(r.Index(len(BitOps)))
-	if v.Selector = r.U8() & 3; !v.Sparse() {
-		v.Selector = 0
-	}
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
+	return ""
 }
 
 // String is a short human form, e.g. "mma m16n8k16 f32.f16.f16.f32 sm_80".

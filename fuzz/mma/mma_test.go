@@ -75,3 +75,5 @@ func TestJSONStrict(t *testing.T) {
 		{In: `{"ptx":"6.x"}`, Field: "ptx"},
 	})
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 16) }

@@ -50,14 +50,14 @@ func (v Value) Encode() []byte {
 	for _, n := range []uint8{v.NRoles - 1, v.NBuffers, v.NBarriers, v.NRings, v.NTensorMaps} {
 		w.U8(n)
 	}
-	for _, s := range v.Buffers[:v.NBuffers] {
+	for _, s := range upTo(v.Buffers[:], v.NBuffers) {
 		w.U8(uint8(s))
 	}
-	for _, b := range v.Barriers[:v.NBarriers] {
+	for _, b := range upTo(v.Barriers[:], v.NBarriers) {
 		w.Bool(b.Preinit)
 		putNum(&w, b.Count)
 	}
-	for _, s := range v.Rings[:v.NRings] {
+	for _, s := range upTo(v.Rings[:], v.NRings) {
 		w.U8(s - 1)
 	}
 	for _, role := range v.RoleList() {
@@ -91,17 +91,17 @@ func Decode(data []byte) (domain.Value, error) {
 	v.NBarriers = uint8(r.Index(MaxBarriers + 1))
 	v.NRings = uint8(r.Index(MaxRings + 1))
 	v.NTensorMaps = uint8(r.Index(MaxTensorMaps + 1))
-	for i := range v.Buffers[:v.NBuffers] {
+	for i := range upTo(v.Buffers[:], v.NBuffers) {
 		v.Buffers[i] = BufSpace(r.Index(len(BufSpaces)))
 	}
-	for i := range v.Barriers[:v.NBarriers] {
+	for i := range upTo(v.Barriers[:], v.NBarriers) {
 		pre := r.Bool()
 		n := getNum(r) % (MaxCount + 1)
 		if pre {
 			v.Barriers[i] = Barrier{Preinit: true, Count: n}
 		}
 	}
-	for i := range v.Rings[:v.NRings] {
+	for i := range upTo(v.Rings[:], v.NRings) {
 		v.Rings[i] = uint8(r.Index(MaxStages)) + 1
 	}
 	for i := range v.Roles[:v.NRoles] {

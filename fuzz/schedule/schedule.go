@@ -363,7 +363,7 @@ type Role struct {
 }
 
 // Program returns the role's ops.
-func (r *Role) Program() []Op { return r.Ops[:r.NOps] }
+func (r *Role) Program() []Op { return upTo(r.Ops[:], r.NOps) }
 
 // BlockEnd returns the index of the endloop or endif that closes the loop or
 // if at i in ops, len(ops) when none does. Every pass that walks a
@@ -454,7 +454,12 @@ func (v Value) StateBound() int {
 }
 
 // RoleList returns the roles in use.
-func (v *Value) RoleList() []Role { return v.Roles[:v.NRoles] }
+func (v *Value) RoleList() []Role { return upTo(v.Roles[:], v.NRoles) }
+
+// upTo is the first n entries of a, all of them when a count was set past
+// the array (a mutated value, before decoding makes it valid): encoding
+// such a value must not panic.
+func upTo[T any](a []T, n uint8) []T { return a[:min(int(n), len(a))] }
 
 // Resolve evaluates ref against ring positions pos: Base, or Base plus the
 // position modulo the ring's stages.

@@ -3,6 +3,7 @@ package swizzle
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
@@ -18,10 +19,10 @@ func ParseJSON(data []byte) (domain.Value, error) { return fields.Parse(data) }
 
 // Derive sets the mode from whether a triple is given, and the triple from
 // the mode.
-func (v *Value) Derive(given func(field string) bool) {
-	if !given("mode") {
+func (v *Value) Derive(given desc.Given) {
+	if !given.Has("mode") {
 		v.Mode = None
-		if given("b") || given("m") || given("s") {
+		if given.Has("b") || given.Has("m") || given.Has("s") {
 			v.Mode = CuTe
 		}
 	}
@@ -30,21 +31,21 @@ func (v *Value) Derive(given func(field string) bool) {
 		def[0], def[1], def[2] = v.Mode.Triple()
 	}
 	for i, f := range v.triple() {
-		if !given(f.name) {
+		if !given.Has(f.name) {
 			*f.dst = def[i]
 		}
 	}
 }
 
 // Check refuses a named mode's b, m or s other than its triple's.
-func (v *Value) Check(given func(field string) bool) error {
+func (v *Value) Check(given desc.Given) error {
 	if v.Mode == CuTe {
 		return nil
 	}
 	var want [3]uint8
 	want[0], want[1], want[2] = v.Mode.Triple()
 	for i, f := range v.triple() {
-		if given(f.name) && *f.dst != want[i] {
+		if given.Has(f.name) && *f.dst != want[i] {
 			return fmt.Errorf("field %q: %d, but mode %s has %s=%d", f.name, *f.dst, v.Mode, f.name, want[i])
 		}
 	}

@@ -80,3 +80,5 @@ func TestApplyAndWindow(t *testing.T) {
 		t.Fatalf("add wraps to %#x, want 0x10", got)
 	}
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 19) }

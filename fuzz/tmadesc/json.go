@@ -1,249 +1,53 @@
 package tmadesc
 
 import (
-	"encoding/json"
-	"fmt"
-
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
-// jsonForm is the JSON form. Arrays are sized by the rank: global_dim,
-// box_dim and element_strides carry min(rank, 5) entries, global_strides one
-// fewer, the pixel-box corners rank-2 (im2col) or one (im2col_wide). Fields
-// the encoding does not take are omitted on output and refused on input.
-type jsonForm struct {
-	Encoding         *string  `json:"encode"`
-	DType            *string  `json:"dtype"`
-	Rank             *int     `json:"rank"`
-	TensorMap        *uint64  `json:"tensor_map"`
-	GlobalAddress    *uint64  `json:"global_address"`
-	GlobalDim        []uint64 `json:"global_dim"`
-	GlobalStrides    []uint64 `json:"global_strides"`
-	BoxDim           []uint32 `json:"box_dim,omitempty"`
-	ElementStrides   []uint32 `json:"element_strides"`
-	Interleave       *string  `json:"interleave"`
-	Swizzle          *string  `json:"swizzle"`
-	L2Promotion      *string  `json:"l2_promotion"`
-	OOBFill          *string  `json:"oob_fill"`
-	PixelBoxLower    []int32  `json:"pixel_box_lower,omitempty"`
-	PixelBoxUpper    []int32  `json:"pixel_box_upper,omitempty"`
-	ChannelsPerPixel *uint32  `json:"channels_per_pixel,omitempty"`
-	PixelsPerColumn  *uint32  `json:"pixels_per_column,omitempty"`
-	WideMode         *string  `json:"wide_mode,omitempty"`
-	SMemAddress      *uint32  `json:"smem_address"`
-	target.JSON
-}
-
-// Defaults of a hand-written case (see ParseJSON).
+// Addresses of the base descriptors, the JSON form's defaults too.
 const (
 	DefaultTensorMap     = 0x1000
 	DefaultGlobalAddress = 0x100000
 	DefaultSMemAddress   = 0x400
-	DefaultGlobalDim     = 256
-	DefaultBoxDim        = 64
-	DefaultChannels      = 64
-	DefaultPixels        = 128
 )
 
-// DefaultArch is the target of a case that names none.
-var DefaultArch = target.Arch{SM: 90}
-
 // MarshalJSON writes every field the encoding takes, arrays sized by rank.
-func (v Value) MarshalJSON() ([]byte, error) {
-	rank := int(v.Rank)
-	f := jsonForm{
-		Encoding: domain.Ptr(v.Encoding.String()), DType: domain.Ptr(v.DType.String()), Rank: &rank,
-		TensorMap: &v.TensorMap, GlobalAddress: &v.GlobalAddress,
-		GlobalDim:      append([]uint64{}, v.GlobalDim[:v.Dims()]...),
-		GlobalStrides:  append([]uint64{}, v.GlobalStrides[:v.StrideCount()]...),
-		ElementStrides: append([]uint32{}, v.ElementStrides[:v.Dims()]...),
-		Interleave:     domain.Ptr(v.Interleave.String()), Swizzle: domain.Ptr(v.Swizzle.String()),
-		L2Promotion: domain.Ptr(v.L2Promotion.String()), OOBFill: domain.Ptr(v.OOBFill.String()),
-		SMemAddress: &v.SMemAddress, JSON: v.Tgt.ToJSON(),
-	}
-	if v.Encoding == Tiled {
-		f.BoxDim = append([]uint32{}, v.BoxDim[:v.Dims()]...)
-	} else {
-		f.PixelBoxLower = append([]int32{}, v.PixelBoxLower[:v.CornerCount()]...)
-		f.PixelBoxUpper = append([]int32{}, v.PixelBoxUpper[:v.CornerCount()]...)
-		f.ChannelsPerPixel, f.PixelsPerColumn = &v.ChannelsPerPixel, &v.PixelsPerColumn
-	}
-	if v.Encoding == Im2colWide {
-		f.WideMode = domain.Ptr(v.WideMode.String())
-	}
-	return json.Marshal(f)
-}
+func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
 
-// ParseJSON parses the strict JSON form. Defaults: encode tiled, dtype
-// float16, rank the length of global_dim (else 2 for tiled, 4 for the im2col
-// kinds), tensor_map 0x1000, global_address 0x100000, smem_address 0x400,
-// global_dim 256 per dimension, global_strides dense (the row bytes rounded
-// up to 16, or 32 under interleave 32B and for the ALIGN16B types, times the
-// outer dimensions), box_dim 64 per dimension, element_strides 1, interleave
-// none, swizzle none (128B for im2col_wide, which has no none), l2_promotion
-// none, oob_fill none, pixel-box corners 0, channels_per_pixel 64,
+// ParseJSON parses the strict JSON form. Arrays carry exactly the entries
+// the rank and encoding give them (Count); fields the encoding does not take
+// are refused. Defaults: encode tiled, dtype float16, rank the length of
+// global_dim (else 2 for tiled, 4 for the im2col kinds), tensor_map 0x1000,
+// global_address 0x100000, smem_address 0x400, global_dim 256 per
+// dimension, global_strides dense (the row bytes rounded up to 16, or 32
+// under interleave 32B and for the ALIGN16B types, times the outer
+// dimensions), box_dim 64 per dimension, element_strides 1, interleave none,
+// swizzle none (128B for im2col_wide, which has no none), l2_promotion none,
+// oob_fill none, pixel-box corners 0, channels_per_pixel 64,
 // pixels_per_column 128, wide_mode W, target sm_90, ptx the target's first
 // PTX ISA version.
-func ParseJSON(data []byte) (domain.Value, error) {
-	return domain.ParseForm("tmadesc", data, jsonForm.value)
-}
+func ParseJSON(data []byte) (domain.Value, error) { return fields.Parse(data) }
 
-func (f jsonForm) value() (Value, error) {
-	v := Value{Encoding: Tiled, DType: Float16, TensorMap: DefaultTensorMap,
-		GlobalAddress: DefaultGlobalAddress, SMemAddress: DefaultSMemAddress}
-	if err := f.enums(&v); err != nil {
-		return Value{}, err
-	}
-	if err := f.rank(&v); err != nil {
-		return Value{}, err
-	}
-	if err := f.applicable(v.Encoding); err != nil {
-		return Value{}, err
-	}
-	t, err := f.JSON.FromJSON(DefaultArch)
-	if err != nil {
-		return Value{}, err
-	}
-	v.Tgt = t
-	domain.Opt(f.TensorMap, &v.TensorMap)
-	domain.Opt(f.GlobalAddress, &v.GlobalAddress)
-	domain.Opt(f.SMemAddress, &v.SMemAddress)
-	if err := f.arrays(&v); err != nil {
-		return Value{}, err
-	}
-	f.im2col(&v)
-	return v, nil
-}
-
-// enums parses the enum fields, applying their defaults.
-func (f jsonForm) enums(v *Value) error {
-	for _, e := range []struct {
-		field string
-		given *string
-		enum  domain.Enum
-		set   func(i uint8)
-	}{
-		{"encode", f.Encoding, Encodings, func(i uint8) { v.Encoding = Encoding(i) }},
-		{"dtype", f.DType, DTypes, func(i uint8) { v.DType = DType(i) }},
-		{"interleave", f.Interleave, Interleaves, func(i uint8) { v.Interleave = Interleave(i) }},
-		{"swizzle", f.Swizzle, Swizzles, func(i uint8) { v.Swizzle = Swizzle(i) }},
-		{"l2_promotion", f.L2Promotion, L2Promotions, func(i uint8) { v.L2Promotion = L2Promotion(i) }},
-		{"oob_fill", f.OOBFill, OOBFills, func(i uint8) { v.OOBFill = OOBFill(i) }},
-		{"wide_mode", f.WideMode, WideModes, func(i uint8) { v.WideMode = WideMode(i) }},
-	} {
-		if e.given == nil {
-			continue
-		}
-		i, err := e.enum.Parse(e.field, *e.given)
-		if err != nil {
-			return err
-		}
-		e.set(uint8(i))
-	}
-	if f.Swizzle == nil && v.Encoding == Im2colWide {
+// Derive sets the defaults that depend on other fields: the rank from
+// global_dim or the encoding, the swizzle from the encoding, the strides
+// dense.
+func (v *Value) Derive(given desc.Given) {
+	if !given.Has("swizzle") && v.Encoding == Im2colWide {
 		v.Swizzle = Swizzle128B
 	}
-	return nil
-}
-
-// rank sets the rank: given, or the length of global_dim, or the encoding's
-// default.
-func (f jsonForm) rank(v *Value) error {
 	switch {
-	case f.Rank != nil:
-		if err := domain.Range("rank", int64(*f.Rank), 0, 8); err != nil {
-			return err
-		}
-		v.Rank = uint8(*f.Rank)
-	case f.GlobalDim != nil:
-		if len(f.GlobalDim) > MaxDims {
-			return fmt.Errorf("field \"global_dim\": %d entries, at most %d", len(f.GlobalDim), MaxDims)
-		}
-		v.Rank = uint8(len(f.GlobalDim))
+	case given.Has("rank"):
+	case given.Has("global_dim"):
+		v.Rank = uint8(given.Len("global_dim"))
 	case v.Encoding == Tiled:
 		v.Rank = 2
 	default:
 		v.Rank = 4
 	}
-	return nil
-}
-
-// applicable refuses fields the encoding does not take.
-func (f jsonForm) applicable(e Encoding) error {
-	notFor := func(field string, given bool, ok bool, want string) error {
-		if given && !ok {
-			return fmt.Errorf("field %q: only for encode %s, not %q", field, want, e)
-		}
-		return nil
-	}
-	tiled, wide := e == Tiled, e == Im2colWide
-	for _, c := range []error{
-		notFor("box_dim", f.BoxDim != nil, tiled, `"tiled"`),
-		notFor("pixel_box_lower", f.PixelBoxLower != nil, !tiled, `"im2col" or "im2col_wide"`),
-		notFor("pixel_box_upper", f.PixelBoxUpper != nil, !tiled, `"im2col" or "im2col_wide"`),
-		notFor("channels_per_pixel", f.ChannelsPerPixel != nil, !tiled, `"im2col" or "im2col_wide"`),
-		notFor("pixels_per_column", f.PixelsPerColumn != nil, !tiled, `"im2col" or "im2col_wide"`),
-		notFor("wide_mode", f.WideMode != nil, wide, `"im2col_wide"`),
-	} {
-		if c != nil {
-			return c
-		}
-	}
-	return nil
-}
-
-// arrays copies the given arrays, which must have exactly the rank's count
-// of entries, and fills the absent ones with their defaults.
-func (f jsonForm) arrays(v *Value) error {
-	n := v.Dims()
-	if err := fill("global_dim", f.GlobalDim, v.GlobalDim[:n], DefaultGlobalDim); err != nil {
-		return err
-	}
-	if f.GlobalStrides == nil {
+	if !given.Has("global_strides") {
 		v.GlobalStrides = denseStrides(*v)
-	} else if err := fill("global_strides", f.GlobalStrides, v.GlobalStrides[:v.StrideCount()], 0); err != nil {
-		return err
 	}
-	if v.Encoding == Tiled {
-		if err := fill("box_dim", f.BoxDim, v.BoxDim[:n], DefaultBoxDim); err != nil {
-			return err
-		}
-	}
-	if err := fill("element_strides", f.ElementStrides, v.ElementStrides[:n], 1); err != nil {
-		return err
-	}
-	c := v.CornerCount()
-	if err := fill("pixel_box_lower", f.PixelBoxLower, v.PixelBoxLower[:c], 0); err != nil {
-		return err
-	}
-	return fill("pixel_box_upper", f.PixelBoxUpper, v.PixelBoxUpper[:c], 0)
-}
-
-// fill copies given into dst, or def into every entry when given is absent;
-// a given array of another length is an error naming the field.
-func fill[T any](field string, given []T, dst []T, def T) error {
-	if given == nil {
-		for i := range dst {
-			dst[i] = def
-		}
-		return nil
-	}
-	if len(given) != len(dst) {
-		return fmt.Errorf("field %q: %d entries, want %d for this rank and encode", field, len(given), len(dst))
-	}
-	copy(dst, given)
-	return nil
-}
-
-// im2col applies the im2col counts and their defaults.
-func (f jsonForm) im2col(v *Value) {
-	if v.Encoding == Tiled {
-		return
-	}
-	v.ChannelsPerPixel, v.PixelsPerColumn = DefaultChannels, DefaultPixels
-	domain.Opt(f.ChannelsPerPixel, &v.ChannelsPerPixel)
-	domain.Opt(f.PixelsPerColumn, &v.PixelsPerColumn)
 }
 
 // denseStrides lays the tensor out without padding beyond the driver's

@@ -38,11 +38,25 @@ var (
 		Tgt: target.MustParse("sm_100a", "")}
 )
 
+// Normalize returns v with the entries past their counts and the fields
+// its encoding does not take zeroed, as decoding its bytes gives it.
+func Normalize(v Value) Value { return fields.Normalize(v) }
+
+// UnmarshalJSON parses the strict JSON form into v: a value crosses to a
+// launch child inside its encode call.
+func (v *Value) UnmarshalJSON(data []byte) error {
+	x, err := fields.Parse(data)
+	if err != nil {
+		return err
+	}
+	*v = x.(Value)
+	return nil
+}
+
 // With returns base changed by f, normalized so it encodes canonically.
 func With(base Value, f func(*Value)) Value {
 	f(&base)
-	base.normalize()
-	return base
+	return fields.Normalize(base)
 }
 
 // Seeds are legal descriptors of every encoding and packed type, and

@@ -10,6 +10,7 @@ package tmadesc
 import (
 	"fmt"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -212,38 +213,43 @@ func (m WideMode) String() string { return WideModes.Name(int(m)) }
 func (WideMode) Enum() domain.Enum { return WideModes }
 
 // Value is one descriptor request. Array entries past their count (see
-// Dims, StrideCount, CornerCount) and fields that the encoding does not take
-// are zero, so equal requests have equal bytes.
+// Count) and fields that the encoding does not take (see Unused) are zero,
+// so equal requests have equal bytes. Its tags are the domain's one
+// description of its fields (package desc); their order is the byte order
+// of the canonical form, which stored case IDs hash.
 type Value struct {
-	Encoding Encoding
-	DType    DType
+	Encoding Encoding `field:"encode,default=tiled"`
+	DType    DType    `field:"dtype,default=float16"`
 	// Rank is tensorRank, 0..8.
-	Rank uint8
+	Rank        uint8       `field:"rank,range=0..8,derived"`
+	Interleave  Interleave  `field:"interleave"`
+	Swizzle     Swizzle     `field:"swizzle,derived"`
+	L2Promotion L2Promotion `field:"l2_promotion"`
+	OOBFill     OOBFill     `field:"oob_fill"`
+	WideMode    WideMode    `field:"wide_mode"`
 	// TensorMap is the address of the CUtensorMap object being written.
-	TensorMap     uint64
-	GlobalAddress uint64
-	GlobalDim     [MaxDims]uint64
+	TensorMap     uint64 `field:"tensor_map,default=0x1000"`
+	GlobalAddress uint64 `field:"global_address,default=0x100000"`
+	// SMemAddress is the shared-memory destination of a copy through the map.
+	SMemAddress uint32          `field:"smem_address,default=0x400"`
+	GlobalDim   [MaxDims]uint64 `field:"global_dim,default=256"`
 	// GlobalStrides are the byte strides of dimensions 1..rank-1.
-	GlobalStrides [MaxDims - 1]uint64
+	GlobalStrides [MaxDims - 1]uint64 `field:"global_strides,derived"`
 	// BoxDim is the tile box (tiled only).
-	BoxDim         [MaxDims]uint32
-	ElementStrides [MaxDims]uint32
-	Interleave     Interleave
-	Swizzle        Swizzle
-	L2Promotion    L2Promotion
-	OOBFill        OOBFill
+	BoxDim         [MaxDims]uint32 `field:"box_dim,default=64"`
+	ElementStrides [MaxDims]uint32 `field:"element_strides,default=1,zip"`
 	// PixelBoxLower and PixelBoxUpper are the im2col bounding-box corners of
 	// the rank-2 spatial dimensions (W, H, D); for im2col_wide entry 0 holds
 	// pixelBoxLowerCornerWidth / pixelBoxUpperCornerWidth.
-	PixelBoxLower    [3]int32
-	PixelBoxUpper    [3]int32
-	ChannelsPerPixel uint32 // im2col kinds only
-	PixelsPerColumn  uint32 // im2col kinds only
-	WideMode         WideMode
-	// SMemAddress is the shared-memory destination of a copy through the map.
-	SMemAddress uint32
-	Tgt         target.Target
+	PixelBoxLower    [3]int32      `field:"pixel_box_lower"`
+	PixelBoxUpper    [3]int32      `field:"pixel_box_upper,zip"`
+	ChannelsPerPixel uint32        `field:"channels_per_pixel,default=64"` // im2col kinds only
+	PixelsPerColumn  uint32        `field:"pixels_per_column,default=128"` // im2col kinds only
+	Tgt              target.Target `field:"target,default=sm_90"`
 }
+
+// fields is the compiled description of Value.
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -276,90 +282,44 @@ func (v Value) InnerBits() uint64 {
 	return uint64(v.ChannelsPerPixel) * v.DType.SMemBits()
 }
 
-// normalize zeroes what the value does not carry, so the encoding is
-// canonical.
-func (v *Value) normalize() {
-	for i := v.Dims(); i < MaxDims; i++ {
-		v.GlobalDim[i], v.BoxDim[i], v.ElementStrides[i] = 0, 0, 0
+// Count is how many entries of an array field v carries: the dimensions
+// for global_dim, box_dim and element_strides, one fewer for
+// global_strides, the corners for pixel_box_lower and pixel_box_upper.
+func (v *Value) Count(field string) int {
+	switch field {
+	case "global_strides":
+		return v.StrideCount()
+	case "pixel_box_lower", "pixel_box_upper":
+		return v.CornerCount()
 	}
-	for i := v.StrideCount(); i < MaxDims-1; i++ {
-		v.GlobalStrides[i] = 0
-	}
-	for i := v.CornerCount(); i < 3; i++ {
-		v.PixelBoxLower[i], v.PixelBoxUpper[i] = 0, 0
-	}
-	if v.Encoding != Tiled {
-		v.BoxDim = [MaxDims]uint32{}
-	} else {
-		v.ChannelsPerPixel, v.PixelsPerColumn = 0, 0
-	}
-	if v.Encoding != Im2colWide {
-		v.WideMode = WideW
-	}
+	return v.Dims()
 }
 
-// Encode implements domain.Value: the enums, the addresses, the arrays in
-// full (zeros past their counts), the im2col fields, the target.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	for _, b := range []uint8{uint8(v.Encoding), uint8(v.DType), v.Rank, uint8(v.Interleave),
-		uint8(v.Swizzle), uint8(v.L2Promotion), uint8(v.OOBFill), uint8(v.WideMode)} {
-		w.U8(b)
+// Unused says why a field has no meaning in v: the box is tiled's, the
+// pixel box and counts are the im2col kinds', the wide mode im2col_wide's.
+func (v *Value) Unused(field string) string {
+	switch field {
+	case "box_dim":
+		if v.Encoding != Tiled {
+			return "only encode tiled has a box"
+		}
+	case "pixel_box_lower", "pixel_box_upper", "channels_per_pixel", "pixels_per_column":
+		if v.Encoding == Tiled {
+			return "encode tiled has no pixel box (only im2col and im2col_wide)"
+		}
+	case "wide_mode":
+		if v.Encoding != Im2colWide {
+			return "only encode im2col_wide has a wide mode"
+		}
 	}
-	w.U64(v.TensorMap)
-	w.U64(v.GlobalAddress)
-	w.U32(v.SMemAddress)
-	for _, d := range v.GlobalDim {
-		w.U64(d)
-	}
-	for _, s := range v.GlobalStrides {
-		w.U64(s)
-	}
-	for i := range MaxDims {
-		w.U32(v.BoxDim[i])
-		w.U32(v.ElementStrides[i])
-	}
-	for i := range 3 {
-		w.U32(uint32(v.PixelBoxLower[i]))
-		w.U32(uint32(v.PixelBoxUpper[i]))
-	}
-	w.U32(v.ChannelsPerPixel)
-	w.U32(v.PixelsPerColumn)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
+	return ""
 }
+
+// Encode implements domain.Value.
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{
-		Encoding:    Encoding(r.Index(len(Encodings))),
-		DType:       DType(r.Index(len(DTypes))),
-		Rank:        uint8(r.Index(9)),
-		Interleave:  Interleave(r.Index(len(Interleaves))),
-		Swizzle:     Swizzle(r.Index(len(Swizzles))),
-		L2Promotion: L2Promotion(r.Index(len(L2Promotions))),
-		OOBFill:     OOBFill(r.Index(len(OOBFills))),
-		WideMode:    WideMode(r.Index(len(WideModes))),
-	}
-	v.TensorMap, v.GlobalAddress, v.SMemAddress = r.U64(), r.U64(), r.U32()
-	for i := range v.GlobalDim {
-		v.GlobalDim[i] = r.U64()
-	}
-	for i := range v.GlobalStrides {
-		v.GlobalStrides[i] = r.U64()
-	}
-	for i := range MaxDims {
-		v.BoxDim[i], v.ElementStrides[i] = r.U32(), r.U32()
-	}
-	for i := range 3 {
-		v.PixelBoxLower[i], v.PixelBoxUpper[i] = int32(r.U32()), int32(r.U32())
-	}
-	v.ChannelsPerPixel, v.PixelsPerColumn = r.U32(), r.U32()
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	v.normalize()
-	return v, nil
-}
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
 
 // String is a short human form, e.g. "tiled float16 rank 2 swizzle 128B sm_90".
 func (v Value) String() string {

@@ -70,7 +70,7 @@ func TestJSONStrict(t *testing.T) {
 		{In: `{"encode":"im2col","pixel_box_lower":[2147483648,0]}`, Field: "pixel_box_lower"},
 		{In: `{"channels_per_pixel":64}`, Field: "channels_per_pixel"},
 		{In: `{"encode":"im2col","pixels_per_column":-1}`, Field: "pixels_per_column"},
-		{In: `{"encode":"im2col","wide_mode":"W"}`, Field: "wide_mode"},
+		{In: `{"encode":"im2col","wide_mode":"W128"}`, Field: "wide_mode"},
 		{In: `{"encode":"im2col_wide","wide_mode":"W64"}`, Field: "wide_mode"},
 		{In: `{"encode":"im2col","box_dim":[1,1,1,1]}`, Field: "box_dim"},
 		{In: `{"smem_address":4294967296}`, Field: "smem_address"},
@@ -100,3 +100,5 @@ func TestJSONArraysSizedByRank(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 140) }

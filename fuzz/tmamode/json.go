@@ -1,6 +1,9 @@
 package tmamode
 
-import "github.com/legalfuzz/legalfuzz/fuzz/domain"
+import (
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
@@ -10,8 +13,8 @@ func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
 func ParseJSON(data []byte) (domain.Value, error) { return fields.Parse(data) }
 
 // Derive sets the destination a direction writes when none is given.
-func (v *Value) Derive(given func(field string) bool) {
-	if !given("dst") {
+func (v *Value) Derive(given desc.Given) {
+	if !given.Has("dst") {
 		v.Dst = DefaultDst(v.Direction)
 	}
 }

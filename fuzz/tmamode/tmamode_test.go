@@ -44,3 +44,5 @@ func TestJSONStrict(t *testing.T) {
 		{In: `{"ptx":"9"}`, Field: "ptx"},
 	})
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 16) }

@@ -98,8 +98,10 @@ var placeholder = target.Target{Arch: target.Arch{SM: 90}, PTX: 78}
 // is the GPU field, not a PTX target.
 func (v Value) Target() target.Target { return placeholder }
 
-// Program returns the items in order.
-func (v Value) Program() []Item { return v.Items[:v.N] }
+// Program returns the items in order; all of them when N was set past the
+// array (a mutated value, before decoding makes it valid), so that encoding
+// such a value does not panic.
+func (v Value) Program() []Item { return v.Items[:min(int(v.N), len(v.Items))] }
 
 // Ops returns the operations' kinds in token order.
 func (v Value) Ops() []Kind {

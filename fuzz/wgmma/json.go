@@ -1,6 +1,9 @@
 package wgmma
 
-import "github.com/legalfuzz/legalfuzz/fuzz/domain"
+import (
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+)
 
 // MarshalJSON writes every field.
 func (v Value) MarshalJSON() ([]byte, error) { return fields.JSON(v) }
@@ -13,23 +16,23 @@ func ParseJSON(data []byte) (domain.Value, error) { return fields.Parse(data) }
 // Derive sets the defaults that depend on other fields, for the JSON form:
 // B's type is A's, the accumulator follows A, the result follows the
 // accumulator, K is A's natural K and B's K is K.
-func (v *Value) Derive(given func(field string) bool) {
-	if !given("b_type") {
+func (v *Value) Derive(given desc.Given) {
+	if !given.Has("b_type") {
 		v.BType = v.AType
 	}
-	if !given("d_type") {
+	if !given.Has("d_type") {
 		v.DType = AccF32
 		if v.AType.Int8() || v.AType == B1 {
 			v.DType = AccS32
 		}
 	}
-	if !given("result_type") {
+	if !given.Has("result_type") {
 		v.ResultType = v.DType
 	}
-	if !given("k") {
+	if !given.Has("k") {
 		v.K = NaturalK(v.AType, v.Sparse)
 	}
-	if !given("b_k") {
+	if !given.Has("b_k") {
 		v.BK = v.K
 	}
 }

@@ -80,3 +80,5 @@ func TestJSONStrict(t *testing.T) {
 		{In: `{"ptx":"8"}`, Field: "ptx"},
 	})
 }
+
+func BenchmarkDecode(b *testing.B) { domaintest.BenchDecode(b, Domain, 22) }

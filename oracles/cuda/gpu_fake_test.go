@@ -153,7 +153,7 @@ func (f *fakeTMA) Run(_ context.Context, l Launch) (LaunchResult, error) {
 	f.launches++
 	res := LaunchResult{MapErrors: make([]string, len(l.Maps))}
 	for i, m := range l.Maps {
-		if m.Call.Swizzle > 6 {
+		if m.Call.Value.Swizzle > 6 {
 			res.MapErrors[i] = "CUDA_ERROR_INVALID_VALUE"
 		}
 	}
@@ -167,10 +167,10 @@ func (f *fakeTMA) Run(_ context.Context, l Launch) (LaunchResult, error) {
 	for i, m := range l.Maps {
 		j := m.Offset
 		origin := fakeGlobalBase + m.GlobalOffset
-		if origin%AddressPeriod != m.Call.GlobalAddress%AddressPeriod {
+		if origin%AddressPeriod != m.Call.Value.GlobalAddress%AddressPeriod {
 			return res, nil // the map would not keep the case's alignment: leave status 0
 		}
-		v := valueOfCall(m.Call)
+		v := m.Call.Value
 		size := uint64(v.DType.SMemBits() / 8)
 		elem := func(off uint64) []byte { a := origin + off - fakeGlobalBase; return global[a : a+size] }
 		var coords [5]int32
@@ -196,20 +196,6 @@ func (f *fakeTMA) Run(_ context.Context, l Launch) (LaunchResult, error) {
 	}
 	res.Buffers = [][]byte{jobs, nil, out}
 	return res, nil
-}
-
-// valueOfCall rebuilds the tiled value a call came from, as far as
-// ExpectTile reads it.
-func valueOfCall(c TensorMapCall) tmadesc.Value {
-	v := tmadesc.Value{Encoding: tmadesc.Tiled, DType: tmadesc.DType(c.DataType), Rank: uint8(c.Rank),
-		Interleave: tmadesc.Interleave(c.Interleave), Swizzle: tmadesc.Swizzle(c.Swizzle), OOBFill: tmadesc.OOBFill(c.OOBFill)}
-	for i := range tmadesc.MaxDims {
-		v.GlobalDim[i], v.BoxDim[i], v.ElementStrides[i] = c.GlobalDim[i], c.BoxDim[i], c.ElementStrides[i]
-		if i < tmadesc.MaxDims-1 {
-			v.GlobalStrides[i] = c.GlobalStrides[i]
-		}
-	}
-	return v
 }
 
 // Every tmadesc seed the check can run matches its prediction through the

@@ -170,7 +170,7 @@ func (tmaCheck) build(o *GPUOracle, items []gpuItem) (Launch, []int, error) {
 			jobs = append(jobs, make([]byte, tmaJobBytes)...)
 			// the region starts where the tensor's origin keeps the case's residue
 			start := uint64(len(global)+AddressPeriod-1)/AddressPeriod*AddressPeriod + pr.lo%AddressPeriod
-			residue := p.call.GlobalAddress % AddressPeriod
+			residue := p.call.Value.GlobalAddress % AddressPeriod
 			global = append(global, make([]byte, int(start+residue+pr.hi-pr.lo)-len(global))...)
 			fillRegion(global[start+residue:], p.dtype, pr.lo, pr.hi)
 			maps = append(maps, MapPatch{Buffer: 0, Offset: j, Call: p.call, Global: 1,
@@ -198,7 +198,7 @@ func writeJob(job []byte, pr tmaProbe, p tmaPlan, window int) {
 	for i, c := range pr.coords {
 		le.PutUint32(job[tmaJobCoords+4*i:], uint32(c))
 	}
-	le.PutUint32(job[tmaJobRank:], p.call.Rank)
+	le.PutUint32(job[tmaJobRank:], uint32(p.call.Value.Rank))
 	le.PutUint32(job[tmaJobBox:], uint32(pr.expect.BoxBytes))
 	le.PutUint32(job[tmaJobDstOff:], p.dstOff)
 	le.PutUint32(job[tmaJobWindow:], uint32(window))
@@ -232,12 +232,12 @@ func (tmaCheck) read(o *GPUOracle, items []gpuItem, res LaunchResult) []oracles.
 			switch binary.LittleEndian.Uint32(jobs[j+tmaJobStatus:]) {
 			case 1:
 				if d := pr.expect.Compare(p.dtype, got); d != "" {
-					diffs = append(diffs, fmt.Sprintf("box at %v: %s", pr.coords[:p.call.Rank], d))
+					diffs = append(diffs, fmt.Sprintf("box at %v: %s", pr.coords[:p.call.Value.Rank], d))
 				}
 			case 2:
 				timedOut = true
 			default:
-				diffs = append(diffs, fmt.Sprintf("box at %v: the block did not report", pr.coords[:p.call.Rank]))
+				diffs = append(diffs, fmt.Sprintf("box at %v: the block did not report", pr.coords[:p.call.Value.Rank]))
 			}
 			j, w = j+tmaJobBytes, w+n
 		}

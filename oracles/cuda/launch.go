@@ -243,7 +243,7 @@ func (e *DeviceExecutor) images(l Launch, addrs []uint64) ([][]byte, LaunchResul
 	res := LaunchResult{MapErrors: make([]string, len(l.Maps))}
 	for i, m := range l.Maps {
 		call := m.Call
-		call.GlobalAddress = addrs[m.Global] + m.GlobalOffset
+		call.Value.GlobalAddress = addrs[m.Global] + m.GlobalOffset
 		tmap, err := drv.EncodeTensorMap(call)
 		if err != nil {
 			res.MapErrors[i] = errorName(err)

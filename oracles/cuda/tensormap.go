@@ -34,89 +34,79 @@ const ArgSlots = 8
 // the case says.
 const AddressPeriod = 256
 
-// TensorMapCall is one cuTensorMapEncode* call exactly as the driver gets
-// it: enum values passed through unchanged (a reserved value stays
-// reserved), arrays of ArgSlots entries, the case's global address as
-// given.
+// TensorMapCall is one cuTensorMapEncode* call: the entry point, the
+// descriptor as the domain states it, and where the map is written. The
+// domain's enums are numbered as the driver's, so they pass through
+// unchanged (a reserved value stays reserved); the arrays are passed as
+// ArgSlots entries (args), the value's own entries and zeros past them.
 type TensorMapCall struct {
-	Entry         string
-	DataType      uint32
-	Rank          uint32
-	GlobalAddress uint64
-	GlobalDim     [ArgSlots]uint64
-	// GlobalStrides holds rank-1 byte strides, of dimensions 1..rank-1.
-	GlobalStrides  [ArgSlots]uint64
-	BoxDim         [ArgSlots]uint32 // tiled only
-	ElementStrides [ArgSlots]uint32
-	// LowerCorner and UpperCorner are the im2col pixel-box corners (rank-2
-	// entries); for im2col-wide entry 0 is passed by value as the W corner.
-	LowerCorner, UpperCorner [ArgSlots]int32
-	ChannelsPerPixel         uint32 // im2col kinds
-	PixelsPerColumn          uint32 // im2col kinds
-	WideMode                 uint32 // im2col-wide
-	Interleave               uint32
-	Swizzle                  uint32
-	L2Promotion              uint32
-	OOBFill                  uint32
+	Entry string
+	// Value is the descriptor, normalized: entries past their counts and
+	// the fields its encoding does not take are zero. A launch replaces its
+	// GlobalAddress with a device buffer's.
+	Value tmadesc.Value
 	// TensorMapResidue is the case's CUtensorMap address modulo
 	// AddressPeriod: where in an aligned buffer the driver must write, so a
 	// misaligned case is passed a misaligned pointer.
 	TensorMapResidue uint64
 }
 
-// NewTensorMapCall marshals a tmadesc value into its encode call. The
-// domain's enums are numbered as the driver's, so they pass through; the
-// arrays carry exactly the entries the value carries.
+// tensorMapArgs are the array arguments of a call, ArgSlots entries each,
+// so the driver never reads past an array whatever rank it is given.
+type tensorMapArgs struct {
+	globalDim      [ArgSlots]uint64
+	globalStrides  [ArgSlots]uint64 // rank-1 byte strides, of dimensions 1..rank-1
+	boxDim         [ArgSlots]uint32 // tiled only
+	elementStrides [ArgSlots]uint32
+	// lower and upper are the im2col pixel-box corners; for im2col-wide
+	// entry 0 is passed by value as the W corner.
+	lower, upper [ArgSlots]int32
+}
+
+// NewTensorMapCall makes the encode call of a tmadesc value.
 func NewTensorMapCall(v tmadesc.Value) TensorMapCall {
-	c := TensorMapCall{
-		DataType: uint32(v.DType), Rank: uint32(v.Rank), GlobalAddress: v.GlobalAddress,
-		Interleave: uint32(v.Interleave), Swizzle: uint32(v.Swizzle),
-		L2Promotion: uint32(v.L2Promotion), OOBFill: uint32(v.OOBFill),
-		TensorMapResidue: v.TensorMap % AddressPeriod,
-	}
-	for i := range v.Dims() {
-		c.GlobalDim[i], c.ElementStrides[i] = v.GlobalDim[i], v.ElementStrides[i]
-	}
-	for i := range v.StrideCount() {
-		c.GlobalStrides[i] = v.GlobalStrides[i]
-	}
+	c := TensorMapCall{Entry: EntryTiled, Value: tmadesc.Normalize(v), TensorMapResidue: v.TensorMap % AddressPeriod}
 	switch v.Encoding {
-	case tmadesc.Tiled:
-		c.Entry = EntryTiled
-		for i := range v.Dims() {
-			c.BoxDim[i] = v.BoxDim[i]
-		}
-	case tmadesc.Im2col, tmadesc.Im2colWide:
+	case tmadesc.Im2col:
 		c.Entry = EntryIm2col
-		if v.Encoding == tmadesc.Im2colWide {
-			c.Entry, c.WideMode = EntryIm2colWide, uint32(v.WideMode)
-		}
-		for i := range v.CornerCount() {
-			c.LowerCorner[i], c.UpperCorner[i] = v.PixelBoxLower[i], v.PixelBoxUpper[i]
-		}
-		c.ChannelsPerPixel, c.PixelsPerColumn = v.ChannelsPerPixel, v.PixelsPerColumn
+	case tmadesc.Im2colWide:
+		c.Entry = EntryIm2colWide
 	}
 	return c
 }
 
+// args copies the value's arrays into the call's slots.
+func (c TensorMapCall) args() tensorMapArgs {
+	var a tensorMapArgs
+	v := &c.Value
+	copy(a.globalDim[:], v.GlobalDim[:])
+	copy(a.globalStrides[:], v.GlobalStrides[:])
+	copy(a.boxDim[:], v.BoxDim[:])
+	copy(a.elementStrides[:], v.ElementStrides[:])
+	copy(a.lower[:], v.PixelBoxLower[:])
+	copy(a.upper[:], v.PixelBoxUpper[:])
+	return a
+}
+
 // String spells the call as C, for reproducers and diagnostics.
 func (c TensorMapCall) String() string {
-	n := int(min(c.Rank, ArgSlots))
+	v, a := c.Value, c.args()
+	n := int(min(v.Rank, ArgSlots))
 	s := fmt.Sprintf("%s(map%%%d, type=%d, rank=%d, addr=%#x, dim=%v, strides=%v, ", c.Entry,
-		AddressPeriod, c.DataType, c.Rank, c.GlobalAddress, c.GlobalDim[:n], c.GlobalStrides[:max(n-1, 0)])
+		AddressPeriod, v.DType, v.Rank, v.GlobalAddress, a.globalDim[:n], a.globalStrides[:max(n-1, 0)])
 	switch c.Entry {
 	case EntryTiled:
-		s += fmt.Sprintf("box=%v, ", c.BoxDim[:n])
+		s += fmt.Sprintf("box=%v, ", a.boxDim[:n])
 	case EntryIm2col:
 		k := max(min(n-2, 3), 0)
-		s += fmt.Sprintf("lower=%v, upper=%v, channels=%d, pixels=%d, ", c.LowerCorner[:k], c.UpperCorner[:k],
-			c.ChannelsPerPixel, c.PixelsPerColumn)
+		s += fmt.Sprintf("lower=%v, upper=%v, channels=%d, pixels=%d, ", a.lower[:k], a.upper[:k],
+			v.ChannelsPerPixel, v.PixelsPerColumn)
 	case EntryIm2colWide:
-		s += fmt.Sprintf("lowerW=%d, upperW=%d, channels=%d, pixels=%d, mode=%d, ", c.LowerCorner[0],
-			c.UpperCorner[0], c.ChannelsPerPixel, c.PixelsPerColumn, c.WideMode)
+		s += fmt.Sprintf("lowerW=%d, upperW=%d, channels=%d, pixels=%d, mode=%d, ", a.lower[0],
+			a.upper[0], v.ChannelsPerPixel, v.PixelsPerColumn, v.WideMode)
 	}
 	return s + fmt.Sprintf("estrides=%v, interleave=%d, swizzle=%d, l2=%d, oob=%d) map at %d mod %d",
-		c.ElementStrides[:n], c.Interleave, c.Swizzle, c.L2Promotion, c.OOBFill, c.TensorMapResidue, AddressPeriod)
+		a.elementStrides[:n], v.Interleave, v.Swizzle, v.L2Promotion, v.OOBFill, c.TensorMapResidue, AddressPeriod)
 }
 
 // mapBufferBytes is the host buffer a tensor map is written into: room to
@@ -143,25 +133,25 @@ func (d *Driver) EncodeTensorMap(c TensorMapCall) ([]byte, error) {
 	buf := cbytes(mapBufferBytes)
 	off := placeAt(uintptr(unsafe.Pointer(&buf[0])), c.TensorMapResidue)
 	tmap := unsafe.Pointer(&buf[off])
+	v, a := &c.Value, c.args()
+	dtype, rank, addr := uint32(v.DType), uint32(v.Rank), uintptr(v.GlobalAddress)
+	il, sw, l2, oob := uint32(v.Interleave), uint32(v.Swizzle), uint32(v.L2Promotion), uint32(v.OOBFill)
 	var r Result
 	switch c.Entry {
 	case EntryTiled:
-		r = d.encodeTiled(tmap, c.DataType, c.Rank, uintptr(c.GlobalAddress), unsafe.Pointer(&c.GlobalDim),
-			unsafe.Pointer(&c.GlobalStrides), unsafe.Pointer(&c.BoxDim), unsafe.Pointer(&c.ElementStrides),
-			c.Interleave, c.Swizzle, c.L2Promotion, c.OOBFill)
+		r = d.encodeTiled(tmap, dtype, rank, addr, unsafe.Pointer(&a.globalDim), unsafe.Pointer(&a.globalStrides),
+			unsafe.Pointer(&a.boxDim), unsafe.Pointer(&a.elementStrides), il, sw, l2, oob)
 	case EntryIm2col:
-		r = d.encodeIm2col(tmap, c.DataType, c.Rank, uintptr(c.GlobalAddress), unsafe.Pointer(&c.GlobalDim),
-			unsafe.Pointer(&c.GlobalStrides), unsafe.Pointer(&c.LowerCorner), unsafe.Pointer(&c.UpperCorner),
-			c.ChannelsPerPixel, c.PixelsPerColumn, unsafe.Pointer(&c.ElementStrides),
-			c.Interleave, c.Swizzle, c.L2Promotion, c.OOBFill)
+		r = d.encodeIm2col(tmap, dtype, rank, addr, unsafe.Pointer(&a.globalDim), unsafe.Pointer(&a.globalStrides),
+			unsafe.Pointer(&a.lower), unsafe.Pointer(&a.upper), v.ChannelsPerPixel, v.PixelsPerColumn,
+			unsafe.Pointer(&a.elementStrides), il, sw, l2, oob)
 	case EntryIm2colWide:
-		r = d.encodeIm2colWide(tmap, c.DataType, c.Rank, uintptr(c.GlobalAddress), unsafe.Pointer(&c.GlobalDim),
-			unsafe.Pointer(&c.GlobalStrides), c.LowerCorner[0], c.UpperCorner[0], c.ChannelsPerPixel,
-			c.PixelsPerColumn, unsafe.Pointer(&c.ElementStrides), c.Interleave, c.WideMode, c.Swizzle,
-			c.L2Promotion, c.OOBFill)
+		r = d.encodeIm2colWide(tmap, dtype, rank, addr, unsafe.Pointer(&a.globalDim), unsafe.Pointer(&a.globalStrides),
+			a.lower[0], a.upper[0], v.ChannelsPerPixel, v.PixelsPerColumn, unsafe.Pointer(&a.elementStrides),
+			il, uint32(v.WideMode), sw, l2, oob)
 	}
 	runtime.KeepAlive(buf)
-	runtime.KeepAlive(&c)
+	runtime.KeepAlive(&a)
 	if err := d.check(c.Entry, r); err != nil {
 		return nil, err
 	}

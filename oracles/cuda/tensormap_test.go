@@ -27,44 +27,38 @@ func tmaSeeds(t *testing.T) []tmadesc.Value {
 	return out
 }
 
-// checkCall checks the invariants every marshalled call keeps: enums and
-// counts pass through, and each array holds exactly the value's entries.
+// checkCall checks the invariants every call keeps: the value passes
+// through, and each array argument holds exactly the value's entries.
 func checkCall(t *testing.T, v tmadesc.Value, c TensorMapCall) {
 	t.Helper()
 	want := map[tmadesc.Encoding]string{tmadesc.Tiled: EntryTiled, tmadesc.Im2col: EntryIm2col, tmadesc.Im2colWide: EntryIm2colWide}
 	if c.Entry != want[v.Encoding] {
 		t.Fatalf("%v: entry %s, want %s", v, c.Entry, want[v.Encoding])
 	}
-	if c.DataType != uint32(v.DType) || c.Rank != uint32(v.Rank) || c.Interleave != uint32(v.Interleave) ||
-		c.Swizzle != uint32(v.Swizzle) || c.L2Promotion != uint32(v.L2Promotion) || c.OOBFill != uint32(v.OOBFill) {
-		t.Fatalf("%v: enums changed: %+v", v, c)
+	if c.Value != tmadesc.Normalize(v) || c.TensorMapResidue != v.TensorMap%AddressPeriod {
+		t.Fatalf("%v: the call carries %+v, residue %#x", v, c.Value, c.TensorMapResidue)
 	}
-	if c.GlobalAddress != v.GlobalAddress || c.TensorMapResidue != v.TensorMap%AddressPeriod {
-		t.Fatalf("%v: addresses %#x, residue %#x", v, c.GlobalAddress, c.TensorMapResidue)
-	}
+	a := c.args()
 	for i := range ArgSlots {
 		in := i < v.Dims()
-		if got, want := c.GlobalDim[i], pick(in, v.GlobalDim[:], i); got != want {
+		if got, want := a.globalDim[i], pick(in, v.GlobalDim[:], i); got != want {
 			t.Fatalf("%v: globalDim[%d] = %d, want %d", v, i, got, want)
 		}
-		if got, want := c.ElementStrides[i], pick(in, v.ElementStrides[:], i); got != want {
+		if got, want := a.elementStrides[i], pick(in, v.ElementStrides[:], i); got != want {
 			t.Fatalf("%v: elementStrides[%d] = %d, want %d", v, i, got, want)
 		}
-		if got, want := c.GlobalStrides[i], pick(i < v.StrideCount(), v.GlobalStrides[:], i); got != want {
+		if got, want := a.globalStrides[i], pick(i < v.StrideCount(), v.GlobalStrides[:], i); got != want {
 			t.Fatalf("%v: globalStrides[%d] = %d, want %d", v, i, got, want)
 		}
-		if got, want := c.BoxDim[i], pick(in && v.Encoding == tmadesc.Tiled, v.BoxDim[:], i); got != want {
+		if got, want := a.boxDim[i], pick(in && v.Encoding == tmadesc.Tiled, v.BoxDim[:], i); got != want {
 			t.Fatalf("%v: boxDim[%d] = %d, want %d", v, i, got, want)
 		}
-		if got, want := c.LowerCorner[i], pick(i < v.CornerCount(), v.PixelBoxLower[:], i); got != want {
+		if got, want := a.lower[i], pick(i < v.CornerCount(), v.PixelBoxLower[:], i); got != want {
 			t.Fatalf("%v: lower corner[%d] = %d, want %d", v, i, got, want)
 		}
 	}
-	if v.Encoding == tmadesc.Tiled && (c.ChannelsPerPixel != 0 || c.PixelsPerColumn != 0) {
+	if v.Encoding == tmadesc.Tiled && (c.Value.ChannelsPerPixel != 0 || c.Value.PixelsPerColumn != 0) {
 		t.Fatalf("%v: a tiled call carries im2col fields", v)
-	}
-	if v.Encoding == tmadesc.Im2colWide && c.WideMode != uint32(v.WideMode) {
-		t.Fatalf("%v: wide mode %d", v, c.WideMode)
 	}
 }
 
@@ -101,11 +95,10 @@ func TestTensorMapCallOfRandomValues(t *testing.T) {
 
 func TestTensorMapCallOfBaseTiled(t *testing.T) {
 	c := NewTensorMapCall(tmadesc.BaseTiled)
-	want := TensorMapCall{Entry: EntryTiled, DataType: 6, Rank: 2, GlobalAddress: 0x100000,
-		GlobalDim: [ArgSlots]uint64{256, 256}, GlobalStrides: [ArgSlots]uint64{512},
-		BoxDim: [ArgSlots]uint32{64, 64}, ElementStrides: [ArgSlots]uint32{1, 1}, Swizzle: 3}
-	if c != want {
-		t.Fatalf("BaseTiled marshals to\n%+v\nwant\n%+v", c, want)
+	want := tensorMapArgs{globalDim: [ArgSlots]uint64{256, 256}, globalStrides: [ArgSlots]uint64{512},
+		boxDim: [ArgSlots]uint32{64, 64}, elementStrides: [ArgSlots]uint32{1, 1}}
+	if c.Entry != EntryTiled || c.args() != want || c.Value != tmadesc.BaseTiled {
+		t.Fatalf("BaseTiled makes the call\n%+v with arguments %+v\nwant\n%+v", c, c.args(), want)
 	}
 }
 
@@ -116,17 +109,17 @@ func TestReservedEnumsPassThrough(t *testing.T) {
 		v.DType, v.Interleave, v.Swizzle, v.L2Promotion = tmadesc.DTypeReserved, tmadesc.InterleaveReserved,
 			tmadesc.SwizzleReserved, tmadesc.L2Reserved
 	})
-	c := NewTensorMapCall(v)
-	if c.DataType != 16 || c.Interleave != 3 || c.Swizzle != 7 || c.L2Promotion != 4 {
-		t.Fatalf("reserved values became %d %d %d %d, want 16 3 7 4", c.DataType, c.Interleave, c.Swizzle, c.L2Promotion)
+	c := NewTensorMapCall(v).Value
+	if c.DType != 16 || c.Interleave != 3 || c.Swizzle != 7 || c.L2Promotion != 4 {
+		t.Fatalf("reserved values became %d %d %d %d, want 16 3 7 4", c.DType, c.Interleave, c.Swizzle, c.L2Promotion)
 	}
 	for s, want := range map[tmadesc.Swizzle]uint32{tmadesc.Swizzle128BAtom32B: 4, tmadesc.Swizzle128BAtom32BFlip8B: 5,
 		tmadesc.Swizzle128BAtom64B: 6} {
-		if got := NewTensorMapCall(tmadesc.With(tmadesc.BaseTiled, func(v *tmadesc.Value) { v.Swizzle = s })).Swizzle; got != want {
+		if got := uint32(s); got != want {
 			t.Errorf("swizzle %s = %d, want CU_TENSOR_MAP_SWIZZLE value %d", s, got, want)
 		}
 	}
-	if got := NewTensorMapCall(tmadesc.With(tmadesc.BaseTiled, func(v *tmadesc.Value) { v.DType = tmadesc.U6Align16B })).DataType; got != 15 {
+	if got := uint32(tmadesc.U6Align16B); got != 15 {
 		t.Errorf("16U6_ALIGN16B = %d, want 15", got)
 	}
 }
@@ -135,25 +128,27 @@ func TestReservedEnumsPassThrough(t *testing.T) {
 // beyond, so the driver never reads past an array.
 func TestRankAboveFive(t *testing.T) {
 	c := NewTensorMapCall(tmadesc.With(tmadesc.BaseTiled, func(v *tmadesc.Value) { v.Rank = 7 }))
-	if c.Rank != 7 {
-		t.Fatalf("rank %d", c.Rank)
+	if c.Value.Rank != 7 {
+		t.Fatalf("rank %d", c.Value.Rank)
 	}
+	a := c.args()
 	for i := tmadesc.MaxDims; i < ArgSlots; i++ {
-		if c.GlobalDim[i] != 0 || c.BoxDim[i] != 0 || c.ElementStrides[i] != 0 {
-			t.Fatalf("slot %d not zero: %+v", i, c)
+		if a.globalDim[i] != 0 || a.boxDim[i] != 0 || a.elementStrides[i] != 0 {
+			t.Fatalf("slot %d not zero: %+v", i, a)
 		}
 	}
 }
 
 func TestIm2colCorners(t *testing.T) {
 	c := NewTensorMapCall(tmadesc.BaseIm2col)
-	if c.Entry != EntryIm2col || c.LowerCorner != [ArgSlots]int32{-1, -1} || c.UpperCorner != [ArgSlots]int32{-1, -1} ||
-		c.ChannelsPerPixel != 64 || c.PixelsPerColumn != 128 || c.BoxDim != [ArgSlots]uint32{} {
-		t.Fatalf("BaseIm2col marshals to %+v", c)
+	a := c.args()
+	if c.Entry != EntryIm2col || a.lower != [ArgSlots]int32{-1, -1} || a.upper != [ArgSlots]int32{-1, -1} ||
+		c.Value.ChannelsPerPixel != 64 || c.Value.PixelsPerColumn != 128 || a.boxDim != [ArgSlots]uint32{} {
+		t.Fatalf("BaseIm2col makes the call %+v, arguments %+v", c, a)
 	}
 	w := NewTensorMapCall(tmadesc.With(tmadesc.BaseWide, func(v *tmadesc.Value) { v.WideMode = tmadesc.WideW128 }))
-	if w.Entry != EntryIm2colWide || w.LowerCorner[0] != -1 || w.UpperCorner[0] != -1 || w.WideMode != 1 {
-		t.Fatalf("BaseWide (W128) marshals to %+v", w)
+	if a := w.args(); w.Entry != EntryIm2colWide || a.lower[0] != -1 || a.upper[0] != -1 || w.Value.WideMode != 1 {
+		t.Fatalf("BaseWide (W128) makes the call %+v", w)
 	}
 }
 

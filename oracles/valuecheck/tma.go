@@ -149,15 +149,15 @@ var encodeEnums = []struct {
 	want         func(cuda.TensorMapCall) uint32
 }{
 	{2, "data type", "the map reads elements of another type or size than the tensor's: every element past the first lands elsewhere, or is converted",
-		td.DTypes, func(c cuda.TensorMapCall) uint32 { return c.DataType }},
+		td.DTypes, func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.DType) }},
 	{3, "interleave", "the map reads the tensor in another interleaved layout than it has", td.Interleaves,
-		func(c cuda.TensorMapCall) uint32 { return c.Interleave }},
+		func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.Interleave) }},
 	{4, "swizzle", "the box lands in shared memory in another swizzle pattern than the one its readers (wgmma descriptors, ldmatrix addresses) assume",
-		td.Swizzles, func(c cuda.TensorMapCall) uint32 { return c.Swizzle }},
+		td.Swizzles, func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.Swizzle) }},
 	{5, "L2 promotion", "the copy promotes other L2 sectors: only the speed differs", td.L2Promotions,
-		func(c cuda.TensorMapCall) uint32 { return c.L2Promotion }},
+		func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.L2Promotion) }},
 	{6, "OOB fill", "out-of-bounds elements are filled otherwise (zero or NaN) than the op asked", td.OOBFills,
-		func(c cuda.TensorMapCall) uint32 { return c.OOBFill }},
+		func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.OOBFill) }},
 }
 
 // checkEncodeCall checks the arguments of the encode call the host code
@@ -186,7 +186,7 @@ func checkEncodeCall(v td.Value, host string) *Mismatch {
 	for i := range int(v.Rank) {
 		d, w := int(v.Rank)-1-i, int64(1)
 		if d < v.Dims() {
-			w = int64(want.BoxDim[d])
+			w = int64(want.Value.BoxDim[d])
 		}
 		if box[i].Known && box[i].Off != w {
 			return &Mismatch{Call: &call, What: fmt.Sprintf("%s box[%d] %d, want %d (box dimension %d)", encodeCallee, i, box[i].Off, w, d),
