@@ -124,7 +124,9 @@ func TestSampledJudgeNeverPaces(t *testing.T) {
 	db := storetest.Open(t, "")
 	const batch, duration = 8, 3 * time.Second
 	fast := testoracle.New(testoracle.Config{Name: "fast", Latency: 10 * time.Millisecond, Domains: []string{"kindword"}})
-	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 300 * time.Millisecond, Domains: []string{"kindword"}, Sampled: true})
+	// A batch in 600 ms: slower than generation even under -race on a
+	// loaded machine (101 cases in 3 s there; at 300 ms the judge kept up).
+	slow := testoracle.New(testoracle.Config{Name: "slow", Latency: 600 * time.Millisecond, Domains: []string{"kindword"}, Sampled: true})
 	ctx := runWorker(t, nc, fast, slow)
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
 		Config: store.CampaignConfig{Domains: []string{"kindword"}, Oracles: []string{"fast", "slow"},
