@@ -46,6 +46,9 @@ var valueGolden = []valueCase{
 		override: m{"shape": []int{16, 8, 32}, "a_type": "u8", "b_type": "u8", "c_type": "s32", "d_type": "s32", "satfinite": true},
 		edit:     [2]string{"satfinite.s32.u8.u8.s32", "satfinite.f32.u8.u8.s32"},
 		want:     "ptx: mma.sync.aligned.m16n8k32 .row.col.satfinite.f32.u8.u8.s32 where the op means .row.col.satfinite.s32.u8.u8.s32"},
+	{name: "mma.sp with C f32 and D s32", file: "mma-sp-cd", domain: "mma", override: mmaSpCD,
+		want:   "ptx: mma.sp.sync.aligned.m16n8k16 with one accumulator type where the op's C and D differ",
+		effect: "\neffect: the op's D is .s32 and C .f32; the instruction is .row.col.f32.f16.f16.f32: the result's bits are read as another type"},
 	{name: "cp.async with srcElements", file: "cpasync-src2", domain: "cpasync", override: m{"src_elements": 2}},
 	{name: "cp.async src-size doubled", file: "cpasync-src2", domain: "cpasync", override: m{"src_elements": 2},
 		edit: [2]string{", 16, 8;", ", 16, 16;"}, want: "ptx: cp.async src-size 16, want 8 (2 f32 elements)"},
@@ -130,13 +133,14 @@ var majors = map[string]int{"19": 19, "22": 22, "trunk": 24}
 
 // valueAnswers says, per golden case and release, whether the release's
 // real output passes: MLIR 19 and 22 lower u8 mma operands to .s8, trunk
-// to .u8; every release encodes an FP8 tensor's map as BFLOAT16; an edit
+// to .u8; every release encodes an FP8 tensor's map as BFLOAT16 and types
+// a sparse mma's D as its C; an edit
 // applies to trunk's output only.
 func valueAnswer(name, rel string) (wantPass bool, applies bool) {
 	switch name {
 	case "mma u8 as u8":
 		return rel == "trunk", true
-	case "wgmma M step of a 32-wide K", "encode call of an FP8 tensor":
+	case "wgmma M step of a 32-wide K", "encode call of an FP8 tensor", "mma.sp with C f32 and D s32":
 		return false, true
 	}
 	for _, g := range valueGolden {
@@ -264,3 +268,8 @@ func BenchmarkCheckEmitted(b *testing.B) {
 // tmaU8AsF8 is a UINT8 tensor map whose tensor MLIR holds as f8E5M2
 // (spelledAs picks it for this value): what FP8 kernels copy with TMA.
 var tmaU8AsF8 = m{"dtype": "uint8", "box_dim": []int{16, 32}, "swizzle": "none"}
+
+// mmaSpCD is a sparse f16 mma whose C is f32 and D s32 (spec/ptxisa
+// rejects it, nvgpu.mma.sp.sync verifies it).
+var mmaSpCD = m{"sparsity": "sp", "shape": []int{16, 8, 16}, "a_type": "f16", "b_type": "f16", "c_type": "f32", "d_type": "s32",
+	"satfinite": false, "target": "sm_90", "ptx": "8.5"}

@@ -47,10 +47,32 @@ func checkMMAValues(v mma.Value, ins []emitted.Inst) *Mismatch {
 			return &Mismatch{Inst: in, What: fmt.Sprintf("%s without the single-bit operation the op names", in.Opcode[:len(head)+len(shape)+1]),
 				Effect: fmt.Sprintf("the op names .%s.popc; the instruction is .%s", v.BitOp, strings.Join(got, "."))}
 		}
+		if v.CType != v.DType && oneAccumulatorType(got, want, v) {
+			// One root cause whatever the types: the lowering types C and
+			// D alike where the op's differ.
+			return &Mismatch{Inst: in, What: fmt.Sprintf("%s with one accumulator type where the op's C and D differ", in.Opcode[:len(head)+len(shape)+1]),
+				Effect: fmt.Sprintf("the op's D is .%s and C .%s; the instruction is .%s: the result's bits are read as another type", v.DType, v.CType, strings.Join(got, "."))}
+		}
 		if !slices.Equal(got, want) {
 			return &Mismatch{Inst: in, What: fmt.Sprintf("%s .%s where the op means .%s", in.Opcode[:len(head)+len(shape)+1],
 				strings.Join(got, "."), strings.Join(want, "."))}
 		}
 	}
 	return nil
+}
+
+// oneAccumulatorType reports whether got is want with the D type where the
+// C type is or the other way round: C and D typed alike.
+func oneAccumulatorType(got, want []string, v mma.Value) bool {
+	d := slices.Index(want, v.DType.String())
+	c := len(want) - 1
+	if v.BitOp != mma.NoBitOp {
+		c -= 2
+	}
+	if d < 0 || want[c] != v.CType.String() {
+		return false
+	}
+	asC, asD := slices.Clone(want), slices.Clone(want)
+	asC[d], asD[c] = want[c], want[d]
+	return slices.Equal(got, asC) || slices.Equal(got, asD)
 }
