@@ -12,10 +12,6 @@ import (
 // judges and fails on a reason the renderers do not declare: render
 // coverage counts reasons, so they form a closed set.
 func TestReasonsDeclared(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 300
-	}
 	for _, d := range slices.Sorted(func(yield func(string) bool) {
 		for name, r := range renderers {
 			if r.render != nil && !yield(name) {
@@ -23,7 +19,7 @@ func TestReasonsDeclared(t *testing.T) {
 			}
 		}
 	}) {
-		tl := spelltest.CheckDeclared(t, reasons, spelltest.Generated(t, d, n), func(c domain.Case) error {
+		tl := spelltest.CheckDeclared(t, reasons, spelltest.Generated(t, d), func(c domain.Case) error {
 			return renderers[d].render(c.Value, newKernel("c1."))
 		})
 		if tl.Spelled == 0 {

@@ -12,10 +12,6 @@ import (
 // every release's spelling (the nvvm entry point's too) and fails on a reason the renderers do not
 // declare: render coverage counts reasons, so they form a closed set.
 func TestReasonsDeclared(t *testing.T) {
-	n := 3000
-	if testing.Short() {
-		n = 300
-	}
 	all := slices.Clone(spellings)
 	for _, sp := range spellings {
 		if sp.since >= nvvmSince {
@@ -24,7 +20,7 @@ func TestReasonsDeclared(t *testing.T) {
 	}
 	for _, sp := range all {
 		for _, d := range domainsOf(sp) {
-			cases := spelltest.Generated(t, d, n)
+			cases := spelltest.Generated(t, d)
 			tl := spelltest.CheckDeclared(t, reasons, cases, func(c domain.Case) error {
 				_, _, err := renderWith(sp, sp.targets, c)
 				return err

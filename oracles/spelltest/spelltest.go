@@ -16,10 +16,15 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
-// Generated returns the domain's seeds and n values the structured
-// generator makes from them. The seed is logged; SPELLTEST_SEED overrides it.
-func Generated(t testing.TB, domainName string, n int) []domain.Case {
+// Generated returns the domain's seeds and the values the structured
+// generator makes from them: 3,000, or 300 with -short. The seed is
+// logged; SPELLTEST_SEED overrides it.
+func Generated(t testing.TB, domainName string) []domain.Case {
 	t.Helper()
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
 	d, ok := fuzz.Lookup(domainName)
 	if !ok {
 		t.Fatalf("no domain %s", domainName)
