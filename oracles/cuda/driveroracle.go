@@ -116,14 +116,19 @@ func (o *DriverOracle) judge(c domain.Case, v tmadesc.Value) oracles.Verdict {
 		return oracles.Verdict{Oracle: DriverName, Version: o.Version(), Case: c.ID, Domain: c.Domain,
 			Kind: kind, Diagnostic: diag, Value: value}
 	}
+	unsupported := func(ns *oracles.NoSpelling) oracles.Verdict {
+		v := verdict(oracles.Unsupported, "", "")
+		v.Unsupported(ns)
+		return v
+	}
 	dev := o.ctx.dev
 	if !o.AnyTarget && v.Tgt.Arch.SM != dev.SM {
-		return verdict(oracles.Unsupported, fmt.Sprintf("the encoders judge for this device (sm_%d), not %s",
-			dev.SM, v.Tgt.Arch), "")
+		return unsupported(Reasons.New("target", "other-device", "the encoders judge for this device (sm_%d), not %s",
+			dev.SM, v.Tgt.Arch))
 	}
 	call := NewTensorMapCall(v)
 	if !dev.Driver.HasEncoder(call.Entry) {
-		return verdict(oracles.Unsupported, fmt.Sprintf("driver %d has no %s", dev.Driver.Version, call.Entry), "")
+		return unsupported(Reasons.New("entry", "driver-lacks", "driver %d has no %s", dev.Driver.Version, call.Entry))
 	}
 	var tmap []byte
 	err := o.ctx.Do(func() error {

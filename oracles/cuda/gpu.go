@@ -117,7 +117,9 @@ type gpuItem struct {
 // cannot run it), builds one launch for many planned items, and reads each
 // item's verdict from the launch's result.
 type check interface {
-	plan(o *GPUOracle, c domain.Case) (plan any, unsupported string, err error)
+	// plan's error is an *oracles.NoSpelling of Reasons for a case the
+	// check cannot run, any other error a harness bug.
+	plan(o *GPUOracle, c domain.Case) (plan any, err error)
 	// build returns the launch and, per MapPatch, the item it belongs to.
 	build(o *GPUOracle, items []gpuItem) (Launch, []int, error)
 	read(o *GPUOracle, items []gpuItem, res LaunchResult) []oracles.Verdict
@@ -155,16 +157,16 @@ func (o *GPUOracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 		index[c.ID] = []int{i}
 		k := o.checkFor(c.Domain)
 		if k == nil {
-			out[i] = o.verdict(c, oracles.Unsupported, "no hardware check for domain "+c.Domain, "")
+			out[i] = o.unsupported(c, Reasons.New("domain", "no-hardware-check", "no hardware check for domain %s", c.Domain))
 			continue
 		}
-		p, reason, err := k.plan(o, c)
+		p, err := k.plan(o, c)
+		if ns, ok := oracles.AsNoSpelling(err); ok {
+			out[i] = o.unsupported(c, ns)
+			continue
+		}
 		if err != nil {
 			return nil, err
-		}
-		if reason != "" {
-			out[i] = o.verdict(c, oracles.Unsupported, reason, "")
-			continue
 		}
 		g := groupKey{c.Domain, k.group(p)}
 		if groups[g] == nil {
@@ -216,7 +218,7 @@ func (o *GPUOracle) run(ctx context.Context, k check, items []gpuItem) ([]oracle
 		var rest []gpuItem
 		for i, it := range items {
 			if name, ok := refused[i]; ok {
-				out = append(out, o.verdict(it.c, oracles.Unsupported, "the driver refused its tensor map: "+name, ""))
+				out = append(out, o.unsupported(it.c, Reasons.New("tensormap", "driver-refused", "the driver refused its tensor map: %s", name)))
 			} else {
 				rest = append(rest, it)
 			}
@@ -269,12 +271,19 @@ func (o *GPUOracle) observed(c domain.Case, data [][]byte, mismatches []string) 
 	return o.verdict(c, oracles.Result, strings.Join(mismatches, "; "), value)
 }
 
+// unsupported is the verdict on a case the oracle does not run.
+func (o *GPUOracle) unsupported(c domain.Case, ns *oracles.NoSpelling) oracles.Verdict {
+	v := o.verdict(c, oracles.Unsupported, "", "")
+	v.Unsupported(ns)
+	return v
+}
+
 // unpredicted is a case that ran without a fault but whose data legalfuzz
 // does not predict: the oracle cannot judge it (unsupported, with why), and
 // the value still tells what the hardware did.
-func (o *GPUOracle) unpredicted(c domain.Case, data [][]byte, why string) oracles.Verdict {
+func (o *GPUOracle) unpredicted(c domain.Case, data [][]byte, ns *oracles.NoSpelling) oracles.Verdict {
 	v := o.observed(c, data, nil)
-	v.Kind, v.Diagnostic = oracles.Unsupported, why
+	v.Unsupported(ns)
 	return v
 }
 
@@ -285,9 +294,9 @@ func errWrongType(domainName string, v domain.Value) error {
 
 // notPredicted turns ErrNotPredicted into an unsupported reason and passes
 // other errors on.
-func notPredicted(err error) (string, error) {
+func notPredicted(err error) error {
 	if errors.Is(err, ErrNotPredicted) {
-		return err.Error(), nil
+		return Reasons.New("value", "not-predicted", "%s", err)
 	}
-	return "", err
+	return err
 }

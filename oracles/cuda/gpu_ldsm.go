@@ -30,10 +30,10 @@ func (ldsmCheck) group(p any) string { return p.(ldsmPlan).form.Kernel() }
 // fields the hardware cannot see (result shape, cosize, the seed's mode)
 // consistent with it: what is left to judge is the instruction and its
 // alignment.
-func (ldsmCheck) plan(o *GPUOracle, c domain.Case) (any, string, error) {
+func (ldsmCheck) plan(o *GPUOracle, c domain.Case) (any, error) {
 	v, ok := c.Value.(ldsm.Value)
 	if !ok {
-		return nil, "", errWrongType(ldsm.Name, c.Value)
+		return nil, errWrongType(ldsm.Name, c.Value)
 	}
 	mem, regs := v.Src, v.Dst
 	if v.Op == ldsm.Store {
@@ -42,18 +42,18 @@ func (ldsmCheck) plan(o *GPUOracle, c domain.Case) (any, string, error) {
 	n := int(v.NumMatrices)
 	switch {
 	case !o.AnyTarget && v.Tgt.Arch.SM != o.dev.SM:
-		return nil, fmt.Sprintf("the device is sm_%d, the case is for %s", o.dev.SM, v.Tgt.Arch), nil
+		return nil, Reasons.New("target", "other-device", "the device is sm_%d, the case is for %s", o.dev.SM, v.Tgt.Arch)
 	case v.Shape != ldsm.M8N8 || v.Size != ldsm.B16:
-		return nil, fmt.Sprintf("the check runs .m8n8 .b16 only, not .%s %s", v.Shape, v.Size), nil
+		return nil, Reasons.New("shape", "not-m8n8-b16", "the check runs .m8n8 .b16 only, not .%s %s", v.Shape, v.Size)
 	case n != 1 && n != 2 && n != 4:
-		return nil, fmt.Sprintf("no .x%d form to run", n), nil
+		return nil, Reasons.New("num_matrices", "no-form", "no .x%d form to run", n)
 	case mem != ldsm.Shared || regs != ldsm.Register:
-		return nil, fmt.Sprintf("the check moves between shared memory and registers, not %s to %s", v.Src, v.Dst), nil
+		return nil, Reasons.New("src_dst", "not-shared-registers", "the check moves between shared memory and registers, not %s to %s", v.Src, v.Dst)
 	case int(v.RegisterCount) != n || int(v.Cosize) != n || v.ResultRank != 1 ||
 		int(v.ResultDim0) != ldsm.ElementsPerLane(v.Shape, n) || ldsm.ModeOf(v.Shape, v.Transpose) != v.Mode:
-		return nil, "its register count, cosize, result shape or mode are not the instruction's; the hardware cannot judge them", nil
+		return nil, Reasons.New("register_count", "not-the-instruction", "its register count, cosize, result shape or mode are not the instruction's; the hardware cannot judge them")
 	}
-	return ldsmPlan{LDSMForm{v.Op, n, v.Transpose}, LDSMOffset(v.Align)}, "", nil
+	return ldsmPlan{LDSMForm{v.Op, n, v.Transpose}, LDSMOffset(v.Align)}, nil
 }
 
 // build makes one launch of the items' kernel, a block per item.

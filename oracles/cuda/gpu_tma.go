@@ -61,23 +61,22 @@ func (tmaCheck) batch() int { return tmaMaxCases }
 func (tmaCheck) group(any) string { return "" }
 
 // plan predicts the probes of a tiled case the device can run.
-func (tmaCheck) plan(o *GPUOracle, c domain.Case) (any, string, error) {
+func (tmaCheck) plan(o *GPUOracle, c domain.Case) (any, error) {
 	v, ok := c.Value.(tmadesc.Value)
 	if !ok {
-		return nil, "", errWrongType(tmadesc.Name, c.Value)
+		return nil, errWrongType(tmadesc.Name, c.Value)
 	}
 	if !o.AnyTarget && v.Tgt.Arch.SM != o.dev.SM {
-		return nil, fmt.Sprintf("the device is sm_%d, the case is for %s", o.dev.SM, v.Tgt.Arch), nil
+		return nil, Reasons.New("target", "other-device", "the device is sm_%d, the case is for %s", o.dev.SM, v.Tgt.Arch)
 	}
 	g, err := geometry(v)
 	if err != nil {
-		reason, err := notPredicted(err)
-		return nil, reason, err
+		return nil, notPredicted(err)
 	}
 	p := tmaPlan{call: NewTensorMapCall(v), dtype: v.DType, dstOff: v.SMemAddress % 1024}
 	maxWindow := int64(o.dev.MaxSharedBytes - sharedSlack - 64)
 	if w := windowBytes(int64(p.dstOff), g.boxBytes()); w > maxWindow {
-		return nil, fmt.Sprintf("its box takes %d bytes of shared memory; the check has %d", g.boxBytes(), maxWindow), nil
+		return nil, Reasons.New("box", "beyond-check-memory", "its box takes %d bytes of shared memory; the check has %d", g.boxBytes(), maxWindow)
 	}
 	elem := func(off uint64) []byte { return ElementPattern(v.DType, off/uint64(g.elemBytes)) }
 	for _, coords := range probeCoords(g) {
@@ -87,15 +86,14 @@ func (tmaCheck) plan(o *GPUOracle, c domain.Case) (any, string, error) {
 		}
 		want, err := ExpectTile(v, coords, p.dstOff, elem)
 		if err != nil {
-			reason, err := notPredicted(err)
-			return nil, reason, err
+			return nil, notPredicted(err)
 		}
 		p.probes = append(p.probes, tmaProbe{coords: coords, lo: lo, hi: hi, expect: want})
 	}
 	if len(p.probes) == 0 {
-		return nil, "every load of its box spans more global memory than the check allocates", nil
+		return nil, Reasons.New("box", "beyond-check-memory", "every load of its box spans more global memory than the check allocates")
 	}
-	return p, "", nil
+	return p, nil
 }
 
 // probeCoords are the boxes a case is loaded at: the origin, and half the

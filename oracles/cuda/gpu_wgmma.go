@@ -24,20 +24,20 @@ func (wgmmaCheck) group(any) string { return "" }
 // plan accepts wgmma descriptors on an sm_90 device (wgmma is sm_90a only).
 // A descriptor that is not uniform across the warpgroup runs too: the
 // hardware's answer is recorded, though nothing predicts it.
-func (wgmmaCheck) plan(o *GPUOracle, c domain.Case) (any, string, error) {
+func (wgmmaCheck) plan(o *GPUOracle, c domain.Case) (any, error) {
 	v, ok := c.Value.(matdesc.Value)
 	if !ok {
-		return nil, "", errWrongType(matdesc.Name, c.Value)
+		return nil, errWrongType(matdesc.Name, c.Value)
 	}
 	switch {
 	case v.Format != matdesc.WGMMA:
-		return nil, "tcgen05 descriptors need a tcgen05.mma check, which is not built yet", nil
+		return nil, Reasons.New("format", "tcgen05", "tcgen05 descriptors need a tcgen05.mma check, which is not built yet")
 	case o.dev.SM != 90:
-		return nil, fmt.Sprintf("wgmma runs on sm_90a devices; this one is sm_%d", o.dev.SM), nil
+		return nil, Reasons.New("target", "no-wgmma-on-device", "wgmma runs on sm_90a devices; this one is sm_%d", o.dev.SM)
 	case !o.AnyTarget && v.Tgt.Arch.SM != o.dev.SM:
-		return nil, fmt.Sprintf("the device is sm_%d, the case is for %s", o.dev.SM, v.Tgt.Arch), nil
+		return nil, Reasons.New("target", "other-device", "the device is sm_%d, the case is for %s", o.dev.SM, v.Tgt.Arch)
 	}
-	return v, "", nil
+	return v, nil
 }
 
 // build makes one launch with a block (a warpgroup) per descriptor, each
@@ -72,9 +72,10 @@ func (wgmmaCheck) read(o *GPUOracle, items []gpuItem, res LaunchResult) []oracle
 		want, err := WGMMAFragments(v, lo, hi)
 		switch {
 		case !v.Uniform:
-			vs = append(vs, o.unpredicted(it.c, [][]byte{frags}, "no prediction for a descriptor that differs across the warpgroup"))
+			vs = append(vs, o.unpredicted(it.c, [][]byte{frags},
+				Reasons.New("uniform", "differs-across-warpgroup", "no prediction for a descriptor that differs across the warpgroup")))
 		case errors.Is(err, ErrNotPredicted):
-			vs = append(vs, o.unpredicted(it.c, [][]byte{frags}, err.Error()))
+			vs = append(vs, o.unpredicted(it.c, [][]byte{frags}, Reasons.New("value", "not-predicted", "%s", err)))
 		default:
 			var diffs []string
 			if d := compareFrags(want, frags); d != "" {
