@@ -382,8 +382,8 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 // sass verdict was dead-lettered after a resume decided without sass). The
 // sample by case ID applies to them too: it is the same draw every time,
 // and a producer that finds a case another producer has stored but not
-// yet marked takes it for stranded (given every sampled judge, the
-// first enqueue's mark without it made its verdicts dead letters).
+// yet marked takes it for stranded: it gives the case every sampled judge,
+// and its mark adds those the first producer's mark left out.
 func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stranded bool) error {
 	byDomain := map[string][]store.CaseRecord{}
 	for _, r := range recs {

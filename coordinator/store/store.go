@@ -265,6 +265,11 @@ func countCases(tx *bolt.Tx, campaign string, recs []CaseRecord) error {
 // listed oracles. Call it after the jobs are on the queue: a crash in between
 // enqueues them again, and duplicate verdicts are skipped on commit. A case
 // all of whose verdicts came first gets its verdict vector counted here.
+//
+// A case already marked gains the oracles it lacked: two producers that made
+// the same case both publish its jobs, one of them to a sampled judge the
+// other left out (its backlog was full), and whichever marks second must not
+// turn that judge's verdict into a dead letter.
 func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string) error {
 	now := time.Now().UTC()
 	return s.update(func(tx *bolt.Tx) error {
@@ -275,15 +280,19 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 		st := newSettler(tx)
 		for id, orcs := range oraclesByCase {
 			r, ok, err := get[CaseRecord](b, []byte(id))
-			if err != nil || !ok || r.Enqueued != nil {
-				if err != nil {
-					return err
-				}
+			if err != nil {
+				return err
+			}
+			added := slices.DeleteFunc(slices.Clone(orcs), func(o string) bool { return slices.Contains(r.Enqueued, o) })
+			if !ok || r.Enqueued != nil && len(added) == 0 {
 				continue
 			}
-			r.Enqueued = append([]string{}, orcs...)
-			n += len(orcs)
-			for _, o := range orcs {
+			r.Enqueued = append(slices.Clip(r.Enqueued), added...)
+			if r.Enqueued == nil {
+				r.Enqueued = []string{}
+			}
+			n += len(added)
+			for _, o := range added {
 				perOracle[o]++
 			}
 			if err := put(b, []byte(id), r); err != nil {

@@ -3,6 +3,7 @@ package store_test
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -306,5 +307,35 @@ func TestVerdictRecordsNameTheirVersion(t *testing.T) {
 		if err != nil || len(got) != 1 || got[0] != want {
 			t.Errorf("verdicts of %s = %+v, %v; want %+v", want.Case, got, err, want)
 		}
+	}
+}
+
+// TestMarkEnqueuedAddsWhatTheFirstMarkLacked: two producers made one case;
+// the first marked it without the sampled judge (its backlog was full) and
+// the second published a job to that judge too. The second mark adds the
+// judge, so its verdict is one the campaign asked for (the judge's real
+// verdicts were dead-lettered while the first mark won alone); marking
+// again what is marked counts nothing twice.
+func TestMarkEnqueuedAddsWhatTheFirstMarkLacked(t *testing.T) {
+	s := markedCampaign(t, "fixed", "a")
+	for range 2 {
+		if err := s.MarkEnqueued("c", map[string][]string{"a": {"fixed", "samp"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, ok, err := s.Case("a")
+	if err != nil || !ok {
+		t.Fatalf("case a: %v, %v", ok, err)
+	}
+	if !slices.Equal(r.Enqueued, []string{"fixed", "samp"}) {
+		t.Errorf("enqueued %v, want [fixed samp]", r.Enqueued)
+	}
+	c, _, err := s.GetCampaign("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Stats.Enqueued != 2 || c.Oracle("samp").Enqueued != 1 || c.Oracle("fixed").Enqueued != 1 {
+		t.Errorf("enqueued counts: campaign %d, samp %d, fixed %d; want 2, 1, 1",
+			c.Stats.Enqueued, c.Oracle("samp").Enqueued, c.Oracle("fixed").Enqueued)
 	}
 }
