@@ -387,9 +387,10 @@ var cpSizes = map[int64]string{4: "", 8: ".64", 16: ".128"}
 // spellCPAsync is cp.async.ca/cg as ptxas 12.4 assembles it for sm_80 to
 // sm_90a: LDGSTS.E, .BYPASS for .cg, .LTC64B/.LTC128B/.LTC256B for the
 // L2 prefetch size, .64/.128 for cp-size 8/16, .ZFILL with a src-size
-// operand (ignore-src alone adds none); with .L2::cache_hint the global
-// address reads a cache-policy descriptor, desc[URn][...].
-func spellCPAsync(in emitted.Inst, _ target.Arch) (spelling, bool) {
+// operand (ignore-src alone adds none). Below sm_90 the global address
+// reads a memory descriptor, desc[URn][...], only with .L2::cache_hint (the
+// cache policy); on sm_90 and sm_90a every LDGSTS reads one.
+func spellCPAsync(in emitted.Inst, arch target.Arch) (spelling, bool) {
 	words := strings.Split(in.Opcode, ".")
 	if len(in.Values) < 3 || len(words) < 3 {
 		return spelling{}, false
@@ -403,9 +404,12 @@ func spellCPAsync(in emitted.Inst, _ target.Arch) (spelling, bool) {
 		s.opcode += ".BYPASS"
 	}
 	rest := in.Args[3:]
-	if strings.Contains(in.Opcode, ".L2::cache_hint") {
-		s.mods = []string{"desc"}
+	hint := strings.Contains(in.Opcode, ".L2::cache_hint")
+	if hint {
 		rest = rest[:max(len(rest)-1, 0)] // the cache-policy, last
+	}
+	if hint || arch.SM >= 90 {
+		s.mods = []string{"desc"}
 	}
 	for _, w := range words {
 		if n, ok := strings.CutPrefix(w, "L2::"); ok && strings.HasSuffix(n, "B") {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
@@ -25,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite testdata/typed.* with the insta
 // typedTargets are the modules of testdata/typed.*: one per target, with
 // the number of entries whose SASS checkTypes compares (the rest lost
 // their dead instruction to ptxas, or have no spelling it claims).
-var typedTargets = []typedTarget{{"sm_80", 10}, {"sm_90", 3}, {"sm_90a", 66}}
+var typedTargets = []typedTarget{{"sm_80", 10}, {"sm_90", 3}, {"sm_90a", 78}}
 
 type typedTarget struct {
 	arch    string
@@ -34,7 +35,8 @@ type typedTarget struct {
 
 // typedCases are the samples of the golden files: the seeds of the
 // domains whose SASS encodes types, mma's moved to sm_90a (ptxas deletes
-// a dead mma below sm_90, and the seeds are mostly sm_80), wgmma's with N
+// a dead mma below sm_90, and the seeds are mostly sm_80), cp.async's on
+// sm_90a too, wgmma's with N
 // at most 32, and two mma
 // the seeds lack: mixed 4-bit types and a saturating 4-bit one, which
 // sm_90 emulates.
@@ -45,6 +47,10 @@ func typedCases(t *testing.T) []domain.Case {
 		case mma.Value:
 			v.Tgt = sm90a
 			cases[i] = domain.NewCase(c.Domain, v)
+		case cpasync.Value:
+			// sm_90's LDGSTS differs: it always reads a memory descriptor.
+			v.Tgt = sm90a
+			cases = append(cases, domain.NewCase(c.Domain, v))
 		case wgmma.Value:
 			// N sets only the accumulator's registers, whose MOVs would
 			// make the listing 500 KB.
@@ -239,7 +245,7 @@ func TestTypedMismatches(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := mods[slices.IndexFunc(typedTargets, func(tt typedTarget) bool { return tt.arch == tc.arch })]
-			name, code := mutate(t, m.sass, tc.from, tc.repl)
+			name, code := rewrite(t, m.sass, tc.from, tc.repl)
 			mm, _ := checkTypes(m.entries[name], m.arch, code)
 			if mm == nil {
 				t.Fatalf("%s passes with %q", name, tc.repl)
@@ -251,9 +257,9 @@ func TestTypedMismatches(t *testing.T) {
 	}
 }
 
-// mutate rewrites the first instruction of the listing (its entries in
+// rewrite rewrites the first instruction of the listing (its entries in
 // name order) that from matches, and returns that entry and its code.
-func mutate(t *testing.T, l Listing, from *regexp.Regexp, repl string) (string, []Instr) {
+func rewrite(t *testing.T, l Listing, from *regexp.Regexp, repl string) (string, []Instr) {
 	t.Helper()
 	names := make([]string, 0, len(l))
 	for name := range l {
