@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
@@ -29,6 +30,7 @@ func (Reproducer) Reproduce(_ context.Context, r oracles.ReproRequest) oracles.R
 		"ptxas " + strings.Join(AssembleArgs(arch, "case.cubin", oracles.PTXFile), " "),
 		"nvdisasm " + strings.Join(NVDisasmArgs("case.cubin"), " "),
 		"cuobjdump " + strings.Join(CUObjdumpArgs("case.cubin"), " ")}
+	rep.Commands = append(rep.Commands, typedCommands(r.Case)...)
 	rep.Replay = oracles.ReplayStages
 	rep.Steps = []oracles.Step{
 		{Name: "ptxas", Var: "PTXAS", Tool: ptxas.PTXAS124.Spec, Args: AssembleArgs(arch, cubinFile, oracles.PTXFile), Input: oracles.PTXFile, Output: cubinFile},
@@ -36,6 +38,22 @@ func (Reproducer) Reproduce(_ context.Context, r oracles.ReproRequest) oracles.R
 		{Name: "cuobjdump", Var: "CUOBJDUMP", Tool: CUObjdump, Args: CUObjdumpArgs(cubinFile), Input: cubinFile},
 	}
 	return rep
+}
+
+// typedCommands shows, for a case whose PTX holds an instruction the
+// SASS spells with its types (step 5, sass/value), what ptxas 12.4 must
+// spell it as, and the listing's lines to compare.
+func typedCommands(c domain.Case) []string {
+	e, err := ptx.Render(c)
+	if err != nil {
+		return nil
+	}
+	want, families := expected(e.Text, e.Target.Arch)
+	if len(want) == 0 {
+		return nil
+	}
+	return []string{"# the SASS the PTX's typed instructions must assemble to (docs/sass.md, \"Types in the SASS\"): " + strings.Join(want, "; "),
+		"nvdisasm " + strings.Join(NVDisasmArgs("case.cubin"), " ") + " | grep -E '" + strings.Join(families, "|") + "'"}
 }
 
 // Filing files the disassemblers' bugs with NVIDIA.

@@ -29,12 +29,15 @@ type speller func(in emitted.Inst, arch target.Arch) (s spelling, ok bool)
 
 // spellers are the table's rows (by what) whose SASS opcodes encode the
 // PTX instruction's shape, types and qualifiers.
-var spellers = map[string]speller{
-	"mma":             spellMMA,
-	"wgmma.mma_async": spellWGMMA,
-	"ldmatrix":        spellMatrix("LDSM"),
-	"stmatrix":        spellMatrix("STSM"),
-	"cp.async.ca/cg":  spellCPAsync,
+var spellers = []struct {
+	what  string
+	spell speller
+}{
+	{"mma", spellMMA},
+	{"wgmma.mma_async", spellWGMMA},
+	{"ldmatrix", spellMatrix("LDSM")},
+	{"stmatrix", spellMatrix("STSM")},
+	{"cp.async.ca/cg", spellCPAsync},
 }
 
 // typeMismatch is a SASS instruction whose spelling none of the PTX
@@ -65,7 +68,8 @@ func (m *typeMismatch) Diagnostic() string {
 // ptxas deletes dead mma and ldmatrix on sm_80 to sm_89, leaving nothing.
 func checkTypes(ptxText string, arch target.Arch, code []Instr) (m *typeMismatch, checked bool) {
 	insts := emitted.Eval(ptxText)
-	for what, spell := range spellers {
+	for _, row := range spellers {
+		what, spell := row.what, row.spell
 		var from []emitted.Inst
 		var want []spelling
 		known := true
@@ -93,6 +97,25 @@ func checkTypes(ptxText string, arch target.Arch, code []Instr) (m *typeMismatch
 		}
 	}
 	return nil, checked
+}
+
+// expected lists the spellings checkTypes wants of an entry's typed
+// instructions, and their rows' SASS opcodes; an instruction without a
+// claimed spelling is left out.
+func expected(ptxText string, arch target.Arch) (want, families []string) {
+	for _, in := range emitted.Eval(ptxText) {
+		for _, row := range spellers {
+			if !rowOf(row.what).ptx.MatchString(in.Opcode) {
+				continue
+			}
+			if s, ok := row.spell(in, arch); ok {
+				want = append(want, s.String())
+				families = append(families, familiesOf(row.what)...)
+			}
+		}
+	}
+	slices.Sort(families)
+	return want, slices.Compact(families)
 }
 
 // rowOf is the table's first row for the PTX instruction what names.

@@ -135,8 +135,8 @@ func writeTyped(t *testing.T) {
 func typedKey(text string) string {
 	var key []string
 	for _, in := range emitted.Eval(text) {
-		for what := range spellers {
-			if rowOf(what).ptx.MatchString(in.Opcode) {
+		for _, row := range spellers {
+			if rowOf(row.what).ptx.MatchString(in.Opcode) {
 				key = append(key, in.Canonical())
 			}
 		}
@@ -277,4 +277,32 @@ func rewrite(t *testing.T, l Listing, from *regexp.Regexp, repl string) (string,
 	}
 	t.Fatalf("no instruction matches %s", from)
 	return "", nil
+}
+
+// TestReproducerNamesTheSpelling: a bundle's commands.txt says what SASS
+// the case's typed instruction must assemble to and greps the listing for
+// it; a case without one gets neither line.
+func TestReproducerNamesTheSpelling(t *testing.T) {
+	var imma, f64 domain.Case
+	for _, c := range typedCases(t) {
+		if v, ok := c.Value.(mma.Value); ok && v.AType == mma.S8 && v.BType == mma.U8 && !v.Sparse() {
+			imma = c
+		}
+		if v, ok := c.Value.(mma.Value); ok && v.AType == mma.F64 && v.ShapeName() == "m8n8k4" {
+			v.Tgt = sm80
+			f64 = domain.NewCase(c.Domain, v)
+		}
+	}
+	rep := Reproducer{}.Reproduce(context.Background(), oracles.ReproRequest{Name: oracles.SASS, Case: imma})
+	cmds := strings.Join(rep.Commands, "\n")
+	for _, want := range []string{"must assemble to (docs/sass.md, \"Types in the SASS\"): IMMA.16832.S8.U8\n",
+		"nvdisasm -c case.cubin | grep -E 'BMMA|DMMA|HMMA|IMMA'"} {
+		if !strings.Contains(cmds, want) {
+			t.Errorf("commands lack %q:\n%s", want, cmds)
+		}
+	}
+	rep = Reproducer{}.Reproduce(context.Background(), oracles.ReproRequest{Name: oracles.SASS, Case: f64})
+	if cmds := strings.Join(rep.Commands, "\n"); strings.Contains(cmds, "grep") || len(rep.Commands) != 4 {
+		t.Errorf("an sm_80 mma, which ptxas deletes, got typed commands:\n%s", cmds)
+	}
 }
