@@ -56,8 +56,16 @@ func typedCommands(c domain.Case) []string {
 		"nvdisasm " + strings.Join(NVDisasmArgs("case.cubin"), " ") + " | grep -E '" + strings.Join(families, "|") + "'"}
 }
 
-// Filing files the disassemblers' bugs with NVIDIA.
+// disassemblers is the component of the disassemblers' bugs.
+var disassemblers = oracles.Component{Tag: "NVIDIA (nvdisasm)", Name: "nvdisasm and cuobjdump", Tracker: "NVIDIA"}
+
+// Filing files the disassemblers' bugs with NVIDIA, and a wrong type in the
+// SASS (sass/value, which both listings show alike) as ptxas's.
 func (Reproducer) Filing() oracles.Filing {
-	return oracles.Filing{Component: oracles.Component{Tag: "NVIDIA (nvdisasm)", Name: "nvdisasm and cuobjdump", Tracker: "NVIDIA"},
-		Tool: "nvdisasm", Subject: ptx.Subject}
+	return oracles.Filing{Component: disassemblers, ComponentOf: func(st oracles.Stage, _ string) oracles.Component {
+		if st.Fault == oracles.WrongValue {
+			return ptxas.Reproducer{}.Filing().Component
+		}
+		return disassemblers
+	}, Tool: "nvdisasm", Subject: ptx.Subject}
 }

@@ -57,6 +57,7 @@ func (m *typeMismatch) Diagnostic() string {
 	for i, w := range m.want {
 		want[i] = w.String()
 	}
+	slices.Sort(want)
 	return fmt.Sprintf("sass: %s assembled to %s, want %s\nemitted: %s\nptx: %s",
 		m.ptx.Opcode, m.got, strings.Join(slices.Compact(want), " or "), m.sass.Text, m.ptx.Canonical())
 }

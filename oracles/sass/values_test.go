@@ -306,3 +306,15 @@ func TestReproducerNamesTheSpelling(t *testing.T) {
 		t.Errorf("an sm_80 mma, which ptxas deletes, got typed commands:\n%s", cmds)
 	}
 }
+
+// TestWrongTypeIsFiledWithPtxas: the disassemblers agree on a sass/value
+// listing, so the bucket is ptxas's; their own faults stay theirs.
+func TestWrongTypeIsFiledWithPtxas(t *testing.T) {
+	f := Reproducer{}.Filing()
+	if c := f.ComponentOf(oracles.Stage{Name: stageSASS, Fault: oracles.WrongValue}, ""); c.Tag != "NVIDIA (ptxas)" {
+		t.Errorf("sass/value filed under %q", c.Tag)
+	}
+	if c := f.ComponentOf(oracles.Stage{Name: stageSASS, Fault: oracles.Disagree}, ""); c.Tag != "NVIDIA (nvdisasm)" {
+		t.Errorf("sass/disagree filed under %q", c.Tag)
+	}
+}
