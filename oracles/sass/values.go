@@ -162,12 +162,15 @@ func drain(in Instr) bool { return drainGMMA.MatchString(in.Text) }
 var (
 	// gmmaMod is an operand modifier of a GMMA: "gdesc[UR4].tnspA.negB".
 	gmmaMod = regexp.MustCompile(`\.(tnsp[AB]|neg[AB])\b`)
+	// negRegisterA is a GMMA's A in registers, negated: "R24, -R28, gdesc".
+	negRegisterA = regexp.MustCompile(`^\S+ R\d+, -R\d+, `)
 	// selector is a sparse MMA's sparsity selector, its last immediate.
 	selector = regexp.MustCompile(`, (0x[0-9a-f]+)(?:, gsb0)?$`)
 )
 
 // read is a SASS instruction's spelling, with the operand modifiers of
-// its family: a GMMA's transposes and negations, a sparse MMA's selector
+// its family: a GMMA's transposes and negations (of A in registers, a
+// minus: "-R28"), a sparse MMA's selector
 // (QGMMA.SP and IGMMA.SP print none), an LDGSTS's cache-policy descriptor.
 func read(in Instr) spelling {
 	op := in.Opcode()
@@ -176,6 +179,9 @@ func read(in Instr) spelling {
 	if strings.HasSuffix(fam, "GMMA") {
 		for _, m := range gmmaMod.FindAllStringSubmatch(in.Text, -1) {
 			s.mods = append(s.mods, m[1])
+		}
+		if negRegisterA.MatchString(in.Text) {
+			s.mods = append(s.mods, "negA")
 		}
 	}
 	if strings.Contains(op, ".SP.") && (fam == "HMMA" || fam == "IMMA" || fam == "HGMMA") {
@@ -304,7 +310,7 @@ func lastConst(in emitted.Inst) (int64, bool) {
 // QGMMA.64x8x32.F32.E4M3.E5M2, IGMMA.64x32x32.S8.U8.SAT (no D type: always
 // .s32), BGMMA.64x256x256.AND.POPC; .SP when sparse, with HGMMA's
 // selector; imm-trans-a/b as .tnspA/.tnspB and imm-scale-a/b of -1 as
-// .negA/.negB on the descriptor operand.
+// .negA/.negB on the descriptor operand (A in registers: "-R28").
 func spellWGMMA(in emitted.Inst, _ target.Arch) (spelling, bool) {
 	f, ok := parseForm(in.Opcode)
 	if !ok {

@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite testdata/typed.* with the insta
 // typedTargets are the modules of testdata/typed.*: one per target, with
 // the number of entries whose SASS checkTypes compares (the rest lost
 // their dead instruction to ptxas, or have no spelling it claims).
-var typedTargets = []typedTarget{{"sm_80", 10}, {"sm_90", 3}, {"sm_90a", 78}}
+var typedTargets = []typedTarget{{"sm_80", 10}, {"sm_90", 3}, {"sm_90a", 79}}
 
 type typedTarget struct {
 	arch    string
@@ -37,7 +37,7 @@ type typedTarget struct {
 // domains whose SASS encodes types, mma's moved to sm_90a (ptxas deletes
 // a dead mma below sm_90, and the seeds are mostly sm_80), cp.async's on
 // sm_90a too, wgmma's with N
-// at most 32, and two mma
+// at most 32 and one more with A in registers negated, and two mma
 // the seeds lack: mixed 4-bit types and a saturating 4-bit one, which
 // sm_90 emulates.
 func typedCases(t *testing.T) []domain.Case {
@@ -56,6 +56,14 @@ func typedCases(t *testing.T) []domain.Case {
 			// make the listing 500 KB.
 			v.N = min(v.N, 32)
 			cases[i] = domain.NewCase(c.Domain, v)
+		}
+	}
+	for _, c := range cases {
+		// A in registers, negated: SASS spells it "-R28", not .negA.
+		if v, ok := c.Value.(wgmma.Value); ok && v.ARegister && v.TransB {
+			v.ScaleA, v.ScaleB = -1, -1
+			cases = append(cases, domain.NewCase(wgmma.Name, v))
+			break
 		}
 	}
 	for _, c := range cases {
@@ -236,6 +244,8 @@ func TestTypedMismatches(t *testing.T) {
 			"sass: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 assembled to HGMMA.64x32x16.F32 tnspB, want HGMMA.64x32x16.F32 tnspA tnspB"},
 		{"HGMMA negation", "sm_90a", regexp.MustCompile(`gdesc\[UR4\]\.negA,`), "gdesc[UR4].negB,",
 			"sass: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 assembled to HGMMA.64x32x16.F32 negB, want HGMMA.64x32x16.F32 negA"},
+		{"HGMMA register A negation lost", "sm_90a", regexp.MustCompile(`^(HGMMA\S+ R\d+, )-(R\d+, gdesc)`), "$1$2",
+			"sass: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 assembled to HGMMA.64x32x16.F32 negB tnspB, want HGMMA.64x32x16.F32 negA negB tnspB"},
 		{"QGMMA operand order", "sm_90a", regexp.MustCompile(`^QGMMA\.64x8x32\.F32\.E4M3\.E5M2 `), "QGMMA.64x8x32.F32.E5M2.E4M3 ",
 			"sass: wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e5m2 assembled to QGMMA.64x8x32.F32.E5M2.E4M3, want QGMMA.64x8x32.F32.E4M3.E5M2"},
 		{"IGMMA signedness", "sm_90a", regexp.MustCompile(`^IGMMA\.64x32x32\.S8\.U8 `), "IGMMA.64x32x32.U8.U8 ",
