@@ -28,7 +28,8 @@ func (s spelling) String() string { return strings.Join(append([]string{s.opcode
 type speller func(in emitted.Inst, arch target.Arch) (s spelling, ok bool)
 
 // spellers are the table's rows (by what) whose SASS opcodes encode the
-// PTX instruction's shape, types and qualifiers.
+// PTX instruction's shape, types and qualifiers (a TMA copy's rank and
+// mode).
 var spellers = []struct {
 	what  string
 	spell speller
@@ -38,6 +39,9 @@ var spellers = []struct {
 	{"ldmatrix", spellMatrix("LDSM")},
 	{"stmatrix", spellMatrix("STSM")},
 	{"cp.async.ca/cg", spellCPAsync},
+	{"cp.async.bulk.tensor (global to shared)", spellTMA("UTMALDG")},
+	{"cp.async.bulk.tensor (shared to global)", spellTMA("UTMASTG")},
+	{"cp.async.bulk.prefetch.tensor", spellTMA("UTMAPF.L2")},
 }
 
 // typeMismatch is a SASS instruction whose spelling none of the PTX
@@ -451,4 +455,31 @@ func spellCPAsync(in emitted.Inst, arch target.Arch) (spelling, bool) {
 		s.opcode += ".ZFILL" // src-size, an immediate or a register that is no predicate
 	}
 	return s, true
+}
+
+// spellTMA is a TMA copy or prefetch as ptxas 12.4 assembles it for sm_90
+// and sm_90a: the rank, .IM2COL for .im2col (and a store's
+// .im2col_no_offs), .MULTICAST for .multicast::cluster:
+// UTMALDG.5D.IM2COL, UTMASTG.3D, UTMAPF.L2.4D.IM2COL. No listing showed
+// .L2::cache_hint, im2col with multicast, or sm_100's modes.
+func spellTMA(opcode string) speller {
+	return func(in emitted.Inst, _ target.Arch) (spelling, bool) {
+		var rank, mode, cast string
+		for _, w := range strings.Split(in.Opcode, ".") {
+			switch {
+			case len(w) == 2 && w[1] == 'd' && w[0] >= '1' && w[0] <= '5':
+				rank = "." + strings.ToUpper(w)
+			case w == "im2col" || w == "im2col_no_offs":
+				mode = ".IM2COL"
+			case w == "multicast::cluster":
+				cast = ".MULTICAST"
+			case strings.HasPrefix(w, "tile::") || strings.HasPrefix(w, "im2col::") || strings.HasPrefix(w, "cta_group") || w == "L2::cache_hint":
+				return spelling{}, false
+			}
+		}
+		if rank == "" || (mode != "" && cast != "") {
+			return spelling{}, false
+		}
+		return spelling{opcode: opcode + rank + mode + cast}, true
+	}
 }

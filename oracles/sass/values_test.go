@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite testdata/typed.* with the insta
 // typedTargets are the modules of testdata/typed.*: one per target, with
 // the number of entries whose SASS checkTypes compares (the rest lost
 // their dead instruction to ptxas, or have no spelling it claims).
-var typedTargets = []typedTarget{{"sm_80", 10}, {"sm_90", 3}, {"sm_90a", 79}}
+var typedTargets = []typedTarget{{"sm_80", 10}, {"sm_90", 8}, {"sm_90a", 83}}
 
 type typedTarget struct {
 	arch    string
@@ -34,14 +34,15 @@ type typedTarget struct {
 }
 
 // typedCases are the samples of the golden files: the seeds of the
-// domains whose SASS encodes types, mma's moved to sm_90a (ptxas deletes
+// domains whose SASS encodes types (tmamode's: the TMA copies' rank and
+// mode), mma's moved to sm_90a (ptxas deletes
 // a dead mma below sm_90, and the seeds are mostly sm_80), cp.async's on
 // sm_90a too, wgmma's with N
 // at most 32 and one more with A in registers negated, and two mma
 // the seeds lack: mixed 4-bit types and a saturating 4-bit one, which
 // sm_90 emulates.
 func typedCases(t *testing.T) []domain.Case {
-	cases := seedCases(t, "mma", "ldsm", "cpasync", "wgmma")
+	cases := seedCases(t, "mma", "ldsm", "cpasync", "wgmma", "tmamode")
 	for i, c := range cases {
 		switch v := c.Value.(type) {
 		case mma.Value:
@@ -246,6 +247,12 @@ func TestTypedMismatches(t *testing.T) {
 			"sass: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 assembled to HGMMA.64x32x16.F32 negB, want HGMMA.64x32x16.F32 negA"},
 		{"HGMMA register A negation lost", "sm_90a", regexp.MustCompile(`^(HGMMA\S+ R\d+, )-(R\d+, gdesc)`), "$1$2",
 			"sass: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 assembled to HGMMA.64x32x16.F32 negB tnspB, want HGMMA.64x32x16.F32 negA negB tnspB"},
+		{"UTMALDG im2col lost", "sm_90a", regexp.MustCompile(`^UTMALDG\.5D\.IM2COL `), "UTMALDG.5D ",
+			"sass: cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes assembled to UTMALDG.5D, want UTMALDG.5D.IM2COL"},
+		{"UTMASTG rank", "sm_90", regexp.MustCompile(`^UTMASTG\.3D `), "UTMASTG.2D ",
+			"sass: cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group assembled to UTMASTG.2D, want UTMASTG.3D"},
+		{"UTMALDG multicast lost", "sm_90", regexp.MustCompile(`^UTMALDG\.2D\.MULTICAST `), "UTMALDG.2D ",
+			"sass: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster assembled to UTMALDG.2D, want UTMALDG.2D.MULTICAST"},
 		{"QGMMA operand order", "sm_90a", regexp.MustCompile(`^QGMMA\.64x8x32\.F32\.E4M3\.E5M2 `), "QGMMA.64x8x32.F32.E5M2.E4M3 ",
 			"sass: wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e5m2 assembled to QGMMA.64x8x32.F32.E5M2.E4M3, want QGMMA.64x8x32.F32.E4M3.E5M2"},
 		{"IGMMA signedness", "sm_90a", regexp.MustCompile(`^IGMMA\.64x32x32\.S8\.U8 `), "IGMMA.64x32x32.U8.U8 ",
