@@ -167,7 +167,7 @@ var (
 	// gmmaMod is an operand modifier of a GMMA: "gdesc[UR4].tnspA.negB".
 	gmmaMod = regexp.MustCompile(`\.(tnsp[AB]|neg[AB])\b`)
 	// negRegisterA is a GMMA's A in registers, negated: "R24, -R28, gdesc".
-	negRegisterA = regexp.MustCompile(`^\S+ R\d+, -R\d+, `)
+	negRegisterA = regexp.MustCompile(`^(?:@\S+ )?\S+ R\d+, -R\d+, `)
 	// selector is a sparse MMA's sparsity selector, its last immediate.
 	selector = regexp.MustCompile(`, (0x[0-9a-f]+)(?:, gsb0)?$`)
 )

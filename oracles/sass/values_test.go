@@ -335,3 +335,20 @@ func TestWrongTypeIsFiledWithPtxas(t *testing.T) {
 		t.Errorf("sass/disagree filed under %q", c.Tag)
 	}
 }
+
+// TestRead: the operand modifiers read from listing lines, a guarded one
+// included; QGMMA.SP prints no selector, so none is read.
+func TestRead(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"@P0 HGMMA.64x8x16.F32 R24, -R28, gdesc[UR4].negB.tnspB, R24, !UP0, gsb0", "HGMMA.64x8x16.F32 negA negB tnspB"},
+		{"HGMMA.SP.64x64x32.F32 R24, gdesc[UR4], R24, !UP0, R56, 0x1, gsb0", "HGMMA.SP.64x64x32.F32 sel=0x1"},
+		{"QGMMA.SP.64x128x64.F32.E4M3.E4M3 R24, gdesc[UR4], R24, !UP0, R88, gsb0", "QGMMA.SP.64x128x64.F32.E4M3.E4M3"},
+		{"IMMA.SP.16864.U8.S8.SAT R8, R4.ROW, R8.COL, R12, R4, 0x0", "IMMA.SP.16864.U8.S8.SAT sel=0x0"},
+		{"LDGSTS.E.BYPASS.LTC128B.128 [R0], desc[UR4][R2.64]", "LDGSTS.E.BYPASS.LTC128B.128 desc"},
+		{"LDSM.16.MT88.4 R4, [R2]", "LDSM.16.MT88.4"},
+	} {
+		if got := read(Instr{Text: tc.text}).String(); got != tc.want {
+			t.Errorf("read(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
