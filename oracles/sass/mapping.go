@@ -54,6 +54,7 @@ var mappings = []mapping{
 	{what: "mma", ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "HMMA", doc: "Matrix Multiply and Accumulate"},
 	{what: "mma", ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "IMMA", doc: "Integer Matrix Multiply and Accumulate"},
 	{what: "mma", ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "DMMA", doc: "Matrix Multiply Accumulate"},
+	{what: "mma", ptx: regexp.MustCompile(`\bmma\.(sync|sp)`), sass: "BMMA", doc: "Bit Matrix Multiply and Accumulate"},
 }
 
 // family is an opcode without its modifiers: "LDSM" for "LDSM.16.M88.4".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
@@ -29,6 +30,7 @@ func (Reproducer) Reproduce(_ context.Context, r oracles.ReproRequest) oracles.R
 		"ptxas " + strings.Join(AssembleArgs(arch, "case.cubin", oracles.PTXFile), " "),
 		"nvdisasm " + strings.Join(NVDisasmArgs("case.cubin"), " "),
 		"cuobjdump " + strings.Join(CUObjdumpArgs("case.cubin"), " ")}
+	rep.Commands = append(rep.Commands, typedCommands(r.Case)...)
 	rep.Replay = oracles.ReplayStages
 	rep.Steps = []oracles.Step{
 		{Name: "ptxas", Var: "PTXAS", Tool: ptxas.PTXAS124.Spec, Args: AssembleArgs(arch, cubinFile, oracles.PTXFile), Input: oracles.PTXFile, Output: cubinFile},
@@ -38,8 +40,32 @@ func (Reproducer) Reproduce(_ context.Context, r oracles.ReproRequest) oracles.R
 	return rep
 }
 
-// Filing files the disassemblers' bugs with NVIDIA.
+// typedCommands shows, for a case whose PTX holds an instruction the
+// SASS spells with its types (step 5, sass/value), what ptxas 12.4 must
+// spell it as, and the listing's lines to compare.
+func typedCommands(c domain.Case) []string {
+	e, err := ptx.Render(c)
+	if err != nil {
+		return nil
+	}
+	want, families := expected(e.Text, e.Target.Arch)
+	if len(want) == 0 {
+		return nil
+	}
+	return []string{"# the SASS the PTX's typed instructions must assemble to (docs/sass.md, \"Types in the SASS\"): " + strings.Join(want, "; "),
+		"nvdisasm " + strings.Join(NVDisasmArgs("case.cubin"), " ") + " | grep -E '" + strings.Join(families, "|") + "'"}
+}
+
+// disassemblers is the component of the disassemblers' bugs.
+var disassemblers = oracles.Component{Tag: "NVIDIA (nvdisasm)", Name: "nvdisasm and cuobjdump", Tracker: "NVIDIA"}
+
+// Filing files the disassemblers' bugs with NVIDIA, and a wrong type in the
+// SASS (sass/value, which both listings show alike) as ptxas's.
 func (Reproducer) Filing() oracles.Filing {
-	return oracles.Filing{Component: oracles.Component{Tag: "NVIDIA (nvdisasm)", Name: "nvdisasm and cuobjdump", Tracker: "NVIDIA"},
-		Tool: "nvdisasm", Subject: ptx.Subject}
+	return oracles.Filing{Component: disassemblers, ComponentOf: func(st oracles.Stage, _ string) oracles.Component {
+		if st.Fault == oracles.WrongValue {
+			return ptxas.Reproducer{}.Filing().Component
+		}
+		return disassemblers
+	}, Tool: "nvdisasm", Subject: ptx.Subject}
 }

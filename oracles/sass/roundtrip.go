@@ -184,7 +184,7 @@ func (o *Oracle) failure(name string, res tool.Result) *batch.Outcome {
 }
 
 // judgeEntry compares one entry's functions in both listings, then its
-// SASS with its PTX (steps 3 to 5).
+// SASS with its PTX (steps 3 to 6).
 func judgeEntry(e ptx.Entry, dis, dump Listing) batch.Outcome {
 	fns := functionsOf(e.Name, dis, dump)
 	if len(fns) == 0 {
@@ -201,6 +201,9 @@ func judgeEntry(e ptx.Entry, dis, dump Listing) batch.Outcome {
 	}
 	if why := dropped(e.Text, code); why != "" {
 		return batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: stageSASS, Fault: oracles.Dropped}.String(), Diagnostic: why}
+	}
+	if m, _ := checkTypes(e.Text, e.Target.Arch, code); m != nil {
+		return batch.Outcome{Kind: oracles.Error, Rule: oracles.Stage{Name: stageSASS, Fault: oracles.WrongValue}.String(), Diagnostic: m.Diagnostic()}
 	}
 	return batch.Outcome{Kind: oracles.Accept, Value: found(e.Text, code)}
 }

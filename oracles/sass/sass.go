@@ -22,7 +22,15 @@
 //  4. SASS lacking the opcode that a PTX instruction of the kernel maps to,
 //     for the few instructions that write memory (see mappings): Error
 //     "sass/dropped".
-//  5. Otherwise Accept; Value lists the table's opcodes the SASS holds for
+//  5. A SASS opcode that encodes other types, shape or qualifiers than the
+//     PTX instruction it comes from (mma, wgmma, ldmatrix, stmatrix,
+//     cp.async, TMA copies: see spellers): Error "sass/value", a silent
+//     miscompile, titled "mma.sync...s32.s8.u8.s32 assembled to
+//     IMMA.16832.S8.S8, want IMMA.16832.S8.U8". Only what the listings of
+//     ptxas 12.4 show is claimed (docs/sass.md); where ptxas deleted the
+//     dead instruction (mma and ldmatrix below sm_90 at -O0) nothing is
+//     checked.
+//  6. Otherwise Accept; Value lists the table's opcodes the SASS holds for
 //     the case's instructions, e.g. "LDSM.16.M88.4".
 //
 // ptxas runs at -O0, as the ptxas oracle does: the rendered kernels never

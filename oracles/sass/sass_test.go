@@ -122,7 +122,7 @@ func fakeTool(t *testing.T, real, body string) string {
 // TestFakeDisassemblers: a disassembler that fails, hangs or prints other
 // code than its peer on a cubin ptxas wrote gets the case an error or a
 // timeout with the step's rule; one that loses an LDGSTS in both listings
-// is dropped work.
+// is dropped work, one that spells it .BYPASS (cp.async.cg's) a wrong value.
 func TestFakeDisassemblers(t *testing.T) {
 	real := realSASS(t)
 	cases := []domain.Case{domain.NewCase(cpasync.Name, cpForm(cpasync.F32, 1)), domain.NewCase(cpasync.Name, cpForm(cpasync.F32, 2))}
@@ -141,6 +141,8 @@ func TestFakeDisassemblers(t *testing.T) {
 			"sass/disagree", "nvdisasm and cuobjdump disagree on ENTRY:\nnvdisasm:  /*00d0*/ LDGSTS.X.E"},
 		{"LDGSTS lost", `"$REAL" "$@" | sed '/LDGSTS/d'`, `"$REAL" "$@" | sed '/LDGSTS/d'`, oracles.Error,
 			"sass/dropped", "where the SASS has no LDGSTS"},
+		{"LDGSTS bypasses L1", `"$REAL" "$@" | sed 's/LDGSTS\.E/LDGSTS.E.BYPASS/'`, `"$REAL" "$@" | sed 's/LDGSTS\.E/LDGSTS.E.BYPASS/'`, oracles.Error,
+			"sass/value", "sass: cp.async.ca.shared.global assembled to LDGSTS.E.BYPASS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dis, dump := real.nvdisasm, real.cuobjdmp
