@@ -78,31 +78,3 @@ func TestStructFields(t *testing.T) {
 		}
 	}
 }
-
-type (
-	clampFull struct {
-		stub
-		A uint8 `field:"a,clamp"`
-	}
-	structOption struct {
-		stub
-		P pair `field:"p,range=1..2"`
-	}
-	zipAfterStruct struct {
-		stub
-		P [2]pair  `field:"p"`
-		Z [2]uint8 `field:"z,zip"`
-	}
-)
-
-func TestCompileRefusesStructMisuse(t *testing.T) {
-	for name, compile := range map[string]func() error{
-		"clamp without range": func() error { _, err := desc.Compile[clampFull]("t"); return err },
-		"struct option":       func() error { _, err := desc.Compile[structOption]("t"); return err },
-		"zip after struct":    func() error { _, err := desc.Compile[zipAfterStruct]("t"); return err },
-	} {
-		if err := compile(); err == nil || !strings.Contains(err.Error(), "field ") {
-			t.Errorf("%s: error %v, want one naming the field", name, err)
-		}
-	}
-}
