@@ -74,14 +74,3 @@ func OptInt[T ~int8 | ~uint8 | ~uint16 | ~uint32, N ~int | ~int64](field string,
 	*dst = T(*given)
 	return nil
 }
-
-// FirstErr returns the first non-nil error: the domains check several
-// fields in one expression and report the first one, in field order.
-func FirstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}

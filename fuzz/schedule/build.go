@@ -51,9 +51,6 @@ func add[T any](b *Builder, n *uint8, slots []T, what string, x T) int {
 	return i
 }
 
-// MaxStates sets the model's state bound (0: the default).
-func (b *Builder) MaxStates(n int) *Builder { b.v.MaxStates = uint32(n); return b }
-
 // Buffer declares a buffer and returns its index.
 func (b *Builder) Buffer(s BufSpace) int {
 	return add(b, &b.v.NBuffers, b.v.Buffers[:], "buffers", s)
