@@ -13,9 +13,7 @@ import (
 // check every invariant and judge with both rule sets. Seed values are added
 // on top of testdata/fuzz/<target>/.
 func fuzzDomain(f *testing.F, d domain.Domain) {
-	for _, v := range d.Seeds() {
-		f.Add(v.Encode())
-	}
+	addSeeds(f, d.Seeds())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := d.Decode(data)
 		if err != nil {
@@ -25,6 +23,14 @@ func fuzzDomain(f *testing.F, d domain.Domain) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// addSeeds adds the canonical bytes of a domain's seeds to a fuzz
+// target's corpus.
+func addSeeds(f *testing.F, seeds []domain.Value) {
+	for _, v := range seeds {
+		f.Add(v.Encode())
+	}
 }
 
 func FuzzKindWord(f *testing.F) { fuzzDomain(f, kindword.Domain) }

@@ -27,9 +27,7 @@ const algoStateBound = 20_000
 // FuzzSchedule is the schedule domain's target: decode, every domain
 // invariant and both rule sets (Check), then the model's own invariants.
 func FuzzSchedule(f *testing.F) {
-	for _, v := range schedule.Seeds() {
-		f.Add(v.Encode())
-	}
+	addSeeds(f, schedule.Seeds())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dv, err := schedule.Decode(data)
 		if err != nil {
@@ -181,9 +179,7 @@ func removeOp(v schedule.Value, r, pc int) schedule.Value {
 // InjectFenceProxy (seed 002) and judge the output with the model. A missed
 // fence or an unnecessary one is data (logged); only broken invariants fail.
 func FuzzFenceInsert(f *testing.F) {
-	for _, v := range schedule.Seeds() {
-		f.Add(v.Encode())
-	}
+	addSeeds(f, schedule.Seeds())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dv, err := schedule.Decode(data)
 		if err != nil {

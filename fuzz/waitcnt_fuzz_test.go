@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 
@@ -26,9 +27,7 @@ var waitcntWitnesses = flag.String("waitcnt.witnesses", "",
 // is a finding, not a failure: with -waitcnt.witnesses its minimized
 // witness is recorded.
 func FuzzWaitcnt(f *testing.F) {
-	for _, v := range waitcnt.Seeds() {
-		f.Add(v.Encode())
-	}
+	addSeeds(f, waitcnt.Seeds())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dv, err := waitcnt.Decode(data)
 		if err != nil {
@@ -61,7 +60,7 @@ func checkWaitcntLowering(v waitcnt.Value, ptxisa spec.Judgment) error {
 	for _, w := range waits {
 		inRange = inRange && w.InRange()
 	}
-	exportOK := v.GPU.HasExport() || !slicesContains(v.Ops(), waitcnt.Export)
+	exportOK := v.GPU.HasExport() || !slices.Contains(v.Ops(), waitcnt.Export)
 	if want := exportOK && inRange && res.Sound(); ptxisa.Accept != want {
 		return fmt.Errorf("spec/ptxisa accept=%v (%s), but exports ok=%v, in range=%v, sound=%v",
 			ptxisa.Accept, ptxisa.Diagnostic, exportOK, inRange, res.Sound())
@@ -125,15 +124,6 @@ func checkBest(p *model.Program, waits []waitcnt.Waitcnt, k int, w model.WaitRes
 		}
 	}
 	return nil
-}
-
-func slicesContains(ks []waitcnt.Kind, k waitcnt.Kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // witnessSeen dedups recorded witnesses within one fuzzing process.

@@ -2,6 +2,7 @@ package desc
 
 import (
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
@@ -85,6 +86,9 @@ func (f *Field) isZero(p unsafe.Pointer) bool {
 	if f.Kind == Target {
 		return *f.tgt(p) == target.Target{}
 	}
+	if f.Kind == Struct {
+		return !slices.ContainsFunc(f.bytes(p, 0), func(b byte) bool { return b != 0 })
+	}
 	for i := range f.entries() {
 		if f.getAt(p, i) != 0 {
 			return false
@@ -102,7 +106,20 @@ func (f *Field) clearFrom(p unsafe.Pointer, i int) {
 		*f.tgt(p) = target.Target{}
 		return
 	}
+	if f.Kind == Struct {
+		clear(f.bytes(p, i))
+		return
+	}
 	for ; i < f.entries(); i++ {
 		f.setAt(p, i, 0)
 	}
+}
+
+// bytes is the memory of a struct field's entries from i on.
+func (f *Field) bytes(p unsafe.Pointer, i int) []byte {
+	n := f.entries() - i
+	if n <= 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(f.entry(p, i)), uintptr(n)*f.elem)
 }

@@ -25,10 +25,19 @@
 //	               operand's presence that of its value), and Derive sets it
 //	zip            (an array) its elements alternate in the bytes with
 //	               those of the array field before it
+//	clamp          (with range=LO..HI) the bytes hold the number itself
+//	               and the decoder clamps them into the range, instead of
+//	               storing value-LO and reducing modulo the range's size
+//	               (umma's shapes: the hand-written decoder read 0 as 1)
 //
 // and nothing else: what depends on several fields stays Go. A field may be
 // an array of numbers or enumerations: its range and default are each
-// entry's. A value type may implement
+// entry's. A field may also be a struct, or an array of structs, whose own
+// fields are tagged the same way (umma's layout modes): in the bytes its
+// fields follow each other in place, in JSON it is an object (an array of
+// objects), and its type's methods below apply to it as to the value; its
+// fields are all of version 0, and errors name them by path
+// ("modes[1].stride"). A value type may implement
 //
 //	Derive(given Given)                    (on the pointer) the defaults of
 //	                                       the fields tagged derived
@@ -99,6 +108,7 @@ const (
 	Enum               // an enumeration: one of Names
 	Bool               // a bool, spelled true/false or by Names
 	Target             // a target.Target, spelled "target" and "ptx" in JSON
+	Struct             // a struct of described fields, an object in JSON
 )
 
 // Field is the facts of one field.
@@ -115,6 +125,9 @@ type Field struct {
 	Zip     bool        // an array whose entries alternate with the previous field's
 	Pow2    bool        // a power of two in [Lo, Hi], coded as its exponent
 	NoKey   bool        // no JSON key: Derive sets it from the keys that imply it
+	Clamp   bool        // the bytes hold the number, clamped into [Lo, Hi] on decoding
+	// Sub is a struct field's own description; nil for other kinds.
+	Sub *Record
 	// Index is the struct field's index, for reflection.
 	Index int
 
@@ -169,6 +182,9 @@ func parseTag(sf reflect.StructField) (Field, error) {
 		f.Len, f.elem, t = t.Len(), t.Elem().Size(), t.Elem()
 	}
 	f.goKind = t.Kind()
+	if t.Kind() == reflect.Struct && t != targetType {
+		return f, f.structKind(sf, t, parts[1:])
+	}
 	if err := f.kind(t); err != nil {
 		return f, fmt.Errorf("field %s: %w", sf.Name, err)
 	}
@@ -195,7 +211,32 @@ func parseTag(sf reflect.StructField) (Field, error) {
 	if f.Zip && f.Len == 0 {
 		return f, fmt.Errorf("field %s: zip is for an array", sf.Name)
 	}
+	if f.Clamp && (f.Kind != Int || f.fullBits || f.Pow2) {
+		return f, fmt.Errorf("field %s: clamp wants range=LO..HI of a number", sf.Name)
+	}
 	return f, nil
+}
+
+// structKind compiles a struct field's (an array of structs') own fields;
+// its only option is derived (its Derive method's parent sets it).
+func (f *Field) structKind(sf reflect.StructField, t reflect.Type, opts []string) error {
+	for _, opt := range opts {
+		if opt != "derived" {
+			return fmt.Errorf("field %s: option %q of a struct (want only derived)", sf.Name, opt)
+		}
+		f.Derived = true
+	}
+	sub, err := compile(t)
+	if err != nil {
+		return fmt.Errorf("field %s: %w", sf.Name, err)
+	}
+	for _, sf := range sub.fields {
+		if sf.Since != 0 {
+			return fmt.Errorf("field %s: its field %s has since=%d; a struct's fields are all of version 0", f.GoName, sf.GoName, sf.Since)
+		}
+	}
+	f.Kind, f.Sub, f.elem = Struct, sub, t.Size()
+	return nil
 }
 
 // kind sets the field's kind, width and natural range from its Go type.
@@ -260,6 +301,8 @@ func (f *Field) option(opt string) error {
 		f.Pow2 = true
 	case "nokey":
 		f.NoKey = true
+	case "clamp":
+		f.Clamp = true
 	case "since":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 || n > 255 {

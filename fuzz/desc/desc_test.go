@@ -228,22 +228,38 @@ type (
 		stub
 		A [2]bool `field:"a"`
 	}
+	clampFull struct {
+		stub
+		A uint8 `field:"a,clamp"`
+	}
+	structOption struct {
+		stub
+		P pair `field:"p,range=1..2"`
+	}
+	zipAfterStruct struct {
+		stub
+		P [2]pair  `field:"p"`
+		Z [2]uint8 `field:"z,zip"`
+	}
 )
 
 func TestCompileRefuses(t *testing.T) {
 	for name, compile := range map[string]func() error{
-		"no tag":          func() error { _, err := desc.Compile[noTag]("t"); return err },
-		"range":           func() error { _, err := desc.Compile[badRange]("t"); return err },
-		"default":         func() error { _, err := desc.Compile[badDefault]("t"); return err },
-		"derived":         func() error { _, err := desc.Compile[noDerive]("t"); return err },
-		"option":          func() error { _, err := desc.Compile[badOption]("t"); return err },
-		"target default":  func() error { _, err := desc.Compile[noTargetDefault]("t"); return err },
-		"int of no width": func() error { _, err := desc.Compile[plainInt]("t"); return err },
-		"pow2":            func() error { _, err := desc.Compile[pow2NotPowers]("t"); return err },
-		"zip scalar":      func() error { _, err := desc.Compile[zipNoArray]("t"); return err },
-		"zip length":      func() error { _, err := desc.Compile[zipOtherLength]("t"); return err },
-		"nokey":           func() error { _, err := desc.Compile[nokeyNotDerived]("t"); return err },
-		"bool array":      func() error { _, err := desc.Compile[boolArray]("t"); return err },
+		"no tag":              func() error { _, err := desc.Compile[noTag]("t"); return err },
+		"range":               func() error { _, err := desc.Compile[badRange]("t"); return err },
+		"default":             func() error { _, err := desc.Compile[badDefault]("t"); return err },
+		"derived":             func() error { _, err := desc.Compile[noDerive]("t"); return err },
+		"option":              func() error { _, err := desc.Compile[badOption]("t"); return err },
+		"target default":      func() error { _, err := desc.Compile[noTargetDefault]("t"); return err },
+		"int of no width":     func() error { _, err := desc.Compile[plainInt]("t"); return err },
+		"pow2":                func() error { _, err := desc.Compile[pow2NotPowers]("t"); return err },
+		"zip scalar":          func() error { _, err := desc.Compile[zipNoArray]("t"); return err },
+		"zip length":          func() error { _, err := desc.Compile[zipOtherLength]("t"); return err },
+		"nokey":               func() error { _, err := desc.Compile[nokeyNotDerived]("t"); return err },
+		"bool array":          func() error { _, err := desc.Compile[boolArray]("t"); return err },
+		"clamp without range": func() error { _, err := desc.Compile[clampFull]("t"); return err },
+		"struct option":       func() error { _, err := desc.Compile[structOption]("t"); return err },
+		"zip after struct":    func() error { _, err := desc.Compile[zipAfterStruct]("t"); return err },
 	} {
 		if err := compile(); err == nil || !strings.Contains(err.Error(), "field ") {
 			t.Errorf("%s: error %v, want one naming the field", name, err)

@@ -13,18 +13,31 @@ import (
 func (t *Table[V]) Markdown() string {
 	var b strings.Builder
 	b.WriteString("| field | values | default |\n|---|---|---|\n")
+	t.rows(&b, "")
+	return b.String()
+}
+
+// rows writes one row per field, a struct's fields after its own row with
+// its name as their prefix ("modes[].shape").
+func (t *Record) rows(b *strings.Builder, prefix string) {
 	for _, f := range t.fields {
 		if f.NoKey {
 			continue // implied by other keys; the form's doc says how
 		}
 		if f.Kind == Target {
-			fmt.Fprintf(&b, "| `target` | an architecture, `sm_90a` | `%s` |\n", f.defArch)
+			fmt.Fprintf(b, "| `target` | an architecture, `sm_90a` | `%s` |\n", f.defArch)
 			b.WriteString("| `ptx` | a PTX ISA version, `8.0` | the target's first |\n")
 			continue
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, f.values(), f.defaultText())
+		fmt.Fprintf(b, "| `%s` | %s | %s |\n", prefix+f.Name, f.values(), f.defaultText())
+		if f.Kind == Struct {
+			name := prefix + f.Name
+			if f.Len > 0 {
+				name += "[]"
+			}
+			f.Sub.rows(b, name+".")
+		}
 	}
-	return b.String()
 }
 
 // values spells what a field accepts.
@@ -38,6 +51,8 @@ func (f *Field) values() string {
 // entryValues spells what a scalar or one array entry accepts.
 func (f *Field) entryValues() string {
 	switch {
+	case f.Kind == Struct:
+		return "an object of the fields below"
 	case f.Names != nil:
 		return "`" + strings.Join(f.Names, "`, `") + "`"
 	case f.Kind == Bool:

@@ -39,15 +39,23 @@ func (g Given) Len(field string) int { return g.lens[field] }
 // and "ptx", an array as the entries v carries; it leaves out the fields v
 // has no use for.
 func (t *Table[V]) JSON(v V) ([]byte, error) {
-	p := unsafe.Pointer(&v)
-	b := make([]byte, 0, 256)
+	b, err := t.appendObject(make([]byte, 0, 256), unsafe.Pointer(&v), any(&v))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.domain, err)
+	}
+	return b, nil
+}
+
+// appendObject writes the struct at p (obj, its pointer) as a JSON object.
+func (t *Record) appendObject(b []byte, p unsafe.Pointer, obj any) ([]byte, error) {
 	b = append(b, '{')
+	start := len(b)
 	for i := range t.fields {
 		f := &t.fields[i]
-		if f.NoKey || t.unused && any(&v).(unuser).Unused(f.Name) != "" {
+		if f.NoKey || t.unused && obj.(unuser).Unused(f.Name) != "" {
 			continue
 		}
-		if len(b) > 1 {
+		if len(b) > start {
 			b = append(b, ',')
 		}
 		if f.Kind == Target {
@@ -57,24 +65,29 @@ func (t *Table[V]) JSON(v V) ([]byte, error) {
 			continue
 		}
 		b = append(strconv.AppendQuote(b, f.Name), ':')
+		var err error
 		if f.Len == 0 {
-			b = f.appendEntry(b, p, 0)
+			if b, err = f.appendEntry(b, p, 0); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		b = append(b, '[')
-		for j := range t.count(&v, f) {
+		for j := range t.count(obj, f) {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = f.appendEntry(b, p, j)
+			if b, err = f.appendEntry(b, p, j); err != nil {
+				return nil, err
+			}
 		}
 		b = append(b, ']')
 	}
 	for _, k := range t.extra {
-		if x := any(&v).(speller).Spell(k); x != nil {
+		if x := obj.(speller).Spell(k); x != nil {
 			js, err := json.Marshal(x)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", t.domain, k, err)
+				return nil, fmt.Errorf("%s: %w", k, err)
 			}
 			b = append(append(strconv.AppendQuote(append(b, ','), k), ':'), js...)
 		}
@@ -96,17 +109,21 @@ func Extra[T any](given Given, key string) (x T, ok bool, err error) {
 }
 
 // appendEntry writes entry i of a field as JSON.
-func (f *Field) appendEntry(b []byte, p unsafe.Pointer, i int) []byte {
+func (f *Field) appendEntry(b []byte, p unsafe.Pointer, i int) ([]byte, error) {
+	if f.Kind == Struct {
+		q := f.entry(p, i)
+		return f.Sub.appendObject(b, q, f.Sub.at(q))
+	}
 	n := f.getAt(p, i)
 	switch {
 	case f.Names != nil:
-		return strconv.AppendQuote(b, f.Names.Name(int(n)))
+		return strconv.AppendQuote(b, f.Names.Name(int(n))), nil
 	case f.Kind == Bool:
-		return strconv.AppendBool(b, n != 0)
+		return strconv.AppendBool(b, n != 0), nil
 	case f.goKind == reflect.Uint64:
-		return strconv.AppendUint(b, uint64(n), 10)
+		return strconv.AppendUint(b, uint64(n), 10), nil
 	}
-	return strconv.AppendInt(b, n, 10)
+	return strconv.AppendInt(b, n, 10), nil
 }
 
 // Parse parses the strict JSON form: an absent (or null) field takes its
@@ -128,11 +145,17 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 	if err != nil {
 		return v, err
 	}
-	p := unsafe.Pointer(&v)
+	return v, t.parseInto(m, unsafe.Pointer(&v), any(&v))
+}
+
+// parseInto sets the struct at p (obj, its pointer) from the fields of a
+// JSON object, m.
+func (t *Record) parseInto(m map[string]json.RawMessage, p unsafe.Pointer, obj any) error {
+	var err error
 	for i := range t.fields { // the target first, as the hand-written forms did
 		if f := &t.fields[i]; f.Kind == Target {
 			if *f.tgt(p), err = parseTarget(m, f.defArch); err != nil {
-				return v, err
+				return err
 			}
 		}
 	}
@@ -144,42 +167,103 @@ func (t *Table[V]) parse(data []byte) (V, error) {
 		}
 		raw, ok := m[f.Name]
 		switch {
+		case !ok && f.Kind == Struct: // zero, or as Derive sets it
 		case !ok:
 			for j := range f.entries() {
 				f.setAt(p, j, f.def)
 			}
+		case f.Kind == Struct:
+			if given.lens[f.Name], err = f.parseStructs(p, raw); err != nil {
+				return err
+			}
 		case f.Len > 0:
 			if given.lens[f.Name], err = f.parseArray(p, raw); err != nil {
-				return v, err
+				return err
 			}
 		default:
-			n, err := t.parseScalar(f, raw, given)
+			n, err := t.parseScalar(f, raw, given, obj)
 			if err != nil {
-				return v, err
+				return err
 			}
 			f.set(p, n)
 		}
 	}
 	if t.derives {
-		any(&v).(deriver).Derive(given)
+		obj.(deriver).Derive(given)
 	}
-	if err := t.refuseUnused(&v, given); err != nil {
-		return v, err
+	if err := t.refuseUnused(p, obj, given); err != nil {
+		return err
 	}
-	if err := t.checkCounts(&v, given); err != nil {
-		return v, err
+	if err := t.checkCounts(p, obj, given); err != nil {
+		return err
 	}
 	if t.checks {
-		if err := any(&v).(checker).Check(given); err != nil {
-			return v, err
+		return obj.(checker).Check(given)
+	}
+	return nil
+}
+
+// parseStructs reads a struct field's object (an array's objects, at most
+// its length, returning how many there were); errors name the field's
+// path ("modes[1].stride").
+func (f *Field) parseStructs(p unsafe.Pointer, raw json.RawMessage) (int, error) {
+	entries := []json.RawMessage{raw}
+	if f.Len > 0 {
+		if err := json.Unmarshal(raw, &entries); err != nil {
+			return 0, typeErr(f.Name, "array", err)
+		}
+		if len(entries) > f.Len {
+			return 0, Errorf(f.Name, "%d entries, at most %d", len(entries), f.Len)
 		}
 	}
-	return v, nil
+	for j, e := range entries {
+		name := f.Name
+		if f.Len > 0 {
+			name = fmt.Sprintf("%s[%d]", f.Name, j)
+		}
+		m, err := f.Sub.object(e)
+		if err == nil {
+			q := f.entry(p, j)
+			err = f.Sub.parseInto(m, q, f.Sub.at(q))
+		}
+		if err != nil {
+			return 0, within(name, err)
+		}
+	}
+	return len(entries), nil
+}
+
+// FieldError is an error about one field of a JSON input. Field is its
+// path: a struct field's errors are prefixed with the struct's name.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %v", e.Field, e.Err) }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// Errorf is an error about the field of a JSON input, for the Check and
+// Derive methods of a struct inside a value: its path gets the struct's
+// name.
+func Errorf(field, format string, args ...any) error {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// within puts the error of a struct's field under the struct's name.
+func within(name string, err error) error {
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		fe.Field = name + "." + fe.Field
+		return err
+	}
+	return &FieldError{Field: name, Err: err}
 }
 
 // parseScalar reads one scalar field's raw JSON value, or an alias of an
 // enumeration's name, which it records in given.
-func (t *Table[V]) parseScalar(f *Field, raw json.RawMessage, given Given) (int64, error) {
+func (t *Record) parseScalar(f *Field, raw json.RawMessage, given Given, obj any) (int64, error) {
 	n, err := f.parseJSON(raw)
 	if err == nil || f.Kind != Enum || !t.aliases {
 		return n, err
@@ -188,7 +272,7 @@ func (t *Table[V]) parseScalar(f *Field, raw json.RawMessage, given Given) (int6
 	if json.Unmarshal(raw, &s) != nil {
 		return n, err
 	}
-	name, ok := any(new(V)).(aliaser).Alias(f.Name, s)
+	name, ok := obj.(aliaser).Alias(f.Name, s)
 	if !ok {
 		return n, err
 	}
@@ -205,7 +289,7 @@ func (f *Field) parseArray(p unsafe.Pointer, raw json.RawMessage) (int, error) {
 		return 0, typeErr(f.Name, "array", err)
 	}
 	if len(entries) > f.Len {
-		return 0, fmt.Errorf("field %q: %d entries, at most %d", f.Name, len(entries), f.Len)
+		return 0, Errorf(f.Name, "%d entries, at most %d", len(entries), f.Len)
 	}
 	for j, e := range entries {
 		n, err := f.parseJSON(e)
@@ -220,16 +304,15 @@ func (f *Field) parseArray(p unsafe.Pointer, raw json.RawMessage) (int, error) {
 // checkCounts refuses a given array with another number of entries than
 // the value carries, and zeroes the entries past that number (defaults
 // fill every entry).
-func (t *Table[V]) checkCounts(v *V, given Given) error {
-	p := unsafe.Pointer(v)
+func (t *Record) checkCounts(p unsafe.Pointer, obj any, given Given) error {
 	for i := range t.fields {
 		f := &t.fields[i]
 		if f.Len == 0 {
 			continue
 		}
-		n := t.count(v, f)
+		n := t.count(obj, f)
 		if given.Has(f.Name) && given.Len(f.Name) != n {
-			return fmt.Errorf("field %q: %d entries, want %d for this value", f.Name, given.Len(f.Name), n)
+			return Errorf(f.Name, "%d entries, want %d for this value", given.Len(f.Name), n)
 		}
 		f.clearFrom(p, n)
 	}
@@ -238,7 +321,7 @@ func (t *Table[V]) checkCounts(v *V, given Given) error {
 
 // object decodes data into its fields' raw values, refusing unknown names
 // and dropping nulls (an absent field).
-func (t *Table[V]) object(data []byte) (map[string]json.RawMessage, error) {
+func (t *Record) object(data []byte) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		var se *json.SyntaxError
@@ -253,14 +336,14 @@ func (t *Table[V]) object(data []byte) (map[string]json.RawMessage, error) {
 			continue
 		}
 		if i, ok := t.byName[k]; (!ok || t.fields[i].NoKey) && !t.targetKey(k) && !slices.Contains(t.extra, k) {
-			return nil, fmt.Errorf("field %q: unknown field %q (want one of %q)", k, k, append(names(t.fields), t.extra...))
+			return nil, Errorf(k, "unknown field %q (want one of %q)", k, append(names(t.fields), t.extra...))
 		}
 	}
 	return m, nil
 }
 
 // targetKey reports whether k is "target" or "ptx" of a value with a target.
-func (t *Table[V]) targetKey(k string) bool {
+func (t *Record) targetKey(k string) bool {
 	if k != "target" && k != "ptx" {
 		return false
 	}
@@ -269,11 +352,11 @@ func (t *Table[V]) targetKey(k string) bool {
 
 // refuseUnused zeroes the fields the value has no use for, and refuses one
 // given non-zero (an array given with entries).
-func (t *Table[V]) refuseUnused(v *V, given Given) error {
+func (t *Record) refuseUnused(p unsafe.Pointer, obj any, given Given) error {
 	if !t.unused {
 		return nil
 	}
-	u, p := any(v).(unuser), unsafe.Pointer(v)
+	u := obj.(unuser)
 	for i := range t.fields {
 		f := &t.fields[i]
 		why := u.Unused(f.Name)
@@ -281,7 +364,7 @@ func (t *Table[V]) refuseUnused(v *V, given Given) error {
 			continue
 		}
 		if given.Has(f.Name) && (!f.isZero(p) || given.Len(f.Name) > 0) {
-			return fmt.Errorf("field %q: %s, but %s", f.Name, given.m[f.Name], why)
+			return Errorf(f.Name, "%s, but %s", given.m[f.Name], why)
 		}
 		f.clear(p)
 	}
@@ -326,10 +409,10 @@ func (f *Field) parseJSON(raw json.RawMessage) (int64, error) {
 // other numbers.
 func checkRange(f *Field, n int64) error {
 	if n < f.Lo || n > f.Hi {
-		return fmt.Errorf("field %q: %d out of range [%d, %d]", f.Name, n, f.Lo, f.Hi)
+		return Errorf(f.Name, "%d out of range [%d, %d]", n, f.Lo, f.Hi)
 	}
 	if f.Pow2 && !isPow2(n) {
-		return fmt.Errorf("field %q: %d is not a power of two", f.Name, n)
+		return Errorf(f.Name, "%d is not a power of two", n)
 	}
 	return nil
 }
@@ -338,9 +421,9 @@ func checkRange(f *Field, n int64) error {
 func typeErr(field, want string, err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Errorf("field %q: want %s, got JSON %s", field, want, te.Value)
+		return Errorf(field, "want %s, got JSON %s", want, te.Value)
 	}
-	return fmt.Errorf("field %q: %w", field, err)
+	return Errorf(field, "%w", err)
 }
 
 // parseTarget reads "target" (def when absent) and "ptx".

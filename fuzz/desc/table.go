@@ -11,18 +11,27 @@ import (
 
 // Table is the compiled description of the value type V of one domain.
 type Table[V domain.Value] struct {
-	domain  string
+	domain string
+	*Record
+}
+
+// Record is the compiled description of one struct type: a domain's value
+// type, or the type of a struct field inside it (*T below).
+type Record struct {
 	typ     reflect.Type
 	fields  []Field
 	steps   [][]step // steps[v] is version v's layout
 	byName  map[string]int
-	derives bool     // *V has a Derive method
-	unused  bool     // *V has an Unused method
-	checks  bool     // *V has a Check method
-	canon   bool     // *V has a Canonical method
-	counts  bool     // *V has a Count method
-	aliases bool     // *V has an Alias method
-	extra   []string // the keys of *V's Spellings
+	derives bool     // *T has a Derive method
+	unused  bool     // *T has an Unused method
+	checks  bool     // *T has a Check method
+	canon   bool     // *T has a Canonical method
+	counts  bool     // *T has a Count method
+	aliases bool     // *T has an Alias method
+	extra   []string // the keys of *T's Spellings
+	// finish says decoding calls finish: the type has a Count, Unused or
+	// Canonical method, or a struct field of one.
+	finish bool
 }
 
 // deriver sets the defaults of the fields tagged derived.
@@ -58,16 +67,29 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 	if typ.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("desc: %s: value type %s is not a struct", domainName, typ)
 	}
-	t := &Table[V]{domain: domainName, typ: typ, byName: map[string]int{}}
-	_, t.derives = any(new(V)).(deriver)
-	_, t.unused = any(new(V)).(unuser)
-	_, t.checks = any(new(V)).(checker)
-	_, t.canon = any(new(V)).(canonicaler)
-	_, t.counts = any(new(V)).(counter)
-	_, t.aliases = any(new(V)).(aliaser)
-	if sp, ok := any(new(V)).(speller); ok {
-		t.extra = sp.Spellings()
+	r, err := compile(typ)
+	if err != nil {
+		return nil, fmt.Errorf("desc: %s: %w", domainName, err)
 	}
+	t := &Table[V]{domain: domainName, Record: r}
+	registry.Store(typ, Described(t))
+	return t, nil
+}
+
+// compile reads the tags of the struct type typ.
+func compile(typ reflect.Type) (*Record, error) {
+	r := &Record{typ: typ, byName: map[string]int{}}
+	ptr := reflect.New(typ).Interface()
+	_, r.derives = ptr.(deriver)
+	_, r.unused = ptr.(unuser)
+	_, r.checks = ptr.(checker)
+	_, r.canon = ptr.(canonicaler)
+	_, r.counts = ptr.(counter)
+	_, r.aliases = ptr.(aliaser)
+	if sp, ok := ptr.(speller); ok {
+		r.extra = sp.Spellings()
+	}
+	r.finish = r.unused || r.canon || r.counts
 	for i := range typ.NumField() {
 		sf := typ.Field(i)
 		if !sf.IsExported() {
@@ -75,25 +97,30 @@ func Compile[V domain.Value](domainName string) (*Table[V], error) {
 		}
 		f, err := parseTag(sf)
 		if err != nil {
-			return nil, fmt.Errorf("desc: %s: %w", domainName, err)
+			return nil, err
 		}
-		if f.Derived && !t.derives {
-			return nil, fmt.Errorf("desc: %s: field %s is derived, but *%s has no Derive method", domainName, sf.Name, typ)
+		if f.Derived && !r.derives {
+			return nil, fmt.Errorf("field %s is derived, but *%s has no Derive method", sf.Name, typ)
 		}
-		if prev := len(t.fields) - 1; f.Zip && (prev < 0 || t.fields[prev].Len != f.Len || t.fields[prev].Since != f.Since) {
-			return nil, fmt.Errorf("desc: %s: field %s is zipped, but the field before it is no array of %d entries of its version",
-				domainName, sf.Name, f.Len)
+		if prev := len(r.fields) - 1; f.Zip && (prev < 0 || r.fields[prev].Len != f.Len || r.fields[prev].Since != f.Since ||
+			r.fields[prev].Kind == Struct) {
+			return nil, fmt.Errorf("field %s is zipped, but the field before it is no array of %d numbers of its version",
+				sf.Name, f.Len)
 		}
-		if _, dup := t.byName[f.Name]; dup {
-			return nil, fmt.Errorf("desc: %s: two fields named %q", domainName, f.Name)
+		if _, dup := r.byName[f.Name]; dup {
+			return nil, fmt.Errorf("two fields named %q", f.Name)
 		}
-		t.byName[f.Name] = len(t.fields)
-		t.fields = append(t.fields, f)
+		r.finish = r.finish || f.Kind == Struct && f.Sub.finish
+		r.byName[f.Name] = len(r.fields)
+		r.fields = append(r.fields, f)
 	}
-	t.steps = layout(t.fields)
-	registry.Store(typ, Described(t))
-	return t, nil
+	r.steps = layout(r.fields)
+	return r, nil
 }
+
+// at is the value of type *T whose struct lies at p, for calling its
+// methods.
+func (r *Record) at(p unsafe.Pointer) any { return reflect.NewAt(r.typ, p).Interface() }
 
 // MustCompile is Compile for a package-level table: a bad tag is a bug of
 // the domain's own code, found by its first test.
@@ -106,7 +133,7 @@ func MustCompile[V domain.Value](domainName string) *Table[V] {
 }
 
 // FieldList implements Described.
-func (t *Table[V]) FieldList() []Field { return t.fields }
+func (r *Record) FieldList() []Field { return r.fields }
 
 // Encode returns v's canonical bytes.
 func (t *Table[V]) Encode(v V) []byte {
@@ -123,7 +150,7 @@ func (t *Table[V]) Encode(v V) []byte {
 }
 
 // version is the highest version of a non-zero field of the value at p.
-func (t *Table[V]) version(p unsafe.Pointer) int {
+func (t *Record) version(p unsafe.Pointer) int {
 	ver := 0
 	for i := range t.fields {
 		if f := &t.fields[i]; f.Since > ver && !f.isZero(p) {
@@ -134,7 +161,7 @@ func (t *Table[V]) version(p unsafe.Pointer) int {
 }
 
 // write appends the fields of one version.
-func (t *Table[V]) write(w *domain.Writer, p unsafe.Pointer, ver int) {
+func (t *Record) write(w *domain.Writer, p unsafe.Pointer, ver int) {
 	for _, s := range t.steps[ver] {
 		if s.field < 0 {
 			var b uint8
@@ -152,6 +179,10 @@ func (t *Table[V]) write(w *domain.Writer, p unsafe.Pointer, ver int) {
 			continue
 		}
 		for i := range f.entries() {
+			if f.Kind == Struct {
+				f.Sub.write(w, f.entry(p, i), 0)
+				continue
+			}
 			f.writeEntry(w, p, i)
 			for _, z := range s.zip {
 				t.fields[z].writeEntry(w, p, i)
@@ -166,8 +197,10 @@ func (f *Field) writeEntry(w *domain.Writer, p unsafe.Pointer, i int) {
 		w.U8(uint8(max(exp(f.getAt(p, i))-exp(f.Lo), 0)))
 		return
 	}
-	raw := uint64(f.getAt(p, i) - f.Lo)
-	if f.fullBits {
+	// A number below its range is a cleared field (an entry past its
+	// count, say): it writes as the range's low end.
+	raw := uint64(max(f.getAt(p, i)-f.Lo, 0))
+	if f.fullBits || f.Clamp {
 		raw = uint64(f.getAt(p, i))
 	}
 	writeWidth(w, f.width, raw)
@@ -191,15 +224,33 @@ func (t *Table[V]) decode(data []byte) V {
 			t.read(r, p, i)
 		}
 	}
+	if t.finish {
+		t.finishAt(p, any(&v))
+	}
+	return v
+}
+
+// finishAt zeroes what the decoded struct at p (obj, its pointer) does not
+// carry, and sets what other fields determine: its struct fields' first,
+// then its own.
+func (t *Record) finishAt(p unsafe.Pointer, obj any) {
+	for i := range t.fields {
+		if f := &t.fields[i]; f.Kind == Struct && f.Sub.finish {
+			for j := range f.entries() {
+				q := f.entry(p, j)
+				f.Sub.finishAt(q, f.Sub.at(q))
+			}
+		}
+	}
 	if t.counts {
 		for i := range t.fields {
 			if f := &t.fields[i]; f.Len > 0 {
-				f.clearFrom(p, t.count(&v, f))
+				f.clearFrom(p, t.count(obj, f))
 			}
 		}
 	}
 	if t.unused {
-		u := any(&v).(unuser)
+		u := obj.(unuser)
 		for i := range t.fields {
 			if f := &t.fields[i]; !f.isZero(p) && u.Unused(f.Name) != "" {
 				f.clear(p)
@@ -207,13 +258,12 @@ func (t *Table[V]) decode(data []byte) V {
 		}
 	}
 	if t.canon {
-		any(&v).(canonicaler).Canonical()
+		obj.(canonicaler).Canonical()
 	}
-	return v
 }
 
 // read reads the fields of one version.
-func (t *Table[V]) read(r *domain.Reader, p unsafe.Pointer, ver int) {
+func (t *Record) read(r *domain.Reader, p unsafe.Pointer, ver int) {
 	for _, s := range t.steps[ver] {
 		if s.field < 0 {
 			b := r.U8()
@@ -228,6 +278,10 @@ func (t *Table[V]) read(r *domain.Reader, p unsafe.Pointer, ver int) {
 			continue
 		}
 		for i := range f.entries() {
+			if f.Kind == Struct {
+				f.Sub.read(r, f.entry(p, i), 0)
+				continue
+			}
 			f.readEntry(r, p, i)
 			for _, z := range s.zip {
 				t.fields[z].readEntry(r, p, i)
@@ -248,15 +302,29 @@ func (f *Field) readEntry(r *domain.Reader, p unsafe.Pointer, i int) {
 		f.setAt(p, i, int64(raw)) // setAt truncates to the width: two's complement for signed types
 		return
 	}
+	if f.Clamp {
+		f.setAt(p, i, min(max(f.signedRaw(raw), f.Lo), f.Hi))
+		return
+	}
 	f.setAt(p, i, f.Lo+int64(raw%uint64(f.Hi-f.Lo+1)))
 }
 
-// count is how many entries of the array field f the value at p carries.
-func (t *Table[V]) count(v *V, f *Field) int {
+// signedRaw reads raw bytes of the field's width as its Go type does.
+func (f *Field) signedRaw(raw uint64) int64 {
+	if !f.signed {
+		return int64(raw)
+	}
+	shift := 64 - 8*f.width
+	return int64(raw<<shift) >> shift
+}
+
+// count is how many entries of the array field f the struct obj (a
+// pointer) carries.
+func (t *Record) count(obj any, f *Field) int {
 	if !t.counts {
 		return f.Len
 	}
-	return min(max(any(v).(counter).Count(f.Name), 0), f.Len)
+	return min(max(obj.(counter).Count(f.Name), 0), f.Len)
 }
 
 func writeWidth(w *domain.Writer, width int, raw uint64) {

@@ -38,15 +38,6 @@ func (r *Reader) U64() uint64 { return binary.LittleEndian.Uint64(r.next(8)) }
 // Bool reads one byte as its low bit.
 func (r *Reader) Bool() bool { return r.U8()&1 != 0 }
 
-// Flags reads one byte and sets *dst[i] to its bit i: several booleans
-// share one byte of the canonical form.
-func (r *Reader) Flags(dst ...*bool) {
-	f := r.U8()
-	for i, d := range dst {
-		*d = f>>i&1 != 0
-	}
-}
-
 // Index reads one byte as an index into n choices (n must be 1..256).
 func (r *Reader) Index(n int) int { return int(r.U8()) % n }
 
@@ -74,16 +65,4 @@ func (w *Writer) Bool(v bool) {
 	} else {
 		w.U8(0)
 	}
-}
-
-// Flags appends one byte with bit i set when bits[i] is true, the layout
-// Reader.Flags reads.
-func (w *Writer) Flags(bits ...bool) {
-	var f uint8
-	for i, b := range bits {
-		if b {
-			f |= 1 << i
-		}
-	}
-	w.U8(f)
 }

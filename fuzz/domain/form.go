@@ -48,18 +48,6 @@ func ParseTargetForm[F targetForm, V Value](domainName string, data []byte, def 
 	})
 }
 
-// Ptr returns a pointer to a copy of v, for writing a present field of a
-// JSON form.
-func Ptr[T any](v T) *T { return &v }
-
-// Opt copies *given into dst when the field is present and keeps the
-// default in dst otherwise.
-func Opt[T any](given, dst *T) {
-	if given != nil {
-		*dst = *given
-	}
-}
-
 // OptEnum parses an optional enum field into dst, keeping dst when absent.
 func OptEnum[T ~uint8](e Enum, field string, given *string, dst *T) error {
 	if given == nil {
@@ -84,16 +72,5 @@ func OptInt[T ~int8 | ~uint8 | ~uint16 | ~uint32, N ~int | ~int64](field string,
 		return err
 	}
 	*dst = T(*given)
-	return nil
-}
-
-// FirstErr returns the first non-nil error: the domains check several
-// fields in one expression and report the first one, in field order.
-func FirstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
 	return nil
 }

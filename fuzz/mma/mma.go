@@ -86,21 +86,7 @@ func (t Type) String() string { return Types.Name(int(t)) }
 func (Type) Enum() domain.Enum { return Types }
 
 // Bits is the element's width in bits.
-func (t Type) Bits() int {
-	switch t {
-	case F16, BF16:
-		return 16
-	case F32, S32:
-		return 32
-	case F64:
-		return 64
-	case S4, U4:
-		return 4
-	case B1:
-		return 1
-	}
-	return 8
-}
+func (t Type) Bits() int { return domain.TypeBits(t.String()) }
 
 // Float reports whether t is a floating-point type.
 func (t Type) Float() bool { return t <= E5M2 }

@@ -132,23 +132,40 @@ func (f *Fields) walk(t reflect.Type, key string, path []int) {
 	// into; they are left as the parent value has them.
 }
 
-// describe gives the top-level number leaves the ranges of the domain's
-// description, where it has one.
+// describe gives the number leaves the ranges of the domain's
+// description, where it has one: a field's, an array entry's, and those of
+// the fields of a described struct (umma's mode shapes).
 func (f *Fields) describe() {
 	d, ok := desc.Lookup(f.typ)
 	if !ok {
 		return
 	}
-	byIndex := map[int]desc.Field{}
-	for _, df := range d.FieldList() {
-		byIndex[df.Index] = df
-	}
 	for i := range f.leaves {
 		l := &f.leaves[i]
-		if df, ok := byIndex[l.path[0]]; ok && len(l.path) == 1 && df.Kind == desc.Int {
+		if df, ok := described(d.FieldList(), l.path); ok && df.Kind == desc.Int {
 			l.ranged, l.lo, l.hi = true, df.Lo, df.Hi
 		}
 	}
+}
+
+// described is the description of the leaf at path (a field index, an
+// entry index when the field is an array, then the same inside a struct).
+func described(fields []desc.Field, path []int) (desc.Field, bool) {
+	for len(path) > 0 {
+		i := slices.IndexFunc(fields, func(df desc.Field) bool { return df.Index == path[0] })
+		if i < 0 {
+			return desc.Field{}, false
+		}
+		df := fields[i]
+		if path = path[1:]; df.Len > 0 && len(path) > 0 {
+			path = path[1:] // the entry
+		}
+		if df.Kind != desc.Struct {
+			return df, len(path) == 0
+		}
+		fields = df.Sub.FieldList()
+	}
+	return desc.Field{}, false
 }
 
 // group sorts the number and boolean leaves into one group per key, in

@@ -41,16 +41,19 @@ func (b *Builder) next(n *uint8, max int, what string) (int, bool) {
 	return int(*n) - 1, true
 }
 
-// MaxStates sets the model's state bound (0: the default).
-func (b *Builder) MaxStates(n int) *Builder { b.v.MaxStates = uint32(n); return b }
+// add puts x in the next of the declared slots (n of them used) and returns
+// its index; past the last slot it records the error and returns 0.
+func add[T any](b *Builder, n *uint8, slots []T, what string, x T) int {
+	i, ok := b.next(n, len(slots), what)
+	if ok {
+		slots[i] = x
+	}
+	return i
+}
 
 // Buffer declares a buffer and returns its index.
 func (b *Builder) Buffer(s BufSpace) int {
-	i, ok := b.next(&b.v.NBuffers, MaxBuffers, "buffers")
-	if ok {
-		b.v.Buffers[i] = s
-	}
-	return i
+	return add(b, &b.v.NBuffers, b.v.Buffers[:], "buffers", s)
 }
 
 // Barrier declares an mbarrier initialized with count before the roles
@@ -63,20 +66,12 @@ func (b *Builder) Barrier(count int) int {
 func (b *Builder) UninitBarrier() int { return b.barrier(Barrier{}) }
 
 func (b *Builder) barrier(bar Barrier) int {
-	i, ok := b.next(&b.v.NBarriers, MaxBarriers, "mbarriers")
-	if ok {
-		b.v.Barriers[i] = bar
-	}
-	return i
+	return add(b, &b.v.NBarriers, b.v.Barriers[:], "mbarriers", bar)
 }
 
 // Ring declares a circular-buffer ring of stages and returns its index.
 func (b *Builder) Ring(stages int) int {
-	i, ok := b.next(&b.v.NRings, MaxRings, "rings")
-	if ok {
-		b.v.Rings[i] = uint8(stages)
-	}
-	return i
+	return add(b, &b.v.NRings, b.v.Rings[:], "rings", uint8(stages))
 }
 
 // TensorMap declares a tensor map and returns its index.

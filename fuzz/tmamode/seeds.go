@@ -40,6 +40,9 @@ func Seeds() []domain.Value {
 		with(load(Im2colW128, 5, sm100f), func(v *Value) { v.WHalo, v.CTAGroup = 31, 1 }),
 		store(Tile, 3, sm90), store(Im2colNoOffs, 3, sm90a), store(Scatter4, 2, sm100a),
 		prefetch(Tile, 2, sm90), prefetch(Im2col, 4, sm90a), prefetch(Gather4, 2, sm100a),
+		with(load(Im2col, 3, sm90a), func(v *Value) { v.CacheHint, v.Multicast = true, true }),
+		with(store(Tile, 2, sm90), func(v *Value) { v.CacheHint = true }),
+		with(prefetch(Tile, 1, sm90a), func(v *Value) { v.CacheHint = true }),
 		// Seed gates, both sides.
 		load(Tile, 0, sm90a), load(Tile, 6, sm90a), load(Im2col, 2, sm90a), load(Im2colW, 2, sm100a),
 		store(Scatter4, 3, sm100a), load(Im2colW, 3, sm90a), load(Im2colW128, 3, sm120a),
@@ -48,6 +51,7 @@ func Seeds() []domain.Value {
 		load(Tile, 2, target.MustParse("sm_100a", "8.4")),
 		load(Tile, 2, target.MustParse("sm_80", "")),
 		load(Tile, 2, target.MustParse("sm_90", "7.8")),
+		with(load(Tile, 2, target.MustParse("sm_90", "7.8")), func(v *Value) { v.CacheHint = true }),
 		store(Gather4, 2, sm100a),
 		with(load(Tile, 2, sm90a), func(v *Value) { v.Dst = Global }),
 		with(load(Tile, 2, sm90a), func(v *Value) { v.Dst = SharedCTA }),

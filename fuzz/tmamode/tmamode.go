@@ -124,6 +124,7 @@ type Value struct {
 	// scatter4 constrain them.
 	Interleave Interleave `field:"interleave"`
 	Multicast  bool       `field:"multicast"`
+	CacheHint  bool       `field:"cache_hint,since=1"` // .L2::cache_hint with a 64-bit cache-policy operand
 	BoxDim1    uint32     `field:"box_dim1,default=1"`
 	// WHalo and WOffset are the im2col::w operands; zero when absent.
 	WHalo   uint16        `field:"w_halo"`

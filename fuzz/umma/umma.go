@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/desc"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
@@ -23,22 +24,35 @@ const (
 	DirMN uint8 = 1 // UMMA_MN, MN-major
 )
 
-// Layout bounds: modes per layout, sub-modes per mode, largest triple entry.
+// Layout bounds: modes per layout, sub-modes per mode.
 const (
-	MaxModes    = 4
-	MaxSubs     = 3
-	MaxSwizzle  = 15
-	MaxShape    = 1<<16 - 1
-	defaultElem = 16
+	MaxModes = 4
+	MaxSubs  = 3
 )
 
 // Mode is one top-level mode of a CuTe layout. Subs is its sub-mode count:
 // 1 is a flat integer mode, 2 or 3 a nested tuple; 0 marks an unused slot.
-// Entries at and beyond Subs are zero, so the encoding stays canonical.
+// Entries at and beyond Subs are zero, so the encoding stays canonical. In
+// the bytes a shape is the number itself, read as 1 when 0 (clamp), as the
+// hand-written decoder did; in JSON the sub-mode count is the shape's length.
 type Mode struct {
-	Subs   uint8
-	Shape  [MaxSubs]uint16
-	Stride [MaxSubs]int32
+	Subs   uint8           `field:"subs,range=1..3,derived,nokey"`
+	Shape  [MaxSubs]uint16 `field:"shape,range=1..65535,clamp"`
+	Stride [MaxSubs]int32  `field:"stride,zip"`
+}
+
+// Count implements desc's Count: a mode carries Subs shapes and strides.
+func (m *Mode) Count(string) int { return int(m.Subs) }
+
+// Derive implements desc's Derive: the sub-mode count is the shape's length.
+func (m *Mode) Derive(given desc.Given) { m.Subs = uint8(given.Len("shape")) }
+
+// Check refuses a mode without a shape.
+func (m *Mode) Check(desc.Given) error {
+	if m.Subs == 0 {
+		return desc.Errorf("shape", "0 entries, want 1..%d (number of sub-modes)", MaxSubs)
+	}
+	return nil
 }
 
 // Flat reports whether the mode is a single integer rather than a tuple.
@@ -82,20 +96,25 @@ func (m Mode) String() string {
 // Value is one verifier input.
 type Value struct {
 	// Direction is 1 for UMMA_MN, 0 for UMMA_K; any other value is kept.
-	Direction uint8
+	Direction uint8 `field:"direction"`
 	// ElemBits is the element width in bits; 4, 8, 16 and 32 are legal.
-	ElemBits uint8
+	ElemBits uint8 `field:"elem_bits,default=16"`
 	// Swizzle is the seed's swz_triple (swz_mode, B, M); its values are
 	// those of CuTe's Swizzle<B,M,S>, e.g. (3,4,3) for 128B.
-	Swizzle [3]uint8
-	Sparse  bool
-	// Rank is the number of used modes, 1..MaxModes.
-	Rank  uint8
-	Modes [MaxModes]Mode
-	// KMode and MNMode index the K and MN modes, both below Rank.
-	KMode, MNMode uint8
-	Tgt           target.Target
+	Swizzle [3]uint8 `field:"swizzle,range=0..15,derived"`
+	Sparse  bool     `field:"sparse"`
+	// Rank is the number of used modes, 1..MaxModes: in JSON, the length
+	// of modes.
+	Rank  uint8          `field:"rank,range=1..4,derived,nokey"`
+	Modes [MaxModes]Mode `field:"modes,derived"`
+	// KMode and MNMode index the K and MN modes, both below Rank (the
+	// decoder reduces them modulo Rank, Canonical).
+	KMode  uint8         `field:"k_mode,derived"`
+	MNMode uint8         `field:"mn_mode,derived"`
+	Tgt    target.Target `field:"target,default=sm_100a"`
 }
+
+var fields = desc.MustCompile[Value](Name)
 
 // Target implements domain.Value.
 func (v Value) Target() target.Target { return v.Tgt }
@@ -143,54 +162,25 @@ func (v Value) Layout() string {
 
 // Encode implements domain.Value: direction, element bits, triple, sparse,
 // rank, the four mode slots, K and MN mode, target.
-func (v Value) Encode() []byte {
-	var w domain.Writer
-	w.U8(v.Direction)
-	w.U8(v.ElemBits)
-	for _, x := range v.Swizzle {
-		w.U8(x)
-	}
-	w.Bool(v.Sparse)
-	w.U8(v.Rank - 1)
-	for _, m := range v.Modes {
-		w.U8(max(m.Subs, 1) - 1)
-		for s := range MaxSubs {
-			w.U16(m.Shape[s])
-			w.U32(uint32(m.Stride[s]))
-		}
-	}
-	w.U8(v.KMode)
-	w.U8(v.MNMode)
-	w.Bytes = v.Tgt.Encode(w.Bytes)
-	return w.Bytes
-}
+func (v Value) Encode() []byte { return fields.Encode(v) }
 
 // Decode maps fuzz bytes to a value; every input decodes. Shapes read as 0
 // become 1, and unused modes and sub-modes are zeroed.
-func Decode(data []byte) (domain.Value, error) {
-	r := domain.NewReader(data)
-	v := Value{Direction: r.U8(), ElemBits: r.U8()}
-	for i := range v.Swizzle {
-		v.Swizzle[i] = r.U8() % (MaxSwizzle + 1)
+func Decode(data []byte) (domain.Value, error) { return fields.Decode(data) }
+
+// Count implements desc's Count: the value carries Rank modes.
+func (v *Value) Count(field string) int {
+	if field == "modes" {
+		return int(v.Rank)
 	}
-	v.Sparse = r.Bool()
-	v.Rank = uint8(1 + r.Index(MaxModes))
-	for i := range v.Modes {
-		m := Mode{Subs: uint8(1 + r.Index(MaxSubs))}
-		for s := range MaxSubs {
-			m.Shape[s], m.Stride[s] = max(r.U16(), 1), int32(r.U32())
-			if s >= int(m.Subs) {
-				m.Shape[s], m.Stride[s] = 0, 0
-			}
-		}
-		if i < int(v.Rank) {
-			v.Modes[i] = m
-		}
-	}
-	v.KMode = uint8(r.Index(int(v.Rank)))
-	v.MNMode = uint8(r.Index(int(v.Rank)))
-	v.Tgt = target.Decode(r.U8(), r.U8())
-	return v, nil
+	return len(v.Swizzle)
+}
+
+// Canonical reduces the mode indices below the rank, as the hand-written
+// decoder read them (a byte modulo the rank).
+func (v *Value) Canonical() {
+	v.KMode %= v.Rank
+	v.MNMode %= v.Rank
 }
 
 // String is a short human form.

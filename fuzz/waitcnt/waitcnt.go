@@ -160,6 +160,15 @@ func MustBuild(gpu GPU, items ...Item) Value {
 // Op is an operation item.
 func Op(k Kind) Item { return Item{Kind: k} }
 
+// Ops is n operation items of one kind: a program that fills a counter.
+func Ops(k Kind, n int) []Item {
+	items := make([]Item, n)
+	for i := range items {
+		items[i] = Op(k)
+	}
+	return items
+}
+
 // WaitOn is a wait item naming tokens.
 func WaitOn(tokens ...int) Item {
 	it := Item{Wait: true}

@@ -45,21 +45,7 @@ func (t Type) String() string { return Types.Name(int(t)) }
 func (Type) Enum() domain.Enum { return Types }
 
 // Bits is the element's width in bits.
-func (t Type) Bits() int {
-	switch t {
-	case F16, BF16:
-		return 16
-	case TF32:
-		return 32
-	case B1:
-		return 1
-	case F64:
-		return 64
-	case S4:
-		return 4
-	}
-	return 8
-}
+func (t Type) Bits() int { return domain.TypeBits(t.String()) }
 
 // FP8 reports whether t is .e4m3 or .e5m2; Int8 whether it is .s8 or .u8.
 func (t Type) FP8() bool  { return t == E4M3 || t == E5M2 }

@@ -102,7 +102,7 @@ func renderTMAMode(t tm.Value, k *kernel) error {
 	if fam.prefix == "g2s" {
 		ops = append(ops, imm("i1", b2i(t.Multicast)))
 	}
-	ops = append(ops, imm("i1", 0))
+	ops = append(ops, imm("i1", b2i(t.CacheHint)))
 	if fam.prefix == "g2s" {
 		ops = append(ops, imm("i32", int64(t.CTAGroup)))
 	}

@@ -15,6 +15,7 @@ var reasons = oracles.Reasons{
 	{Field: "block_scale", Class: "kind-or-operands", Gap: oracles.ToolLacks},
 	{Field: "cache", Class: "not-ca-or-cg", Gap: oracles.ToolLacks},
 	{Field: "cache_hint", Class: "any", Gap: oracles.ToolLacks},
+	{Field: "cache_hint", Class: "store", Gap: oracles.ToolLacks},
 	{Field: "cta_group", Class: "any", Gap: oracles.ToolLacks},
 	{Field: "cta_group", Class: "not-1-or-2", Gap: oracles.ToolLacks},
 	{Field: "cta_group", Class: "prefetch", Gap: oracles.ToolLacks},

@@ -15,7 +15,8 @@ func init() { renderers[tmamode.Name] = typed(renderTMAMode) }
 // im2col with rank-2 offsets, at least one so the op is in im2col mode) and
 // nvvm.cp.async.bulk.tensor.global.shared.cta for tile stores. The rank is
 // the number of coordinates. LLVM 19 has no gather4/scatter4, im2col::w,
-// tensor prefetch, .cta_group, or loads into .shared::cta; the tensor-map
+// tensor prefetch, .cta_group, loads into .shared::cta, or a store's
+// l2_cache_hint (a load's is its %cache_hint operand); the tensor-map
 // facts (box dim 1, interleave) matter only to gather4/scatter4. Operands
 // are kernel parameters, so none folds into an immediate, each coordinate
 // and offset its own, named by its role (package valuecheck: tmap, dst or
@@ -47,6 +48,9 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 		if v.Multicast {
 			extra += " multicast_mask = %cta_mask"
 		}
+		if v.CacheHint {
+			extra += " l2_cache_hint = %cache_hint"
+		}
 		b.op("nvvm.cp.async.bulk.tensor.shared.cluster.global %%dst, %%tmap, %%mbar, box[%s]%s : !llvm.ptr<3>, !llvm.ptr", coords, extra)
 	case tmamode.Store:
 		switch {
@@ -56,6 +60,8 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 			return kernel{}, unsupported("mode", "store-mode-not-in-release", "LLVM 19 has no cp.async.bulk.tensor store mode .%s", v.Mode)
 		case v.Multicast:
 			return kernel{}, unsupported("multicast", "store", "a tensor store has no .multicast::cluster spelling")
+		case v.CacheHint:
+			return kernel{}, unsupported("cache_hint", "store", "LLVM 19's nvvm.cp.async.bulk.tensor.global.shared.cta has no l2_cache_hint")
 		}
 		params = "%tmap: !llvm.ptr, %src: !llvm.ptr<3>" + tmaOperandParams
 		b.op("nvvm.cp.async.bulk.tensor.global.shared.cta %%tmap, %%src, box[%s] : !llvm.ptr, !llvm.ptr<3>%s",
@@ -77,7 +83,7 @@ func typesOf(t string, n int) string {
 
 // tmaOperandParams declare a TMA kernel's coordinates %x0..%x6 (rank 7,
 // or gather4's five), im2col offsets %off0..%off4 (rank 7 less 2) and CTA
-// mask %cta_mask, unused ones included.
+// mask %cta_mask and L2 cache policy %cache_hint, unused ones included.
 var tmaOperandParams = func() string {
 	s := ""
 	for _, c := range numbered("%x", 7) {
@@ -86,7 +92,7 @@ var tmaOperandParams = func() string {
 	for _, o := range numbered("%off", 5) {
 		s += ", " + o + ": i16"
 	}
-	return s + ", %cta_mask: i16"
+	return s + ", %cta_mask: i16, %cache_hint: i64"
 }()
 
 // numbered is prefix0..prefix(n-1): n operands, each its own parameter.

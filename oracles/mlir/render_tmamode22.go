@@ -80,7 +80,7 @@ func tmaLoad22(b *body, v tmamode.Value) error {
 	} else {
 		op.absent()
 	}
-	op.absent().absent().prop("mode = #nvvm.tma_load_mode<" + mode + ">")
+	cacheHint(op, v).absent().prop("mode = #nvvm.tma_load_mode<" + mode + ">")
 	if isCTAOnly {
 		op.prop("isCTAOnly = true")
 	}
@@ -118,8 +118,9 @@ func tmaStore22(b *body, v tmamode.Value) error {
 	default:
 		return unsupported("mode", "store-mode-not-in-release", "MLIR 22 has no tensor store mode .%s", v.Mode)
 	}
-	b.op("%s", generic("nvvm.cp.async.bulk.tensor.global.shared.cta", true).args("!llvm.ptr", "%tmap").args("!llvm.ptr<3>", "%src").
-		args("i32", numbered("%x", coords)...).absent().absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
+	op := generic("nvvm.cp.async.bulk.tensor.global.shared.cta", true).args("!llvm.ptr", "%tmap").args("!llvm.ptr<3>", "%src").
+		args("i32", numbered("%x", coords)...)
+	b.op("%s", cacheHint(op, v).absent().prop("mode = #nvvm.tma_store_mode<"+mode+">"))
 	return nil
 }
 
@@ -139,9 +140,19 @@ func tmaPrefetch22(b *body, v tmamode.Value) error {
 	if err != nil {
 		return err
 	}
-	b.op("%s", generic("nvvm.cp.async.bulk.tensor.prefetch", true).args("!llvm.ptr", "%tmap").args("i32", coords...).
-		args("i16", offs...).absent().prop("mode = #nvvm.tma_load_mode<"+mode+">"))
+	op := generic("nvvm.cp.async.bulk.tensor.prefetch", true).args("!llvm.ptr", "%tmap").args("i32", coords...).
+		args("i16", offs...)
+	b.op("%s", cacheHint(op, v).prop("mode = #nvvm.tma_load_mode<"+mode+">"))
 	return nil
+}
+
+// cacheHint adds the op's L2 cache hint segment: the %cache_hint policy
+// when the value has .L2::cache_hint, else an empty one.
+func cacheHint(op *genericOp, v tmamode.Value) *genericOp {
+	if v.CacheHint {
+		return op.args("i64", "%cache_hint")
+	}
+	return op.absent()
 }
 
 // tmaLoadMode22 is the coordinates and im2col offsets of a load or

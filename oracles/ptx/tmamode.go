@@ -16,14 +16,19 @@ func init() { register(tmamode.Name, renderTMAMode) }
 // coordinates, every other mode one per dimension. wHalo and wOffset are
 // written whenever the value has them, so a tile copy that carries them is
 // spelled with them. The tensor map's box and interleave are not part of
-// the instruction. A store waits for its bulk group.
+// the instruction. .L2::cache_hint comes last among the qualifiers and its
+// 64-bit cache policy last among the operands. A store waits for its bulk
+// group.
 func renderTMAMode(v tmamode.Value, k *kernel) error {
 	if v.Mode == tmamode.ModeReserved {
 		return noSpelling("mode", "reserved", "for reserved cp.async.bulk.tensor mode %d", v.Mode)
 	}
-	var mc, cta string
+	var mc, cta, hint string
 	if v.Multicast {
 		mc = "multicast::cluster"
+	}
+	if v.CacheHint {
+		hint = "L2::cache_hint"
 	}
 	if v.CTAGroup != 0 {
 		cta = fmt.Sprintf("cta_group::%d", v.CTAGroup)
@@ -34,19 +39,22 @@ func renderTMAMode(v tmamode.Value, k *kernel) error {
 	if v.Multicast {
 		extra = append(extra, k.zero(b16))
 	}
+	if v.CacheHint {
+		extra = append(extra, k.zero(b64))
+	}
 	switch v.Direction {
 	case tmamode.Store:
-		name := mods("cp.async.bulk.tensor", dim, v.Dst.String(), "shared::cta", v.Mode.String(), "bulk_group", mc, cta)
+		name := mods("cp.async.bulk.tensor", dim, v.Dst.String(), "shared::cta", v.Mode.String(), "bulk_group", mc, cta, hint)
 		src := "[" + k.sharedBuf("tile", 128, 1024) + "]"
 		k.emit("%s %s;", name, join(append([]string{tensor, src}, extra...)))
 		k.emit("cp.async.bulk.commit_group;")
 		k.emit("cp.async.bulk.wait_group 0;")
 	case tmamode.Prefetch:
-		name := mods("cp.async.bulk.prefetch.tensor", dim, v.Dst.String(), "global", v.Mode.String(), mc, cta)
+		name := mods("cp.async.bulk.prefetch.tensor", dim, v.Dst.String(), "global", v.Mode.String(), mc, cta, hint)
 		k.emit("%s %s;", name, join(append([]string{tensor}, extra...)))
 	default:
 		name := mods("cp.async.bulk.tensor", dim, v.Dst.String(), "global", v.Mode.String(),
-			"mbarrier::complete_tx::bytes", mc, cta)
+			"mbarrier::complete_tx::bytes", mc, cta, hint)
 		dst := "[" + k.sharedBuf("tile", 128, 1024) + "]"
 		mbar := "[" + k.sharedBuf("mbar", 8, 8) + "]"
 		k.emit("%s %s;", name, join(append([]string{dst, tensor, mbar}, extra...)))

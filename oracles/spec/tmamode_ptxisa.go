@@ -130,11 +130,15 @@ var tmamodePTXISA = &Ladder[tm.Value]{Set: PTXISA, Domain: tm.Name,
 // "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes".
 func tmSpelling(v tm.Value) string {
 	dim := strconv.Itoa(int(v.Rank)) + "d"
+	hint := ""
+	if v.CacheHint {
+		hint = ".L2::cache_hint"
+	}
 	switch v.Direction {
 	case tm.Store:
-		return "cp.async.bulk.tensor." + dim + ".global.shared::cta." + v.Mode.String() + ".bulk_group"
+		return "cp.async.bulk.tensor." + dim + ".global.shared::cta." + v.Mode.String() + ".bulk_group" + hint
 	case tm.Prefetch:
-		return "cp.async.bulk.prefetch.tensor." + dim + ".L2.global." + v.Mode.String()
+		return "cp.async.bulk.prefetch.tensor." + dim + ".L2.global." + v.Mode.String() + hint
 	}
 	s := "cp.async.bulk.tensor." + dim + "." + v.Dst.String() + ".global." + v.Mode.String() +
 		".mbarrier::complete_tx::bytes"
@@ -144,5 +148,5 @@ func tmSpelling(v tm.Value) string {
 	if v.CTAGroup != 0 {
 		s += ".cta_group::" + strconv.Itoa(int(v.CTAGroup))
 	}
-	return s
+	return s + hint
 }

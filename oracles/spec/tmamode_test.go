@@ -122,6 +122,14 @@ func TestTMAModeAccepted(t *testing.T) {
 		{"scatter4 store", tmStore(tm.Scatter4, 2, "sm_103a", ""), "cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group"},
 		{"im2col_no_offs store", tmStore(tm.Im2colNoOffs, 3, "sm_90a", ""), "cp.async.bulk.tensor.3d.global.shared::cta.im2col_no_offs.bulk_group"},
 		{"prefetch im2col::w", tmPrefetch(tm.Im2colW, 4, "sm_100a", ""), "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col::w"},
+		// .L2::cache_hint has no rule of its own: PTX ISA 8.0 and sm_90
+		// bring it with each direction (ptxas 12.4 takes all three).
+		{"cache hint multicast load", tmWith(tmLoad(tm.Im2col, 3, "sm_90", "8.0"), func(v *tm.Value) { v.CacheHint, v.Multicast = true, true }),
+			"cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint"},
+		{"cache hint store", tmWith(tmStore(tm.Tile, 2, "sm_90", "8.0"), func(v *tm.Value) { v.CacheHint = true }),
+			"cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint"},
+		{"cache hint prefetch", tmWith(tmPrefetch(tm.Tile, 1, "sm_90", "8.0"), func(v *tm.Value) { v.CacheHint = true }),
+			"cp.async.bulk.prefetch.tensor.1d.L2.global.tile.L2::cache_hint"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkAcceptsAll(t, tmamodePTXISA, tc.v, tc.want)

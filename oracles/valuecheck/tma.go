@@ -24,12 +24,14 @@ const (
 	tmaEffectBar    = "the copy completes on another mbarrier than the op's: a wait on the op's barrier never sees its bytes arrive, or passes before they do"
 	tmaEffectOffs   = "the im2col window starts at other offsets than the op's: other pixels of the image"
 	tmaEffectMask   = "the box is multicast to other CTAs than the op's mask names"
+	tmaEffectPolicy = "the copy evicts from L2 by another cache policy than the op's"
 )
 
 // TMA kernels name their parameters by role, as the renderers of both
 // oracles do: the tensor map "tmap", the shared buffer "dst" (a load's) or
 // "src" (a store's), the mbarrier "mbar", coordinates "x0".., im2col
-// offsets "off0".., the CTA mask "cta_mask".
+// offsets "off0".., the CTA mask "cta_mask", the L2 cache policy
+// "cache_hint".
 
 // checkTMAModeValues checks the cp.async.bulk.tensor (or prefetch) a TMA
 // op or intrinsic compiled to: every operand is the kernel parameter of
@@ -61,6 +63,9 @@ func checkTMAModeValues(v tmamode.Value, k Kernel) *Mismatch {
 	}
 	if v.Multicast && v.Direction == tmamode.Load {
 		want = append(want, operand{what: "CTA mask", v: value(p, "cta_mask"), effect: tmaEffectMask})
+	}
+	if v.CacheHint {
+		want = append(want, operand{what: "cache policy", v: value(p, "cache_hint"), effect: tmaEffectPolicy})
 	}
 	return compareOperands(in, tmaOpName(in.Opcode), p, want)
 }

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -254,79 +253,11 @@ func (s Suite) Run(t *testing.T) {
 }
 
 // GoldenFile is where a described domain keeps what its hand-written codec
-// did (WriteGolden), relative to its package: Run checks it, and that the
-// domain's fuzz corpus keeps its case IDs, when it is there.
+// did, relative to its package: Run checks it, and that the domain's fuzz
+// corpus keeps its case IDs, when it is there. (The helpers that wrote the
+// golden files and compared the two codecs went with the last hand-written
+// codec, umma's; see its migration commit.)
 const GoldenFile = "testdata/golden.jsonl"
-
-// Legacy is a domain's hand-written codec and JSON form, kept in its tests
-// once the domain's fields are described (package desc): the reference the
-// described ones must match, since stored case IDs hash the canonical bytes
-// and stored cases are read back through them.
-type Legacy struct {
-	Decode      func([]byte) (domain.Value, error)
-	Encode      func(domain.Value) []byte
-	MarshalJSON func(domain.Value) ([]byte, error)
-	ParseJSON   func([]byte) (domain.Value, error)
-	// JSON are hand-written inputs both forms must parse to the same value,
-	// or both refuse; the seeds' own JSON is added.
-	JSON []string
-}
-
-// NewLegacy wraps the hand-written functions of a domain whose value type
-// is V.
-func NewLegacy[V domain.Value](decode func([]byte) (domain.Value, error), encode func(V) []byte,
-	marshal func(V) ([]byte, error), parse func([]byte) (domain.Value, error), inputs ...string) Legacy {
-	return Legacy{Decode: decode, ParseJSON: parse, JSON: inputs,
-		Encode:      func(v domain.Value) []byte { return encode(v.(V)) },
-		MarshalJSON: func(v domain.Value) ([]byte, error) { return marshal(v.(V)) }}
-}
-
-// MatchesLegacy checks that d reads l's canonical bytes of random values
-// (s's seed and length) as l does and writes them back the same, decodes
-// fuzz inputs up to that length as l does, and parses l.JSON and the JSON l
-// wrote of the seeds as l did: what old stores and hand-written cases hold.
-// (Its own JSON may add fields, such as a shape's rank; it round trips
-// through its own parser, which every domain's suite checks.)
-func (s Suite) MatchesLegacy(t *testing.T, l Legacy) {
-	d := s.Domain
-	t.Run("Codec", func(t *testing.T) {
-		rng := rand.New(rand.NewPCG(s.RNGSeed(t), s.Stream+1))
-		for range Iterations(s.N, ShortN) {
-			b := Input(rng, rng.IntN(s.MaxLen))
-			want, err := l.Decode(b)
-			if err != nil {
-				t.Fatalf("legacy decode %x: %v", b, err)
-			}
-			canon := l.Encode(want)
-			got, err := d.Decode(canon)
-			if err != nil || !reflect.DeepEqual(got, want) {
-				t.Fatalf("decode of the legacy bytes %x: got %+v (%v), want %+v", canon, got, err, want)
-			}
-			if g := got.Encode(); !bytes.Equal(g, canon) {
-				t.Fatalf("encode %+v: got %x, legacy %x", got, g, canon)
-			}
-			// Fuzz inputs no longer than a version-0 encoding decode as they
-			// did; longer ones may reach fields a later version added.
-			if raw, err := d.Decode(b); len(b) <= len(canon) && (err != nil || !reflect.DeepEqual(raw, want)) {
-				t.Fatalf("decode %x: got %+v (%v), legacy %+v", b, raw, err, want)
-			}
-		}
-	})
-	t.Run("JSON", func(t *testing.T) {
-		inputs := slices.Clone(l.JSON)
-		for _, v := range d.Seeds() {
-			want, _ := l.MarshalJSON(v)
-			inputs = append(inputs, string(want))
-		}
-		for _, in := range inputs {
-			got, gerr := d.ParseJSON([]byte(in))
-			want, werr := l.ParseJSON([]byte(in))
-			if (gerr == nil) != (werr == nil) || !reflect.DeepEqual(got, want) {
-				t.Errorf("parse %s:\n got %+v, %v\nwant %+v, %v", in, got, gerr, want, werr)
-			}
-		}
-	})
-}
 
 // CorpusKeepsIDs reads the domain's seed corpus as main wrote it (dir holds
 // "go test fuzz v1" files of one []byte): each entry re-encodes to its own
@@ -376,20 +307,6 @@ func BenchDecode(b *testing.B, d domain.Domain, n int) {
 	}
 }
 
-// ReadFiles returns the contents of the files, for inputs kept as testdata.
-func ReadFiles(t testing.TB, paths []string) []string {
-	t.Helper()
-	out := make([]string, 0, len(paths))
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, string(b))
-	}
-	return out
-}
-
 // A golden file keeps what a domain's hand-written codec and JSON form did,
 // once the described ones were proven equal to them and the hand-written
 // code deleted: each line a JSON object, either a decoded input
@@ -400,44 +317,6 @@ type goldenLine struct {
 	Parse string `json:"parse,omitempty"`
 	Canon string `json:"canon"`
 	JSON  string `json:"json,omitempty"`
-}
-
-// WriteGolden writes l's golden file for d: the seeds' encodings, n random
-// inputs of s's seed and lengths, and l.JSON. A domain's tests call it once,
-// while its hand-written code still stands, under LEGALFUZZ_WRITE_GOLDEN=1.
-func (s Suite) WriteGolden(t *testing.T, l Legacy, path string, n int) {
-	t.Helper()
-	var inputs [][]byte
-	for _, v := range s.Domain.Seeds() {
-		inputs = append(inputs, v.Encode())
-	}
-	rng := rand.New(rand.NewPCG(s.Seed, s.Stream+2))
-	for range n {
-		inputs = append(inputs, Input(rng, rng.IntN(s.MaxLen)))
-	}
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	for _, in := range inputs {
-		v, err := l.Decode(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		js, err := l.MarshalJSON(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = enc.Encode(goldenLine{In: hex.EncodeToString(in), Canon: hex.EncodeToString(l.Encode(v)), JSON: string(js)})
-	}
-	for _, in := range l.JSON {
-		line := goldenLine{Parse: in}
-		if v, err := l.ParseJSON([]byte(in)); err == nil {
-			line.Canon = hex.EncodeToString(l.Encode(v))
-		}
-		_ = enc.Encode(line)
-	}
-	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // Golden checks d against the golden file its hand-written code wrote: each

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 )
@@ -124,7 +125,7 @@ func (p *planner) out(r int, kinds ...sc.ChainKind) []edge {
 	var es []edge
 	for _, e := range p.edges {
 		c := p.d.Chains[e.chain]
-		if int(c.Producer) == r && hasKind(kinds, c.Kind) {
+		if int(c.Producer) == r && slices.Contains(kinds, c.Kind) {
 			es = append(es, e)
 		}
 	}
@@ -134,20 +135,11 @@ func (p *planner) out(r int, kinds ...sc.ChainKind) []edge {
 func (p *planner) in(r int, kinds ...sc.ChainKind) []edge {
 	var es []edge
 	for _, e := range p.edges {
-		if e.consumer == r && hasKind(kinds, p.d.Chains[e.chain].Kind) {
+		if e.consumer == r && slices.Contains(kinds, p.d.Chains[e.chain].Kind) {
 			es = append(es, e)
 		}
 	}
 	return es
-}
-
-func hasKind(ks []sc.ChainKind, k sc.ChainKind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // chains groups edges by chain, in chain order.

@@ -50,9 +50,9 @@ func TestLowerKnownAnswers(t *testing.T) {
 		{"exports on expcnt", wc.GFX908,
 			[]wc.Item{op(wc.Export), op(wc.Export), w(0)}, "s_waitcnt expcnt(1);0xcf1f", true},
 		{"not clamped: lgkmcnt(16) has no encoding", wc.GFX942,
-			append(repeat(wc.LDS, 17), w(0)), "s_waitcnt lgkmcnt(16);invalid", true},
+			append(wc.Ops(wc.LDS, 17), w(0)), "s_waitcnt lgkmcnt(16);invalid", true},
 		{"not clamped: expcnt(8)", wc.GFX908,
-			append(repeat(wc.Export, 9), w(0)), "s_waitcnt expcnt(8);invalid", true},
+			append(wc.Ops(wc.Export, 9), w(0)), "s_waitcnt expcnt(8);invalid", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := wc.MustBuild(tc.gpu, tc.items...)
@@ -69,14 +69,6 @@ func TestLowerKnownAnswers(t *testing.T) {
 			}
 		})
 	}
-}
-
-func repeat(k wc.Kind, n int) []wc.Item {
-	items := make([]wc.Item, n)
-	for i := range items {
-		items[i] = op(k)
-	}
-	return items
 }
 
 // TestSmallestFindings enumerates every program of two operations and one

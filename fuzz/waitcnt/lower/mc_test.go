@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -176,7 +177,7 @@ func TestProgramsAssemble(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ok := !slicesContains(v.Ops(), wc.Export) || v.GPU.HasExport()
+		ok := !slices.Contains(v.Ops(), wc.Export) || v.GPU.HasExport()
 		for _, w := range waits {
 			ok = ok && w.InRange()
 		}
@@ -184,15 +185,6 @@ func TestProgramsAssemble(t *testing.T) {
 			t.Errorf("%v: llvm-mc -mcpu=%s exit %d, want assembles=%v:\n%s", v, v.GPU, res.ExitCode, ok, res.Stderr)
 		}
 	}
-}
-
-func slicesContains(ks []wc.Kind, k wc.Kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // TestAssemblerQuirks pins what llvm-mc 19 does beyond its documentation, so

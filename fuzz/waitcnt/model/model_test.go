@@ -76,7 +76,7 @@ func TestKnownAnswers(t *testing.T) {
 			[]wc.Item{op(wc.LDS), op(wc.SMEM), w(0), w(0)},
 			[]wc.Waitcnt{lgkm(1), lgkm(0)}, []bool{false, true}, []wc.Waitcnt{lgkm(0), lgkm(0)}, []string{"other-stream", ""}},
 		{"thresholds above the field width are judged as numbers", wc.GFX942,
-			append(repeat(wc.LDS, 17), w(0)),
+			append(wc.Ops(wc.LDS, 17), w(0)),
 			[]wc.Waitcnt{lgkm(16)}, []bool{true}, []wc.Waitcnt{lgkm(15)}, []string{""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,14 +106,6 @@ func TestKnownAnswers(t *testing.T) {
 			}
 		})
 	}
-}
-
-func repeat(k wc.Kind, n int) []wc.Item {
-	items := make([]wc.Item, n)
-	for i := range items {
-		items[i] = op(k)
-	}
-	return items
 }
 
 // TestWitnessTrace checks the brute force's witness on the seed's point.
