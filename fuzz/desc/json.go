@@ -1,6 +1,7 @@
 package desc
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
@@ -375,13 +377,21 @@ func (t *Record) refuseUnused(p unsafe.Pointer, obj any, given Given) error {
 func (f *Field) parseJSON(raw json.RawMessage) (int64, error) {
 	switch {
 	case f.Names != nil:
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return 0, typeErr(f.Name, "string", err)
+		s, ok := plainString(raw)
+		if !ok {
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return 0, typeErr(f.Name, "string", err)
+			}
 		}
 		i, err := f.Names.Parse(f.Name, s)
 		return int64(i), err
 	case f.Kind == Bool:
+		switch string(raw) {
+		case "true":
+			return 1, nil
+		case "false":
+			return 0, nil
+		}
 		var b bool
 		if err := json.Unmarshal(raw, &b); err != nil {
 			return 0, typeErr(f.Name, "bool", err)
@@ -392,17 +402,37 @@ func (f *Field) parseJSON(raw json.RawMessage) (int64, error) {
 		return 0, nil
 	}
 	if f.goKind == reflect.Uint64 {
-		var u uint64
-		if err := json.Unmarshal(raw, &u); err != nil {
-			return 0, typeErr(f.Name, "uint64", err)
+		u, err := strconv.ParseUint(string(raw), 10, 64)
+		if err != nil {
+			if err := json.Unmarshal(raw, &u); err != nil {
+				return 0, typeErr(f.Name, "uint64", err)
+			}
 		}
 		return int64(u), nil
 	}
-	var n int64
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return 0, typeErr(f.Name, "int", err)
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return 0, typeErr(f.Name, "int", err)
+		}
 	}
 	return n, checkRange(f, n)
+}
+
+// plainString reads a JSON string with no escapes, as the writer spells
+// every name, without encoding/json: parsing runs in every fuzz iteration's
+// round trip. Any other string (or non-string) is json.Unmarshal's to read
+// and to word the error. raw is valid JSON (it was split from a parsed
+// object), so such a string holds no quote and no control character.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	if bytes.IndexByte(in, '\\') >= 0 || !utf8.Valid(in) {
+		return "", false
+	}
+	return string(in), true
 }
 
 // checkRange is domain.Range for a field, and refuses a pow2 field's
