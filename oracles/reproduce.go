@@ -79,13 +79,11 @@ const (
 	// verdict of no step's stage (the outputs compared) is judged by
 	// legalfuzz check after all of them.
 	ReplayStages
-	// ReplayMLIR replays the mlir oracle's chain on MLIRFile: the
-	// verifier, the fewest passes of the lowering that show the bug, or
-	// the chain through llc and ptxas.
-	ReplayMLIR
-	// ReplayPasses replays a pass judge: the pipelines before the pass,
-	// then the pass alone.
-	ReplayPasses
+	// ReplayPlan is replayed as the family's reproducer writes it
+	// (replay.Planner): MLIR's verifier, the fewest passes of its lowering
+	// that show the bug, its chain through llc and ptxas, or a pass judge's
+	// pipelines before the pass and the pass alone.
+	ReplayPlan
 )
 
 // Step is one tool run of a replay.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/replay"
 )
 
 // ours is the component of what is not filed upstream: legalfuzz's own
@@ -53,7 +54,7 @@ func subjectOf(bd Bundle, f oracles.Filing) string {
 		return string(text)
 	}
 	sig := bd.Bucket.Signature
-	return f.Subject(read, inputOf(bd, sig.Tool, f), instruction[sig.Domain])
+	return f.Subject(read, inputOf(bd, sig.Tool, f), replay.Instruction(sig.Domain))
 }
 
 // title is the issue's title: the component's tag, then what the tool did
@@ -166,12 +167,12 @@ func withSubject(who, m string) string {
 
 // placeholderFragment is a placeholder of a normalized diagnostic with the
 // separator after it ("FILE: ", "FILE:LINE:COL: ").
-var placeholderFragment = regexp.MustCompile(`(?:` + placeholder.String() + `)(?::\s*)?`)
+var placeholderFragment = regexp.MustCompile(`(?:` + replay.Placeholder.String() + `)(?::\s*)?`)
 
 // cleanMessage is a diagnostic's message for a title: the tool's words
 // with the fragments normalization replaced dropped rather than printed.
 func cleanMessage(diagnostic string) string {
-	m := placeholderFragment.ReplaceAllString(message(diagnostic), "")
+	m := placeholderFragment.ReplaceAllString(replay.Message(diagnostic), "")
 	m = strings.ReplaceAll(m, "''", "")
 	m = strings.TrimPrefix(strings.TrimSpace(m), "error: ")
 	return strings.TrimSuffix(strings.Join(strings.Fields(m), " "), ".")
