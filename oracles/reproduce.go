@@ -120,6 +120,13 @@ type Filing struct {
 	// Verifier is set for a family of op verifiers with a lowering (MLIR):
 	// its titles say what an op verifies and lowers to.
 	Verifier bool
+	// StageTools names the tool that runs each stage of the family's chain
+	// after its own ("translate": "mlir-translate"), as titles and issues
+	// name a stage; a stage not listed is named as it is.
+	StageTools map[string]string
+	// Accepts is the verb a title says the tool accepts a case with
+	// ("compiles"); "" is "accepts".
+	Accepts string
 	// Subject names what the tool was given in its own terms (the op, the
 	// instruction, the intrinsic) from the text of the bundle's files,
 	// read by name; input is the deviating oracle's Reproduction.Input,

@@ -60,7 +60,7 @@ var intrinsicName = regexp.MustCompile(`\bllvm\.nvvm\.[\w.]+`)
 
 // Filing files llc's bugs with LLVM's NVPTX backend.
 func (Reproducer) Filing() oracles.Filing {
-	return oracles.Filing{Input: oracles.LLFile, Component: oracles.Component{Tag: "[NVPTX]", Name: "NVPTX backend", Tracker: "LLVM"}, Tool: "llc",
+	return oracles.Filing{Input: oracles.LLFile, Component: oracles.Component{Tag: "[NVPTX]", Name: "NVPTX backend", Tracker: "LLVM"}, Tool: "llc", Accepts: "compiles",
 		Subject: func(read func(string) string, input, _ string) string { return intrinsicName.FindString(read(input)) }}
 }
 

@@ -57,7 +57,7 @@ func (Reproducer) Plan(ctx context.Context, s *replay.Script, c replay.Case) { p
 // Filing files MLIR's bugs with LLVM, under the dialect of the stage that
 // failed or of the op.
 func (Reproducer) Filing() oracles.Filing {
-	return oracles.Filing{Input: oracles.MLIRFile, ComponentOf: componentOf, Verifier: true,
+	return oracles.Filing{Input: oracles.MLIRFile, ComponentOf: componentOf, Verifier: true, StageTools: stageTools,
 		Subject: func(read func(string) string, _, _ string) string { return SubjectOp(read(oracles.MLIRFile)) }}
 }
 
@@ -88,6 +88,9 @@ func (PassesReproducer) Filing() oracles.Filing { return Reproducer{}.Filing() }
 func (PassesReproducer) Plan(ctx context.Context, s *replay.Script, c replay.Case) {
 	planPasses(ctx, s, c)
 }
+
+// stageTools are the tools of the mlir oracle's stages after the lowering.
+var stageTools = map[string]string{"translate": "mlir-translate", "link": "llvm-link", "llc": "llc", "ptxas": "ptxas"}
 
 // The components of MLIR a bucket is filed under.
 var (
