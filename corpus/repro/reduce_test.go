@@ -106,16 +106,10 @@ func TestReduceKeepsTheInputValid(t *testing.T) {
 		t.Skip("neither MLIR 22 nor 23 installed (make oracles)")
 	}
 	c := storetest.ReadCase(t, filepath.Join("testdata", "reduce", "tmadesc.a3a4c6957b3385f9.json"))
-	s := storetest.Open(t, "")
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: newest.Name(), On: policy.OnVerdict}
-	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}},
-		storetest.Judge(t, []oracles.Oracle{spec.New(spec.PTXISA), newest}, c))
-	if len(bs) != 1 || bs[0].Signature.Kind != oracles.Error {
-		t.Fatalf("planting: %+v; want the verifier crash", bs)
-	}
-	bd, err := Write(ctx, s, bs[0].Key, t.TempDir(), []oracles.Oracle{newest})
-	if err != nil {
-		t.Fatal(err)
+	bd := plantedBundle(t, c, pair, storetest.Judge(t, []oracles.Oracle{spec.New(spec.PTXISA), newest}, c), []oracles.Oracle{newest})
+	if bd.Bucket.Signature.Kind != oracles.Error {
+		t.Fatalf("planted %+v; want the verifier crash", bd.Bucket.Signature)
 	}
 	r, err := Reduce(ctx, bd)
 	if err != nil {
