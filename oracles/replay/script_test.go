@@ -8,14 +8,15 @@ import "testing"
 // nothing when fewer than eight characters are left, which would match
 // anything.
 func TestWords(t *testing.T) {
-	for diagnostic, want := range map[string]string{
-		"lowering: FILE:LINE:COL: error: 'nvgpu.mma.sync' op failed to deduce operand PTX types\n%V = nvgpu.mma.sync": "'nvgpu.mma.sync' op failed to deduce operand PTX types",
-		"ptxas FILE, line LINE; error   : Arguments mismatch for instruction 'mma'":                                   "Arguments mismatch for instruction 'mma'",
-		"llc: LLVM ERROR: Cannot select: %V = HEX":                                                                    "LLVM ERROR: Cannot select:",
-		"verify: FILE:LINE:COL: error: bad %V":                                                                        "",
-	} {
-		if got := Words(diagnostic); got != want {
-			t.Errorf("Words(%q) = %q, want %q", diagnostic, got, want)
+	cases := [][2]string{
+		{"lowering: FILE:LINE:COL: error: 'nvgpu.mma.sync' op failed to deduce operand PTX types\n%V = nvgpu.mma.sync", "'nvgpu.mma.sync' op failed to deduce operand PTX types"},
+		{"ptxas FILE, line LINE; error   : Arguments mismatch for instruction 'mma'", "Arguments mismatch for instruction 'mma'"},
+		{"llc: LLVM ERROR: Cannot select: %V = HEX", "LLVM ERROR: Cannot select:"},
+		{"verify: FILE:LINE:COL: error: bad %V", ""},
+	}
+	for _, c := range cases {
+		if got := Words(c[0]); got != c[1] {
+			t.Errorf("Words(%q) = %q, want %q", c[0], got, c[1])
 		}
 	}
 }
