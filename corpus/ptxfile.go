@@ -109,7 +109,7 @@ func writePTXFormat(ctx context.Context, w *Written, es []Entry) error {
 		if exp.XFail != "" {
 			xfail = "xfail"
 		}
-		checks = append(checks, fmt.Sprintf("check %s %s %s %s", ShellQuote(name), exp.Kind, xfail, shellJoin(args)))
+		checks = append(checks, fmt.Sprintf("check %s %s %s %s", tool.ShellQuote(name), exp.Kind, xfail, shellJoin(args)))
 	}
 	if len(checks) == 0 {
 		return nil
@@ -207,24 +207,11 @@ echo "$pass passed, $xfail expected failures, $xpass unexpected passes, $fail fa
 `
 }
 
-// ShellQuote quotes s for sh when it holds anything but plain characters:
-// the one quoting of the scripts this repository writes (ptxfile's checks,
-// corpus/repro's reproducers).
-func ShellQuote(s string) string {
-	if s != "" && strings.Trim(s, shellPlain) == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// shellPlain are the characters sh takes literally outside quotes.
-const shellPlain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=+:,@%"
-
 // shellJoin quotes and joins a command line for sh.
 func shellJoin(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = ShellQuote(a)
+		q[i] = tool.ShellQuote(a)
 	}
 	return strings.Join(q, " ")
 }

@@ -79,13 +79,11 @@ const (
 	// verdict of no step's stage (the outputs compared) is judged by
 	// legalfuzz check after all of them.
 	ReplayStages
-	// ReplayMLIR replays the mlir oracle's chain on MLIRFile: the
-	// verifier, the fewest passes of the lowering that show the bug, or
-	// the chain through llc and ptxas.
-	ReplayMLIR
-	// ReplayPasses replays a pass judge: the pipelines before the pass,
-	// then the pass alone.
-	ReplayPasses
+	// ReplayPlan is replayed as the family's reproducer writes it
+	// (replay.Planner): MLIR's verifier, the fewest passes of its lowering
+	// that show the bug, its chain through llc and ptxas, or a pass judge's
+	// pipelines before the pass and the pass alone.
+	ReplayPlan
 )
 
 // Step is one tool run of a replay.
@@ -122,6 +120,13 @@ type Filing struct {
 	// Verifier is set for a family of op verifiers with a lowering (MLIR):
 	// its titles say what an op verifies and lowers to.
 	Verifier bool
+	// StageTools names the tool that runs each stage of the family's chain
+	// after its own ("translate": "mlir-translate"), as titles and issues
+	// name a stage; a stage not listed is named as it is.
+	StageTools map[string]string
+	// Accepts is the verb a title says the tool accepts a case with
+	// ("compiles"); "" is "accepts".
+	Accepts string
 	// Subject names what the tool was given in its own terms (the op, the
 	// instruction, the intrinsic) from the text of the bundle's files,
 	// read by name; input is the deviating oracle's Reproduction.Input,

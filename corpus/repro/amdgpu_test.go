@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
-	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -33,19 +32,10 @@ func TestAMDGPUScriptAssemblesForTheCaseCPU(t *testing.T) {
 		t.Fatal("every waitcntasm seed is for gfx942")
 	}
 	c := domain.NewCase(waitcntasm.Name, v)
-	s := storetest.Open(t, "")
-	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{{A: oracles.SpecPTXISA, B: name, On: policy.OnVerdict}}},
-		[]oracles.Verdict{
-			{Oracle: oracles.SpecPTXISA, Version: "1", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "r.a", Diagnostic: "illegal"},
-			{Oracle: name, Version: "2", Case: c.ID, Domain: c.Domain, Kind: oracles.Accept},
-		})
-	if len(bs) != 1 {
-		t.Fatalf("plant: %d buckets", len(bs))
-	}
-	bd, err := Write(context.Background(), s, bs[0].Key, t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bd := plantedBundle(t, c, policy.Pair{A: oracles.SpecPTXISA, B: name, On: policy.OnVerdict}, []oracles.Verdict{
+		{Oracle: oracles.SpecPTXISA, Version: "1", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "r.a", Diagnostic: "illegal"},
+		{Oracle: name, Version: "2", Case: c.ID, Domain: c.Domain, Kind: oracles.Accept},
+	}, nil)
 	want := "-mcpu=" + v.CPU.String()
 	script, cmds := read(t, bd.Script), read(t, bd.Dir+"/"+CommandsFile)
 	if !strings.Contains(script, "step mc ") || !strings.Contains(script, want) {

@@ -12,7 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
 // IssueFile is the bundle's upstream issue: what a maintainer of the
@@ -43,7 +43,7 @@ func WriteIssue(ctx context.Context, bd Bundle) (string, error) {
 	c := componentOf(f, tool.Rule, subject, class)
 	var t strings.Builder
 	fmt.Fprintf(&t, "# %s\n\n", title(bd, tool, f, subject, c, class))
-	fmt.Fprintf(&t, "Found by legalfuzz (bucket `%s`, class %s). %s\n\n", b.Key, class, versionLine(b, bd.mainLines))
+	fmt.Fprintf(&t, "Found by legalfuzz (bucket `%s`, class %s). %s\n\n", b.Key, class, versionLine(b, bd.mainLines, f))
 	fmt.Fprintf(&t, "**Filing:** %s\n\n", filing(b, c, class))
 	if name := inputOf(bd, sig.Tool, f); name != "" {
 		if text, err := os.ReadFile(filepath.Join(bd.Dir, name)); err == nil {
@@ -83,7 +83,7 @@ func crashFrames(ctx context.Context, bd Bundle, tool oracles.Verdict, class pol
 	cmd.Dir = bd.Dir
 	out, _ := cmd.CombinedOutput() // exit status 1 is the bug reproducing
 	// repro.sh's step prints a tool's output with each line after "  | ".
-	frames := mlir.CrashFrames(strings.ReplaceAll("\n"+string(out), "\n  | ", "\n"))
+	frames := diag.CrashFrames(strings.ReplaceAll("\n"+string(out), "\n  | ", "\n"))
 	return frames[:min(len(frames), maxFrames)]
 }
 
@@ -103,7 +103,7 @@ func should(v oracles.Verdict, f oracles.Filing, class policy.Class) string {
 	case st.Fault == oracles.WrongValue:
 		return "The lowering must emit instructions that compute what the op means (their types, qualifiers and operands), or the verifier must reject the op."
 	case st.Fault == oracles.Refused:
-		return "What the verifier accepts, the lowering must turn into output " + stageTools[st.Name] + " accepts; what it cannot lower, the verifier must reject."
+		return "What the verifier accepts, the lowering must turn into output " + f.StageTools[st.Name] + " accepts; what it cannot lower, the verifier must reject."
 	case st.Fault == oracles.Unconverted:
 		return "The lowering must convert the op or fail; it must not exit 0 with the op left in its output."
 	case st.Fault == oracles.PassRefused:
@@ -203,7 +203,7 @@ func newestJudged(b store.Bucket) store.VersionVerdict {
 // fixed, passes it on, stops earlier, fails otherwise, cannot judge it),
 // whether the bug is a regression, whether LLVM main still has it, and
 // which commit of main that is.
-func versionLine(b store.Bucket, mainLines []string) string {
+func versionLine(b store.Bucket, mainLines []string, f oracles.Filing) string {
 	if len(b.Versions) == 0 {
 		return "Not yet replayed on other versions."
 	}
@@ -214,11 +214,11 @@ func versionLine(b store.Bucket, mainLines []string) string {
 		at := oracles.ParseStage(v.Rule)
 		switch v.Outcome {
 		case store.DecidedLater:
-			each = append(each, fmt.Sprintf("not in %s (%s lets the case through, %s %s it)", v.Label(), stageName(under), stageName(at), verb(v.Kind)))
+			each = append(each, fmt.Sprintf("not in %s (%s lets the case through, %s %s it)", v.Label(), stageName(under, f), stageName(at, f), verb(v.Kind)))
 		case store.StopsEarlier:
-			each = append(each, fmt.Sprintf("%s cannot tell (%s %s the case before %s runs)", v.Label(), stageName(at), verb(v.Kind), stageName(under)))
+			each = append(each, fmt.Sprintf("%s cannot tell (%s %s the case before %s runs)", v.Label(), stageName(at, f), verb(v.Kind), stageName(under, f)))
 		case store.Differs:
-			each = append(each, fmt.Sprintf("%s fails otherwise (%s %s the case)", v.Label(), stageName(at), verb(v.Kind)))
+			each = append(each, fmt.Sprintf("%s fails otherwise (%s %s the case)", v.Label(), stageName(at, f), verb(v.Kind)))
 		default:
 			groups[v.Outcome] = append(groups[v.Outcome], v.Label())
 		}
@@ -250,9 +250,9 @@ func versionLine(b store.Bucket, mainLines []string) string {
 	return line
 }
 
-// stageName names a stage of the MLIR chain as its maintainers would: the
-// verifier, the pass, the tool.
-func stageName(st oracles.Stage) string {
+// stageName names a stage of the family's chain as its maintainers would:
+// the verifier, the pass, the tool (Filing.StageTools).
+func stageName(st oracles.Stage, f oracles.Filing) string {
 	switch {
 	case st.Name == "verify":
 		return "the verifier"
@@ -260,8 +260,8 @@ func stageName(st oracles.Stage) string {
 		return "the lowering"
 	case strings.HasPrefix(st.Name, "pass:"):
 		return strings.TrimPrefix(st.Name, "pass:")
-	case stageTools[st.Name] != "":
-		return stageTools[st.Name]
+	case f.StageTools[st.Name] != "":
+		return f.StageTools[st.Name]
 	case st.Name == "":
 		return "the tool"
 	}

@@ -407,7 +407,7 @@ func TestVersionLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := store.Bucket{Signature: policy.Signature{Stage: tc.stage}, Versions: tc.versions}
-			if got := versionLine(b, []string{"trunk is LLVM main of 2026-10-25"}); got != tc.want {
+			if got := versionLine(b, []string{"trunk is LLVM main of 2026-10-25"}, mlir.Reproducer{}.Filing()); got != tc.want {
 				t.Errorf("versionLine\n%s\nwant\n%s", got, tc.want)
 			}
 		})

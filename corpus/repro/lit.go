@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/oracles/replay"
+
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/emitted"
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
@@ -83,22 +83,12 @@ func WriteTests(ctx context.Context, s regress.Store, dir string, orcs []oracles
 	if err := os.WriteFile(cfg, []byte(litConfigText(ctx)), 0o644); err != nil {
 		return ts, err
 	}
-	awk, err := writeValuesAwk(dir)
+	awk, err := replay.WriteValuesAwk(dir)
 	if err != nil {
 		return ts, err
 	}
 	ts.Files = append(ts.Files, cfg, awk)
 	return ts, nil
-}
-
-// ValuesAwk is the evaluator of emitted PTX (emitted.Awk) that a lit
-// suite, and a wrong-value bucket's bundle, run on llc's output.
-const ValuesAwk = "values.awk"
-
-// writeValuesAwk writes ValuesAwk into dir and returns its path.
-func writeValuesAwk(dir string) (string, error) {
-	path := filepath.Join(dir, ValuesAwk)
-	return path, os.WriteFile(path, []byte(emitted.Awk+"\n"), 0o644)
 }
 
 // litTest is a bucket's lit test: its file name and text, or !ok when its
@@ -113,12 +103,12 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 		return "", "", false
 	}
 	input := rep.Input
+	lit, isLit := reproducerOf(obs.Oracle).(replay.Lit)
 	var run []string
 	var feature string
 	switch {
-	case rep.Replay == oracles.ReplayMLIR:
-		feature = fmt.Sprintf("mlir-opt-%d", in.Major)
-		run = mlirRun(ctx, bd, legal, in)
+	case rep.Replay == oracles.ReplayPlan && isLit:
+		feature, run = lit.LitRun(ctx, replayCase(bd), legal, in)
 	case rep.Replay == oracles.ReplaySteps && len(rep.Steps) == 1 && slices.Contains(litToolNames, rep.Steps[0].Tool.Name):
 		st := rep.Steps[0]
 		feature = fmt.Sprintf("%s-%d", st.Tool.Name, in.Major)
@@ -134,7 +124,7 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	for _, r := range run {
 		fmt.Fprintf(&b, "%s RUN: %s\n", comment, r)
 	}
-	if line := wrongLine(bd); line != "" && legal {
+	if line := replay.WrongLine(bd.Observed); line != "" && legal {
 		fmt.Fprintf(&b, "%s VALUE-NOT: {{^}}%s{{$}}\n", comment, line)
 	}
 	if legal {
@@ -148,68 +138,6 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	b.WriteString(string(text))
 	ext := filepath.Ext(input)
 	return bd.Bucket.Key + ext, b.String(), true
-}
-
-// checked wraps a RUN command with the check of the correct outcome: a
-// legal case passes without an error; an illegal one is refused: an error
-// in words and a failing exit status, not a crash (LLVM's not fails on a
-// signal) and not an exit 0 (mlir-opt can print an error and exit 0,
-// leaving the op it could not convert in its output).
-func checked(cmd string, legal bool) string {
-	if legal {
-		return cmd + " 2>&1 | %FileCheck %s --allow-empty"
-	}
-	return "%not " + cmd + " 2>&1 | %FileCheck %s --check-prefix=REFUSED"
-}
-
-// litSub is the lit substitution of an installation's tool: %{llc_22}.
-// The braces keep one label from being the start of another's.
-func litSub(name string, in toolchain.Installation) string {
-	return "%{" + strings.ReplaceAll(name, "-", "_") + "_" + in.Label + "}"
-}
-
-// mlirRun is the RUN lines of an MLIR bucket on an installation: the
-// stage that fails, the smallest command as in repro.sh; a legal case the
-// wgmma lowering cannot compile runs the chain through llc.
-func mlirRun(ctx context.Context, bd Bundle, legal bool, in toolchain.Installation) []string {
-	obs := bd.Observed
-	tools := mlir.ToolsOf(in)
-	opt := litSub("mlir-opt", in)
-	stage, fault := replayStage(obs.Rule)
-	switch {
-	case stage == "verify" && fault == "":
-		return []string{checked(opt+" %s -o /dev/null", legal)}
-	case stage == "lowering" && fault == "" && outcome(obs) != "accept":
-		if flag, ok := shortestPasses(ctx, bd.Dir, tools.Opt, showsFor(obs)); ok {
-			return []string{checked(opt+" "+flag+" %s -o /dev/null", legal)}
-		}
-	}
-	pipeline := opt + " --pass-pipeline='" + mlir.Pipeline + "' %s"
-	if !legal {
-		// Legality is the verifier's and the lowering's to check: an
-		// illegal case must be refused before it becomes LLVM IR.
-		return []string{checked(pipeline+" -o /dev/null", false)}
-	}
-	t := mlirTarget(bd.Dir, bd.Case.Value.Target())
-	run := []string{
-		checked(pipeline+" -o %t.lowered.mlir", true),
-		`awk '/^  gpu.module @/{on=1; print "module {"; next} on && /^  }$/{print "}"; exit} on' %t.lowered.mlir > %t.device.mlir`,
-		litSub("mlir-translate", in) + " --mlir-to-llvmir %t.device.mlir -o %t.ll",
-	}
-	line := wrongLine(bd)
-	if line == "" {
-		return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true))
-	}
-	// The wrong value is in what llc emits (or in the host code's call):
-	// the test evaluates it and checks that the line the bucket names is
-	// gone.
-	assign, onHost := valuecheck.Input(line)
-	input := "%t.ptx"
-	if onHost {
-		input = "%t.lowered.mlir"
-	}
-	return append(run, checked(litSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "%t.ptx"), " "), true),
-		"awk -v '"+assign+"' -f %S/"+ValuesAwk+" "+input+" | %FileCheck %s --check-prefix=VALUE --allow-empty")
 }
 
 // stepRun is the RUN lines of a one-step tool's bucket (llc): the tool on
@@ -227,16 +155,16 @@ func stepRun(bd Bundle, legal bool, in toolchain.Installation, st oracles.Step) 
 			}
 			args[i] = a
 		}
-		return litSub(st.Tool.Name, in) + " " + strings.Join(args, " ")
+		return replay.LitSub(st.Tool.Name, in) + " " + strings.Join(args, " ")
 	}
-	line := wrongLine(bd)
+	line := replay.WrongLine(bd.Observed)
 	if line == "" || !legal || st.Output == "" {
-		return []string{checked(cmd("/dev/null"), legal)}
+		return []string{replay.Checked(cmd("/dev/null"), legal)}
 	}
 	assign, _ := valuecheck.Input(line)
 	out := "%t" + filepath.Ext(strings.Trim(st.Output, `"`))
-	return []string{checked(cmd(out), true),
-		"awk -v '" + assign + "' -f %S/" + ValuesAwk + " " + out + " | %FileCheck %s --check-prefix=VALUE --allow-empty"}
+	return []string{replay.Checked(cmd(out), true),
+		"awk -v '" + assign + "' -f %S/" + replay.ValuesAwk + " " + out + " | %FileCheck %s --check-prefix=VALUE --allow-empty"}
 }
 
 // litComment starts a comment line in a lit test, by its input's
@@ -245,14 +173,6 @@ var litComment = map[string]string{".mlir": "//", ".ll": ";"}
 
 // litToolNames are the tools of each installation lit.cfg.py finds.
 var litToolNames = []string{"mlir-opt", "mlir-translate", "llc"}
-
-// wrongLine is the emitted instruction a wrong-value bucket names, or "".
-func wrongLine(bd Bundle) string {
-	if _, fault := replayStage(bd.Observed.Rule); fault != oracles.WrongValue {
-		return ""
-	}
-	return valuecheck.EmittedLine(bd.Observed.Diagnostic)
-}
 
 // litHeader says what the test expects and why, and marks the open bug.
 func litHeader(bd Bundle, legal bool, feature string) []string {
@@ -305,7 +225,7 @@ func litTools(ctx context.Context) []litTool {
 	helpers := map[string][]string{}
 	for _, in := range ins {
 		for _, name := range litToolNames {
-			out = append(out, litTool{litSub(name, in), name, in.Spec(name)})
+			out = append(out, litTool{replay.LitSub(name, in), name, in.Spec(name)})
 		}
 		for _, h := range []string{"FileCheck", "not"} {
 			helpers[h] = append(helpers[h], in.Path(h))

@@ -7,11 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/replay"
 )
 
 // Reduction is what Reduce did to a bundle's tool input.
@@ -35,12 +34,13 @@ var ErrNothingToReduce = errors.New("no tool input to reduce")
 
 // Reduce shrinks the tool input of a bundle written by Write (case.mlir,
 // case.ptx, case.ll) while its repro.sh still exits 1 and the input stays
-// valid for the stage before the one that fails (validityOf: the tool's
-// own verifier or reader judges each candidate). The interestingness test
-// is the bug's own check, the tool's words or its outcome. The field
-// minimizer shrank the case's values; this shrinks the text a maintainer
-// reads: lines deleted, MLIR values built from parts made arguments of
-// their function, regions around what shows the bug unwrapped. When the
+// valid for the stage before the one that fails (the family's
+// replay.Validator: the tool's own verifier or reader judges each
+// candidate). The interestingness test is the bug's own check, the tool's
+// words or its outcome. The field minimizer shrank the case's values;
+// this shrinks the text a maintainer reads: lines deleted, then what the
+// family's replay.Editor does (MLIR: values built from parts made
+// arguments of their function, regions unwrapped). When the
 // bug is an accept, lines naming the operation under test stay, so that
 // an empty module does not "reproduce" an accept.
 func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
@@ -62,22 +62,12 @@ func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	keep := func(string) bool { return false }
-	if instr := instruction[bd.Case.Domain]; outcome(bd.Observed) == "accept" && instr != "" {
-		keep = func(l string) bool { return strings.Contains(l, strings.TrimSuffix(instr, ".")) }
-	}
-	if _, fault := replayStage(bd.Observed.Rule); fault == oracles.Dropped || fault == oracles.WrongValue {
-		// Deleting the op drops all of its work: the ops stay.
-		keep = mlirOp.MatchString
-	}
-	v := validityOf(ctx, bd, name, lines)
-	r.Checked = v.what
-	if v.keep != nil {
-		kept := keep
-		keep = func(l string) bool { return kept(l) || v.keep(l) }
-	}
+	family := reproducerOf(bd.Observed.Oracle)
+	editor, _ := family.(replay.Editor)
+	keep, v := reduceChecks(ctx, bd, family, name, lines)
+	r.Checked = v.What
 	test := func(cand []string) bool {
-		if v.valid != nil && !v.valid(cand) {
+		if v.Valid != nil && !v.Valid(cand) {
 			return false
 		}
 		r.Runs++
@@ -93,48 +83,41 @@ func Reduce(ctx context.Context, bd Bundle) (Reduction, error) {
 	if !test(lines) {
 		return r, errors.Join(os.WriteFile(path, data, 0o644), errors.New("repro.sh does not reproduce the bug on the field-minimized input; nothing reduced"))
 	}
-	out := reduceText(name, lines, keep, test)
+	out := ReduceLines(lines, keep, test)
+	if editor != nil {
+		out = editor.Edit(name, out, keep, test, func(l []string) []string { return ReduceLines(l, keep, test) })
+	}
 	text := strings.Join(out, "")
 	r.LinesBefore, r.LinesAfter = len(lines), len(out)
 	r.BytesBefore, r.BytesAfter = len(data), len(text)
 	return r, os.WriteFile(path, []byte(text), 0o644)
 }
 
-// reduceText deletes lines, then, for MLIR, makes cast values arguments,
-// deletes or unwraps regions and drops unused arguments, deleting lines
-// again after what those freed.
-func reduceText(name string, lines []string, keep func(string) bool, test func([]string) bool) []string {
-	out := ReduceLines(lines, keep, test)
-	if name != MLIRFile {
-		return out
+// reduceChecks are the lines a reduction keeps and how the family checks
+// a candidate valid. An accept keeps the lines naming the instruction (an
+// empty module does not "reproduce" an accept); dropped work or a wrong
+// value keeps the ops (deleting the op drops all of its work); the
+// family's validity check may keep the op under test.
+func reduceChecks(ctx context.Context, bd Bundle, family oracles.Reproducer, name string, lines []string) (func(string) bool, replay.Validity) {
+	keep := func(string) bool { return false }
+	if instr := replay.Instruction(bd.Case.Domain); replay.Outcome(bd.Observed) == "accept" && instr != "" {
+		keep = func(l string) bool { return strings.Contains(l, strings.TrimSuffix(instr, ".")) }
 	}
-	more := dropArguments(unwrap(promoteCasts(out, keep, test), keep, test), test)
-	if !slices.Equal(more, out) {
-		out = ReduceLines(more, keep, test)
-	}
-	return dedent(out)
-}
-
-// dedent takes out the indentation every line shares: what was left of
-// the regions that held the lines.
-func dedent(lines []string) []string {
-	common := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if n := len(l) - len(strings.TrimLeft(l, " ")); common < 0 || n < common {
-			common = n
+	if fault := oracles.ParseStage(bd.Observed.Rule).Fault; fault == oracles.Dropped || fault == oracles.WrongValue {
+		keep = func(string) bool { return false }
+		if e, ok := family.(replay.Editor); ok {
+			keep = e.Ops
 		}
 	}
-	if common <= 0 {
-		return lines
+	var v replay.Validity
+	if val, ok := family.(replay.Validator); ok {
+		v = val.Validity(ctx, replayCase(bd), name, lines)
 	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = strings.TrimPrefix(l, strings.Repeat(" ", common))
+	if v.Keep != nil {
+		kept := keep
+		keep = func(l string) bool { return kept(l) || v.Keep(l) }
 	}
-	return out
+	return keep, v
 }
 
 // inputFile is the bundle's tool input that repro.sh runs the deviating
@@ -205,8 +188,3 @@ func anyKept(chunk []string, keep func(string) bool) bool {
 	}
 	return false
 }
-
-// mlirOp matches a line that runs an nvgpu or nvvm op, in custom or
-// generic ("nvgpu.warpgroup.mma"(...)) form, not the #nvvm.target
-// attribute or a !nvgpu type.
-var mlirOp = regexp.MustCompile(`(^|[\s"])(nvgpu|nvvm)\.[a-z]`)

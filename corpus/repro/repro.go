@@ -114,9 +114,9 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 	w.file(VersionsFile, versions(s, bd.Case.ID))
 	w.file(ExpectedFile, verdictText("expected", bd.Expected))
 	w.file(ObservedFile, verdictText("observed", bd.Observed))
-	sc := plan(ctx, bd, bd.Dir)
-	w.script(sc.text(ctx, scriptHeader(bd)))
-	bd.commands = sc.commands()
+	sc := plan(ctx, bd)
+	w.script(sc.Text(ctx, scriptHeader(bd)))
+	bd.commands = sc.Commands()
 	bd.Script = filepath.Join(bd.Dir, ScriptFile)
 	bd.Files = w.files
 	return bd, w.err

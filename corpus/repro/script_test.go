@@ -91,6 +91,41 @@ func runScript(t *testing.T, bd Bundle, env ...string) (int, string) {
 	return 0, ""
 }
 
+// plantedBundle stores the verdicts as the one bucket of pair on c, in a
+// store of its own, and writes its bundle with orcs.
+func plantedBundle(t *testing.T, c domain.Case, pair policy.Pair, vs []oracles.Verdict, orcs []oracles.Oracle) Bundle {
+	t.Helper()
+	s := storetest.Open(t, "")
+	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, vs)
+	if len(bs) != 1 {
+		t.Fatalf("plant: %d buckets, want 1", len(bs))
+	}
+	bd, err := Write(context.Background(), s, bs[0].Key, t.TempDir(), orcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bd
+}
+
+// reproducesOnlyWithFake plants the verdicts as the one bucket of pair
+// on c, writes its bundle and runs its repro.sh twice: with the tool that
+// env points at replaced by a script of the text fake, which must
+// reproduce the bug, and with the real tool, which must not.
+func reproducesOnlyWithFake(t *testing.T, c domain.Case, pair policy.Pair, vs []oracles.Verdict, env, fake string) {
+	t.Helper()
+	bd := plantedBundle(t, c, pair, vs, nil)
+	path := filepath.Join(t.TempDir(), "fake")
+	if err := os.WriteFile(path, []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if rc, out := runScript(t, bd, env+"="+path); rc != ExitReproduces {
+		t.Errorf("with the fake tool: exit %d, want %d:\n%s\n%s", rc, ExitReproduces, read(t, bd.Script), out)
+	}
+	if rc, out := runScript(t, bd); rc != ExitFixed {
+		t.Errorf("with the real tool: exit %d, want %d:\n%s\n%s", rc, ExitFixed, read(t, bd.Script), out)
+	}
+}
+
 // TestScriptReproducesEveryBucket is the bar: for every bucket the
 // installed tools make of the campaign's cases, repro.sh exits 1 (the bug
 // reproduces), with no manual step.
@@ -125,21 +160,12 @@ func TestScriptReproducesEveryBucket(t *testing.T) {
 // printed, not only its exit status: a tool that prints nothing and exits
 // 0 is a fixed bug for a rejection, and a missing tool is "cannot tell".
 func TestScriptJudgesTheOutcome(t *testing.T) {
-	s := storetest.Open(t, "")
 	d, _ := fuzz.Lookup("mma")
 	c := domain.NewCase(d.Name, spellableSeed(d))
-	pair := policy.Pair{A: oracles.SpecPTXISA, B: "mlir@19", On: policy.OnVerdict}
-	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}}, []oracles.Verdict{
+	bd := plantedBundle(t, c, policy.Pair{A: oracles.SpecPTXISA, B: "mlir@19", On: policy.OnVerdict}, []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "ptxisa.mma"},
 		{Oracle: "mlir@19", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "verify", Diagnostic: "FILE:LINE:COL: error: the bug's own words"},
-	})
-	if len(bs) != 1 {
-		t.Fatalf("plant: %d buckets", len(bs))
-	}
-	bd, err := Write(context.Background(), s, bs[0].Key, t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, nil)
 	fake := filepath.Join(t.TempDir(), "mlir-opt")
 	quiet := "#!/bin/sh\nexit 0\n"
 	noisy := "#!/bin/sh\necho \"case.mlir:3:5: error: the bug's own words\" >&2\nexit 0\n"

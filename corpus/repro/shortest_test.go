@@ -42,17 +42,8 @@ func TestScriptRunsTheFewestPasses(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			c := storetest.ReadCase(t, filepath.Join("testdata", "shortest", tc.file))
-			s := storetest.Open(t, "")
 			pair := policy.Pair{A: oracles.SpecPTXISA, B: trunk.Name(), On: policy.OnVerdict}
-			bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}},
-				storetest.Judge(t, []oracles.Oracle{spec.New(spec.PTXISA), trunk}, c))
-			if len(bs) != 1 {
-				t.Fatalf("planting: %d buckets", len(bs))
-			}
-			bd, err := Write(ctx, s, bs[0].Key, t.TempDir(), []oracles.Oracle{trunk})
-			if err != nil {
-				t.Fatal(err)
-			}
+			bd := plantedBundle(t, c, pair, storetest.Judge(t, []oracles.Oracle{spec.New(spec.PTXISA), trunk}, c), []oracles.Oracle{trunk})
 			if rc, out := runScript(t, bd); rc != ExitReproduces {
 				t.Fatalf("repro.sh exited %d:\n%s\n%s", rc, read(t, bd.Script), out)
 			}
@@ -61,7 +52,7 @@ func TestScriptRunsTheFewestPasses(t *testing.T) {
 			}
 			want := "mlir-opt " + tc.flag + " case.mlir -o lowered.mlir"
 			if len(bd.commands) != 1 || bd.commands[0] != want {
-				t.Errorf("%s: commands %q, want the one %q", bs[0].Title, bd.commands, want)
+				t.Errorf("%s: commands %q, want the one %q", bd.Bucket.Title, bd.commands, want)
 			}
 			path, err := WriteIssue(ctx, bd)
 			if err != nil {

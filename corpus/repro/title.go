@@ -8,6 +8,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/replay"
 )
 
 // ours is the component of what is not filed upstream: legalfuzz's own
@@ -53,7 +54,7 @@ func subjectOf(bd Bundle, f oracles.Filing) string {
 		return string(text)
 	}
 	sig := bd.Bucket.Signature
-	return f.Subject(read, inputOf(bd, sig.Tool, f), instruction[sig.Domain])
+	return f.Subject(read, inputOf(bd, sig.Tool, f), replay.Instruction(sig.Domain))
 }
 
 // title is the issue's title: the component's tag, then what the tool did
@@ -69,15 +70,16 @@ func title(bd Bundle, tool oracles.Verdict, f oracles.Filing, subject string, c 
 			what += ": " + m
 		}
 	case f.Verifier:
-		what = mlirWhat(bd, tool, subject, class)
+		what = verifierWhat(bd, tool, f, subject, class)
 	default:
-		what = toolWhat(bd, tool, orDefault(f.Tool, tool.Oracle), subject, class)
+		what = toolWhat(bd, tool, f, orDefault(f.Tool, tool.Oracle), subject, class)
 	}
 	return c.Tag + " " + what
 }
 
-// mlirWhat is an MLIR bucket's title after its tag.
-func mlirWhat(bd Bundle, v oracles.Verdict, op string, class policy.Class) string {
+// verifierWhat is the title after its tag of a bucket of a verifier
+// family (MLIR's): what the op verifies and what its lowering does.
+func verifierWhat(bd Bundle, v oracles.Verdict, f oracles.Filing, op string, class policy.Class) string {
 	st := oracles.ParseStage(v.Rule)
 	m := cleanMessage(v.Diagnostic)
 	who := orDefault(op, "the case")
@@ -91,9 +93,9 @@ func mlirWhat(bd Bundle, v oracles.Verdict, op string, class policy.Class) strin
 		// though the refusing tool may say the same of several. Its words
 		// follow in the issue; in the title they would pass GitHub's 256
 		// characters.
-		return who + " verifies though " + violation(bd) + ", and " + stageTools[st.Name] + " refuses its lowering"
+		return who + " verifies though " + violation(bd) + ", and " + f.StageTools[st.Name] + " refuses its lowering"
 	case st.Fault == oracles.Refused:
-		return who + " verifies, but " + stageTools[st.Name] + " refuses its lowering: " + m
+		return who + " verifies, but " + f.StageTools[st.Name] + " refuses its lowering: " + m
 	case st.Fault == oracles.PassRefused:
 		return who + " verifies, but " + strings.TrimPrefix(st.Name, "pass:") + " refuses it: " + m
 	case st.Fault == oracles.Dropped:
@@ -113,12 +115,9 @@ func mlirWhat(bd Bundle, v oracles.Verdict, op string, class policy.Class) strin
 	return withSubject(who, m)
 }
 
-// stageTools are the tools of the mlir oracle's stages after the lowering.
-var stageTools = map[string]string{"translate": "mlir-translate", "link": "llvm-link", "llc": "llc", "ptxas": "ptxas"}
-
 // toolWhat is the title after its tag of a bucket of a tool given one
 // instruction (ptxas, llc, llvm-mc, the CUDA driver).
-func toolWhat(bd Bundle, v oracles.Verdict, tool, subject string, class policy.Class) string {
+func toolWhat(bd Bundle, v oracles.Verdict, f oracles.Filing, tool, subject string, class policy.Class) string {
 	m := cleanMessage(v.Diagnostic)
 	subject = orDefault(subject, "the case")
 	switch {
@@ -126,10 +125,8 @@ func toolWhat(bd Bundle, v oracles.Verdict, tool, subject string, class policy.C
 		return tool + " computes " + v.Value + " for " + subject + ", expected " + bd.Expected.Value
 	case oracles.ParseStage(v.Rule).Fault == oracles.WrongValue:
 		return tool + " compiles " + subject + " to wrong PTX: " + m
-	case v.Kind == oracles.Accept && tool == "llc":
-		return "llc compiles " + subject + " though " + violation(bd)
 	case v.Kind == oracles.Accept:
-		return tool + " accepts " + subject + " though " + violation(bd)
+		return tool + " " + orDefault(f.Accepts, "accepts") + " " + subject + " though " + violation(bd)
 	case v.Kind == oracles.Reject:
 		return tool + " rejects " + subject + ": " + m
 	case strings.HasPrefix(m, tool):
@@ -166,12 +163,12 @@ func withSubject(who, m string) string {
 
 // placeholderFragment is a placeholder of a normalized diagnostic with the
 // separator after it ("FILE: ", "FILE:LINE:COL: ").
-var placeholderFragment = regexp.MustCompile(`(?:` + placeholder.String() + `)(?::\s*)?`)
+var placeholderFragment = regexp.MustCompile(`(?:` + replay.Placeholder.String() + `)(?::\s*)?`)
 
 // cleanMessage is a diagnostic's message for a title: the tool's words
 // with the fragments normalization replaced dropped rather than printed.
 func cleanMessage(diagnostic string) string {
-	m := placeholderFragment.ReplaceAllString(message(diagnostic), "")
+	m := placeholderFragment.ReplaceAllString(replay.Message(diagnostic), "")
 	m = strings.ReplaceAll(m, "''", "")
 	m = strings.TrimPrefix(strings.TrimSpace(m), "error: ")
 	return strings.TrimSuffix(strings.Join(strings.Fields(m), " "), ".")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/swizzle"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 )
 
@@ -34,29 +35,43 @@ import (
 var ErrNotPredicted = errors.New("no prediction")
 
 // SwizzleAddr applies a CUtensorMapSwizzle pattern to a shared-memory byte
-// address. The 16-byte chunk index within a 128-byte row (bits 4-6) is
-// XOR-ed with the row index (bits 7-9): all three bits for 128B, the low
-// two for 64B, the low one for 32B. The 128B_ATOM modes move 32- or 64-byte
-// atoms instead (CuTe Swizzle<2,5,2> and <1,6,1>), and FLIP_8B also swaps
-// the 8-byte halves of each 16-byte chunk in odd rows (our reading of the
-// driver documentation; sm_100 only). NONE and unknown values are the
-// identity.
+// address. Each mode is a CuTe Swizzle<B,M,S> (tensorMapSwizzle), applied
+// by the swizzle domain's model (fuzz/swizzle's Apply, which spec checks):
+// the 16-byte chunk index within a 128-byte row (bits 4-6) XOR-ed with the
+// row index (bits 7-9), all three bits for 128B, the low two for 64B, the
+// low one for 32B; the 128B_ATOM modes move 32- or 64-byte atoms instead.
+// FLIP_8B also swaps the 8-byte halves of each 16-byte chunk in odd rows
+// (our reading of the driver documentation; sm_100 only). NONE and unknown
+// values are the identity.
 func SwizzleAddr(s tmadesc.Swizzle, a uint64) uint64 {
-	switch s {
-	case tmadesc.Swizzle32B:
-		return a ^ (a>>3)&0x10
-	case tmadesc.Swizzle64B:
-		return a ^ (a>>3)&0x30
-	case tmadesc.Swizzle128B:
-		return a ^ (a>>3)&0x70
-	case tmadesc.Swizzle128BAtom32B:
-		return a ^ (a>>2)&0x60
-	case tmadesc.Swizzle128BAtom32BFlip8B:
-		return a ^ (a>>2)&0x60 ^ (a>>4)&0x8
-	case tmadesc.Swizzle128BAtom64B:
-		return a ^ (a>>1)&0x40
+	cute, ok := tensorMapSwizzle[s]
+	if !ok {
+		return a
 	}
-	return a
+	// The pattern reads and writes only bits below 2^(B+M+S) <= 2^10.
+	out := a&^math.MaxUint32 | uint64(cute.Apply(uint32(a)))
+	if s == tmadesc.Swizzle128BAtom32BFlip8B {
+		out ^= (a >> 4) & 0x8
+	}
+	return out
+}
+
+// tensorMapSwizzle is the CuTe swizzle of each CUtensorMapSwizzle mode
+// that permutes: the swizzle domain's named modes, and the 64-byte atoms'
+// <1,6,1>, which it does not name.
+var tensorMapSwizzle = map[tmadesc.Swizzle]swizzle.Value{
+	tmadesc.Swizzle32B:               cuteOf(swizzle.B32),
+	tmadesc.Swizzle64B:               cuteOf(swizzle.B64),
+	tmadesc.Swizzle128B:              cuteOf(swizzle.B128),
+	tmadesc.Swizzle128BAtom32B:       cuteOf(swizzle.B128Base32B),
+	tmadesc.Swizzle128BAtom32BFlip8B: cuteOf(swizzle.B128Base32B),
+	tmadesc.Swizzle128BAtom64B:       {B: 1, M: 6, S: 1},
+}
+
+// cuteOf is a named mode's Swizzle<B,M,S>.
+func cuteOf(m swizzle.Mode) swizzle.Value {
+	b, mm, s := m.Triple()
+	return swizzle.Value{Mode: m, B: b, M: mm, S: s}
 }
 
 // tileGeom is a tiled descriptor's box as a load walks it.

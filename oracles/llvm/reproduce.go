@@ -3,8 +3,11 @@ package llvm
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/legalfuzz/legalfuzz/oracles/replay"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -57,6 +60,21 @@ var intrinsicName = regexp.MustCompile(`\bllvm\.nvvm\.[\w.]+`)
 
 // Filing files llc's bugs with LLVM's NVPTX backend.
 func (Reproducer) Filing() oracles.Filing {
-	return oracles.Filing{Input: oracles.LLFile, Component: oracles.Component{Tag: "[NVPTX]", Name: "NVPTX backend", Tracker: "LLVM"}, Tool: "llc",
+	return oracles.Filing{Input: oracles.LLFile, Component: oracles.Component{Tag: "[NVPTX]", Name: "NVPTX backend", Tracker: "LLVM"}, Tool: "llc", Accepts: "compiles",
 		Subject: func(read func(string) string, input, _ string) string { return intrinsicName.FindString(read(input)) }}
+}
+
+// Validity checks a reduced IR module (replay.Validator): the
+// installation's llvm-as reads it.
+func (Reproducer) Validity(ctx context.Context, c replay.Case, name string, lines []string) replay.Validity {
+	in, ok := toolchain.Of(ctx, c.Observed.Oracle)
+	if !ok || filepath.Ext(name) != filepath.Ext(oracles.LLFile) {
+		return replay.Validity{}
+	}
+	as, err := in.Locate(ctx, "llvm-as")
+	if err != nil || !replay.RunsClean(ctx, as.Path, oracles.LLFile, lines) {
+		return replay.Validity{}
+	}
+	return replay.Validity{Valid: func(lines []string) bool { return replay.RunsClean(ctx, as.Path, oracles.LLFile, lines) },
+		What: "llvm-as " + in.Label + " reads it"}
 }

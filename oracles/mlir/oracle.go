@@ -40,7 +40,7 @@ type Oracle struct {
 	// BatchSize is the most cases per tool invocation; zero means
 	// DefaultBatchSize, and 1 judges every case in its own process.
 	BatchSize int
-	// frames maps a crash site (see crashSite) to its symbolized crashing
+	// frames maps a crash site (see diag.CrashSite) to its symbolized crashing
 	// function.
 	frames sync.Map
 	// learned keeps the verifier's verdict history (batch.History).

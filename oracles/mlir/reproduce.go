@@ -6,6 +6,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
@@ -13,7 +14,7 @@ import (
 // Reproducer replays the verdicts of an installation's mlir and mlir-nvvm
 // oracles: the module in its release's spelling, the verifier's command
 // and the lowering chain's, with that installation's tools.
-type Reproducer struct{}
+type Reproducer struct{ mlirText }
 
 // Reproduce writes the module the named oracle verifies and the commands
 // of its stages.
@@ -33,7 +34,7 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 	t := r.Case.Value.Target()
 	opt, translate, llc := "mlir-opt", "mlir-translate", "llc"
 	return oracles.Reproduction{
-		Files: []oracles.ReproFile{{Name: oracles.MLIRFile, Text: string(file)}}, Input: oracles.MLIRFile, Replay: oracles.ReplayMLIR,
+		Files: []oracles.ReproFile{{Name: oracles.MLIRFile, Text: string(file)}}, Input: oracles.MLIRFile, Replay: oracles.ReplayPlan,
 		Commands: []string{
 			"# the tools of the LLVM installation " + in.String() + " in " + in.Dir,
 			"# the verifier (its verdicts have rule \"verify\"):",
@@ -48,17 +49,23 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 	}
 }
 
+// Plan replays the verdict's stage on MLIRFile: the verifier alone, the
+// fewest passes of the lowering that show the bug, or the chain through
+// llc and ptxas.
+func (Reproducer) Plan(ctx context.Context, s *replay.Script, c replay.Case) { planMLIR(ctx, s, c) }
+
 // Filing files MLIR's bugs with LLVM, under the dialect of the stage that
 // failed or of the op.
 func (Reproducer) Filing() oracles.Filing {
-	return oracles.Filing{Input: oracles.MLIRFile, ComponentOf: componentOf, Verifier: true,
+	return oracles.Filing{Input: oracles.MLIRFile, ComponentOf: componentOf, Verifier: true, StageTools: stageTools,
 		Subject: func(read func(string) string, _, _ string) string { return SubjectOp(read(oracles.MLIRFile)) }}
 }
 
 // PassesReproducer replays a pass judge's verdicts: the module of the
 // release it starts from, then the pipelines before the pass and the pass
-// alone.
-type PassesReproducer struct{}
+// alone. Its filing and case.mlir's reduction are the mlir oracle's: the
+// passes are MLIR's. It has no lit test (replay.Lit).
+type PassesReproducer struct{ mlirText }
 
 // Reproduce writes the module a pass judge starts from (its release's
 // rendering) and says how the judge ran the passes.
@@ -67,17 +74,23 @@ func (PassesReproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) o
 	pr, _ := ReplayOf(name, "cse")
 	r.Name = pr.Release
 	rep := Reproducer{}.Reproduce(ctx, r)
-	if rep.Input != "" {
-		rep.Replay = oracles.ReplayPasses
-	}
 	rep.Commands = append(rep.Commands,
 		"# "+name+" runs MLIR's GPU passes beyond that lowering on "+oracles.MLIRFile+", each alone with --verify-each=false;",
 		"# repro.sh replays the one the bucket names, after the pipelines that bring the module to its input")
 	return rep
 }
 
-// Filing is the mlir oracle's: the passes are MLIR's.
+// Filing is the mlir oracle's.
 func (PassesReproducer) Filing() oracles.Filing { return Reproducer{}.Filing() }
+
+// Plan replays the pipelines before the pass the verdict names, then the
+// pass alone.
+func (PassesReproducer) Plan(ctx context.Context, s *replay.Script, c replay.Case) {
+	planPasses(ctx, s, c)
+}
+
+// stageTools are the tools of the mlir oracle's stages after the lowering.
+var stageTools = map[string]string{"translate": "mlir-translate", "link": "llvm-link", "llc": "llc", "ptxas": "ptxas"}
 
 // The components of MLIR a bucket is filed under.
 var (

@@ -213,7 +213,7 @@ func (o *Oracle) splitOnce(ctx context.Context, st stage, in splitInput) (run, e
 	if in.n > 1 || !r.Crashed() {
 		return ru, nil
 	}
-	site := crashSite(r.Output())
+	site := diag.CrashSite(r.Output())
 	if f, ok := o.frames.Load(site); ok && site != "" {
 		ru.frame = f.(string)
 		return ru, nil
@@ -227,22 +227,6 @@ func (o *Oracle) splitOnce(ctx context.Context, st stage, in splitInput) (run, e
 		o.frames.Store(site, ru.frame)
 	}
 	return ru, nil
-}
-
-// unsymbolizedFrame matches a frame of a stack dump printed without
-// symbolization that names its function (an exported symbol):
-// "4  mlir-opt-19  0x000055fe9f3c6ab4 mlir::...::verify() + 84".
-var unsymbolizedFrame = regexp.MustCompile(`(?m)^\s*\d+\s+(\S+)\s+0x[0-9a-f]+ (.+ \+ \d+)$`)
-
-// crashSite keys a crash by the named frames of its unsymbolized stack
-// dump (module, function and offset, which address randomization leaves
-// alone); "" when the dump names none.
-func crashSite(out string) string {
-	var b strings.Builder
-	for _, m := range unsymbolizedFrame.FindAllStringSubmatch(out, -1) {
-		b.WriteString(m[1] + " " + m[2] + "\n")
-	}
-	return b.String()
 }
 
 // noSymbolize runs a tool without LLVM's crash symbolization.
@@ -466,44 +450,15 @@ func toolFailureIn(name, prefix string, r tool.Result, timeout fmt.Stringer, fra
 	return chunkResult{outcome: crashed, diag: diag}
 }
 
-// stackFrame matches a symbolized frame of an LLVM stack dump.
-var stackFrame = regexp.MustCompile(`(?m)^\s*#\d+ 0x[0-9a-f]+ ([^(\s][^(]*\(.*?\)) \(`)
-
 // crashFrame names the first function of the stack dump that is not the
 // signal handling itself: which verifier or pass crashed, the most stable
 // part of a crash report.
 func crashFrame(out string) string {
-	if fs := CrashFrames(out); len(fs) > 0 {
+	if fs := diag.CrashFrames(out); len(fs) > 0 {
 		return fs[0]
 	}
 	return ""
 }
-
-// CrashFrames lists the functions an LLVM stack dump in out names, from
-// the innermost, without the signal handling that printed it: what an
-// upstream crash report quotes. A dump printed without a symbolizer
-// (Debian's LLVM 22 root has none on PATH) still names exported
-// functions, "name + offset": the same frames, so one crash of 19 and 22
-// reads alike. Nil when out holds no dump.
-func CrashFrames(out string) []string {
-	var frames []string
-	for _, m := range stackFrame.FindAllStringSubmatch(out, -1) {
-		frames = append(frames, m[1])
-	}
-	if len(frames) == 0 {
-		for _, m := range unsymbolizedFrame.FindAllStringSubmatch(out, -1) {
-			if !strings.HasPrefix(m[1], "libc.so") { // gsignal, abort: how it died, not where
-				frames = append(frames, unsymbolizedOffset.ReplaceAllString(m[2], ""))
-			}
-		}
-	}
-	return slices.DeleteFunc(frames, func(f string) bool {
-		return strings.Contains(f, "llvm::sys::") || strings.Contains(f, "SignalHandler")
-	})
-}
-
-// unsymbolizedOffset is the " + 78" after a function an unsymbolized frame names.
-var unsymbolizedOffset = regexp.MustCompile(` \+ \d+$`)
 
 // crashText keeps the head of a failing tool's output: the messages before
 // the stack dump, normalized, without positions, and bounded (after

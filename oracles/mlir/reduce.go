@@ -1,78 +1,77 @@
-package repro
+package mlir
 
 import (
 	"context"
-	"errors"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
-// validity is what a reduced input must still be for the stage before the
-// one that fails: the tool's own parser and verifier judge it, so that a
-// reduction never ends on text the tool refuses for another reason (a
-// block with no terminator, an undefined value).
-type validity struct {
-	// valid reports whether a candidate is such an input; nil checks
-	// nothing (no validator here).
-	valid func(lines []string) bool
-	// keep marks lines that must stay: the op under test.
-	keep func(line string) bool
-	// what says how candidates are checked, for the bundle's report.
-	what string
-}
+// mlirText is what the bundles' reducer asks of case.mlir, the same for
+// the mlir oracles and the pass judges (replay.Validator, replay.Editor).
+type mlirText struct{}
 
-// validityOf chooses the check for the bundle's tool input. MLIR: the
+// Validity checks a reduced case.mlir (replay.Validator): the
 // installation's mlir-opt verifies the candidate cleanly; where the bug
 // is the verifier's own (a crash or a refusal at "verify"), it verifies
 // the candidate without the op under test, the op whose removal makes the
-// bug go and leaves a module the verifier accepts. LLVM IR: the
-// installation's llvm-as reads it. PTX and assembly have no reader but
-// the tool under test.
-func validityOf(ctx context.Context, bd Bundle, name string, lines []string) validity {
-	in, ok := toolchain.Of(ctx, bd.Observed.Oracle)
-	if !ok {
-		return validity{}
+// bug go and leaves a module the verifier accepts.
+func (mlirText) Validity(ctx context.Context, c replay.Case, name string, lines []string) replay.Validity {
+	in, ok := toolchain.Of(ctx, c.Observed.Oracle)
+	if !ok || filepath.Ext(name) != filepath.Ext(oracles.MLIRFile) {
+		return replay.Validity{}
 	}
-	switch filepath.Ext(name) {
-	case filepath.Ext(MLIRFile):
-		opt, err := tool.Locate(ctx, mlir.ToolsOf(in).Opt)
-		if err != nil {
-			return validity{}
-		}
-		clean := func(lines []string) bool { return runsClean(ctx, opt.Path, MLIRFile, lines) }
-		if stage, fault := replayStage(bd.Observed.Rule); stage != "verify" || fault != "" || outcome(bd.Observed) == "accept" {
-			if !clean(lines) {
-				return validity{}
-			}
-			return validity{valid: clean, what: "mlir-opt " + in.Label + " verifies it"}
-		}
-		op := opUnderTest(lines, clean)
-		if op == "" {
-			return validity{}
-		}
-		isOp := func(l string) bool { m := mlirOpLine.FindStringSubmatch(l); return m != nil && m[1] == op }
-		return validity{
-			valid: func(lines []string) bool { return clean(slices.DeleteFunc(slices.Clone(lines), isOp)) },
-			keep:  isOp,
-			what:  "mlir-opt " + in.Label + " verifies it without " + op + ", the op under test",
-		}
-	case filepath.Ext(LLFile):
-		as, err := in.Locate(ctx, "llvm-as")
-		if err != nil || !runsClean(ctx, as.Path, "case.ll", lines) {
-			return validity{}
-		}
-		return validity{valid: func(lines []string) bool { return runsClean(ctx, as.Path, "case.ll", lines) },
-			what: "llvm-as " + in.Label + " reads it"}
+	opt, err := tool.Locate(ctx, ToolsOf(in).Opt)
+	if err != nil {
+		return replay.Validity{}
 	}
-	return validity{}
+	clean := func(lines []string) bool { return replay.RunsClean(ctx, opt.Path, oracles.MLIRFile, lines) }
+	if stage, fault := replayStage(c.Observed.Rule); stage != "verify" || fault != "" || replay.Outcome(c.Observed) == "accept" {
+		if !clean(lines) {
+			return replay.Validity{}
+		}
+		return replay.Validity{Valid: clean, What: "mlir-opt " + in.Label + " verifies it"}
+	}
+	op := opUnderTest(lines, clean)
+	if op == "" {
+		return replay.Validity{}
+	}
+	isOp := func(l string) bool { m := mlirOpLine.FindStringSubmatch(l); return m != nil && m[1] == op }
+	return replay.Validity{
+		Valid: func(lines []string) bool { return clean(slices.DeleteFunc(slices.Clone(lines), isOp)) },
+		Keep:  isOp,
+		What:  "mlir-opt " + in.Label + " verifies it without " + op + ", the op under test",
+	}
+}
+
+// Ops matches a line that runs an nvgpu or nvvm op, in custom or generic
+// ("nvgpu.warpgroup.mma"(...)) form, not the #nvvm.target attribute or a
+// !nvgpu type (replay.Editor).
+func (mlirText) Ops(line string) bool { return mlirOp.MatchString(line) }
+
+// mlirOp is Ops's pattern.
+var mlirOp = regexp.MustCompile(`(^|[\s"])(nvgpu|nvvm)\.[a-z]`)
+
+// Edit reduces case.mlir beyond deleting lines (replay.Editor): values
+// built from parts made arguments of their function, regions around what
+// shows the bug deleted or unwrapped, unused arguments dropped, lines
+// deleted again after what those freed, and the indentation every line
+// shares taken out.
+func (mlirText) Edit(name string, lines []string, keep func(string) bool, test func([]string) bool, reduce func([]string) []string) []string {
+	if name != oracles.MLIRFile {
+		return lines
+	}
+	more := dropArguments(unwrap(promoteCasts(lines, keep, test), keep, test), test)
+	if !slices.Equal(more, lines) {
+		lines = reduce(more)
+	}
+	return dedent(lines)
 }
 
 // mlirOpLine matches a line running an nvgpu or nvvm op, in custom or
@@ -99,40 +98,6 @@ func opUnderTest(lines []string, clean func([]string) bool) string {
 		}
 	}
 	return ""
-}
-
-// runsClean reports whether the tool reads the text and exits 0 printing
-// no error (mlir-opt can print one and exit 0).
-func runsClean(ctx context.Context, bin, name string, lines []string) bool {
-	out, rc, ok := runOn(ctx, bin, name, lines)
-	return ok && rc == 0 && !errorLine.MatchString(out)
-}
-
-// errorLine is an error as LLVM's tools print it: repro.sh's clean.
-var errorLine = regexp.MustCompile(`(?im)(^|: )(error|fatal)( |:)`)
-
-// runOn runs bin on the text written to a scratch file named name, output
-// to /dev/null, and returns what it printed and its exit status; ok is
-// false when it could not run.
-func runOn(ctx context.Context, bin, name string, lines []string) (string, int, bool) {
-	dir, err := os.MkdirTemp("", "legalfuzz-reduce-")
-	if err != nil {
-		return "", 0, false
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, name)
-	if os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644) != nil {
-		return "", 0, false
-	}
-	out, err := exec.CommandContext(ctx, bin, path, "-o", os.DevNull).CombinedOutput()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return string(out), 0, true
-	case errors.As(err, &ee):
-		return string(out), ee.ExitCode(), true
-	}
-	return "", 0, false
 }
 
 // castLine is a value the renderer built from parts and cast to the type
@@ -306,4 +271,26 @@ func closing(lines []string, i int) int {
 		}
 	}
 	return -1
+}
+
+// dedent takes out the indentation every line shares: what was left of
+// the regions that held the lines.
+func dedent(lines []string) []string {
+	common := -1
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if n := len(l) - len(strings.TrimLeft(l, " ")); common < 0 || n < common {
+			common = n
+		}
+	}
+	if common <= 0 {
+		return lines
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimPrefix(l, strings.Repeat(" ", common))
+	}
+	return out
 }
