@@ -35,9 +35,14 @@ type ReproRequest struct {
 	// Name is the oracle, one of the family's (mlir@22, ptxas13).
 	Name string
 	Case domain.Case
-	// Shared is set when the bucket's pair has two oracles of this family:
-	// each renders its input under a name of its own.
+	// Shared is set when the bucket's pair has another oracle that renders
+	// the same input file (one of this family, or MLIR's other entry
+	// point): each renders its input under a name of its own, or, for a
+	// family whose replay reads one fixed file, the one not Observed does.
 	Shared bool
+	// Observed is set for the oracle whose verdict repro.sh replays (the
+	// tool that deviates).
+	Observed bool
 	// Oracles are the oracles discovered here: an input only a located tool
 	// can render (llc's IR depends on the intrinsics it knows) is rendered
 	// with them.

@@ -104,7 +104,7 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 	names := pairOracles(bd.Bucket.Signature.Pair) // on the newest installation that reproduces it
 	bd.reproductions = map[string]oracles.Reproduction{}
 	for _, name := range names {
-		rep := render(ctx, w, bd.Case, name, shared(names), orcs)
+		rep := render(ctx, w, bd.Case, name, shared(names), name == bd.Observed.Oracle, orcs)
 		bd.reproductions[name] = rep
 		cmds = append(cmds, "", "# "+name)
 		cmds = append(cmds, rep.Commands...)

@@ -197,3 +197,36 @@ func TestWritePicksMinimizedCase(t *testing.T) {
 		t.Fatal("empty bucket ID accepted")
 	}
 }
+
+// TestWriteTwoMLIREntryPoints: a bucket of mlir-nvvm@trunk accepting what
+// mlir@trunk refuses replays the nvvm module. Both entry points wrote
+// case.mlir, the nvgpu one first, and repro.sh replayed the op that
+// refused ("does not reproduce: the verifier refused the case").
+func TestWriteTwoMLIREntryPoints(t *testing.T) {
+	c := storetest.ReadCase(t, filepath.Join("testdata", "cases", "wgmma.nvvm-on-sm120.json"))
+	pair := policy.Pair{A: "mlir@trunk", B: "mlir-nvvm@trunk", On: policy.OnAnswer}
+	vs := []oracles.Verdict{
+		{Oracle: "spec/ptxisa", Kind: oracles.Reject, Rule: "ptxisa.wgmma.target"},
+		{Oracle: "mlir@trunk", Kind: oracles.Reject, Rule: "verify", Diagnostic: "'nvgpu.warpgroup.mma.init.accumulator' op has type 'vector<64x24xi32>'"},
+		{Oracle: "mlir-nvvm@trunk", Kind: oracles.Accept, Rule: "llc", Diagnostic: "ptxas: 12.4.131 reads PTX ISA up to 8.4, not 8.7; lowering stopped at llc"},
+	}
+	for i := range vs {
+		vs[i].Case, vs[i].Domain = c.ID, c.Domain
+	}
+	bd := plantedBundle(t, c, pair, vs, nil)
+	if bd.Observed.Oracle != "mlir-nvvm@trunk" {
+		t.Fatalf("observed %s, want mlir-nvvm@trunk", bd.Observed.Oracle)
+	}
+	if _, ok := toolchain.Of(context.Background(), "mlir@trunk"); !ok {
+		t.Skip("no trunk installation (make oracles)")
+	}
+	if m := read(t, filepath.Join(bd.Dir, MLIRFile)); !strings.Contains(m, "nvvm.wgmma.mma_async") {
+		t.Errorf("%s is not the nvvm module:\n%s", MLIRFile, m)
+	}
+	if m := read(t, filepath.Join(bd.Dir, "case.mlir@trunk.mlir")); !strings.Contains(m, "nvgpu.warpgroup.mma") {
+		t.Errorf("the nvgpu module is not beside it:\n%s", m)
+	}
+	if rc, out := runScript(t, bd); rc != ExitReproduces {
+		t.Errorf("repro.sh: exit %d, want %d:\n%s", rc, ExitReproduces, out)
+	}
+}

@@ -19,29 +19,36 @@ type Reproducer struct{ mlirText }
 // Reproduce writes the module the named oracle verifies and the commands
 // of its stages.
 func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles.Reproduction {
+	// The replay reads MLIRFile: the other oracle of a pair of two MLIR
+	// entry points (mlir@trunk and mlir-nvvm@trunk spell the case apart)
+	// writes its module beside it.
+	name := oracles.MLIRFile
+	if r.Shared && !r.Observed {
+		name = "case." + r.Name + ".mlir"
+	}
 	in, ok := toolchain.Of(ctx, r.Name)
 	if !ok {
-		return oracles.NotWritten(oracles.MLIRFile, r.Name+"'s LLVM installation is not on this machine (legalfuzz oracles says why)")
+		return oracles.NotWritten(name, r.Name+"'s LLVM installation is not on this machine (legalfuzz oracles says why)")
 	}
 	o := NewRelease(r.Name, in.Major, tool.Tool{})
-	file, args, err := o.VerifyCommand([]domain.Case{r.Case}, oracles.MLIRFile)
+	file, args, err := o.VerifyCommand([]domain.Case{r.Case}, name)
 	if err != nil {
-		return oracles.NotWritten(oracles.MLIRFile, err.Error())
+		return oracles.NotWritten(name, err.Error())
 	}
 	if len(file) == 0 {
-		return oracles.NotWritten(oracles.MLIRFile, r.Name+" cannot spell this case (see its verdict)")
+		return oracles.NotWritten(name, r.Name+" cannot spell this case (see its verdict)")
 	}
 	t := r.Case.Value.Target()
 	opt, translate, llc := "mlir-opt", "mlir-translate", "llc"
 	return oracles.Reproduction{
-		Files: []oracles.ReproFile{{Name: oracles.MLIRFile, Text: string(file)}}, Input: oracles.MLIRFile, Replay: oracles.ReplayPlan,
+		Files: []oracles.ReproFile{{Name: name, Text: string(file)}}, Input: name, Replay: oracles.ReplayPlan,
 		Commands: []string{
 			"# the tools of the LLVM installation " + in.String() + " in " + in.Dir,
 			"# the verifier (its verdicts have rule \"verify\"):",
 			opt + " " + strings.Join(args, " "),
 			"# what the verifier accepts is lowered, one step after another (rules \"lowering\", \"translate\", \"link\", \"llc\", \"ptxas\");",
 			"# between the first two steps the gpu.module's body is cut out of case.lowered.mlir as a plain module (repro.sh does it with awk):",
-			opt + " --pass-pipeline='" + Pipeline + "' " + oracles.MLIRFile + " -o case.lowered.mlir",
+			opt + " --pass-pipeline='" + Pipeline + "' " + name + " -o case.lowered.mlir",
 			translate + " --mlir-to-llvmir case.lowered.mlir -o case.mlir.ll",
 			llc + " " + strings.Join(LLCArgs(t, "case.mlir.ll", "case.mlir.ptx"), " "),
 			"ptxas " + strings.Join(PtxasArgs(t, "case.mlir.ptx", "/dev/null"), " "),
