@@ -7,27 +7,28 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 )
 
-func init() { renderers[ldsm.Name] = ldsmRenderer(renderStmatrix) }
+func init() { renderers[ldsm.Name] = ldsmRenderer(renderLdmatrix, renderStmatrix) }
 
 // ldsmSpaces are the memref memory spaces of the operand spaces; registers
 // have none.
 var ldsmSpaces = map[ldsm.Space]int{ldsm.Shared: 3, ldsm.Global: 1, ldsm.Local: 5}
 
-// ldsmRenderer spells ldmatrix as nvgpu.ldmatrix and stmatrix with store,
-// the release's nvvm.stmatrix (whose attributes changed after MLIR 19).
+// ldsmRenderer spells ldmatrix with load (nvgpu.ldmatrix, or nvvm.ldmatrix
+// for the nvvm entry point) and stmatrix with store, the release's
+// nvvm.stmatrix (whose attributes changed after MLIR 19).
 // nvgpu.ldmatrix knows only .m8n8 moving 16-bit data (it also takes 8-bit
 // elements, which it moves as .b16); the shared operand sits at the
 // address Align, so its alignment is the value's. Seed 001's register
 // bookkeeping (RegisterCount, Cosize) has no MLIR counterpart: the vector
 // type carries the fragment, so only a consistent pair is spelled.
-func ldsmRenderer(store func(ldsm.Value) (kernel, error)) renderer {
+func ldsmRenderer(load, store func(ldsm.Value) (kernel, error)) renderer {
 	return typed(func(v ldsm.Value) (kernel, error) {
 		if v.RegisterCount != v.Cosize {
 			return kernel{}, unsupported("register_count", "not-cosize", "MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
 				v.RegisterCount, v.Cosize)
 		}
 		if v.Op == ldsm.Load {
-			return renderLdmatrix(v)
+			return load(v)
 		}
 		return store(v)
 	})

@@ -164,12 +164,7 @@ func renderNVVMMMA(v mma.Value) (kernel, error) {
 
 // nvvmLdsmRenderer spells ldmatrix as nvvm.ldmatrix and stmatrix as
 // nvvm.stmatrix, both with the shape and element type as attributes.
-var nvvmLdsmRenderer = typed(func(v ldsm.Value) (kernel, error) {
-	if v.Op == ldsm.Load {
-		return renderNVVMLdmatrix(v)
-	}
-	return renderStmatrix22(v)
-})
+var nvvmLdsmRenderer = ldsmRenderer(renderNVVMLdmatrix, renderStmatrix22)
 
 // renderNVVMLdmatrix spells ldmatrix as nvvm.ldmatrix from a pointer at
 // the value's alignment in the source's address space. The op returns the
@@ -183,9 +178,6 @@ func renderNVVMLdmatrix(v ldsm.Value) (kernel, error) {
 		return kernel{}, unsupported("src", "not-memory", "nvvm.ldmatrix reads through a pointer; a %s source has no spelling", v.Src)
 	case v.Dst != ldsm.Register:
 		return kernel{}, unsupported("dst", "not-register", "nvvm.ldmatrix always loads into registers, not %s", v.Dst)
-	case v.RegisterCount != v.Cosize:
-		return kernel{}, unsupported("register_count", "not-cosize", "MLIR has no register layout apart from the result type: register count %d vs cosize %d has no spelling",
-			v.RegisterCount, v.Cosize)
 	}
 	props, err := ldStMatrixProps("nvvm.ldmatrix", v)
 	if err != nil {

@@ -59,7 +59,7 @@ var spellings = []spelling{
 }
 
 // renderers22 are MLIR 22's renderers, where they differ from 19's.
-var renderers22 = map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderStmatrix22),
+var renderers22 = map[string]renderer{tmamode.Name: typed(renderTMAMode22), ldsm.Name: ldsmRenderer(renderLdmatrix, renderStmatrix22),
 	kindword.Name: typed(renderKindWord22), blockscale.Name: typed(renderBlockScale22)}
 
 // overriding is an older release's renderers with some replaced.
