@@ -196,3 +196,35 @@ func fileSize(t *testing.T, path string) int64 {
 	}
 	return st.Size()
 }
+
+// TestMinimizedCaseOfADroppedOne: the minimizer shrank a bucket's example
+// to a case the night had generated, settled and dropped; AddCases took it
+// for known and did not store it, the bucket named a missing case, and
+// make campaign stopped on "bucket ...: case ... missing". A minimized
+// case is stored, with its re-checks' verdicts, whatever the seen set says.
+func TestMinimizedCaseOfADroppedOne(t *testing.T) {
+	s, ids := settleNight(t, "", false)
+	id := ids[store.KeepMembers] // a member past those kept: counted, dropped
+	if _, ok, err := s.Case(id); err != nil || ok {
+		t.Fatalf("case %s before: stored %v (%v), want dropped", id, ok, err)
+	}
+	rec := store.CaseRecord{ID: id, Domain: "d", Data: []byte(id), Campaign: "night1", Source: store.MinimizedSource("k")}
+	added, err := s.AddCases("", []store.CaseRecord{rec})
+	if err != nil || len(added) != 1 {
+		t.Fatalf("AddCases of the minimized case: %d added, %v; want 1", len(added), err)
+	}
+	v := oracles.Verdict{Oracle: "ptxas", Case: id, Domain: "d", Kind: oracles.Accept}
+	if _, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{v}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, err := s.Case(id); err != nil || !ok || got.Source != rec.Source {
+		t.Errorf("case %s after: %+v, %v, %v; want the minimized record", id, got, ok, err)
+	}
+	if vs, err := s.Verdicts(id); err != nil || len(vs) != 1 {
+		t.Errorf("verdicts of %s: %v, %v; want the re-check's one", id, vs, err)
+	}
+	gen := store.CaseRecord{ID: id, Domain: "d", Data: []byte(id), Campaign: "night1", Source: "fuzz:x"}
+	if added, err := s.AddCases("night1", []store.CaseRecord{gen}); err != nil || len(added) != 0 {
+		t.Errorf("the same case generated again: %d added, %v; want none (it is known)", len(added), err)
+	}
+}

@@ -229,14 +229,18 @@ func eachPrefix[T any](b *bolt.Bucket, prefix []byte, what string, f func(k []by
 }
 
 // AddCases stores the cases not yet known (stored, or settled and dropped), counts them in the campaign, and
-// returns those, in order.
+// returns those, in order. A minimized case is stored though it was settled
+// and dropped: its bucket names it, and the minimizer often shrinks a case to
+// one the campaign generated (make campaign stopped on "case ... missing"
+// when it replayed such a bucket).
 func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, error) {
 	var added []CaseRecord
 	err := s.update(func(tx *bolt.Tx) error {
 		added = added[:0]
 		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
 		for _, r := range recs {
-			if b.Get([]byte(r.ID)) != nil || hasMark(seen, seenKey(r.ID)) {
+			_, minimized := r.MinimizedFor()
+			if b.Get([]byte(r.ID)) != nil || hasMark(seen, seenKey(r.ID)) && !minimized {
 				continue
 			}
 			if err := put(b, []byte(r.ID), r); err != nil {
