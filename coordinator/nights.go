@@ -72,13 +72,9 @@ func ReplayNight(ctx context.Context, s *store.Store, panel oracles.Panel, campa
 // replayTonight judges one bucket's case; ok is false when it could not be
 // judged.
 func replayTonight(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, campaign string) (store.Sighting, bool, error) {
-	id := b.Minimized
-	if id == "" {
-		id = b.Example
-	}
-	rec, ok, err := s.Case(id)
-	if err != nil || !ok {
-		return store.Sighting{}, false, errors.Join(fmt.Errorf("bucket %s: case %s missing", b.Key, id), err)
+	rec, err := s.BucketCase(b)
+	if err != nil {
+		return store.Sighting{}, false, err
 	}
 	d, v, err := rec.Decode()
 	if err != nil {

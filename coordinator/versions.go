@@ -27,13 +27,9 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	if !ok || in.Family == "" {
 		return b, nil
 	}
-	id := b.Minimized
-	if id == "" {
-		id = b.Example
-	}
-	rec, ok, err := s.Case(id)
-	if err != nil || !ok {
-		return b, errors.Join(fmt.Errorf("bucket %s: case %s missing", b.Key, id), err)
+	rec, err := s.BucketCase(b)
+	if err != nil {
+		return b, err
 	}
 	d, v, err := rec.Decode()
 	if err != nil {

@@ -341,6 +341,25 @@ func (s *Store) Case(id string) (CaseRecord, bool, error) {
 	return lookup[CaseRecord](s, bucketCases, id)
 }
 
+// BucketCase is the case that stands for a bucket: its minimized case when
+// minimization stored one, else its example (a store written before
+// minimized cases were kept whatever the night dropped may lack the first).
+func (s *Store) BucketCase(b Bucket) (CaseRecord, error) {
+	for _, id := range []string{b.Minimized, b.Example} {
+		if id == "" {
+			continue
+		}
+		rec, ok, err := s.Case(id)
+		if err != nil {
+			return rec, err
+		}
+		if ok {
+			return rec, nil
+		}
+	}
+	return CaseRecord{}, fmt.Errorf("bucket %s: neither its minimized case %q nor its example %q is stored", b.Key, b.Minimized, b.Example)
+}
+
 func verdictKey(caseID, oracle string) []byte { return []byte(caseID + "\x00" + oracle) }
 
 // storedVerdict is a verdict as the verdicts bucket holds it: its case and

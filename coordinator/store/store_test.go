@@ -339,3 +339,19 @@ func TestMarkEnqueuedAddsWhatTheFirstMarkLacked(t *testing.T) {
 			c.Stats.Enqueued, c.Oracle("samp").Enqueued, c.Oracle("fixed").Enqueued)
 	}
 }
+
+// TestBucketCaseFallsBackToTheExample: a store written before minimized
+// cases were kept whatever the night dropped can name a minimized case it
+// lacks; the bucket's example stands for it, and a bucket with neither is
+// an error naming both.
+func TestBucketCaseFallsBackToTheExample(t *testing.T) {
+	s := markedCampaign(t, "fixed", "a")
+	rec, err := s.BucketCase(store.Bucket{Key: "k", Minimized: "gone", Example: "a"})
+	if err != nil || rec.ID != "a" {
+		t.Errorf("BucketCase = %q, %v; want the example a", rec.ID, err)
+	}
+	_, err = s.BucketCase(store.Bucket{Key: "k", Minimized: "gone", Example: "lost"})
+	if err == nil || !strings.Contains(err.Error(), `neither its minimized case "gone" nor its example "lost"`) {
+		t.Errorf("BucketCase of a bucket with neither case: %v", err)
+	}
+}

@@ -22,6 +22,7 @@ import (
 type Store interface {
 	Buckets() ([]store.Bucket, error)
 	Case(id string) (store.CaseRecord, bool, error)
+	BucketCase(b store.Bucket) (store.CaseRecord, error)
 	Verdicts(caseID string) ([]oracles.Verdict, error)
 	ForEachCase(f func(store.CaseRecord, []oracles.Verdict) error) error
 	Members() (map[string][]string, error)
@@ -36,24 +37,6 @@ func decode(rec store.CaseRecord) (domain.Case, domain.Domain, error) {
 	return domain.NewCase(d.Name, v), d, nil
 }
 
-// BucketCase is the case that stands for a bucket: its minimized case when
-// minimization stored one, else its example.
-func BucketCase(s Store, b store.Bucket) (store.CaseRecord, error) {
-	for _, id := range []string{b.Minimized, b.Example} {
-		if id == "" {
-			continue
-		}
-		rec, ok, err := s.Case(id)
-		if err != nil {
-			return rec, err
-		}
-		if ok {
-			return rec, nil
-		}
-	}
-	return store.CaseRecord{}, fmt.Errorf("bucket %s: neither its minimized case %q nor its example %q is stored", b.Key, b.Minimized, b.Example)
-}
-
 // ByBucket selects one entry per bucket, in bucket key order: the bucket's
 // minimized case, or its example. Entries are named by bucket key.
 func ByBucket(s Store) ([]corpus.Entry, error) {
@@ -64,7 +47,7 @@ func ByBucket(s Store) ([]corpus.Entry, error) {
 	slices.SortFunc(buckets, func(a, b store.Bucket) int { return strings.Compare(a.Key, b.Key) })
 	var out []corpus.Entry
 	for _, b := range buckets {
-		rec, err := BucketCase(s, b)
+		rec, err := s.BucketCase(b)
 		if err != nil {
 			return nil, err
 		}
