@@ -31,6 +31,10 @@ func (g Given) Spelled(field string) string { return g.spelled[field] }
 // Has reports whether the input gave the field (not null).
 func (g Given) Has(field string) bool { _, ok := g.m[field]; return ok }
 
+// HasAny reports whether the input gave any of the fields: whether a value
+// written both as a packed word and as its fields was given the fields.
+func (g Given) HasAny(fields []string) bool { return slices.ContainsFunc(fields, g.Has) }
+
 // Raw is the JSON a key was given as, and whether it was given.
 func (g Given) Raw(key string) (json.RawMessage, bool) { r, ok := g.m[key]; return r, ok }
 

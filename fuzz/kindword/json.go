@@ -36,15 +36,6 @@ func (v *Value) Spell(key string) any {
 var semantic = []string{"kind", "cta_group", "scale_vec", "ws", "sparse", "block_scale", "collector_a", "ashift",
 	"scale_input_d"}
 
-func semanticGiven(given desc.Given) bool {
-	for _, f := range semantic {
-		if given.Has(f) {
-			return true
-		}
-	}
-	return false
-}
-
 // Derive reads the fields from the words when only they are given, and
 // sets the defaults that depend on the target and scale_input_d.
 func (v *Value) Derive(given desc.Given) {
@@ -53,7 +44,7 @@ func (v *Value) Derive(given desc.Given) {
 	}
 	v.ScaleInputAcc = given.Has("scale_input_d")
 	raw, ok, err := desc.Extra[int](given, "raw")
-	if !ok || err != nil || raw < 0 || raw > 511 || semanticGiven(given) {
+	if !ok || err != nil || raw < 0 || raw > 511 || given.HasAny(semantic) {
 		return
 	}
 	coll, _, _ := desc.Extra[int](given, "collector")
@@ -64,7 +55,7 @@ func (v *Value) Derive(given desc.Given) {
 // given, words that the fields do not pack to.
 func (v *Value) Check(given desc.Given) error {
 	_, rawOnly := given.Raw("raw")
-	rawOnly = rawOnly && !semanticGiven(given)
+	rawOnly = rawOnly && !given.HasAny(semantic)
 	for _, w := range []struct {
 		key   string
 		hi    int

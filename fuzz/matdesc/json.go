@@ -39,15 +39,6 @@ func (v *Value) Spell(string) any { return v.Raw() }
 // packed are the fields the word encodes.
 var packed = []string{"start_addr", "lbo", "sbo", "base_offset", "swizzle", "lbo_mode", "fixed_46_48", "fixed_53_60", "reserved"}
 
-func packedGiven(given desc.Given) bool {
-	for _, f := range packed {
-		if given.Has(f) {
-			return true
-		}
-	}
-	return false
-}
-
 // Derive sets the format's target and fixed field, or reads the fields from
 // the word when only it is given.
 func (v *Value) Derive(given desc.Given) {
@@ -57,7 +48,7 @@ func (v *Value) Derive(given desc.Given) {
 	if !given.Has("fixed_46_48") && v.Format == TCGen05 {
 		v.Fixed46 = 1
 	}
-	if raw, ok, err := desc.Extra[uint64](given, "raw"); ok && err == nil && !packedGiven(given) {
+	if raw, ok, err := desc.Extra[uint64](given, "raw"); ok && err == nil && !given.HasAny(packed) {
 		*v = FromRaw(v.Format, raw, v.Uniform, v.Tgt)
 	}
 }
@@ -91,7 +82,7 @@ func (v *Value) Check(given desc.Given) error {
 	if err != nil {
 		return err
 	}
-	if ok && packedGiven(given) && raw != v.Raw() {
+	if ok && given.HasAny(packed) && raw != v.Raw() {
 		return fmt.Errorf("field \"raw\": 0x%016x, but the fields given pack to 0x%016x", raw, v.Raw())
 	}
 	return nil
