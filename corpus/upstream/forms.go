@@ -21,9 +21,11 @@ var (
 // maxJoin bounds the lines one form may span.
 const maxJoin = 64
 
-// forms splits a test file into its NVVM calls (.ll) or nvgpu/nvvm ops
-// (.mlir), one form each, comments (FileCheck lines) left out. An op whose
-// brackets stay open goes on over the next lines.
+// forms splits a test file into its NVVM calls (.ll, one line each) or
+// nvgpu/nvvm ops (.mlir), one form each, comments (FileCheck lines) left
+// out. An op goes on over the next lines while its brackets stay open or
+// its types are still to come, up to the next op: an op that never closes
+// is read as far as it goes and loses no other.
 func forms(path, text string) []form {
 	ll := filepath.Ext(path) == ".ll"
 	lines := strings.Split(text, "\n")
@@ -37,7 +39,7 @@ func forms(path, text string) []form {
 		}
 		start := i
 		code = code[at:]
-		for depth(code) > 0 && i+1 < len(lines) && i-start < maxJoin {
+		for !ll && i+1 < len(lines) && i-start < maxJoin && continues(code, stripComment(lines[i+1], ll)) {
 			i++
 			code += " " + strings.TrimSpace(stripComment(lines[i], ll))
 		}
@@ -101,6 +103,18 @@ func stripComment(line string, ll bool) string {
 		}
 	}
 	return line
+}
+
+// continues reports whether an op goes on over the next line: brackets
+// left open, or a type list or attribute dictionary begun or to come
+// (": ...", "-> ...", "{...}").
+func continues(code, next string) bool {
+	if name, _ := opName(next, false); name != "" {
+		return false
+	}
+	code, next = strings.TrimSpace(code), strings.TrimSpace(next)
+	return depth(code) > 0 || strings.HasSuffix(code, ":") || strings.HasSuffix(code, ",") || strings.HasSuffix(code, "->") ||
+		strings.HasPrefix(next, ":") || strings.HasPrefix(next, "->") || strings.HasPrefix(next, "{")
 }
 
 // depth is how many (, [ and { a text leaves open.

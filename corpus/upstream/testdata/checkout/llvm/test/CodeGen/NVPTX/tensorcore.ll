@@ -24,8 +24,8 @@ define void @mma_e3m2(i32 %a0) {
 }
 
 define void @ldsm(ptr addrspace(3) %p, i32 %r0, i32 %r1) {
-  %v = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.trans.b16(ptr addrspace(3) %p)
-  call void @llvm.nvvm.stmatrix.sync.aligned.m8n8.x2.b16(ptr addrspace(3) %p, i32 %r0, i32 %r1)
+  %v = call i32 @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.b16(ptr addrspace(3) %p)
+  call void @llvm.nvvm.stmatrix.sync.aligned.m8n8.x4.trans.b16(ptr addrspace(3) %p, i32 %r0, i32 %r1, i32 %r0, i32 %r1)
   ret void
 }
 
@@ -33,6 +33,7 @@ define void @cpasync(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) {
   tail call void @llvm.nvvm.cp.async.ca.shared.global.8(ptr addrspace(3) %d, ptr addrspace(1) %s)
   tail call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n)
   tail call void @llvm.nvvm.cp.async.ca.shared.global.4.s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 2)
+  tail call void @llvm.nvvm.cp.async.ca.shared.global.8(ptr addrspace(3) %d, ptr addrspace(1) %s)
   tail call void @llvm.nvvm.cp.async.commit.group()
   ret void
 }
