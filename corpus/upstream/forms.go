@@ -39,7 +39,7 @@ func forms(path, text string) []form {
 		}
 		start := i
 		code = code[at:]
-		for !ll && i+1 < len(lines) && i-start < maxJoin && continues(code, stripComment(lines[i+1], ll)) {
+		for !ll && i+1 < len(lines) && i-start < maxJoin && continues(code, lines[i+1]) {
 			i++
 			code += " " + strings.TrimSpace(stripComment(lines[i], ll))
 		}
@@ -105,16 +105,45 @@ func stripComment(line string, ll bool) string {
 	return line
 }
 
-// continues reports whether an op goes on over the next line: brackets
-// left open, or a type list or attribute dictionary begun or to come
-// (": ...", "-> ...", "{...}").
+// continues reports whether an op goes on over the next line: not into
+// a blank line or the next op or statement; on while its brackets are
+// open, its type list is still to come (": ...", "-> ...") or its
+// attributes follow ("{...}", a keyword line).
 func continues(code, next string) bool {
-	if name, _ := opName(next, false); name != "" {
+	code, next = strings.TrimSpace(code), strings.TrimSpace(stripComment(next, false))
+	if name, _ := opName(next, false); name != "" || next == "" {
 		return false
 	}
-	code, next = strings.TrimSpace(code), strings.TrimSpace(next)
-	return depth(code) > 0 || strings.HasSuffix(code, ":") || strings.HasSuffix(code, ",") || strings.HasSuffix(code, "->") ||
-		strings.HasPrefix(next, ":") || strings.HasPrefix(next, "->") || strings.HasPrefix(next, "{")
+	switch {
+	case depth(code) > 0, strings.HasPrefix(next, ":"), strings.HasPrefix(next, "->"), strings.HasPrefix(next, "{"),
+		strings.HasSuffix(code, ":"), strings.HasSuffix(code, ","), strings.HasSuffix(code, "->"):
+		return true
+	}
+	return !typed(code) && !statement.MatchString(next)
+}
+
+// statement finds a line that starts a statement of its own: a result
+// assignment, an op name, a block's end or label, a return.
+var statement = regexp.MustCompile(`^(%[\w#:]+\s*(,\s*%[\w#:]+)*\s*=|[a-z_]\w*\.[a-z_]|}|\^|"|return\b|func\b|module\b)`)
+
+// typed reports whether an op's text has its type list: a colon outside
+// brackets and strings.
+func typed(code string) bool {
+	d, in := 0, false
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; {
+		case c == '"':
+			in = !in
+		case in:
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			d++
+		case c == ')' || c == ']' || c == '}' || (c == '>' && (i == 0 || code[i-1] != '-')):
+			d--
+		case c == ':' && d == 0:
+			return true
+		}
+	}
+	return false
 }
 
 // depth is how many (, [ and { a text leaves open.

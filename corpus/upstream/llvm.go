@@ -274,14 +274,22 @@ func readTMAMode(c call) (map[string]any, string) {
 	imms, ok := trailingImms(c.ops)
 	want := 1
 	if m[1] == "g2s" {
-		want = 3
+		// LLVM 20 and 21's g2s has no cta_group operand (LLVM 22
+		// auto-upgrades it): two flags, cta_group none.
+		want = 2
+		if strings.HasPrefix(lastOp(c.ops), "i32") {
+			want = 3
+		}
 	}
 	if !ok || len(imms) < want {
 		return nil, "operand: flags not constants"
 	}
 	imms = imms[len(imms)-want:]
 	if m[1] == "g2s" {
-		f["multicast"], f["cache_hint"], f["cta_group"] = imms[0] != 0, imms[1] != 0, imms[2]
+		f["multicast"], f["cache_hint"] = imms[0] != 0, imms[1] != 0
+		if want == 3 {
+			f["cta_group"] = imms[2]
+		}
 	} else {
 		f["cache_hint"] = imms[0] != 0
 	}

@@ -179,10 +179,15 @@ func readNVGPUMMA(text string) (map[string]any, string) {
 }
 
 var (
-	nvvmShape  = regexp.MustCompile(`#nvvm\.shape<\s*m\s*=\s*(\d+),\s*n\s*=\s*(\d+),\s*k\s*=\s*(\d+)\s*>`)
-	nvvmLayout = regexp.MustCompile(`layout([AB])\s*=\s*#nvvm\.mma_layout<(\w+)>`)
-	nvvmMMAT   = regexp.MustCompile(`multiplicand([AB])PtxType\s*=\s*#nvvm\.mma_type<(\w+)>`)
-	nvvmB1Op   = regexp.MustCompile(`#nvvm\.mma_b1op<(\w+)_popc>`)
+	// Each fact of an nvvm mma op in the attribute-dictionary spelling
+	// (layoutA = #nvvm.mma_layout<row>) and the keyword one of later
+	// releases (layout_a = row).
+	nvvmShape  = regexp.MustCompile(`(?:#nvvm\.shape)?<\s*m\s*=\s*(\d+),\s*n\s*=\s*(\d+),\s*k\s*=\s*(\d+)\s*>`)
+	nvvmLayout = regexp.MustCompile(`layout_?([ABab])\s*=\s*(?:#nvvm\.mma_layout<)?(row|col)\b`)
+	nvvmMMAT   = regexp.MustCompile(`multiplicand_?([ABab])_?(?:Ptx|ptx)_?(?:Type|type)\s*=\s*(?:#nvvm\.mma_type<)?(\w+)`)
+	nvvmB1Op   = regexp.MustCompile(`(?:#nvvm\.mma_b1op<|b1_?[Oo]p\s*=\s*)(\w+)_popc`)
+	nvvmSatfin = regexp.MustCompile(`(?:mma_int_overflow<|int_overflow\s*=\s*)satfinite`)
+	nvvmKind   = regexp.MustCompile(`\bkind\s*=\s*(?:#nvvm\.mma_kind<)?(\w+)`)
 	nvvmAccReg = regexp.MustCompile(`^\s*(vector<2xf16>|f32|f64|i32)`)
 )
 
@@ -190,7 +195,8 @@ var (
 var nvvmAcc = map[string]string{"vector<2xf16>": "f16", "f32": "f32", "f64": "f64", "i32": "s32"}
 
 // readNVVMMMA reads nvvm.mma.sync and nvvm.mma.sp.sync: shape, layouts,
-// multiplicand types, overflow and b1 operation from the attributes; C's
+// multiplicand types, overflow and b1 operation from the attributes or
+// keywords; the sparsity selector is an operand (a register: 0); C's
 // type from its registers and D's from the result struct's first member.
 // A multiplicand type not written is the one its f16 or f64 registers
 // state; an i32 register states none.
@@ -202,7 +208,7 @@ func readNVVMMMA(text string) (map[string]any, string) {
 	f := map[string]any{"shape": []int{atoi(m[1]), atoi(m[2]), atoi(m[3])}, "a_layout": "row", "b_layout": "col", "sparsity": "dense"}
 	if strings.HasPrefix(text, "nvvm.mma.sp.sync") {
 		f["sparsity"] = "sp"
-		if word(text, "orderedMetadata") {
+		if word(text, "orderedMetadata") || word(text, "ordered_metadata") || strings.Contains(text, "orderedMetadata") {
 			f["sparsity"] = "sp::ordered_metadata"
 		}
 	}
@@ -238,7 +244,10 @@ func readNVVMMMA(text string) (map[string]any, string) {
 		return nil, "accumulator registers " + regs[2]
 	}
 	f["c_type"], f["d_type"] = c, nvvmAcc[dm[1]]
-	if strings.Contains(text, "mma_int_overflow<satfinite>") {
+	if k := nvvmKind.FindStringSubmatch(text); k != nil {
+		return nil, "kind::" + k[1] + " (no domain field)"
+	}
+	if nvvmSatfin.MatchString(text) {
 		f["satfinite"] = true
 	}
 	if b := nvvmB1Op.FindStringSubmatch(text); b != nil {

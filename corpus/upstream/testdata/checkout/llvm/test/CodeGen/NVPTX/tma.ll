@@ -19,3 +19,9 @@ define void @tcgen05(ptr addrspace(6) %dt, ptr addrspace(6) %at, i64 %ad, i64 %b
   call void @llvm.nvvm.tcgen05.commit.cg1(ptr addrspace(3) %bar)
   ret void
 }
+
+; LLVM 20's g2s: no cta_group operand.
+define void @tma20(ptr addrspace(7) %d, ptr addrspace(3) %bar, ptr %tmap, i32 %x0, i16 %mc, i64 %ch) {
+  tail call void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d(ptr addrspace(7) %d, ptr addrspace(3) %bar, ptr %tmap, i32 %x0, i16 %mc, i64 %ch, i1 0, i1 1)
+  ret void
+}
