@@ -116,24 +116,43 @@ func ints(text string) map[string]int {
 	return out
 }
 
-// intList reads the integers of the first "name = [a, b, c]".
-func intList(text, name string) []int {
-	m := regexp.MustCompile(name + `\s*=\s*\[([^\]]*)\]`).FindStringSubmatch(text)
+var mmaShapeAttr = regexp.MustCompile(`mmaShape\s*=\s*\[([^\]]*)\]`)
+
+// intList reads the integers of the mmaShape array.
+func intList(text string) []int {
+	m := mmaShapeAttr.FindStringSubmatch(text)
 	if m == nil {
 		return nil
 	}
 	var out []int
 	for _, s := range strings.Split(m[1], ",") {
-		if n, err := strconv.Atoi(strings.TrimSpace(strings.Fields(s + " x")[0])); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// word reports whether a bare keyword (a unit attribute) is in the text.
+// word reports whether a bare keyword (a unit attribute) is in the text:
+// after "{", "," or a space and not followed by more of a name.
 func word(text, w string) bool {
-	return regexp.MustCompile(`[{,\s]` + regexp.QuoteMeta(w) + `\b`).MatchString(text)
+	for i := 0; ; {
+		j := strings.Index(text[i:], w)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(w)
+		before := at > 0 && strings.ContainsRune("{, \t", rune(text[at-1]))
+		after := end == len(text) || !isIdent(text[end])
+		if before && after {
+			return true
+		}
+		i = end
+	}
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // mmaElems are the mma domain's type names of MLIR element types: the
@@ -149,7 +168,7 @@ var mmaElems = map[string]string{
 // from the operand types and D's from the result. The op is .row.col and
 // .satfinite exactly for integer A.
 func readNVGPUMMA(text string) (map[string]any, string) {
-	shape := intList(text, "mmaShape")
+	shape := intList(text)
 	vs := vectors(text)
 	if len(shape) == 0 {
 		return nil, "no mmaShape"
@@ -208,7 +227,7 @@ func readNVVMMMA(text string) (map[string]any, string) {
 	f := map[string]any{"shape": []int{atoi(m[1]), atoi(m[2]), atoi(m[3])}, "a_layout": "row", "b_layout": "col", "sparsity": "dense"}
 	if strings.HasPrefix(text, "nvvm.mma.sp.sync") {
 		f["sparsity"] = "sp"
-		if word(text, "orderedMetadata") || word(text, "ordered_metadata") || strings.Contains(text, "orderedMetadata") {
+		if word(text, "orderedMetadata") || word(text, "ordered_metadata") {
 			f["sparsity"] = "sp::ordered_metadata"
 		}
 	}
@@ -501,9 +520,10 @@ func readNVGPUTMA(text string) (map[string]any, string) {
 }
 
 var (
-	tmaBox     = regexp.MustCompile(`box\s*\[([^\]]*)\]`)
-	tmaModeAtt = regexp.MustCompile(`#nvvm\.tma_(?:load|store)_mode<(\w+)>`)
-	tmaModes22 = map[string]string{"tile": "tile", "im2col": "im2col", "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
+	tmaBox      = regexp.MustCompile(`box\s*\[([^\]]*)\]`)
+	tmaCTAGroup = regexp.MustCompile(`#nvvm\.cta_group<cta_(\d)>`)
+	tmaModeAtt  = regexp.MustCompile(`#nvvm\.tma_(?:load|store)_mode<(\w+)>`)
+	tmaModes22  = map[string]string{"tile": "tile", "im2col": "im2col", "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
 		"tile_gather4": "tile::gather4", "tile_scatter4": "tile::scatter4"}
 )
 
@@ -543,7 +563,7 @@ func readNVVMTMA(text string) (map[string]any, string) {
 		}
 		f["mode"] = mode
 	}
-	if m := regexp.MustCompile(`#nvvm\.cta_group<cta_(\d)>`).FindStringSubmatch(text); m != nil {
+	if m := tmaCTAGroup.FindStringSubmatch(text); m != nil {
 		f["cta_group"] = atoi(m[1])
 	}
 	return f, ""

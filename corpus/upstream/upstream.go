@@ -22,10 +22,10 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
-// Sources are the test folders of an llvm-project checkout the import
+// sources are the test folders of an llvm-project checkout the import
 // reads, each with the files it takes there; a folder the checkout lacks
 // is skipped.
-var Sources = []Source{
+var sources = []source{
 	{Dir: "mlir/test/Dialect/NVGPU", Match: "*.mlir", Recursive: true},
 	{Dir: "mlir/test/Dialect/LLVMIR", Match: "nvvm*.mlir"},
 	{Dir: "mlir/test/Conversion/NVGPUToNVVM", Match: "*.mlir", Recursive: true},
@@ -33,8 +33,8 @@ var Sources = []Source{
 	{Dir: "llvm/test/CodeGen/NVPTX", Match: "*.ll"},
 }
 
-// Source is one test folder and the files read there.
-type Source struct {
+// source is one test folder and the files read there.
+type source struct {
 	Dir string
 	// Match is the file name pattern (filepath.Match); with Recursive it
 	// selects the entries of Dir (a file or a whole folder) to read.
@@ -90,7 +90,7 @@ func unread(d, format string, args ...any) reading {
 func Import(root string) Result {
 	r := Result{Read: map[string]int{}, Unread: map[string]map[string]int{}}
 	seen := map[string]bool{}
-	for _, src := range Sources {
+	for _, src := range sources {
 		for _, path := range src.files(root, &r.Problems) {
 			r.readFile(path, seen)
 		}
@@ -99,7 +99,7 @@ func Import(root string) Result {
 }
 
 // files lists a source's files under root in lexical order.
-func (s Source) files(root string, problems *[]error) []string {
+func (s source) files(root string, problems *[]error) []string {
 	dir := filepath.Join(root, s.Dir)
 	var out []string
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
