@@ -18,15 +18,15 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
-// newCorpusCmd is `legalfuzz corpus`: export, import, distill.
+// newCorpusCmd is `legalfuzz corpus`: export, import, import-tests, distill.
 func newCorpusCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "corpus export|import|distill ...",
+		Use:   "corpus export|import|import-tests|distill ...",
 		Short: "Export findings as regression corpora, import corpora, distill a store's cases",
 		Args:  cobra.NoArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newCorpusExportCmd(), newCorpusImportCmd(), newCorpusDistillCmd())
+	cmd.AddCommand(newCorpusExportCmd(), newCorpusImportCmd(), newCorpusImportTestsCmd(), newCorpusDistillCmd())
 	return cmd
 }
 
@@ -241,16 +241,29 @@ func (o *corpusImportOptions) run(cmd *cobra.Command, dirs []string) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range res.Problems {
-		fmt.Fprintf(cmd.ErrOrStderr(), "legalfuzz: bad file: %v\n", p)
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "imported %d new cases (%d read: %d already stored; %d duplicate files, %d bad files, %d files ignored)\n",
-		res.Added, res.Read, res.Known, res.Duplicates, len(res.Problems), ignored)
+	return reportImport(cmd, res, fmt.Sprintf("%d read: %d already stored; %d duplicate files, %d bad files, %d files ignored",
+		res.Read, res.Known, res.Duplicates, len(res.Problems), ignored))
+}
+
+// reportImport prints an import's bad files (stderr) and what it stored,
+// detail saying what was read, and fails the command after the good cases
+// were stored when a file was bad.
+func reportImport(cmd *cobra.Command, res regress.Imported, detail string) error {
+	fmt.Fprintf(cmd.OutOrStdout(), "imported %d new cases (%s)\n", res.Added, detail)
 	if res.Added > 0 {
 		fmt.Fprintln(cmd.OutOrStdout(), "the next campaign on this store judges them")
 	}
-	if len(res.Problems) > 0 {
-		return fmt.Errorf("%d bad files (listed above); the good ones were imported", len(res.Problems))
+	return badFiles(cmd, res.Problems)
+}
+
+// badFiles prints one stderr line per bad file and, when there were any,
+// the error that makes the command exit 2.
+func badFiles(cmd *cobra.Command, problems []error) error {
+	for _, p := range problems {
+		fmt.Fprintf(cmd.ErrOrStderr(), "legalfuzz: bad file: %v\n", p)
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%d bad files (listed above); the good ones were imported", len(problems))
 	}
 	return nil
 }

@@ -119,3 +119,30 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// TestCorpusImportTests imports the test files of a checkout-shaped tree
+// (corpus/upstream's testdata): the forms read and not read are printed
+// per domain, the cases stored, the one binary file is a bad file (exit
+// 2 after storing the rest), and a second import finds every case stored.
+func TestCorpusImportTests(t *testing.T) {
+	tree := filepath.Join("..", "..", "corpus", "upstream", "testdata", "checkout")
+	db := filepath.Join(t.TempDir(), "seeded.db")
+	stdout, stderr, code := runCLI(t, "", "corpus", "import-tests", "--db", db, tree)
+	if code != exitError || !strings.Contains(stderr, "binary.mlir: not a test file") || !strings.Contains(stderr, "1 bad files") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"6 test files", "mma: 8 forms read, 3 not read", "  not read 1: not-in-domain: a_type=e3m2",
+		"no domain: 7 forms", "imported 31 new cases (31 cases read: 0 already stored; 1 forms repeating a case, 1 bad files)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, code = runCLI(t, "", "corpus", "import-tests", "--db", db, "--json", tree)
+	var got importTestsJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || code != exitError {
+		t.Fatalf("--json: exit %d, %v:\n%s", code, err, stdout)
+	}
+	if got.Added != 0 || got.Known != 31 || got.Read["ldsm"] != 5 || got.Unread["tmamode"]["name: tensor reduction (no domain field)"] != 1 || len(got.Problems) != 1 {
+		t.Errorf("--json a second time: %+v", got)
+	}
+}
