@@ -372,8 +372,9 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	return c.drawDomain(camp, eligible)
 }
 
-// drawDomain draws from domains: one never generated first, else by
-// GenWeight.
+// drawDomain draws from domains: one never generated first, then one
+// whose lattice sweep is not done (a night judges every pair first), else
+// by GenWeight.
 func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 	weights := make([]float64, len(domains))
 	for i, d := range domains {
@@ -382,8 +383,11 @@ func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 			s = *p
 		}
 		weights[i] = GenWeight(s)
-		if s.Generated == 0 {
+		switch {
+		case s.Generated == 0:
 			weights[i] = 1e9 // every domain is generated for at once
+		case c.gen.sweep.sweeping(d):
+			weights[i] = 1e6
 		}
 	}
 	return c.draw(domains, weights)

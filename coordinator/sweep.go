@@ -84,6 +84,19 @@ func (w *sweeper) advanced(sw *store.Sweep) {
 	w.sweeps[sw.Domain] = sw
 }
 
+// sweeping reports whether the domain's sweep has rows left: not done, or
+// not begun in this store on the domain's lattice of today.
+func (w *sweeper) sweeping(dom string) bool {
+	l := w.lattice(dom)
+	if l == nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	sw := w.sweeps[dom]
+	return sw == nil || sw.Fingerprint != l.Fingerprint || !sw.Done()
+}
+
 // lattice is the domain's lattice; nil when it has none (every domain has
 // one: TestEveryDomainSweeps).
 func (w *sweeper) lattice(dom string) *lattice.Lattice {
