@@ -126,6 +126,9 @@ func (s *sweep) build(p int, consistent bool) ([]int, domain.Value, bool) {
 	if err != nil {
 		return nil, nil, false
 	}
+	if full, w, ok := s.greedy(row, i, j); ok {
+		return full, w, true // most rows parse whole: one parse, not one an axis
+	}
 	for x := range s.axes {
 		if x == i || x == j || row[x] != free {
 			continue
@@ -140,6 +143,22 @@ func (s *sweep) build(p int, consistent bool) ([]int, domain.Value, bool) {
 		}
 	}
 	return row, v, true
+}
+
+// greedy fills the free axes of a copy of row with their best values
+// without asking the domain, then parses it once.
+func (s *sweep) greedy(row []int, i, j int) ([]int, domain.Value, bool) {
+	full := slices.Clone(row)
+	for x := range s.axes {
+		if x == i || x == j || full[x] != free {
+			continue
+		}
+		if r := s.ranked(full, x); len(r) > 0 {
+			full[x] = r[0]
+		}
+	}
+	v, err := s.parse(full)
+	return full, v, err == nil
 }
 
 // ranked lists the values of axis x that hold pairs not yet held with the
