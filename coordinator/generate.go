@@ -57,6 +57,7 @@ type generator struct {
 	counted  time.Time         // when counts were last read from the store
 	rng      *rand.Rand
 	disabled map[string]string // domain -> why it cannot be generated
+	sweep    *sweeper          // each domain's lattice sweep, beside mutation
 }
 
 // parent is one corpus value with what makes it worth mutating.
@@ -70,7 +71,7 @@ type parent struct {
 // described is left to the other generators, with the reason logged once.
 func newGenerator(domains []string, seed int64) *generator {
 	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, reach: map[string]*reach{}, counts: map[string]int{},
-		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}}
+		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}, sweep: newSweeper()}
 	for _, name := range domains {
 		d, ok := fuzz.Lookup(name)
 		if !ok {
@@ -278,6 +279,9 @@ func (c *Coordinator) loadCorpus() error {
 		return err
 	}
 	c.gen.add(entries)
+	if err := c.gen.sweep.load(c.opts.Store); err != nil {
+		return err
+	}
 	return c.refreshCounts()
 }
 
@@ -303,11 +307,36 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 			return false, err
 		}
 	}
-	recs := c.gen.batch(dom, camp.ID, camp.Config.BatchSize, time.Now().UTC())
+	size, now := camp.Config.BatchSize, time.Now().UTC()
+	var recs []store.CaseRecord
+	var sweep *store.Sweep
+	if c.roomToSweep(camp, dom) {
+		recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(size/sweepShare, 1), now)
+	}
+	recs = append(recs, c.gen.batch(dom, camp.ID, size-len(recs), now)...)
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
 		return false, err
 	}
-	return true, c.addRecords(ctx, camp.ID, recs)
+	if err := c.addRecords(ctx, camp.ID, recs); err != nil {
+		return true, err
+	}
+	if sweep == nil {
+		return true, nil
+	}
+	c.gen.sweep.advanced(sweep)
+	return true, c.opts.Store.PutSweep(*sweep)
+}
+
+// roomToSweep reports whether every judge of the domain, sampled ones
+// included, has room for more cases: each judges every row of a sweep, so
+// the sweep waits for the slowest, while mutation goes on.
+func (c *Coordinator) roomToSweep(camp store.Campaign, dom string) bool {
+	for _, o := range c.oraclesFor(dom) {
+		if backlog(camp, o) >= highBatches*camp.Config.BatchSize {
+			return false
+		}
+	}
+	return true
 }
 
 // pickGenDomain picks the domain to generate for: among those the most
@@ -343,8 +372,9 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	return c.drawDomain(camp, eligible)
 }
 
-// drawDomain draws from domains: one never generated first, else by
-// GenWeight.
+// drawDomain draws from domains: one never generated first, then one
+// whose lattice sweep is not done (a night judges every pair first), else
+// by GenWeight.
 func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 	weights := make([]float64, len(domains))
 	for i, d := range domains {
@@ -353,8 +383,11 @@ func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 			s = *p
 		}
 		weights[i] = GenWeight(s)
-		if s.Generated == 0 {
+		switch {
+		case s.Generated == 0:
 			weights[i] = 1e9 // every domain is generated for at once
+		case c.gen.sweep.sweeping(d):
+			weights[i] = 1e6
 		}
 	}
 	return c.draw(domains, weights)

@@ -11,7 +11,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/queue/queuetest"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/fuzz/lattice"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
@@ -162,9 +164,10 @@ func TestSampledJudgeNeverPaces(t *testing.T) {
 }
 
 // TestReleaseSamplesBesideMain: the newest release's oracle, narrowed to
-// one case in four beside main's, judges only cases of its sample in a
-// domain main judges too, and every case it has room for in a domain only
-// it judges; main judges every case.
+// one case in four beside main's, judges only mutated cases of its sample
+// in a domain main judges too, but every case of the lattice sweep, and
+// every case it has room for in a domain only it judges; main judges every
+// case.
 func TestReleaseSamplesBesideMain(t *testing.T) {
 	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
@@ -198,16 +201,48 @@ func TestReleaseSamplesBesideMain(t *testing.T) {
 	if kw == nil || camp.Stats.Oracles["llc@trunk"].Judged != kw.Cases {
 		t.Fatalf("trunk judged %+v of kindword's %+v cases; want every one", camp.Stats.Oracles["llc@trunk"], kw)
 	}
+	swept := sweptCases(t, db, "kindword")
+	mutated := kw.Cases - len(swept)
+	judged := map[string]bool{}
 	for _, id := range byDomain["kindword"] {
-		if !oracles.InSample(id, n) {
-			t.Errorf("the release judged kindword case %s, outside its sample", id)
+		judged[id] = true
+		if !swept[id] && !oracles.InSample(id, n) {
+			t.Errorf("the release judged mutated kindword case %s, outside its sample", id)
 		}
 	}
-	if got := len(byDomain["kindword"]); got == 0 || got > kw.Cases/2 {
-		t.Errorf("the release judged %d of %d kindword cases; want about one in %d", got, kw.Cases, n)
+	if len(swept) == 0 {
+		t.Fatal("no kindword case came from the lattice sweep")
+	}
+	for id := range swept {
+		if !judged[id] {
+			t.Errorf("the release did not judge swept kindword case %s: every judge judges every lattice point", id)
+		}
+	}
+	if got := len(byDomain["kindword"]) - len(swept); got == 0 || got > mutated/2 {
+		t.Errorf("the release judged %d of %d mutated kindword cases; want about one in %d", got, mutated, n)
 	}
 	outside := slices.ContainsFunc(byDomain["ldsm"], func(id string) bool { return !oracles.InSample(id, n) })
 	if len(byDomain["ldsm"]) < 8 || !outside {
 		t.Errorf("the release judged %d ldsm cases, outside its sample too: %v; want every case it has room for", len(byDomain["ldsm"]), outside)
 	}
+}
+
+// sweptCases are the IDs of the rows of the domain's lattice sweep the
+// campaign added (the store drops settled cases, sources and all).
+func sweptCases(t *testing.T, db *store.Store, dom string) map[string]bool {
+	t.Helper()
+	sweeps, err := db.Sweeps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := fuzz.Lookup(dom)
+	l, err := lattice.For(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for i := range sweeps[dom].Next {
+		ids[domain.ID(dom, l.Row(i).Encode())] = true
+	}
+	return ids
 }

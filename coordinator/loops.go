@@ -369,8 +369,9 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then
 // marks them enqueued for those oracles. Cases of a domain no live oracle
-// judges stay unenqueued until a restart finds one. A sampled judge gets
-// the cases only while its backlog is under the pacing bound, and one
+// judges stay unenqueued until a restart finds one. Every judge gets the
+// cases a lattice sweep made. A sampled judge gets the others only while
+// its backlog is under the pacing bound, and one
 // narrowed to a sample (Status.SampleOneIn, unless the campaign names it)
 // only the cases in its sample: the others are marked without it, so
 // nothing waits for it and nothing sends them to it later.
@@ -392,13 +393,18 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 	camp := c.Campaign()
 	marked := map[string][]string{}
 	for dom, rs := range byDomain {
-		orcs := slices.DeleteFunc(c.oraclesFor(dom), func(o string) bool {
+		all := c.oraclesFor(dom)
+		orcs := slices.DeleteFunc(slices.Clone(all), func(o string) bool {
 			return !stranded && c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
 		})
-		for _, o := range orcs {
-			mine := rs
-			if n := c.sampleOneIn(o, orcs); n > 1 && !slices.Contains(camp.Config.Oracles, o) {
-				mine = slices.DeleteFunc(slices.Clone(rs), func(r store.CaseRecord) bool { return !oracles.InSample(r.ID, n) })
+		swept, rest := splitSwept(rs)
+		for _, o := range all {
+			mine := swept
+			if slices.Contains(orcs, o) {
+				mine = append(slices.Clone(swept), c.sample(camp, o, orcs, rest)...)
+			}
+			if len(mine) == 0 {
+				continue
 			}
 			if err := c.publishJobs(ctx, camp, o, dom, mine); err != nil {
 				return err
@@ -416,6 +422,30 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 	}
 	c.reload()
 	return nil
+}
+
+// splitSwept separates the cases a lattice sweep made, which every judge
+// judges, sampled ones too (a sweep that a judge sees one case in four of
+// covers a quarter of its pairs), from the rest.
+func splitSwept(recs []store.CaseRecord) (swept, rest []store.CaseRecord) {
+	for _, r := range recs {
+		if r.Source == store.SweepSource {
+			swept = append(swept, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return swept, rest
+}
+
+// sample is the part of recs the oracle gets: those in its sample when it
+// is narrowed to one (Status.SampleOneIn) and the campaign does not name
+// it, else all.
+func (c *Coordinator) sample(camp store.Campaign, o string, judges []string, recs []store.CaseRecord) []store.CaseRecord {
+	if n := c.sampleOneIn(o, judges); n > 1 && !slices.Contains(camp.Config.Oracles, o) {
+		return slices.DeleteFunc(slices.Clone(recs), func(r store.CaseRecord) bool { return !oracles.InSample(r.ID, n) })
+	}
+	return recs
 }
 
 // publishJobs publishes the cases' jobs for one oracle and domain, in

@@ -77,9 +77,23 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		}
 		b.WriteString("\n")
 	}
+	writeSweepsMarkdown(&b, r.Sweeps)
 	writeCoverageMarkdown(&b, r.Spelled, r.ToolSpelled)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeSweepsMarkdown writes each domain's lattice sweep: the pairs of
+// values judged of those it covers.
+func writeSweepsMarkdown(b *strings.Builder, sweeps []Sweep) {
+	if len(sweeps) == 0 {
+		return
+	}
+	b.WriteString("\n### Lattice sweeps\n\n| domain | pairs covered | rows | unrealizable pairs | completed in |\n|---|---:|---:|---:|---|\n")
+	for _, w := range sweeps {
+		fmt.Fprintf(b, "| %s | %d of %d (%d%%) | %d | %d | %s |\n", w.Domain, w.Covered, w.Pairs, w.Percent, w.Rows, w.Unrealizable,
+			cmp.Or(w.CompletedIn, "-"))
+	}
 }
 
 // writeTonightMarkdown writes what changed tonight: the counts, the tools

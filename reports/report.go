@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
@@ -40,9 +41,12 @@ type Report struct {
 	// entry points (MLIR: nvgpu and nvvm ops): a case is judged when
 	// either judged it.
 	ToolSpelled []RenderCoverage `json:"tool_coverage,omitempty"`
-	Throughput  []Throughput     `json:"throughput"`
-	Timeline    Timeline         `json:"timeline"`
-	DeadLetters []DeadLetter     `json:"dead_letters"`
+	// Sweeps is each domain's lattice sweep in the store: the pairs of
+	// values its cases have covered, of those it can cover.
+	Sweeps      []Sweep      `json:"lattice_sweeps"`
+	Throughput  []Throughput `json:"throughput"`
+	Timeline    Timeline     `json:"timeline"`
+	DeadLetters []DeadLetter `json:"dead_letters"`
 }
 
 // CampaignSummary is one stored campaign.
@@ -267,6 +271,9 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	r.Coverage = acc.tally.Coverage()
 	r.Spelled = acc.tally.Spelled.Coverage()
 	r.ToolSpelled = acc.tally.Spelled.ToolCoverage()
+	if r.Sweeps, err = sweeps(s); err != nil {
+		return nil, err
+	}
 	r.Throughput = throughput(camps)
 	r.Timeline = Timeline{Cases: cumulative(acc.tally.Timeline()), Buckets: bucketTimes(buckets)}
 	if r.Timeline.Features, r.Timeline.Corpus, err = signalTimes(s, r.Campaign); err != nil {
@@ -278,6 +285,37 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	}
 	r.Totals = totals(r, acc)
 	return r, nil
+}
+
+// Sweep is one domain's lattice sweep (store.Sweep) as reports show it.
+type Sweep struct {
+	Domain  string `json:"domain"`
+	Covered int    `json:"covered"` // pairs of values judged
+	Pairs   int    `json:"pairs"`   // pairs the sweep covers when done
+	// Percent is Covered of Pairs, rounded down: 100 only when done.
+	Percent      int    `json:"percent"`
+	Rows         int    `json:"rows"`
+	Unrealizable int    `json:"unrealizable"`
+	CompletedIn  string `json:"completed_in,omitempty"`
+}
+
+// sweeps lists the store's sweeps by domain name.
+func sweeps(s *store.Store) ([]Sweep, error) {
+	all, err := s.Sweeps()
+	if err != nil {
+		return nil, err
+	}
+	out := []Sweep{}
+	for _, w := range all {
+		sw := Sweep{Domain: w.Domain, Covered: w.Covered, Pairs: w.Pairs, Rows: w.Rows, Unrealizable: w.Unrealizable,
+			CompletedIn: w.CompletedIn}
+		if w.Pairs > 0 {
+			sw.Percent = w.Covered * 100 / w.Pairs
+		}
+		out = append(out, sw)
+	}
+	slices.SortFunc(out, func(a, b Sweep) int { return strings.Compare(a.Domain, b.Domain) })
+	return out, nil
 }
 
 // pickCampaign returns the named campaign's ID, or the latest one's.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -134,7 +135,7 @@ func TestJSONFields(t *testing.T) {
 	}
 	keys := slices.Sorted(maps.Keys(top))
 	want := []string{"agreement_matrix", "buckets", "campaign", "campaigns", "claim_counts", "claims", "dead_letters",
-		"generated", "render_coverage", "rule_coverage", "schema", "store", "throughput", "timeline", "tonight", "totals"}
+		"generated", "lattice_sweeps", "render_coverage", "rule_coverage", "schema", "store", "throughput", "timeline", "tonight", "totals"}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("top-level fields %v, want %v", keys, want)
 	}
@@ -265,5 +266,47 @@ func TestWriteFiles(t *testing.T) {
 	}
 	if len(paths) != 2 || !slices.Equal(names, []string{"report.json", "report.junit.xml"}) {
 		t.Fatalf("wrote %v (folder holds %v); want report.json and report.junit.xml only", paths, names)
+	}
+}
+
+// TestSweepsReported: each domain's lattice sweep is in the report, in
+// JSON and Markdown, with the pairs covered of its total and the night that
+// completed it; 100% only when done.
+func TestSweepsReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "legalfuzz.db")
+	s := storetest.Open(t, path)
+	for _, w := range []store.Sweep{
+		{Domain: "mma", Fingerprint: "f1", Next: 590, Rows: 590, Pairs: 6019, Covered: 6019, Started: "c1", CompletedIn: "c2"},
+		{Domain: "ldsm", Fingerprint: "f2", Next: 10, Rows: 572, Pairs: 8022, Covered: 7999, Unrealizable: 35, Started: "c2"},
+	} {
+		if err := s.PutSweep(w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storetest.Close(t, s)
+	ro, err := store.OpenStoreReadOnly(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	r, err := Load(ro, Options{StorePath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Sweep{
+		{Domain: "ldsm", Covered: 7999, Pairs: 8022, Percent: 99, Rows: 572, Unrealizable: 35},
+		{Domain: "mma", Covered: 6019, Pairs: 6019, Percent: 100, Rows: 590, CompletedIn: "c2"},
+	}
+	if !slices.Equal(r.Sweeps, want) {
+		t.Fatalf("sweeps %+v, want %+v", r.Sweeps, want)
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"| ldsm | 7999 of 8022 (99%) | 572 | 35 | - |", "| mma | 6019 of 6019 (100%) | 590 | 0 | c2 |"} {
+		if !strings.Contains(md.String(), line) {
+			t.Errorf("the Markdown report lacks %q:\n%s", line, md.String())
+		}
 	}
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/lattice"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -20,27 +22,72 @@ type domainInfo struct {
 	Oracles    []string       `json:"oracles"`
 	// Policy spells the domain's agreement policy, one requirement a line.
 	Policy []string `json:"policy"`
+	// Sweep is the domain's lattice: the pairs of values of two fields its
+	// sweep covers, and with --db how far the store's sweep has come.
+	Sweep sweepInfo `json:"lattice"`
+}
+
+// sweepInfo is a domain's lattice and, in a store, its sweep.
+type sweepInfo struct {
+	Rows         int `json:"rows"`
+	Pairs        int `json:"pairs"`
+	Unrealizable int `json:"unrealizable"`
+	// Covered and CompletedIn are the store's (--db): the pairs judged so
+	// far, and the campaign (night) that judged the last row.
+	Covered     int    `json:"covered"`
+	CompletedIn string `json:"completed_in,omitempty"`
 }
 
 func newDomainsCmd() *cobra.Command {
 	var asJSON bool
+	var db string
 	cmd := &cobra.Command{
 		Use:   "domains",
-		Short: "List the domains, their rules and the oracles that judge them",
+		Short: "List the domains, their rules, the oracles that judge them and their lattice sweeps",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			pols, err := policies()
 			if err != nil {
 				return err
 			}
-			return writeDomains(cmd.OutOrStdout(), domainInfos(pols), asJSON)
+			infos, err := domainInfos(pols)
+			if err != nil {
+				return err
+			}
+			if db != "" {
+				if err := addSweeps(cmd.ErrOrStderr(), db, infos); err != nil {
+					return err
+				}
+			}
+			return writeDomains(cmd.OutOrStdout(), infos, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
+	cmd.Flags().StringVar(&db, "db", "", "a store whose lattice sweeps to show (pairs covered, the night each completed)")
 	return cmd
 }
 
-func domainInfos(pols policy.Set) []domainInfo {
+// addSweeps fills in how far the store's sweep of each domain has come.
+func addSweeps(w io.Writer, path string, infos []domainInfo) error {
+	s, err := openForReading(w, path, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	sweeps, err := s.Sweeps()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range infos {
+		sw, ok := sweeps[infos[i].Name]
+		if ok && sw.Rows == infos[i].Sweep.Rows && sw.Pairs == infos[i].Sweep.Pairs {
+			infos[i].Sweep.Covered, infos[i].Sweep.CompletedIn = sw.Covered, sw.CompletedIn
+		}
+	}
+	return nil
+}
+
+func domainInfos(pols policy.Set) ([]domainInfo, error) {
 	count := map[string]map[string]int{}
 	for _, r := range spec.Rules() {
 		if count[r.Domain] == nil {
@@ -57,18 +104,37 @@ func domainInfos(pols policy.Set) []domainInfo {
 				info.Oracles = append(info.Oracles, spec.New(set).Name())
 			}
 		}
+		l, err := lattice.For(d)
+		if err != nil {
+			return nil, err
+		}
+		info.Sweep = sweepInfo{Rows: l.Len(), Pairs: l.Pairs, Unrealizable: l.Unrealizable}
 		infos = append(infos, info)
 	}
-	return infos
+	return infos, nil
+}
+
+// String is the sweep as the domains table shows it: the pairs (and rows)
+// of the lattice, and with a store the pairs covered and the night that
+// completed it.
+func (s sweepInfo) String() string {
+	text := fmt.Sprintf("%d in %d rows", s.Pairs, s.Rows)
+	switch {
+	case s.CompletedIn != "":
+		text = fmt.Sprintf("%d (done in %s)", s.Pairs, s.CompletedIn)
+	case s.Covered > 0:
+		text = fmt.Sprintf("%d of %d (%d%%)", s.Covered, s.Pairs, s.Covered*100/s.Pairs)
+	}
+	return text
 }
 
 func writeDomains(w io.Writer, infos []domainInfo, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, infos)
 	}
-	tw := newTable(w, "DOMAIN\tSEED RULES\tPTXISA RULES\tORACLES\tWHAT")
+	tw := newTable(w, "DOMAIN\tSEED RULES\tPTXISA RULES\tORACLES\tLATTICE PAIRS\tWHAT")
 	for _, d := range infos {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%s\n", d.Name, d.Rules["seed"], d.Rules["ptxisa"], d.Oracles, d.Doc)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%v\t%s\t%s\n", d.Name, d.Rules["seed"], d.Rules["ptxisa"], d.Oracles, d.Sweep, d.Doc)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -41,6 +41,7 @@ var records = map[string]func([]byte) error{
 	string(bucketTallies):        decodes[Night],
 	string(bucketSeen):           func([]byte) error { return nil },
 	string(bucketVersions):       func([]byte) error { return nil },
+	string(bucketSweeps):         decodes[Sweep],
 }
 
 func decodes[T any](data []byte) error {

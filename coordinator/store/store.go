@@ -39,7 +39,7 @@ var (
 	// coreBuckets make a file a legalfuzz store (schema 1 had just these);
 	// allBuckets are what a store of this schema has.
 	coreBuckets = [][]byte{bucketCampaigns, bucketCases, bucketVerdicts, bucketBuckets, bucketMembers, bucketDeadLetters}
-	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus, bucketTallies, bucketSeen, bucketVersions)
+	allBuckets  = append(coreBuckets[:len(coreBuckets):len(coreBuckets)], bucketFeatures, bucketCorpus, bucketTallies, bucketSeen, bucketVersions, bucketSweeps)
 )
 
 // CaseRecord is a stored case.

@@ -204,9 +204,11 @@ func (t *Record) parseInto(m map[string]json.RawMessage, p unsafe.Pointer, obj a
 		return err
 	}
 	if t.checks {
-		return obj.(checker).Check(given)
+		if err := obj.(checker).Check(given); err != nil {
+			return err
+		}
 	}
-	return nil
+	return t.checkDerived(p, given)
 }
 
 // parseStructs reads a struct field's object (an array's objects, at most
@@ -373,6 +375,25 @@ func (t *Record) refuseUnused(p unsafe.Pointer, obj any, given Given) error {
 			return Errorf(f.Name, "%s, but %s", given.m[f.Name], why)
 		}
 		f.clear(p)
+	}
+	return nil
+}
+
+// checkDerived refuses a value whose derivation left a number its field
+// cannot hold (wgmma's K of a sparse .b1 is 512, past its 0..511): the
+// codec would store another number, and the case judged would not be the
+// value parsed.
+func (t *Record) checkDerived(p unsafe.Pointer, given Given) error {
+	for i := range t.fields {
+		f := &t.fields[i]
+		if !f.Derived || f.Kind != Int || f.fullBits || given.Has(f.Name) {
+			continue
+		}
+		for j := range f.entries() {
+			if n := f.getAt(p, j); n < f.Lo || n > f.Hi {
+				return Errorf(f.Name, "derived %d, out of range [%d, %d]", n, f.Lo, f.Hi)
+			}
+		}
 	}
 	return nil
 }
