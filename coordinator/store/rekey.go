@@ -33,13 +33,34 @@ func (s *Store) Rekey(b Bucket, sig policy.Signature) (Bucket, error) {
 func (s *Store) AddWitness(from Bucket, sig policy.Signature, w Bucket) (Bucket, error) {
 	var out Bucket
 	err := s.update(func(tx *bolt.Tx) error {
-		w.Key, w.Signature, w.Title = sig.Key(), sig, sig.Title()
-		w.Campaign, w.FirstSeen, w.LastSeen, w.Nights = from.Campaign, from.FirstSeen, from.LastSeen, from.History()
-		w.Example, w.Cases = w.Minimized, 1
-		if err := setMark(tx.Bucket(bucketMembers), []byte(w.Key+"\x00"+w.Minimized)); err != nil {
+		bb := tx.Bucket(bucketBuckets)
+		aliases, err := tx.CreateBucketIfNotExists(bucketAliases)
+		if err != nil {
 			return err
 		}
-		var err error
+		id := w.Minimized
+		w.Signature, w.Title, w.Example, w.Cases = sig, sig.Title(), id, 1
+		w.Campaign, w.FirstSeen, w.LastSeen, w.Nights = from.Campaign, from.FirstSeen, from.LastSeen, from.History()
+		to, exists := resolveBucket(bb, aliases, sig)
+		w.Key = to
+		if exists {
+			if out, _, err = get[Bucket](bb, []byte(to)); err != nil {
+				return err
+			}
+			w = merged(out, w)
+			w.Cases = out.Cases
+		}
+		mark := []byte(to + "\x00" + id)
+		if exists && !hasMark(tx.Bucket(bucketMembers), mark) {
+			w.Cases++
+		}
+		if err := setMark(tx.Bucket(bucketMembers), mark); err != nil {
+			return err
+		}
+		if exists {
+			out = w
+			return put(bb, []byte(to), w)
+		}
 		out, err = rekey(tx, w, sig)
 		return err
 	})
@@ -106,6 +127,9 @@ func rekey(tx *bolt.Tx, b Bucket, sig policy.Signature) (Bucket, error) {
 	if err != nil {
 		return b, err
 	}
+	if b, err = current(bb, aliases, b); err != nil {
+		return b, err
+	}
 	to, exists := resolveBucket(bb, aliases, sig)
 	if !exists || to == b.Key {
 		twin, err := findTwin(bb, b, sig.Title())
@@ -140,6 +164,31 @@ func rekey(tx *bolt.Tx, b Bucket, sig policy.Signature) (Bucket, error) {
 		return b, err
 	}
 	return into, put(bb, []byte(to), into)
+}
+
+// current is bucket b as the store holds it now, with the minimizer's
+// results b carries: buckets are minimized side by side, and while one
+// was, another may have merged into it (its cases, nights) or it into
+// another (its key is an alias now: the results go to that bucket). A
+// bucket the store never held (a witness) is b itself.
+func current(bb, aliases *bolt.Bucket, b Bucket) (Bucket, error) {
+	key := b.Key
+	if bb.Get([]byte(key)) == nil {
+		if to := aliases.Get([]byte(key)); to != nil && bb.Get(to) != nil {
+			key = string(to)
+		}
+	}
+	cur, ok, err := get[Bucket](bb, []byte(key))
+	if err != nil || !ok {
+		return b, err
+	}
+	cur.Minimized, cur.Reliability, cur.ReChecks, cur.MinimizeNote = b.Minimized, b.Reliability, b.ReChecks, b.MinimizeNote
+	for _, k := range b.Split {
+		if !slices.Contains(cur.Split, k) {
+			cur.Split = append(cur.Split, k)
+		}
+	}
+	return cur, nil
 }
 
 // findTwin is the key of another bucket with b's minimized case or with

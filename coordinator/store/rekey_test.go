@@ -192,3 +192,50 @@ func writeOld(t *testing.T, path string, b store.Bucket, old policy.Signature) {
 		t.Fatal(err)
 	}
 }
+
+// TestAddWitnessJoinsItsBucket: two buckets' examples each split off a
+// witness of one signature: the first starts its bucket, the second joins
+// it as a second case.
+func TestAddWitnessJoinsItsBucket(t *testing.T) {
+	s := storetest.Open(t, "")
+	b1 := plantRefusal(t, s, legalMMA(t, 0), "error: one way to say it")
+	b2 := plantRefusal(t, s, legalMMA(t, 1), "error: another way")
+	sig := b1.Signature
+	sig.Diag = "error: a third way"
+	w1, err := s.AddWitness(b1, sig, store.Bucket{Minimized: legalMMA(t, 2).ID, Reliability: 3, ReChecks: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := s.AddWitness(b2, sig, store.Bucket{Minimized: legalMMA(t, 3).ID, Reliability: 3, ReChecks: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := s.Buckets()
+	if w1.Key != sig.Key() || w2.Key != w1.Key || w2.Cases != 2 || w2.Minimized != legalMMA(t, 2).ID || len(all) != 3 {
+		t.Fatalf("witnesses %+v and %+v, %d buckets; want one bucket %s of 2 cases, minimized to the first witness, beside the two", w1, w2, len(all), sig.Key())
+	}
+	members, _ := s.Members()
+	if keys := members[legalMMA(t, 3).ID]; len(keys) != 1 || keys[0] != sig.Key() {
+		t.Fatalf("the second witness is a member of %v, want [%s]", keys, sig.Key())
+	}
+}
+
+// TestRekeyKeepsWhatMergedMeanwhile: buckets are minimized side by side;
+// a bucket merged into b1 while b1 was being minimized stays merged when
+// b1's results, taken from the record before the merge, are filed.
+func TestRekeyKeepsWhatMergedMeanwhile(t *testing.T) {
+	s := storetest.Open(t, "")
+	b1 := plantRefusal(t, s, legalMMA(t, 0), "error: one way to say it")
+	b2 := plantRefusal(t, s, legalMMA(t, 1), "error: another way")
+	if _, err := s.Rekey(b2, b1.Signature); err != nil { // b2's case showed b1's signature
+		t.Fatal(err)
+	}
+	b1.Minimized = legalMMA(t, 2).ID
+	got, err := s.Rekey(b1, b1.Signature)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Cases != 2 || got.Minimized != legalMMA(t, 2).ID {
+		t.Fatalf("b1 filed as %+v; want 2 cases (b2 merged meanwhile) and its minimized case", got)
+	}
+}
