@@ -138,7 +138,9 @@ func TestRankMovesTowardLegal(t *testing.T) {
 		if got := firing(v); !slices.Equal(got, []string{tc.lacks, tc.other}) {
 			t.Fatalf("the planted case breaks %v", got)
 		}
-		lacks := func(_ context.Context, v domain.Value) (bool, error) { return slices.Contains(firing(v), tc.lacks), nil }
+		lacks := func(_ context.Context, v domain.Value) (bool, error) {
+			return slices.Contains(firing(v), tc.lacks), nil
+		}
 		res, err := Minimize(context.Background(), mma.Domain, v, lacks, Options{Rank: rank})
 		if err != nil {
 			t.Fatal(err)
