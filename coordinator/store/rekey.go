@@ -61,10 +61,26 @@ func (s *Store) AddWitness(from Bucket, sig policy.Signature, w Bucket) (Bucket,
 			out = w
 			return put(bb, []byte(to), w)
 		}
+		if err := countNew(tx, w, +1); err != nil {
+			return err
+		}
 		out, err = rekey(tx, w, sig)
 		return err
 	})
 	return out, err
+}
+
+// countNew adds delta to the new buckets of the campaign that found b
+// (and of b's domain there): a bucket merged into another was not new, a
+// witness split off is.
+func countNew(tx *bolt.Tx, b Bucket, delta int) error {
+	if b.Campaign == "" || tx.Bucket(bucketCampaigns).Get([]byte(b.Campaign)) == nil {
+		return nil
+	}
+	return updateCampaign(tx, b.Campaign, func(c *Campaign) {
+		c.Stats.NewBuckets += delta
+		c.Domain(b.Signature.Domain).NewBuckets += delta
+	})
 }
 
 // rekeyOld files every bucket of a store written before schema 5 under the
@@ -150,6 +166,9 @@ func rekey(tx *bolt.Tx, b Bucket, sig policy.Signature) (Bucket, error) {
 			return b, err
 		}
 		into = merged(into, b)
+		if err := countNew(tx, b, -1); err != nil {
+			return b, err
+		}
 	}
 	if into.Cases, err = moveMembers(tx, b.Key, to, into.Cases, exists); err != nil {
 		return b, err

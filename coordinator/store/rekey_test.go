@@ -239,3 +239,33 @@ func TestRekeyKeepsWhatMergedMeanwhile(t *testing.T) {
 		t.Fatalf("b1 filed as %+v; want 2 cases (b2 merged meanwhile) and its minimized case", got)
 	}
 }
+
+// TestMergeCountsNewBuckets: a campaign's new buckets are its buckets
+// after merging: a bucket merged into another was not new, and a witness
+// split off one is.
+func TestMergeCountsNewBuckets(t *testing.T) {
+	s := storetest.Open(t, "")
+	if err := s.PutCampaign(store.Campaign{ID: "night", Stats: store.Stats{NewBuckets: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	b1 := plantRefusal(t, s, legalMMA(t, 0), "error: one way to say it")
+	b2 := plantRefusal(t, s, legalMMA(t, 1), "error: another way")
+	for _, b := range []*store.Bucket{&b1, &b2} {
+		b.Campaign = "night"
+		if err := s.PutBucket(*b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Rekey(b2, b1.Signature); err != nil {
+		t.Fatal(err)
+	}
+	sig := b1.Signature
+	sig.Diag = "error: a third way"
+	if _, err := s.AddWitness(b1, sig, store.Bucket{Minimized: legalMMA(t, 2).ID}); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := s.GetCampaign("night")
+	if err != nil || c.Stats.NewBuckets != 2 || c.Stats.Domains["mma"].NewBuckets != 0 {
+		t.Fatalf("campaign stats %+v, %v; want 2 new buckets (2, one merged away, one witness), domain mma +1-1", c.Stats, err)
+	}
+}
