@@ -259,6 +259,9 @@ func TestMergeCountsNewBuckets(t *testing.T) {
 	if _, err := s.Rekey(b2, b1.Signature); err != nil {
 		t.Fatal(err)
 	}
+	if c, _, err := s.GetCampaign("night"); err != nil || c.Stats.NewBuckets != 1 {
+		t.Fatalf("campaign stats %+v, %v; want 1 new bucket after the merge", c.Stats, err)
+	}
 	sig := b1.Signature
 	sig.Diag = "error: a third way"
 	if _, err := s.AddWitness(b1, sig, store.Bucket{Minimized: legalMMA(t, 2).ID}); err != nil {
