@@ -88,11 +88,8 @@ func minimizeBucket(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	if err != nil {
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}
-	pred := func(ctx context.Context, cand domain.Value) (bool, error) {
-		_, same, err := sameSignature(ctx, panel, b, domain.NewCase(d.Name, cand))
-		return same, err
-	}
-	res, err := minimize.Minimize(ctx, d, v, pred, minimize.Options{Budget: opts.Budget})
+	w := newWitnesses(panel, b, d)
+	found, err := w.find(ctx, v, opts.Budget)
 	if errors.Is(err, oracles.ErrUnavailable) {
 		b.MinimizeNote = "not minimized: " + err.Error()
 		return b, s.PutBucket(b)
@@ -104,42 +101,62 @@ func minimizeBucket(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	if err != nil {
 		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
 	}
-	return storeMinimized(ctx, s, panel, b, domain.NewCase(d.Name, res.Value), opts.ReChecks)
+	return w.file(ctx, s, found, opts.ReChecks)
 }
 
-// storeMinimized re-checks the minimized case and records it on the bucket.
+// storeMinimized re-checks the minimized case, records it on the bucket and
+// files the bucket under the signature the case shows (Store.Rekey): the
+// rule it breaks, now that it breaks no other it need not.
 func storeMinimized(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, c domain.Case, rechecks int) (store.Bucket, error) {
+	b, shown, err := recheck(ctx, s, panel, b, c, rechecks)
+	if err != nil {
+		return b, err
+	}
+	if b.Reliability == 0 { // the case did not show it again: keep the key
+		return b, s.PutBucket(b)
+	}
+	return s.Rekey(b, shown)
+}
+
+// recheck judges the minimized case c rechecks times, stores it with its
+// verdicts and sets it on b with its reliability; shown is the signature
+// it showed.
+func recheck(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket, c domain.Case, rechecks int) (store.Bucket, policy.Signature, error) {
 	var verdicts []oracles.Verdict
+	var shown policy.Signature
 	b.Reliability, b.ReChecks = 0, rechecks
 	for range rechecks {
-		vs, same, err := sameSignature(ctx, panel, b, c)
+		vs, sig, same, err := sameSignature(ctx, panel, b, c)
 		if err != nil {
-			return b, err
+			return b, shown, err
 		}
 		if same {
 			b.Reliability++
+			shown = sig
 		}
 		verdicts = vs
 	}
 	b.Minimized, b.MinimizeNote = c.ID, ""
 	rec := store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: b.Campaign, Source: store.MinimizedSource(b.Key), Seen: time.Now().UTC()}
 	if _, err := s.AddCases("", []store.CaseRecord{rec}); err != nil {
-		return b, err
+		return b, shown, err
 	}
-	if _, err := s.CommitVerdicts(store.Commit{Verdicts: verdicts}); err != nil {
-		return b, err
-	}
-	return b, s.PutBucket(b)
+	_, err := s.CommitVerdicts(store.Commit{Verdicts: verdicts})
+	return b, shown, err
 }
 
 // sameSignature judges c with the pair's oracles and spec/ptxisa (whose
-// verdict says which side deviates, and its rule is part of the signature)
-// and reports whether the pair still disagrees with the bucket's signature.
-// spec/ptxisa's verdict and rule must stay too: a tool error's key ignores
-// the reference rule, and a legal case that crashes a tool must not shrink
-// to an illegal one (garbage in) that still does, nor a wgmma whose K the
-// lowering drops to one on sm_80 that is wrong for another reason.
-func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case) ([]oracles.Verdict, bool, error) {
+// verdict says which side deviates) and reports whether the pair's tool
+// still mis-judges it as the bucket says, and the signature it shows: the
+// same tool family, verdict, stage and diagnostic title, and spec/ptxisa's
+// verdict kind, whichever rule gives it. A minimized case that breaks
+// another rule than the example's first one shows the same wrong
+// acceptance, filed under its rule (Store.Rekey). spec/ptxisa's verdict
+// must stay: a legal case that crashes a tool must not shrink to an
+// illegal one (garbage in) that still does, nor a wgmma whose K the
+// lowering drops to one on sm_80 that is wrong for another reason; nor
+// must the case become one the policy expects.
+func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case) ([]oracles.Verdict, policy.Signature, bool, error) {
 	pair := b.Signature.Pair
 	names := []string{pair.A, pair.B}
 	if pair.A != oracles.SpecPTXISA && pair.B != oracles.SpecPTXISA {
@@ -147,15 +164,19 @@ func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c d
 	}
 	byCase, err := panel.Judge(ctx, []domain.Case{c}, names)
 	if err != nil {
-		return nil, false, err
+		return nil, policy.Signature{}, false, err
 	}
 	vs := byCase[c.ID]
 	for _, d := range policy.PolicyFor(c.Domain).On(b.Signature.Pair).Evaluate(c, vs) {
 		sig := policy.SignatureOf(d)
-		sameSpec := b.Signature.SpecKind == "" || sig.SpecKind == b.Signature.SpecKind && sig.Rule == b.Signature.Rule
-		if d.Pair == b.Signature.Pair && sameSpec && (sig.Key() == b.Key || slices.Contains(sig.AltKeys(), b.Key)) {
-			return vs, true, nil
+		if d.Pair != b.Signature.Pair || !d.Finding() || b.Signature.SpecKind != "" && sig.SpecKind != b.Signature.SpecKind {
+			continue
+		}
+		asIf := sig
+		asIf.Rule = b.Signature.Rule
+		if asIf.Key() == b.Key || slices.Contains(asIf.AltKeys(), b.Key) {
+			return vs, sig, true, nil
 		}
 	}
-	return vs, false, nil
+	return vs, policy.Signature{}, false, nil
 }

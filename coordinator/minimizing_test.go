@@ -105,7 +105,7 @@ func TestMinimizeEveryDomain(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, same, err := sameSignature(context.Background(), oracles.Local{Oracles: specOracles()}, b, domain.NewCase(d.Name, mv)); err != nil || !same {
+				if _, _, same, err := sameSignature(context.Background(), oracles.Local{Oracles: specOracles()}, b, domain.NewCase(d.Name, mv)); err != nil || !same {
 					t.Fatalf("bucket %s: minimized case does not replay to its signature (%v)", b.Title, err)
 				}
 				return

@@ -80,7 +80,7 @@ func replayTonight(ctx context.Context, s *store.Store, panel oracles.Panel, b s
 	if err != nil {
 		return store.Sighting{}, false, nil // a domain this build no longer has, or changed
 	}
-	vs, same, err := sameSignature(ctx, panel, b, domain.NewCase(d.Name, v))
+	vs, _, same, err := sameSignature(ctx, panel, b, domain.NewCase(d.Name, v))
 	if errors.Is(err, oracles.ErrUnavailable) {
 		return store.Sighting{}, false, nil
 	}

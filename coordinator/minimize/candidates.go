@@ -2,10 +2,37 @@ package minimize
 
 import (
 	"reflect"
+	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
+
+// walk visits the exported fields of a domain value, depth first, with
+// their paths: a target as a whole, every other struct and array before
+// its elements.
+func walk(root reflect.Value, visit func(path []int, f reflect.Value)) {
+	var rec func(path []int, f reflect.Value)
+	rec = func(path []int, f reflect.Value) {
+		visit(path, f)
+		if _, ok := f.Interface().(target.Target); ok {
+			return
+		}
+		switch f.Kind() {
+		case reflect.Array:
+			for i := range f.Len() {
+				rec(append(append([]int{}, path...), i), f.Index(i))
+			}
+		case reflect.Struct:
+			for i := range f.NumField() {
+				if f.Type().Field(i).IsExported() {
+					rec(append(append([]int{}, path...), i), f.Field(i))
+				}
+			}
+		}
+	}
+	rec(nil, root)
+}
 
 // fieldCandidates lists one-change variants of v: whole arrays and nested
 // structs zeroed first, then each number shrunk toward 0, 1 and half its
@@ -14,8 +41,7 @@ import (
 func fieldCandidates(v domain.Value) []domain.Value {
 	root := reflect.ValueOf(v)
 	var out []domain.Value
-	var walk func(path []int, f reflect.Value)
-	walk = func(path []int, f reflect.Value) {
+	walk(root, func(path []int, f reflect.Value) {
 		if t, ok := f.Interface().(target.Target); ok {
 			for _, k := range target.Known() {
 				if k != t {
@@ -29,25 +55,72 @@ func fieldCandidates(v domain.Value) []domain.Value {
 			if !f.IsZero() && len(path) > 0 {
 				out = append(out, with(root, path, reflect.Zero(f.Type())))
 			}
-			n := f.Len
-			get := f.Index
-			if f.Kind() == reflect.Struct {
-				n, get = f.NumField, f.Field
-			}
-			for i := range n() {
-				if f.Kind() == reflect.Struct && !f.Type().Field(i).IsExported() {
-					continue
-				}
-				walk(append(append([]int{}, path...), i), get(i))
-			}
 		default:
 			for _, s := range shrinks(f) {
 				out = append(out, with(root, path, s))
 			}
 		}
-	}
-	walk(nil, root)
+	})
 	return out
+}
+
+// legalValues are, for each field path, the values the field takes in the
+// domain's seeds that rank zero (break no rule): the values a field of a
+// case can move to on its way to legality, when they are not smaller than
+// its own (an enum's legal member, a count's legal size).
+type legalValues map[string][]reflect.Value
+
+func legalValuesOf(d domain.Domain, rank func(domain.Value) int) legalValues {
+	out := legalValues{}
+	seen := map[string]map[any]bool{}
+	if d.Seeds == nil {
+		return out
+	}
+	for _, s := range d.Seeds() {
+		if rank(s) != 0 {
+			continue
+		}
+		walk(reflect.ValueOf(s), func(path []int, f reflect.Value) {
+			if len(path) == 0 || !f.Type().Comparable() {
+				return
+			}
+			k := pathKey(path)
+			if seen[k] == nil {
+				seen[k] = map[any]bool{}
+			}
+			if x := f.Interface(); !seen[k][x] {
+				seen[k][x] = true
+				out[k] = append(out[k], f)
+			}
+		})
+	}
+	return out
+}
+
+// candidates lists v with one field set to each legal value it does not
+// have.
+func (lv legalValues) candidates(v domain.Value) []domain.Value {
+	root := reflect.ValueOf(v)
+	var out []domain.Value
+	walk(root, func(path []int, f reflect.Value) {
+		if len(path) == 0 || !f.Type().Comparable() {
+			return
+		}
+		for _, x := range lv[pathKey(path)] {
+			if x.Type() == f.Type() && x.Interface() != f.Interface() {
+				out = append(out, with(root, path, x))
+			}
+		}
+	})
+	return out
+}
+
+func pathKey(path []int) string {
+	var b strings.Builder
+	for _, i := range path {
+		b.WriteByte(byte(i))
+	}
+	return b.String()
 }
 
 // shrinks are the smaller values to try for one scalar field.

@@ -1,7 +1,10 @@
 // Package minimize shrinks a failing case to a smaller one that still fails
 // the same way. It is a pure function of (value, predicate, budget): it
 // caches predicate answers by case ID, removes whole parts first, then
-// shrinks single fields toward zero, one and halves. It knows domain values
+// shrinks single fields toward zero, one and halves. Given a rank (the
+// rules a value breaks) it prefers a candidate that breaks fewer before a
+// smaller one, and also moves fields to the values legal seeds give them,
+// so that a minimized case breaks no rule it need not. It knows domain values
 // only as the plain structs every domain uses (numbers, bools, fixed arrays,
 // nested structs), plus an optional Shrinker hook for structural shrinks.
 package minimize
@@ -31,6 +34,16 @@ type Shrinker interface {
 type Options struct {
 	// Budget is the most predicate calls; zero means 500.
 	Budget int
+	// Rank, when set, counts what is wrong with a value besides its size
+	// (the rules it breaks). The walk then orders values by rank before
+	// size, and also tries each field at each value it takes in the
+	// domain's seeds of rank zero: a field moves to a legal value though
+	// that value is not smaller.
+	Rank func(domain.Value) int
+	// Keep, when set, is a constraint of the caller's that a candidate must
+	// meet before the predicate is asked (a rule the case must keep
+	// breaking): it costs no predicate call.
+	Keep func(domain.Value) bool
 }
 
 // Result is a minimization's outcome.
@@ -49,9 +62,14 @@ var ErrNotFailing = errors.New("the original case does not fail (any more)")
 
 // Minimize shrinks v while pred holds. It first re-checks that v fails.
 func Minimize(ctx context.Context, d domain.Domain, v domain.Value, pred Predicate, opts Options) (Result, error) {
-	m := &minimizer{d: d, pred: pred, budget: opts.Budget, cache: map[string]bool{}}
+	m := &minimizer{d: d, pred: pred, budget: opts.Budget, cache: map[string]bool{}, rank: opts.Rank, keep: opts.Keep}
 	if m.budget == 0 {
 		m.budget = 500
+	}
+	if m.rank == nil {
+		m.rank = func(domain.Value) int { return 0 }
+	} else {
+		m.legal = legalValuesOf(d, m.rank)
 	}
 	ok, err := m.test(ctx, v)
 	if err != nil {
@@ -81,6 +99,9 @@ type minimizer struct {
 	budget int
 	calls  int
 	cache  map[string]bool
+	rank   func(domain.Value) int
+	keep   func(domain.Value) bool
+	legal  legalValues
 }
 
 // test answers the predicate for v, from the cache when it can.
@@ -109,6 +130,7 @@ func (m *minimizer) pass(ctx context.Context, v domain.Value) (domain.Value, err
 		cands = append(cands, s.Shrinks()...)
 	}
 	cands = append(cands, fieldCandidates(v)...)
+	cands = append(cands, m.legal.candidates(v)...)
 	cands = m.smallestFirst(v, cands)
 	for _, c := range cands {
 		if m.calls >= m.budget {
@@ -125,23 +147,36 @@ func (m *minimizer) pass(ctx context.Context, v domain.Value) (domain.Value, err
 	return nil, nil
 }
 
-// smallestFirst keeps the real candidates smaller than v, smallest first
-// (structural ones before field shrinks of the same size): the greedy walk
-// then takes the largest step that still fails, so its result does not
-// hang on the order of the value's fields, which the domain's byte layout
-// fixes. (Taking the first field that shrinks, kindword dropped
-// arch_conditional before scale_input_d and stopped at a larger minimum.)
+// smallestFirst keeps the real candidates below v, lowest first, in the
+// order of (rank, size) (structural ones before field shrinks of the same
+// order): the greedy walk then takes the largest step that still fails, so
+// its result does not hang on the order of the value's fields, which the
+// domain's byte layout fixes. (Taking the first field that shrinks,
+// kindword dropped arch_conditional before scale_input_d and stopped at a
+// larger minimum.) Every step lowers (rank, size), so the walk ends.
 func (m *minimizer) smallestFirst(v domain.Value, cands []domain.Value) []domain.Value {
-	out := cands[:0]
+	type ranked struct {
+		v          domain.Value
+		rank, size uint64
+	}
+	order := func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.size, b.size))
+	}
+	at := ranked{v, uint64(m.rank(v)), size(reflect.ValueOf(v))}
+	var out []ranked
 	for _, c := range cands {
-		if c, ok := m.canonical(c); ok && smaller(c, v) {
-			out = append(out, c)
+		if c, ok := m.canonical(c); ok && (m.keep == nil || m.keep(c)) {
+			if r := (ranked{c, uint64(m.rank(c)), size(reflect.ValueOf(c))}); order(r, at) < 0 {
+				out = append(out, r)
+			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b domain.Value) int {
-		return cmp.Compare(size(reflect.ValueOf(a)), size(reflect.ValueOf(b)))
-	})
-	return out
+	slices.SortStableFunc(out, order)
+	vs := make([]domain.Value, len(out))
+	for i, r := range out {
+		vs[i] = r.v
+	}
+	return vs
 }
 
 // canonical re-decodes a candidate: only values the domain can encode and
@@ -153,10 +188,8 @@ func (m *minimizer) canonical(c domain.Value) (domain.Value, bool) {
 	return c, true
 }
 
-// smaller orders values by their size: the sum of their fields' magnitudes
-// (numbers, set bools), so every accepted step makes progress.
-func smaller(a, b domain.Value) bool { return size(reflect.ValueOf(a)) < size(reflect.ValueOf(b)) }
-
+// size is a value's size: the sum of its fields' magnitudes (numbers, set
+// bools), so every accepted step makes progress.
 func size(v reflect.Value) uint64 {
 	switch v.Kind() {
 	case reflect.Bool:

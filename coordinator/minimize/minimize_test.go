@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -66,7 +68,7 @@ func TestMinimizeEveryDomain(t *testing.T) {
 				if ok, _ := pred(context.Background(), res.Value); !ok {
 					t.Fatalf("%s: minimized case no longer fires", j.Rule.ID)
 				}
-				if smaller(v, res.Value) {
+				if size(reflect.ValueOf(v)) < size(reflect.ValueOf(res.Value)) {
 					t.Fatalf("%s: minimized case is larger", j.Rule.ID)
 				}
 			}
@@ -101,5 +103,50 @@ func TestCacheAndBudget(t *testing.T) {
 	res, err = Minimize(context.Background(), kindword.Domain, v, pred, Options{})
 	if err != nil || calls != res.Calls || res.Exhausted || size(reflect.ValueOf(res.Value)) != 80+70 {
 		t.Fatalf("calls %d, result %+v, %v: want the zero value on sm_80 (PTX 7.0)", calls, res, err)
+	}
+}
+
+// TestRankMovesTowardLegal: a case that breaks two rules, minimized for a
+// tool that lacks the check of one of them, ends breaking that one alone.
+// Shrinking alone keeps both broken: the other rule is fixed only by a
+// larger value. An s4 mma with .and.popc at PTX 7.0 breaks bit-op (only
+// .b1 takes a bit op) and and-popc-ptx (.and.popc needs PTX 7.1): a later
+// target, a larger value, has the PTX version. A bf16 m8n8k4 row.row mma
+// breaks shape and layout (bf16 is row.col): B's layout must move up to
+// col, a value the legal seeds give it.
+func TestRankMovesTowardLegal(t *testing.T) {
+	firing := func(v domain.Value) []string {
+		rs, err := spec.FiringRules(spec.PTXISA, mma.Name, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range rs {
+			ids = append(ids, r.ID)
+		}
+		return ids
+	}
+	rank := func(v domain.Value) int { return len(firing(v)) }
+	for _, tc := range []struct{ json, lacks, other string }{
+		{`{"shape": [8, 8, 32], "a_type": "s4", "bit_op": "and", "target": "sm_80", "ptx": "7.0"}`, "ptxisa.mma.bit-op", "ptxisa.mma.and-popc-ptx"},
+		{`{"shape": [8, 8, 4], "a_type": "bf16", "a_layout": "row", "b_layout": "row", "target": "sm_80"}`, "ptxisa.mma.shape", "ptxisa.mma.layout"},
+	} {
+		v, err := mma.ParseJSON([]byte(tc.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := firing(v); !slices.Equal(got, []string{tc.lacks, tc.other}) {
+			t.Fatalf("the planted case breaks %v", got)
+		}
+		lacks := func(_ context.Context, v domain.Value) (bool, error) {
+			return slices.Contains(firing(v), tc.lacks), nil
+		}
+		res, err := Minimize(context.Background(), mma.Domain, v, lacks, Options{Rank: rank})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := firing(res.Value); !slices.Equal(got, []string{tc.lacks}) {
+			t.Errorf("minimized %s to %v, which breaks %v; want %s alone", tc.json, res.Value, got, tc.lacks)
+		}
 	}
 }

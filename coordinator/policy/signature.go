@@ -166,6 +166,11 @@ func (s Signature) verifierGap() bool {
 	return s.Kind == oracles.Accept || (s.Kind == oracles.Error && (f == oracles.Refused || f == oracles.Unconverted || f == oracles.PassRefused))
 }
 
+// KeysRule reports whether the key names spec/ptxisa's rule: a bucket per
+// rule the tool mis-judges (a verifier gap, a wrong verdict), not a tool's
+// own failure whatever rule its case breaks.
+func (s Signature) KeysRule() bool { return s.Rule != "" && keyRule(s) == s.Rule }
+
 // keyRule is spec/ptxisa's side as the key names it. A tool's failure
 // (Error, Timeout) is its own whatever rule spec/ptxisa decided the case
 // with: a crash, an error at exit status 0 or dropped work is one bucket

@@ -15,10 +15,11 @@ import (
 // Schema is the store format this build writes (3: nights' tallies, and
 // settled cases dropped unless something needs them, see settle.go; 4:
 // verdicts name their tool version in the versions bucket, which a build
-// of schema 3 would read as no version). A store records its schema in the
+// of schema 3 would read as no version; 5: bucket keys from titles that
+// keep type words, one bucket per root cause, see rekeyOld). A store records its schema in the
 // meta bucket; a store from before the record (schema 1 without the key)
 // is migrated on open, a newer one is refused.
-const Schema = 4
+const Schema = 5
 
 var (
 	bucketMeta = []byte("meta")
@@ -217,7 +218,21 @@ func initSchema(tx *bolt.Tx, fresh bool) error {
 	if err := renameOracles(tx, fresh); err != nil {
 		return err
 	}
+	if was := storedSchema(tx); !fresh && was < 5 {
+		if err := rekeyOld(tx); err != nil {
+			return fmt.Errorf("re-key the buckets of schema %d: %w", was, err)
+		}
+	}
 	return tx.Bucket(bucketMeta).Put(keySchema, fmt.Appendf(nil, "%d", Schema))
+}
+
+// storedSchema is the schema the store records, 1 before the record.
+func storedSchema(tx *bolt.Tx) int {
+	v := 1
+	if meta := tx.Bucket(bucketMeta); meta != nil {
+		fmt.Sscanf(string(meta.Get(keySchema)), "%d", &v)
+	}
+	return v
 }
 
 // checkSchema accepts a legalfuzz store of this schema or an older one; the

@@ -113,6 +113,9 @@ type Bucket struct {
 	// family said of the minimized case (the example when there is none),
 	// oldest first: found-in / fixed-in. Empty until replayed.
 	Versions []VersionVerdict `json:"versions,omitempty"`
+	// Split are the buckets split off this one's example: the witnesses of
+	// the other rules it broke that the tool mis-judges alone (issue 36).
+	Split []string `json:"split,omitempty"`
 	// Nights are the runs that looked at the bucket, oldest first: found
 	// by their cases, or replayed at their end (reproduced or fixed), with
 	// the tool versions (see History for stores older than this field).

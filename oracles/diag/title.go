@@ -6,35 +6,65 @@ import (
 )
 
 // Title is the dedup key of a diagnostic: its first line that is not blank
-// (see headline), normalized, without its position prefix, with targets
-// and every run of digits, inside tokens too, made N. One failed check thus
-// gives one title whatever the shape, type width or target it failed for:
-// "vector<64x256xi32>" and "vector<64x24xi32>" are both "vector<NxNxiN>",
-// "m16n8k16" is "mNnNkN", "PTX .version 7.0" is "PTX .version N.N". Every
-// GPU target, arch-specific suffix included, is one name: "sm_86", "sm_90a"
-// and "sm_100f" are "sm_N", "compute_90a" is "compute_N", "gfx90a" and
-// "gfx1100" are "gfxN"; MLIR's small floats ("f8E4M3FN", "f8E5M2") are
-// "fN". Operation spellings that differ only by a variant checked by the
-// same verifier code are one name (see titleRules). White space runs are
-// one space.
+// (see headline), normalized, without its position prefix, with the
+// numbers that vary with the case made N and the words that name what the
+// check is about kept. One failed check thus gives one title whatever the
+// shape, count or target it failed for, and two checks that differ by the
+// type they refuse give two titles (see words).
+// White space runs are one space.
 func Title(text string) string {
 	line := StripLocations(Normalize(headline(text)))
+	line = words.ReplaceAllStringFunc(line, titleWord)
 	for _, n := range titleRules {
 		line = n.re.ReplaceAllString(line, n.with)
 	}
 	return strings.Join(strings.Fields(line), " ")
 }
 
-// titleRules coarsen a normalized line to a title. Targets go before the
-// digit rule so that their suffix letters go too.
+// words matches, leftmost first, the words of a line Title rewrites or
+// keeps, one alternative each (titleWord tells them apart):
+//   - a target a tool names as a requirement ("requires .target sm_90 or
+//     higher"): a constant of the check, kept;
+//   - any other GPU target ("sm_86", "sm_90a", "sm_100f", "compute_90a",
+//     "gfx90a"): the case's own in every message we have seen of it
+//     (testdata: five of the six that name an NVIDIA target), so one name,
+//     "sm_N", "compute_N", "gfxN", or one check would be a bucket per
+//     target;
+//   - a type or qualifier word: MLIR's small floats ("f8E4M3FN"), PTX and
+//     MLIR element types ("f16", "bf16", "tf32", "i8", "u8", "s32", "b16",
+//     "f16x2", the "i32" of "vector<4xi32>", each "fN" of "kind::mxf8f6f4"),
+//     fp8 formats ("e4m3", "ue8m0") and PTX's count qualifiers (".x3",
+//     ".v4"): kept, so that two checks that refuse different types are two
+//     titles;
+//   - any other run of digits (a count, a shape's "m16n8k16", an offset, a
+//     version, the digits inside a name): N.
+var words = regexp.MustCompile(`requires \.target sm_\d+[a-z]?` +
+	`|\b(?:sm|compute)_\d+[a-z]?\b|\bgfx[0-9a-f]+\b` +
+	`|f\d+E\d+M\d+(?:FNUZ|FN|B\d+FNUZ)?|(?:bf|tf|ue|[fiusb])\d+(?:x\d+)?|e\d+m\d+|\.[xv]\d+\b` +
+	`|\d+`)
+
+var (
+	digits  = regexp.MustCompile(`\d+`)
+	target  = regexp.MustCompile(`^(sm|compute)_\d+[a-z]?$`)
+	gfx     = regexp.MustCompile(`^gfx[0-9a-f]+$`)
+	keptTyp = regexp.MustCompile(`^(?:requires |f\d+E|(?:bf|tf|ue|[fiusb])\d|e\d|\.[xv]\d)`)
+)
+
+// titleWord rewrites one word words matched.
+func titleWord(w string) string {
+	switch {
+	case target.MatchString(w):
+		return target.ReplaceAllString(w, "${1}_N")
+	case gfx.MatchString(w):
+		return "gfxN"
+	case keptTyp.MatchString(w):
+		return w
+	}
+	return digits.ReplaceAllString(w, "N")
+}
+
+// titleRules coarsen a titled line further.
 var titleRules = []rule{
-	{regexp.MustCompile(`\b(sm|compute)_\d+[a-z]?\b`), "${1}_N"},
-	// MLIR's small float types (f8E4M3FN, f8E5M2, f6E2M3FN, f4E2M1FN) are
-	// one name: one check refuses each the same way, and their letters
-	// would survive the digit rule and split its bucket.
-	{regexp.MustCompile(`\bf\d+E\d+M\d+(?:FNUZ|FN|B\d+FNUZ)?\b`), "fN"},
-	{regexp.MustCompile(`\bgfx[0-9a-f]+\b`), "gfxN"},
-	{regexp.MustCompile(`\d+`), "N"},
 	// Operations whose verifier messages are one message are one name.
 	// MLIR verifies nvgpu.mma.sp.sync with the same code as nvgpu.mma.sync
 	// and says the same thing for the same fault, quoted as the op or named

@@ -106,15 +106,28 @@ func (l *Ladder[V]) Judge(v V) Judgment {
 
 // Firing lists every rule of the ladder that v breaks, in ladder order: the
 // first is the one Judge reports, the rest are what a fail-first walk never
-// reaches.
+// reaches. A check may lean on the checks before it (umma's core-matrix
+// row divides by a size an earlier rule refuses at zero); past a rule that
+// fired, a check that cannot be evaluated breaks nothing it can say.
 func (l *Ladder[V]) Firing(v V) []*Rule {
 	var fired []*Rule
 	for _, c := range l.Checks {
-		if c.Fires(v) {
+		if len(fired) == 0 && c.Fires(v) || len(fired) > 0 && firesPast(c, v) {
 			fired = append(fired, c.Rule)
 		}
 	}
 	return fired
+}
+
+// firesPast evaluates a check that a fail-first walk would not reach,
+// recovering from a fault of one that assumes the earlier rules hold.
+func firesPast[V any](c Check[V], v V) (fired bool) {
+	defer func() {
+		if recover() != nil {
+			fired = false
+		}
+	}()
+	return c.Fires(v)
 }
 
 // Rules lists the ladder's rules in order.

@@ -178,3 +178,19 @@ func TestUMMASeedRuleProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestFiringPastAGuard: a umma value with zero-bit elements breaks the
+// element-width rule first; the contiguity check after it divides by the
+// width. FiringRules, which evaluates every check, lists the first rule
+// and does not panic (issue 36's minimizer ranks such values).
+func TestFiringPastAGuard(t *testing.T) {
+	v := um.Value{}
+	j, err := JudgeValue(PTXISA, um.Name, v)
+	if err != nil || j.Accept {
+		t.Fatalf("zero umma value: %+v, %v; want a rejection", j, err)
+	}
+	got, err := FiringRules(PTXISA, um.Name, v)
+	if err != nil || len(got) == 0 || got[0] != j.Rule {
+		t.Fatalf("FiringRules = %v, %v; want %s first", got, err, j.Rule.ID)
+	}
+}
