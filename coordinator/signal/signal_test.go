@@ -35,7 +35,7 @@ func TestFeatures(t *testing.T) {
 		{"accept is its rule set", []oracles.Verdict{specAccept}, nil,
 			[]string{"spec/ptxisa|accept|spec/ptxisa"}},
 		{"tool diagnostic is its title", []oracles.Verdict{ptxas}, nil,
-			[]string{"ptxas|reject||error : Unknown modifier '.kind::fN' in sm_N"}},
+			[]string{"ptxas|reject||error : Unknown modifier '.kind::f16' in sm_N"}},
 		{"result value is no feature", []oracles.Verdict{result}, nil,
 			[]string{"gpu|result|load"}},
 		{"incomplete: no vector", []oracles.Verdict{specReject, mlirUnsupported},
