@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -72,13 +71,13 @@ func (in Installation) Path(name string) string { return filepath.Join(in.Dir, n
 // installation's version (a folder of mixed tools is refused).
 func (in Installation) Locate(ctx context.Context, name string) (tool.Tool, error) {
 	path := in.Path(name)
-	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
-	if err != nil && len(out) == 0 {
+	res, err := tool.Probe(ctx, path, "--version")
+	if err != nil {
 		return tool.Tool{}, fmt.Errorf("%s of LLVM installation %s: %w", name, in.Label, err)
 	}
-	v, _, ok := ParseVersion(string(out))
+	v, _, ok := ParseVersion(res.Output())
 	if !ok || v != in.Version {
-		return tool.Tool{}, fmt.Errorf("%s: version %q, not the installation's %s", path, diag.FirstLine(string(out)), in.Version)
+		return tool.Tool{}, fmt.Errorf("%s: version %q, not the installation's %s", path, diag.Clip(diag.FirstLine(res.Output())), in.Version)
 	}
 	return tool.Tool{Name: name, Path: path, Version: v}, nil
 }
@@ -156,13 +155,17 @@ func Open(ctx context.Context, label, dir string) (Installation, error) {
 	}
 	var tried []string
 	for _, name := range probeTools {
-		out, err := exec.CommandContext(ctx, filepath.Join(abs, name), "--version").CombinedOutput()
-		if err != nil && len(out) == 0 {
+		res, err := tool.Probe(ctx, filepath.Join(abs, name), "--version")
+		if errors.Is(err, tool.ErrStart) {
+			continue // an installation may hold only some of them
+		}
+		if err != nil {
+			tried = append(tried, err.Error())
 			continue
 		}
-		v, major, ok := ParseVersion(string(out))
+		v, major, ok := ParseVersion(res.Output())
 		if !ok {
-			tried = append(tried, fmt.Sprintf("%s --version: %q", name, diag.FirstLine(string(out))))
+			tried = append(tried, fmt.Sprintf("%s --version: %q", name, diag.Clip(diag.FirstLine(res.Output()))))
 			continue
 		}
 		in := Installation{Label: label, Dir: abs, Version: v, Major: major, Source: abs}
