@@ -233,6 +233,9 @@ func (o *campaignOptions) validate() error {
 	if o.duration <= 0 || o.drain <= 0 {
 		return fmt.Errorf("--duration %s and --drain-timeout %s must be positive", o.duration, o.drain)
 	}
+	if o.localWorkers < 0 || (o.localWorkers == 0 && o.nats.url == "") {
+		return fmt.Errorf("--workers %d without --nats: no worker can reach the embedded NATS server, so nothing would be judged (give --nats URL for remote workers)", o.localWorkers)
+	}
 	for _, name := range o.oracles {
 		if _, ok := oracles.Lookup(name); !ok {
 			return fmt.Errorf("unknown oracle %q (see legalfuzz oracles)", name)
