@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
-	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -41,7 +41,7 @@ func probeCaps(ctx context.Context, t tool.Tool, probes *batch.Probes) (caps, er
 	c := parseCaps(res.Output())
 	if len(c.cpus) == 0 {
 		return caps{}, fmt.Errorf("probing processors: %s -mcpu=help listed no sm_ processor (exit %d): %q",
-			t.Path, res.ExitCode, diag.ClipTo(res.Output(), 200))
+			t.Path, res.ExitCode, clip.To(res.Output(), 200))
 	}
 	probes.Put("mcpu=help", res.Output())
 	probes.Save()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
@@ -48,7 +49,7 @@ func probe(ctx context.Context, t Tool, args []string) (Result, error) {
 		return res, fmt.Errorf("%w: %s gave no answer within %s", ErrProbe, what, ProbeTimeout)
 	case res.Dropped > 0:
 		return res, fmt.Errorf("%w: %s printed more than %d bytes (%q ...)", ErrProbe, what, MaxProbeOutput,
-			diag.ClipTo(diag.FirstLine(res.Output()), 200))
+			clip.To(diag.FirstLine(res.Output()), 200))
 	case res.Signal != "" && len(res.Stdout)+len(res.Stderr) == 0:
 		return res, fmt.Errorf("%w: %s was killed by signal %s and printed nothing", ErrProbe, what, res.Signal)
 	case res.ExitCode != 0 && len(res.Stdout)+len(res.Stderr) == 0:

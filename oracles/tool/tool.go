@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
@@ -65,7 +66,7 @@ func Locate(ctx context.Context, s Spec) (Tool, error) {
 		out := res.Output()
 		version, ok := s.Version(out)
 		if !ok {
-			tried = append(tried, fmt.Sprintf("%s: version %q does not match", path, diag.Clip(diag.FirstLine(out))))
+			tried = append(tried, fmt.Sprintf("%s: version %q does not match", path, clip.Text(diag.FirstLine(out))))
 			continue
 		}
 		return Tool{Name: s.Name, Path: path, Version: version}, nil
@@ -173,7 +174,7 @@ func (r Result) Failure(name string) string {
 	if r.Signal != "" {
 		status = "killed by signal " + r.Signal
 	}
-	out := diag.Clip(diag.Normalize(strings.TrimSpace(r.Output())))
+	out := clip.Text(diag.Normalize(strings.TrimSpace(r.Output())))
 	if out == "" {
 		return name + " failed (" + status + ") with no output"
 	}

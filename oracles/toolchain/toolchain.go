@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -77,7 +78,7 @@ func (in Installation) Locate(ctx context.Context, name string) (tool.Tool, erro
 	}
 	v, _, ok := ParseVersion(res.Output())
 	if !ok || v != in.Version {
-		return tool.Tool{}, fmt.Errorf("%s: version %q, not the installation's %s", path, diag.Clip(diag.FirstLine(res.Output())), in.Version)
+		return tool.Tool{}, fmt.Errorf("%s: version %q, not the installation's %s", path, clip.Text(diag.FirstLine(res.Output())), in.Version)
 	}
 	return tool.Tool{Name: name, Path: path, Version: v}, nil
 }
@@ -165,7 +166,7 @@ func Open(ctx context.Context, label, dir string) (Installation, error) {
 		}
 		v, major, ok := ParseVersion(res.Output())
 		if !ok {
-			tried = append(tried, fmt.Sprintf("%s --version: %q", name, diag.Clip(diag.FirstLine(res.Output()))))
+			tried = append(tried, fmt.Sprintf("%s --version: %q", name, clip.Text(diag.FirstLine(res.Output()))))
 			continue
 		}
 		in := Installation{Label: label, Dir: abs, Version: v, Major: major, Source: abs}
