@@ -725,13 +725,13 @@ func (c *Coordinator) fuzzWorkers() int {
 // whatever else has already arrived, up to 64, so their effects can share
 // one store transaction without waiting for a batch to fill.
 func (c *Coordinator) consumeBatches(ctx context.Context, cons jetstream.Consumer, handle func([]jetstream.Msg)) error {
-	msgs := make(chan jetstream.Msg, 256)
+	msgs := make(chan jetstream.Msg, 64) // a full batch waits; more waits in the pull (queue.PullBytes)
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
 		case msgs <- m:
 		case <-ctx.Done(): // unacked: redelivered to whoever consumes next
 		}
-	}, jetstream.PullMaxMessages(256))
+	}, queue.Pull())
 	if err != nil {
 		return fmt.Errorf("consume: %w", err)
 	}

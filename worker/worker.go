@@ -325,7 +325,7 @@ func (w *Worker) judge(o oracles.Oracle, cases []domain.Case) ([]oracles.Verdict
 	select {
 	case a := <-done:
 		if a.err == nil || ctx.Err() == nil {
-			return a.verdicts, a.err
+			return oracles.Clip(a.verdicts), a.err
 		}
 	case <-ctx.Done():
 	}

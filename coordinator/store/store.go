@@ -25,6 +25,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -784,6 +785,7 @@ func (s *Store) AddDeadLetters(ds []DeadLetter, pairs [][]Pair) error {
 }
 
 func addDeadLetter(tx *bolt.Tx, d DeadLetter, pairs []Pair) error {
+	d.Reason = clip.Text(d.Reason) // it may quote what a worker sent; Data keeps the message
 	if seen, err := seenMessage(tx, d); err != nil || seen {
 		return err
 	}

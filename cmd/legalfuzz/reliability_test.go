@@ -99,3 +99,25 @@ func TestCampaignWithHungToolchain(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeValueQuotedBounded: a case holding a 15 MiB string (an enum
+// value, a field name) made a 15.7 MB error line in check and corpus
+// import. The line quotes a few hundred bytes of it, and says how much
+// more there was.
+func TestHugeValueQuotedBounded(t *testing.T) {
+	dir := t.TempDir()
+	huge := strings.Repeat("x", 15<<20)
+	for name, body := range map[string]string{"value.json": `{"kind": "` + huge + `"}`, "key.json": `{"` + huge + `": 1}`} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, errOut, code := runCLI(t, "", "check", "--domain", "kindword", filepath.Join(dir, name))
+		if code != exitError || len(errOut) > 2000 || !strings.Contains(errOut, " bytes more") {
+			t.Errorf("check %s: exit %d, %d bytes on stderr (%.200q); want 2 and a short line", name, code, len(errOut), errOut)
+		}
+	}
+	_, errOut, code := runCLI(t, "", "corpus", "import", "--db", filepath.Join(t.TempDir(), "db"), "--domain", "kindword", dir)
+	if code != exitError || len(errOut) > 4000 || strings.Count(errOut, "bad file:") != 2 || strings.Count(errOut, " bytes more") < 2 {
+		t.Errorf("corpus import: exit %d, %d bytes on stderr (%.300q); want 2 and a short line for each file", code, len(errOut), errOut)
+	}
+}
