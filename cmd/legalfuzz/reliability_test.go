@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -119,5 +124,93 @@ func TestHugeValueQuotedBounded(t *testing.T) {
 	_, errOut, code := runCLI(t, "", "corpus", "import", "--db", filepath.Join(t.TempDir(), "db"), "--domain", "kindword", dir)
 	if code != exitError || len(errOut) > 4000 || strings.Count(errOut, "bad file:") != 2 || strings.Count(errOut, " bytes more") < 2 {
 		t.Errorf("corpus import: exit %d, %d bytes on stderr (%.300q); want 2 and a short line for each file", code, len(errOut), errOut)
+	}
+}
+
+// damagedStore writes a store of 2,000 cases and 200 dead letters, then
+// overwrites 16 KiB in the middle of the file, page-aligned: a disk's bad
+// sectors, not a truncation (TestDamagedOrForeignStores has those).
+func damagedStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "legalfuzz.db")
+	s := storetest.Open(t, path)
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if err := s.PutCampaign(store.Campaign{ID: "c1", State: store.StateDone, Created: now}); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := reliability.Cases("mma", 2000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []store.CaseRecord
+	for _, c := range cases {
+		recs = append(recs, store.CaseRecord{ID: c.ID, Domain: c.Domain, Data: c.Value.Encode(), Campaign: "c1", Seen: now})
+	}
+	if _, err := s.AddCases("c1", recs); err != nil {
+		t.Fatal(err)
+	}
+	dls, pairs := make([]store.DeadLetter, 200), make([][]store.Pair, 200)
+	for i := range dls {
+		dls[i] = store.DeadLetter{Campaign: "c1", Subject: "results.c1", Reason: "garbage", Data: bytes.Repeat([]byte("d"), 1000), Time: now, Message: fmt.Sprint("m", i)}
+	}
+	if err := s.AddDeadLetters(dls, pairs); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Close(t, s)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xab}, 16<<10), st.Size()/2/4096*4096); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDamageNamed: with pages overwritten mid-file, triage exited 0 without
+// noticing and report said `corrupt dead letter "\x00...": invalid
+// character` naming neither the store nor what to do. Every reader exits 2
+// naming the store and store check, as store check finds the damage.
+func TestDamageNamed(t *testing.T) {
+	db := damagedStore(t)
+	out, _, code := runCLI(t, "", "store", "check", "--db", db)
+	if code == exitOK {
+		t.Fatalf("store check finds no damage in the damaged store:\n%s", out)
+	}
+	dir := t.TempDir()
+	for _, args := range [][]string{{"triage"}, {"triage", "--json"}, {"report", "--out", filepath.Join(dir, "r")},
+		{"corpus", "export", "--out", filepath.Join(dir, "x")}, {"corpus", "distill", "--out", filepath.Join(dir, "d")}} {
+		_, errOut, code := runCLI(t, "", append(args, "--db", db)...)
+		if code != exitError || !strings.Contains(errOut, "store is corrupt: "+db) || !strings.Contains(errOut, "store check --db "+db) {
+			t.Errorf("%v: exit %d, %q; want 2 naming the store and store check", args, code, errOut)
+		}
+	}
+}
+
+// TestRerunOnFullDisk: a campaign whose store and embedded NATS data share
+// a disk that filled stopped with the store's clear line; run again on the
+// still-full disk, it said NATS's raw "API error: code=500 ...
+// meta.inf.tmp: no space left on device". The rerun says a clear line too.
+func TestRerunOnFullDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("campaign test takes seconds; skipped in -short")
+	}
+	out := storetest.SmallDisk(t, 1<<20)
+	args := []string{"campaign", "--duration", "60s", "--drain-timeout", "60s", "--out", out, "--quiet", "--no-minimize", "--keep-all",
+		"--domains", "kindword", "--oracles", "spec/seed,spec/ptxisa", "--generator", "structured"}
+	for run := range 2 {
+		_, errOut, code := runCLI(t, "", args...)
+		last := lastLine(errOut)
+		if code != exitError || !strings.HasPrefix(last, "legalfuzz: campaign stopped: cannot write ") ||
+			!strings.Contains(last, "no space left on device") || strings.Contains(last, "API error") ||
+			!strings.HasSuffix(last, "then run again on the same store to resume") {
+			t.Fatalf("run %d: exit %d, last line %q; want 2 and the full disk named as the store names it", run+1, code, last)
+		}
+		t.Logf("run %d: %s", run+1, last)
 	}
 }
