@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -154,9 +155,10 @@ func Open(ctx context.Context, label, dir string) (Installation, error) {
 	if err != nil {
 		return Installation{}, err
 	}
+	probes := probeVersions(ctx, abs)
 	var tried []string
-	for _, name := range probeTools {
-		res, err := tool.Probe(ctx, filepath.Join(abs, name), "--version")
+	for i, name := range probeTools {
+		res, err := probes[i].res, probes[i].err
 		if errors.Is(err, tool.ErrStart) {
 			continue // an installation may hold only some of them
 		}
@@ -179,6 +181,25 @@ func Open(ctx context.Context, label, dir string) (Installation, error) {
 		return Installation{}, fmt.Errorf("no LLVM tool (%s) runs in %s", strings.Join(probeTools, ", "), abs)
 	}
 	return Installation{}, fmt.Errorf("%s holds no LLVM tools: %s", abs, strings.Join(tried, "; "))
+}
+
+// probed is one tool's answer to --version.
+type probed struct {
+	res tool.Result
+	err error
+}
+
+// probeVersions asks each of probeTools in dir for its version, all at
+// once: a folder of tools that hang costs one tool.ProbeTimeout, not one
+// per tool.
+func probeVersions(ctx context.Context, dir string) []probed {
+	out := make([]probed, len(probeTools))
+	var wg sync.WaitGroup
+	for i, name := range probeTools {
+		wg.Go(func() { out[i].res, out[i].err = tool.Probe(ctx, filepath.Join(dir, name), "--version") })
+	}
+	wg.Wait()
+	return out
 }
 
 // readInfo reads the `key: value` file make oracles writes beside an
