@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -21,10 +20,6 @@ var ProbeTimeout = 15 * time.Second
 // one, mlir-opt --help, is about 210 KB. A tool that prints more is killed
 // and unavailable.
 const MaxProbeOutput = 4 << 20
-
-// ErrProbe marks a tool that did not answer a probe: it hung, printed
-// without end, or failed without a word.
-var ErrProbe = errors.New("tool did not answer")
 
 // Probe asks the program at path about itself, within ProbeTimeout and
 // MaxProbeOutput: the one way discovery runs a tool (Locate,
@@ -46,14 +41,14 @@ func probe(ctx context.Context, t Tool, args []string) (Result, error) {
 	case err != nil:
 		return res, fmt.Errorf("%s: %w", what, err)
 	case res.TimedOut:
-		return res, fmt.Errorf("%w: %s gave no answer within %s", ErrProbe, what, ProbeTimeout)
+		return res, fmt.Errorf("%s gave no answer within %s", what, ProbeTimeout)
 	case res.Dropped > 0:
-		return res, fmt.Errorf("%w: %s printed more than %d bytes (%q ...)", ErrProbe, what, MaxProbeOutput,
+		return res, fmt.Errorf("%s printed more than %d bytes (%q ...)", what, MaxProbeOutput,
 			clip.To(diag.FirstLine(res.Output()), 200))
 	case res.Signal != "" && len(res.Stdout)+len(res.Stderr) == 0:
-		return res, fmt.Errorf("%w: %s was killed by signal %s and printed nothing", ErrProbe, what, res.Signal)
+		return res, fmt.Errorf("%s was killed by signal %s and printed nothing", what, res.Signal)
 	case res.ExitCode != 0 && len(res.Stdout)+len(res.Stderr) == 0:
-		return res, fmt.Errorf("%w: %s exited with status %d and printed nothing", ErrProbe, what, res.ExitCode)
+		return res, fmt.Errorf("%s exited with status %d and printed nothing", what, res.ExitCode)
 	}
 	return res, nil
 }
