@@ -349,8 +349,60 @@ func (c *Coordinator) finishDrain() error {
 		return fmt.Errorf("%w: the drain timeout (%s) passed with jobs unjudged: %s; run again on the same store to resume",
 			ErrIncomplete, c.drainTimeout(), c.owing(left))
 	}
-	c.setState(store.StateDone)
-	return nil
+	return c.done()
+}
+
+// ErrNotJudged is Run's error when a campaign that owes no job did not
+// judge what it made: cases stored that no job was created for (no live
+// worker offers a judge of their domain), or no verdict at all. It is not
+// done: a run on the same store, once a worker offers a judge, resumes it.
+var ErrNotJudged = errors.New("campaign did not judge its cases")
+
+// done ends a campaign that owes nothing, unless it judged nothing or left
+// cases unenqueued: then it stays draining and says why (ErrNotJudged).
+func (c *Coordinator) done() error {
+	camp := c.Campaign()
+	left, err := c.opts.Store.Unenqueued(camp.ID)
+	if err != nil {
+		return err
+	}
+	var why string
+	switch {
+	case len(left) > 0:
+		doms := map[string]bool{}
+		for _, r := range left {
+			doms[r.Domain] = true
+		}
+		why = fmt.Sprintf("%d of its %d cases were stored and never enqueued (domains %s)",
+			len(left), camp.Stats.Cases, strings.Join(slices.Sorted(maps.Keys(doms)), ", "))
+	case camp.Stats.Judged == 0:
+		why = fmt.Sprintf("no verdict came for its %d cases (%d jobs, %d given up as dead letters)",
+			camp.Stats.Cases, camp.Stats.Enqueued, camp.Stats.DeadCases)
+	default:
+		c.setState(store.StateDone)
+		return nil
+	}
+	return fmt.Errorf("%w: %s; %s; run again on the same store once a worker offers a judge",
+		ErrNotJudged, why, c.judges())
+}
+
+// judges names the judges live workers offer for the campaign, or says
+// that none does.
+func (c *Coordinator) judges() string {
+	camp := c.Campaign()
+	var names []string
+	for _, d := range camp.Config.Domains {
+		for _, o := range c.oraclesFor(d) {
+			if !slices.Contains(names, o) {
+				names = append(names, o)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "no worker advertised a judge of its domains and oracles"
+	}
+	slices.Sort(names)
+	return "judges offered now: " + strings.Join(names, ", ")
 }
 
 // owing says who owes the jobs left, by oracle: how many, and the live
@@ -440,8 +492,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 					}
 					return c.finishDrain()
 				}
-				c.setState(store.StateDone)
-				return nil
+				return c.done()
 			}
 		}
 	}
@@ -674,13 +725,13 @@ func (c *Coordinator) fuzzWorkers() int {
 // whatever else has already arrived, up to 64, so their effects can share
 // one store transaction without waiting for a batch to fill.
 func (c *Coordinator) consumeBatches(ctx context.Context, cons jetstream.Consumer, handle func([]jetstream.Msg)) error {
-	msgs := make(chan jetstream.Msg, 256)
+	msgs := make(chan jetstream.Msg, 64) // a full batch waits; more waits in the pull (queue.PullBytes)
 	cc, err := cons.Consume(func(m jetstream.Msg) {
 		select {
 		case msgs <- m:
 		case <-ctx.Done(): // unacked: redelivered to whoever consumes next
 		}
-	}, jetstream.PullMaxMessages(256))
+	}, queue.Pull())
 	if err != nil {
 		return fmt.Errorf("consume: %w", err)
 	}

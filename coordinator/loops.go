@@ -95,9 +95,10 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 	return true
 }
 
-// commitOf is the store commit of one result, findings judged by the policy.
+// commitOf is the store commit of one result, findings judged by the policy,
+// its verdicts' quotes clipped (a worker may not be ours).
 func (c *Coordinator) commitOf(res queue.Result) store.Commit {
-	return store.Commit{Verdicts: res.Verdicts, Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
+	return store.Commit{Verdicts: oracles.Clip(res.Verdicts), Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
 		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
 			if len(vs) == 0 {
 				return nil

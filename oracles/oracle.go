@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 )
 
 // Kind is what an oracle said about a case.
@@ -48,6 +49,19 @@ type Verdict struct {
 	// Value is a computed answer (an opcode index, a 64-bit descriptor, an
 	// observed hash); empty when the verdict carries none.
 	Value string `json:"value"`
+}
+
+// Clip bounds what the verdicts quote, in place (clip.Text of each
+// diagnostic and value), and returns them: a verifier that prints 40 KiB
+// lines, or a tool that prints megabytes, must not carry that through the
+// queue, the coordinator's memory, the titles and the store. It is applied
+// where verdicts leave an oracle (Local, a worker) and where a worker's
+// arrive (the coordinator: a worker may not be ours).
+func Clip(vs []Verdict) []Verdict {
+	for i := range vs {
+		vs[i].Diagnostic, vs[i].Value = clip.Text(vs[i].Diagnostic), clip.Text(vs[i].Value)
+	}
+	return vs
 }
 
 // Oracle judges cases. Judge returns exactly one verdict per case, in order.

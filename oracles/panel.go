@@ -109,7 +109,7 @@ func (l Local) judgeAll(ctx context.Context, o Oracle, cases []domain.Case) ([]V
 		if len(vs) != len(batch) {
 			return nil, fmt.Errorf("%d verdicts for %d cases", len(vs), len(batch))
 		}
-		out = append(out, vs...)
+		out = append(out, Clip(vs)...)
 	}
 	return out, nil
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -244,38 +243,19 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 	}
 }
 
-// MaxDiagnostic caps one verdict's diagnostic on the wire: far above any
-// tool's real message, it keeps a flooding verifier from making results
-// larger than NATS carries. The cut is marked.
-const MaxDiagnostic = 64 << 10
-
 // publishResult publishes a result, split into parts that each fit the
 // server's payload limit, so a batch whose verdicts carry large diagnostics
 // is stored rather than retried into oblivion. Each part is a result of its
 // own for some of the batch's verdicts; the coordinator stores verdicts
 // idempotently, whichever part brings them.
 func (w *Worker) publishResult(ctx context.Context, res queue.Result) error {
-	for i := range res.Verdicts {
-		res.Verdicts[i].Diagnostic = capText(res.Verdicts[i].Diagnostic, MaxDiagnostic)
-	}
+	oracles.Clip(res.Verdicts) // a flooding verifier's diagnostics stay a few KiB each
 	for _, part := range queue.SplitResult(res, w.js.Conn().MaxPayload()) {
 		if _, err := w.js.Publish(ctx, queue.ResultSubject(res.Campaign), part); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// capText cuts s to at most max bytes (on a rune boundary) and says so.
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max - 64
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("\n[legalfuzz: cut %d of %d bytes]", len(s)-cut, len(s))
 }
 
 // decodeCases rebuilds the job's cases from their canonical bytes. A case

@@ -14,9 +14,10 @@ import (
 const hostileOracle = "exec:hostile"
 
 // hostileLine is the length of the first line of each of the hostile
-// verifier's diagnostics: over bbolt's 32 KiB key limit, under the
-// worker's 64 KiB cut, so that the whole line reaches the store (a line
-// like it once blocked a campaign for good).
+// verifier's diagnostics: over bbolt's 32 KiB key limit (a line like it
+// once blocked a campaign for good) and ten times clip.Max, what the
+// worker and the coordinator keep of it (40 KiB lines once held a
+// gigabyte).
 const hostileLine = 40 << 10
 
 // newBenchHostileVerifierCmd is the soak's hostile verifier: an exec

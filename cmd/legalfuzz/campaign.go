@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -114,7 +115,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 		return o.replayNight(cmd, db, nc, campaign)
 	})
 	if err != nil {
-		return err
+		return o.fullDisk(err)
 	}
 	defer db.Close()
 	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions, o.failOnAll)
@@ -233,12 +234,27 @@ func (o *campaignOptions) validate() error {
 	if o.duration <= 0 || o.drain <= 0 {
 		return fmt.Errorf("--duration %s and --drain-timeout %s must be positive", o.duration, o.drain)
 	}
+	if o.localWorkers < 0 || (o.localWorkers == 0 && o.nats.url == "") {
+		return fmt.Errorf("--workers %d without --nats: no worker can reach the embedded NATS server, so nothing would be judged (give --nats URL for remote workers)", o.localWorkers)
+	}
 	for _, name := range o.oracles {
 		if _, ok := oracles.Lookup(name); !ok {
 			return fmt.Errorf("unknown oracle %q (see legalfuzz oracles)", name)
 		}
 	}
 	return coordinator.Validate(o.config())
+}
+
+// fullDisk is err, or, when a write other than the store's own failed for
+// want of space (the embedded NATS server's data, the snapshot file; NATS
+// words it as an API error, "code=500 ... no space left on device"), the
+// line the store's own full disk gets (coordinator.ErrHalted).
+func (o *campaignOptions) fullDisk(err error) error {
+	if errors.Is(err, coordinator.ErrHalted) || (!errors.Is(err, syscall.ENOSPC) && !strings.Contains(err.Error(), "no space left on device")) {
+		return err
+	}
+	return fmt.Errorf("%w: cannot write the campaign's files in %s: %w; free space (or fix the disk), then run again on the same store to resume",
+		coordinator.ErrHalted, o.out, err)
 }
 
 // config is the campaign config the flags ask for.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
 )
 
@@ -37,7 +38,7 @@ func main() {
 
 // run executes one command line and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel()})))
+	slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(), ReplaceAttr: clip.LogAttr})))
 	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -50,7 +51,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, errFindings):
 		return exitFindings
 	default:
-		fmt.Fprintln(stderr, "legalfuzz:", err)
+		fmt.Fprintln(stderr, "legalfuzz:", clip.Lines(err.Error()))
 		return exitError
 	}
 }

@@ -32,11 +32,20 @@ func (s *storeReadFlags) open(w io.Writer) (*store.Store, error) {
 	return openForReading(w, s.db, s.lockWait)
 }
 
-// openForReading is live.Open, its note written to w.
+// openForReading is live.Open, its note written to w, and the store's
+// pages checked (store.Verify): a reader names a damaged store and store
+// check, whatever part of it the reader needs.
 func openForReading(w io.Writer, path string, wait time.Duration) (*store.Store, error) {
 	db, note, err := live.Open(path, wait)
 	if note != "" {
 		fmt.Fprintln(w, "legalfuzz: "+note)
 	}
-	return db, err
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Verify(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
 }

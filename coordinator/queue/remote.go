@@ -145,7 +145,7 @@ func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, na
 // for pairs it did not ask for (a redelivered job's second answer, anything
 // forged) are dropped.
 func (r *Remote) collect(ctx context.Context, cons jetstream.Consumer, want map[pending]bool) (map[string][]oracles.Verdict, error) {
-	it, err := cons.Messages()
+	it, err := cons.Messages(Pull())
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}

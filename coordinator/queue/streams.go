@@ -41,6 +41,17 @@ func (c Config) withDefaults() Config {
 // its fuzz slice, which blocks new ones) are redelivered within 15 s.
 const DefaultAckWait = 15 * time.Second
 
+// PullBytes bounds what a consumer of results, dead letters or inputs has
+// pulled from its stream and not yet handed to its reader: flow control.
+// Pulled by message count (256), a burst of large results (a verifier's
+// 40 KiB diagnostics) overran the client's pending limit ("nats: slow
+// consumer, messages dropped": redelivered later, never lost) and held a
+// gigabyte; pulled by bytes, the rest waits on the stream.
+const PullBytes = 8 << 20
+
+// Pull is the consumer option that bounds a pull by PullBytes.
+func Pull() jetstream.PullMaxBytes { return jetstream.PullMaxBytes(PullBytes) }
+
 // Setup creates or updates the streams and the worker registry. Jobs are a
 // work queue (a job leaves the stream once a worker acks it); results and
 // inputs stay until the coordinator acks them.

@@ -18,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
@@ -273,8 +274,8 @@ func TestOversizedResultsStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	vs, err := db.Verdicts(cases[0].ID)
-	if err != nil || len(vs) != 1 || len(vs[0].Diagnostic) > worker.MaxDiagnostic || !strings.Contains(vs[0].Diagnostic, "[legalfuzz: cut ") {
-		t.Fatalf("verdicts %d, %v; want one with a diagnostic cut to %d bytes with a marker", len(vs), err, worker.MaxDiagnostic)
+	if err != nil || len(vs) != 1 || len(vs[0].Diagnostic) > clip.Max || !strings.HasSuffix(vs[0].Diagnostic, " bytes more") {
+		t.Fatalf("verdicts %d, %v; want one with a diagnostic cut to %d bytes with a marker", len(vs), err, clip.Max)
 	}
 }
 
@@ -371,6 +372,33 @@ func TestLongDiagnosticLine(t *testing.T) {
 	camp := runCoordinator(t, opts, time.Minute)
 	if err := reliability.CheckCampaign(db, camp, reliability.Expect{Cases: cases, Oracles: []string{"fine", "longline"}}); err != nil {
 		t.Fatal(err)
+	}
+	checkClipped(t, db, cases, "longline")
+}
+
+// checkClipped checks that the stored verdicts of oracle for the cases
+// still in the store quote at most clip.Max bytes of their diagnostic,
+// saying how much was cut (a 40 KiB line was stored whole).
+func checkClipped(t *testing.T, db *store.Store, cases []domain.Case, oracle string) {
+	t.Helper()
+	var seen int
+	for _, c := range cases {
+		vs, err := db.Verdicts(c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			if v.Oracle != oracle {
+				continue
+			}
+			seen++
+			if len(v.Diagnostic) > clip.Max || !strings.HasSuffix(v.Diagnostic, " bytes more") {
+				t.Fatalf("case %s: a %d-byte diagnostic stored, ending %q; want it clipped", c.ID, len(v.Diagnostic), v.Diagnostic[max(0, len(v.Diagnostic)-40):])
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("no verdict of %s kept in the store to check", oracle)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -21,6 +22,19 @@ func (s *Store) Check() error {
 		}
 		return errors.Join(errs...)
 	})
+}
+
+// Verify is what a reader runs before it trusts what it reads: bbolt's
+// check of every page (seconds on a GB store), without decoding the
+// records. A damaged page is ErrCorrupt naming the store and store check,
+// whichever of its records the reader would have gone on to read (triage
+// reads only the buckets, and so missed damage store check found).
+func (s *Store) Verify() error {
+	err := s.Check()
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		err = corrupt(s.path, clip.Text(err.Error()))
+	}
+	return err
 }
 
 // records says how each bucket's values decode; members hold no value.

@@ -144,7 +144,7 @@ func (s *Store) DeadPairs() ([]Pair, error) {
 		return b.ForEach(func(k, _ []byte) error {
 			caseID, oracle, ok := strings.Cut(string(k), "\x00")
 			if !ok {
-				return fmt.Errorf("corrupt dead mark %q", k)
+				return fmt.Errorf("%w dead mark %q", errRecord, k)
 			}
 			out = append(out, Pair{Case: caseID, Oracle: oracle})
 			return nil

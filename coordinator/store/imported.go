@@ -55,7 +55,7 @@ func (s *Store) Members() (map[string][]string, error) {
 		return tx.Bucket(bucketMembers).ForEach(func(k, _ []byte) error {
 			key, caseID, ok := strings.Cut(string(k), "\x00")
 			if !ok {
-				return fmt.Errorf("corrupt member %q", k)
+				return fmt.Errorf("%w member %q", errRecord, k)
 			}
 			out[caseID] = append(out[caseID], key)
 			return nil

@@ -31,6 +31,10 @@ var (
 // `legalfuzz store salvage` copies what can still be read.
 var ErrCorrupt = errors.New("store is corrupt")
 
+// errRecord marks a record that does not decode: the store's transactions
+// (view, update) turn it into ErrCorrupt naming the file.
+var errRecord = errors.New("corrupt")
+
 // ErrNotStore marks a file that is not a legalfuzz store: another program's
 // bbolt file, an empty file, anything else.
 var ErrNotStore = errors.New("not a legalfuzz store")
@@ -262,7 +266,16 @@ func checkSchema(tx *bolt.Tx) error {
 func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true)) // a damaged mapping faults
 	defer s.recoverCorrupt(&err)
-	return s.db.View(fn)
+	return s.named(s.db.View(fn))
+}
+
+// named is err, or, for a record that does not decode, the store's damage
+// named with what to do (corrupt).
+func (s *Store) named(err error) error {
+	if errors.Is(err, errRecord) && !errors.Is(err, ErrCorrupt) {
+		return corrupt(s.path, err)
+	}
+	return err
 }
 
 // An error of update that is not fn's own is the file's: ErrWrite.
@@ -270,7 +283,7 @@ func (s *Store) update(fn func(*bolt.Tx) error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer s.recoverCorrupt(&err)
 	var fnErr error
-	err = s.db.Update(func(tx *bolt.Tx) error { fnErr = fn(tx); return fnErr })
+	err = s.named(s.db.Update(func(tx *bolt.Tx) error { fnErr = fn(tx); return fnErr }))
 	if err != nil && fnErr == nil {
 		err = fmt.Errorf("%w %s: %w", ErrWrite, s.path, err)
 		first := err

@@ -80,7 +80,7 @@ func renameBuckets(b *bolt.Bucket) error {
 	err := b.ForEach(func(k, data []byte) error {
 		var bk Bucket
 		if err := json.Unmarshal(data, &bk); err != nil {
-			return fmt.Errorf("corrupt bucket %q: %w", k, err)
+			return fmt.Errorf("%w bucket %q: %w", errRecord, k, err)
 		}
 		if renameBucket(&bk) {
 			changed[string(k)] = bk

@@ -25,6 +25,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -171,7 +172,7 @@ func get[T any](b *bolt.Bucket, key []byte) (T, bool, error) {
 		return v, false, nil
 	}
 	if err := json.Unmarshal(data, &v); err != nil {
-		return v, false, fmt.Errorf("corrupt record %q: %w", key, err)
+		return v, false, fmt.Errorf("%w record %q: %w", errRecord, key, err)
 	}
 	return v, true, nil
 }
@@ -222,7 +223,7 @@ func eachPrefix[T any](b *bolt.Bucket, prefix []byte, what string, f func(k []by
 	for k, data := c.Seek(prefix); k != nil && hasPrefix(k, prefix); k, data = c.Next() {
 		var v T
 		if err := json.Unmarshal(data, &v); err != nil {
-			return fmt.Errorf("corrupt %s %q: %w", what, k, err)
+			return fmt.Errorf("%w %s %q: %w", errRecord, what, clip.To(string(k), 256), err)
 		}
 		if err := f(k, v); err != nil {
 			return err
@@ -412,7 +413,7 @@ func putVerdict(tx *bolt.Tx, v oracles.Verdict) error {
 func readVerdict(tx *bolt.Tx, k, data []byte) (oracles.Verdict, error) {
 	var sv storedVerdict
 	if err := json.Unmarshal(data, &sv); err != nil {
-		return oracles.Verdict{}, fmt.Errorf("corrupt verdict %q: %w", k, err)
+		return oracles.Verdict{}, fmt.Errorf("%w verdict %q: %w", errRecord, k, err)
 	}
 	caseID, oracle, _ := strings.Cut(string(k), "\x00")
 	v := oracles.Verdict{Oracle: oracle, Version: sv.Version, Case: caseID, Domain: sv.Domain, Kind: sv.Kind,
@@ -424,7 +425,7 @@ func readVerdict(tx *bolt.Tx, k, data []byte) (oracles.Verdict, error) {
 			version = vb.Get(key)
 		}
 		if version == nil {
-			return v, fmt.Errorf("corrupt verdict %q: no version %q in the store", k, sv.VersionKey)
+			return v, fmt.Errorf("%w verdict %q: no version %q in the store", errRecord, k, sv.VersionKey)
 		}
 		v.Version = string(version)
 	}
@@ -787,6 +788,7 @@ func (s *Store) AddDeadLetters(ds []DeadLetter, pairs [][]Pair) error {
 }
 
 func addDeadLetter(tx *bolt.Tx, d DeadLetter, pairs []Pair) error {
+	d.Reason = clip.Text(d.Reason) // it may quote what a worker sent; Data keeps the message
 	if seen, err := seenMessage(tx, d); err != nil || seen {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 )
 
 // Given says which fields a JSON input gave, and how many entries each
@@ -344,7 +345,7 @@ func (t *Record) object(data []byte) (map[string]json.RawMessage, error) {
 			continue
 		}
 		if i, ok := t.byName[k]; (!ok || t.fields[i].NoKey) && !t.targetKey(k) && !slices.Contains(t.extra, k) {
-			return nil, Errorf(k, "unknown field %q (want one of %q)", k, append(names(t.fields), t.extra...))
+			return nil, Errorf(clip.To(k, 256), "unknown field %q (want one of %q)", clip.To(k, 256), append(names(t.fields), t.extra...))
 		}
 	}
 	return m, nil

@@ -15,6 +15,7 @@ import (
 	"reflect"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 )
 
 // Value is one input of a domain.
@@ -124,7 +125,7 @@ func (e Enum) Parse(field, name string) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("field %q: unknown value %q (want one of %q)", field, name, []string(e))
+	return 0, fmt.Errorf("field %q: unknown value %q (want one of %q)", field, clip.To(name, 256), []string(e))
 }
 
 // Name returns the name of index i, or "?N" for an index out of range.

@@ -90,9 +90,9 @@ var cpuName = regexp.MustCompile(`^\s+(gfx[0-9a-z-]+)\s+- `)
 // know is ignored with a warning and the instruction assembled for a
 // generic GCN processor, which would judge the wrong ISA.
 func listCPUs(ctx context.Context, t tool.Tool) (map[string]bool, error) {
-	res, err := t.Run(ctx, DefaultTimeout, nil, "-arch=amdgcn", "-mcpu=help")
+	res, err := t.Probe(ctx, "-arch=amdgcn", "-mcpu=help")
 	if err != nil {
-		return nil, fmt.Errorf("%s -mcpu=help: %w", t.Path, err)
+		return nil, err
 	}
 	cpus := map[string]bool{}
 	inCPUs := false

@@ -6,9 +6,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -34,14 +34,14 @@ func probeCaps(ctx context.Context, t tool.Tool, probes *batch.Probes) (caps, er
 	if probes.Get("mcpu=help", &help) {
 		return parseCaps(help), nil
 	}
-	res, err := t.Run(ctx, 30*time.Second, nil, "-march=nvptx64", "-mcpu=help", "-o", "/dev/null")
+	res, err := t.Probe(ctx, "-march=nvptx64", "-mcpu=help", "-o", "/dev/null")
 	if err != nil {
 		return caps{}, fmt.Errorf("probing processors: %w", err)
 	}
 	c := parseCaps(res.Output())
 	if len(c.cpus) == 0 {
-		return caps{}, fmt.Errorf("probing processors: %s -mcpu=help listed no sm_ processor (exit %d): %.200q",
-			t.Path, res.ExitCode, res.Output())
+		return caps{}, fmt.Errorf("probing processors: %s -mcpu=help listed no sm_ processor (exit %d): %q",
+			t.Path, res.ExitCode, clip.To(res.Output(), 200))
 	}
 	probes.Put("mcpu=help", res.Output())
 	probes.Save()

@@ -71,9 +71,9 @@ func (o *Oracle) unspelled(ctx context.Context) (map[string]string, error) {
 		probed.Store(key, out)
 		return out, nil
 	}
-	help, err := o.Opt.Run(ctx, o.timeout(), nil, "--help")
+	help, err := o.Opt.Probe(ctx, "--help")
 	if err != nil {
-		return nil, fmt.Errorf("%s --help: %w", o.Opt.Path, err)
+		return nil, err
 	}
 	if strings.Contains(string(help.Stdout), parseOnly) {
 		if out, err = o.parseSeeds(ctx, texts, parses); err != nil {

@@ -6,6 +6,7 @@ package tool
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -14,10 +15,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 )
 
@@ -55,14 +58,15 @@ type Tool struct {
 func Locate(ctx context.Context, s Spec) (Tool, error) {
 	var tried []string
 	for _, path := range Candidates(s) {
-		out, err := exec.CommandContext(ctx, path, s.VersionArgs...).CombinedOutput()
-		if err != nil && len(out) == 0 {
-			tried = append(tried, fmt.Sprintf("%s: %v", path, err))
+		res, err := Probe(ctx, path, s.VersionArgs...)
+		if err != nil {
+			tried = append(tried, err.Error())
 			continue
 		}
-		version, ok := s.Version(string(out))
+		out := res.Output()
+		version, ok := s.Version(out)
 		if !ok {
-			tried = append(tried, fmt.Sprintf("%s: version %q does not match", path, diag.FirstLine(string(out))))
+			tried = append(tried, fmt.Sprintf("%s: version %q does not match", path, clip.Text(diag.FirstLine(out))))
 			continue
 		}
 		return Tool{Name: s.Name, Path: path, Version: version}, nil
@@ -154,14 +158,14 @@ type Result struct {
 	Signal string
 	// TimedOut is set when the deadline passed and the process was killed.
 	TimedOut bool
+	// Dropped counts the output bytes past the run's bound (MaxOutput, or
+	// a probe's MaxProbeOutput), read and not kept.
+	Dropped  int64
 	Duration time.Duration
 }
 
 // Output is stderr followed by stdout, as a user reading the terminal sees it.
 func (r Result) Output() string { return string(r.Stderr) + string(r.Stdout) }
-
-// maxFailure bounds the tool output Failure keeps.
-const maxFailure = 4000
 
 // Failure describes a failed run of the named tool for an error verdict:
 // its exit status or signal, and its normalized output, bounded.
@@ -170,10 +174,7 @@ func (r Result) Failure(name string) string {
 	if r.Signal != "" {
 		status = "killed by signal " + r.Signal
 	}
-	out := diag.Normalize(strings.TrimSpace(r.Output()))
-	if len(out) > maxFailure {
-		out = out[:maxFailure] + "..."
-	}
+	out := clip.Text(diag.Normalize(strings.TrimSpace(r.Output())))
 	if out == "" {
 		return name + " failed (" + status + ") with no output"
 	}
@@ -218,34 +219,58 @@ var ErrStart = errors.New("tool could not be started")
 // The error is only for a tool that could not be started (ErrStart) or a
 // cancelled ctx; a tool that ran and failed is described by the Result.
 func (t Tool) Run(ctx context.Context, timeout time.Duration, stdin []byte, args ...string) (Result, error) {
+	return run(ctx, timeout, t.command(args), stdin, runLimit{})
+}
+
+// command is the tool's command line with its environment.
+func (t Tool) command(args []string) *exec.Cmd {
 	cmd := exec.Command(t.Path, args...)
-	cmd.Stdin = bytes.NewReader(stdin)
 	if t.Env != nil {
 		cmd.Env = append(os.Environ(), t.Env...)
 	}
-	return run(ctx, timeout, cmd)
+	return cmd
 }
 
 // Run runs any program as Tool.Run does.
 func Run(ctx context.Context, timeout time.Duration, stdin []byte, path string, args ...string) (Result, error) {
-	cmd := exec.Command(path, args...)
-	cmd.Stdin = bytes.NewReader(stdin)
-	return run(ctx, timeout, cmd)
+	return run(ctx, timeout, exec.Command(path, args...), stdin, runLimit{})
 }
 
 // RunIn runs a program in directory dir, with no input.
 func RunIn(ctx context.Context, timeout time.Duration, dir, path string, args ...string) (Result, error) {
 	cmd := exec.Command(path, args...)
 	cmd.Dir = dir
-	return run(ctx, timeout, cmd)
+	return run(ctx, timeout, cmd, nil, runLimit{})
 }
 
-func run(ctx context.Context, timeout time.Duration, cmd *exec.Cmd) (Result, error) {
+// MaxOutput bounds what a run keeps of each of a tool's streams; the rest
+// is read and dropped (Result.Dropped), so a tool that prints gigabytes
+// costs its time, not the worker's memory.
+const MaxOutput = 64 << 20
+
+// runLimit bounds what a run keeps: bytes per stream (0: MaxOutput), and
+// whether a stream over it kills the tool (a probe, whose answer is short)
+// rather than being read to its end.
+type runLimit struct {
+	bytes    int
+	killOver bool
+}
+
+func run(ctx context.Context, timeout time.Duration, cmd *exec.Cmd, stdin []byte, lim runLimit) (Result, error) {
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	path := cmd.Path
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	over := make(chan struct{})
+	var once sync.Once
+	overflow := func() {
+		if lim.killOver {
+			once.Do(func() { close(over) })
+		}
+	}
+	n := cmp.Or(lim.bytes, MaxOutput)
+	stdout, stderr := &capped{limit: n, over: overflow}, &capped{limit: n, over: overflow}
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = ChildAttr()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -258,17 +283,41 @@ func run(ctx context.Context, timeout time.Duration, cmd *exec.Cmd) (Result, err
 	var err error
 	select {
 	case err = <-done:
+	case <-over:
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
 	case <-runCtx.Done():
 		timedOut = ctx.Err() == nil // our deadline, not the caller's cancellation
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		err = <-done
 	}
-	r := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), TimedOut: timedOut, Duration: time.Since(start)}
+	r := Result{Stdout: stdout.buf.Bytes(), Stderr: stderr.buf.Bytes(), TimedOut: timedOut, Duration: time.Since(start),
+		Dropped: stdout.dropped + stderr.dropped}
 	r.ExitCode, r.Signal = exitStatus(cmd, err)
 	if ctx.Err() != nil {
 		return r, ctx.Err()
 	}
 	return r, nil
+}
+
+// capped keeps the first limit bytes written to it and counts the rest,
+// calling over at the first byte it drops.
+type capped struct {
+	buf     bytes.Buffer
+	limit   int
+	dropped int64
+	over    func()
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := max(c.limit-c.buf.Len(), 0)
+	if len(p) <= room {
+		return c.buf.Write(p)
+	}
+	c.buf.Write(p[:room])
+	c.dropped += int64(len(p) - room)
+	c.over()
+	return len(p), nil
 }
 
 func exitStatus(cmd *exec.Cmd, err error) (int, string) {

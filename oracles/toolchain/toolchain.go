@@ -13,13 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
@@ -72,13 +73,13 @@ func (in Installation) Path(name string) string { return filepath.Join(in.Dir, n
 // installation's version (a folder of mixed tools is refused).
 func (in Installation) Locate(ctx context.Context, name string) (tool.Tool, error) {
 	path := in.Path(name)
-	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
-	if err != nil && len(out) == 0 {
+	res, err := tool.Probe(ctx, path, "--version")
+	if err != nil {
 		return tool.Tool{}, fmt.Errorf("%s of LLVM installation %s: %w", name, in.Label, err)
 	}
-	v, _, ok := ParseVersion(string(out))
+	v, _, ok := ParseVersion(res.Output())
 	if !ok || v != in.Version {
-		return tool.Tool{}, fmt.Errorf("%s: version %q, not the installation's %s", path, diag.FirstLine(string(out)), in.Version)
+		return tool.Tool{}, fmt.Errorf("%s: version %q, not the installation's %s", path, clip.Text(diag.FirstLine(res.Output())), in.Version)
 	}
 	return tool.Tool{Name: name, Path: path, Version: v}, nil
 }
@@ -154,15 +155,20 @@ func Open(ctx context.Context, label, dir string) (Installation, error) {
 	if err != nil {
 		return Installation{}, err
 	}
+	probes := probeVersions(ctx, abs)
 	var tried []string
-	for _, name := range probeTools {
-		out, err := exec.CommandContext(ctx, filepath.Join(abs, name), "--version").CombinedOutput()
-		if err != nil && len(out) == 0 {
+	for i, name := range probeTools {
+		res, err := probes[i].res, probes[i].err
+		if errors.Is(err, tool.ErrStart) {
+			continue // an installation may hold only some of them
+		}
+		if err != nil {
+			tried = append(tried, err.Error())
 			continue
 		}
-		v, major, ok := ParseVersion(string(out))
+		v, major, ok := ParseVersion(res.Output())
 		if !ok {
-			tried = append(tried, fmt.Sprintf("%s --version: %q", name, diag.FirstLine(string(out))))
+			tried = append(tried, fmt.Sprintf("%s --version: %q", name, clip.Text(diag.FirstLine(res.Output()))))
 			continue
 		}
 		in := Installation{Label: label, Dir: abs, Version: v, Major: major, Source: abs}
@@ -175,6 +181,25 @@ func Open(ctx context.Context, label, dir string) (Installation, error) {
 		return Installation{}, fmt.Errorf("no LLVM tool (%s) runs in %s", strings.Join(probeTools, ", "), abs)
 	}
 	return Installation{}, fmt.Errorf("%s holds no LLVM tools: %s", abs, strings.Join(tried, "; "))
+}
+
+// probed is one tool's answer to --version.
+type probed struct {
+	res tool.Result
+	err error
+}
+
+// probeVersions asks each of probeTools in dir for its version, all at
+// once: a folder of tools that hang costs one tool.ProbeTimeout, not one
+// per tool.
+func probeVersions(ctx context.Context, dir string) []probed {
+	out := make([]probed, len(probeTools))
+	var wg sync.WaitGroup
+	for i, name := range probeTools {
+		wg.Go(func() { out[i].res, out[i].err = tool.Probe(ctx, filepath.Join(dir, name), "--version") })
+	}
+	wg.Wait()
+	return out
 }
 
 // readInfo reads the `key: value` file make oracles writes beside an

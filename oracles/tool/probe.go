@@ -1,0 +1,54 @@
+package tool
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/internal/clip"
+	"github.com/legalfuzz/legalfuzz/oracles/diag"
+)
+
+// ProbeTimeout bounds each question a tool is asked about itself at
+// discovery (its version, its processors, its flags): a tool that has not
+// answered by then is unavailable, so one hung tool never hangs `legalfuzz
+// oracles`, a worker's start or a campaign. A variable, for tests.
+var ProbeTimeout = 15 * time.Second
+
+// MaxProbeOutput bounds a probe's answer on each stream; the longest real
+// one, mlir-opt --help, is about 210 KB. A tool that prints more is killed
+// and unavailable.
+const MaxProbeOutput = 4 << 20
+
+// Probe asks the program at path about itself, within ProbeTimeout and
+// MaxProbeOutput: the one way discovery runs a tool (Locate,
+// toolchain.Open and Installation.Locate, the processor lists, mlir-opt's
+// flags). The error names the command and why it gave no answer; a tool
+// that ran and exited non-zero with output is answered (some print their
+// version so).
+func Probe(ctx context.Context, path string, args ...string) (Result, error) {
+	return probe(ctx, Tool{Path: path}, args)
+}
+
+// Probe is the package's Probe with the tool's environment.
+func (t Tool) Probe(ctx context.Context, args ...string) (Result, error) { return probe(ctx, t, args) }
+
+func probe(ctx context.Context, t Tool, args []string) (Result, error) {
+	what := strings.Join(append([]string{t.Path}, args...), " ")
+	res, err := run(ctx, ProbeTimeout, t.command(args), nil, runLimit{bytes: MaxProbeOutput, killOver: true})
+	switch {
+	case err != nil:
+		return res, fmt.Errorf("%s: %w", what, err)
+	case res.TimedOut:
+		return res, fmt.Errorf("%s gave no answer within %s", what, ProbeTimeout)
+	case res.Dropped > 0:
+		return res, fmt.Errorf("%s printed more than %d bytes (%q ...)", what, MaxProbeOutput,
+			clip.To(diag.FirstLine(res.Output()), 200))
+	case res.Signal != "" && len(res.Stdout)+len(res.Stderr) == 0:
+		return res, fmt.Errorf("%s was killed by signal %s and printed nothing", what, res.Signal)
+	case res.ExitCode != 0 && len(res.Stdout)+len(res.Stderr) == 0:
+		return res, fmt.Errorf("%s exited with status %d and printed nothing", what, res.ExitCode)
+	}
+	return res, nil
+}
