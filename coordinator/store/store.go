@@ -541,6 +541,9 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 		if vb.Get(key) != nil || dropped(tx, v.Case) {
 			continue
 		}
+		if c.Campaign == "" && owedToCampaign(tx, v) {
+			continue
+		}
 		if err := putVerdict(tx, v); err != nil {
 			return res, err
 		}
@@ -741,9 +744,21 @@ func resolveBucket(bb, aliases *bolt.Bucket, sig policy.Signature) (string, bool
 	return sig.Key(), false
 }
 
-// PutBucket overwrites a bucket record (the minimizer's results).
+// PutBucket stores the minimizer's and the replays' results on a bucket.
+// What the campaign's commits wrote on it since b was read is kept
+// (mergeCommitted): a bucket is minimized while its cases still come.
 func (s *Store) PutBucket(b Bucket) error {
-	return s.update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketBuckets), []byte(b.Key), b) })
+	return s.update(func(tx *bolt.Tx) error {
+		bb := tx.Bucket(bucketBuckets)
+		stored, ok, err := get[Bucket](bb, []byte(b.Key))
+		if err != nil {
+			return err
+		}
+		if ok {
+			b = mergeCommitted(b, stored)
+		}
+		return put(bb, []byte(b.Key), b)
+	})
 }
 
 // Verdicts returns a case's stored verdicts.
