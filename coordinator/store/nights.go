@@ -38,6 +38,9 @@ type Sighting struct {
 	// Versions are the versions of the pair's oracles that judged the case
 	// (the deviating tool's and the reference's).
 	Versions map[string]string `json:"versions,omitempty"`
+	// Carried says the night did not replay the case: the pair's versions
+	// were those of the night that last judged it, whose outcome stands.
+	Carried bool `json:"carried,omitempty"`
 }
 
 // sightingOf is the sighting of a finding: the versions on its verdicts.
