@@ -44,6 +44,9 @@ type Options struct {
 	Seeds bool
 	// Policies decide what is a finding; the zero Set is the built-in table.
 	Policies policy.Set
+	// Triage minimizes buckets while the campaign runs and bounds the work
+	// after generation (triage.go); nil does neither.
+	Triage *TriageOptions
 }
 
 // Coordinator runs one campaign: the only writer of the store.
@@ -60,6 +63,8 @@ type Coordinator struct {
 	rng      *rand.Rand
 	// gen is the structured generator; nil when the campaign does not run it.
 	gen *generator
+	// triage minimizes buckets beside generation; nil without Options.Triage.
+	triage *triager
 	// metrics is what /metrics serves.
 	metrics *metrics
 	// fuzzing is the domain of the latest fuzz job.
@@ -88,6 +93,9 @@ func New(opts Options) (*Coordinator, error) {
 	c := &Coordinator{opts: opts, js: js, campaign: camp, resumed: resumed, log: slog.With("campaign", camp.ID),
 		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
 	c.metrics = newMetrics(c)
+	if opts.Triage != nil {
+		c.triage = newTriager(c, *opts.Triage)
+	}
 	if structuredOn(camp.Config) {
 		c.gen = newGenerator(camp.Config.Domains, camp.Config.Seed)
 		for d, why := range c.gen.disabled {
@@ -235,12 +243,17 @@ func (c *Coordinator) run(ctx context.Context) (store.Campaign, error) {
 		prodWG.Add(1)
 		go func() { defer wg.Done(); defer prodWG.Done(); errs <- loop(prodCtx) }()
 	}
+	stopTriage := c.startTriage(ctx, errs)
+	defer stopTriage()
 	if err := c.start(ctx); err != nil {
 		stop()
 		return c.Campaign(), c.writeHalt(err)
 	}
 	err := c.drive(ctx, errs, quiesce)
 	stop()
+	if err == nil && c.triage != nil {
+		err = c.tail(ctx, stopTriage)
+	}
 	return c.Campaign(), err
 }
 
@@ -406,6 +419,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 				if camp.Elapsed >= camp.Config.Duration {
 					c.setState(store.StateDraining)
 					drainStart = now
+					c.triage.endGeneration(now)
 					continue
 				}
 				if err := c.scheduleFuzz(ctx); err != nil && ctx.Err() == nil {
@@ -414,6 +428,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 			case store.StateDraining:
 				if drainStart.IsZero() {
 					drainStart = now
+					c.triage.endGeneration(now)
 				}
 				timedOut := now.Sub(drainStart) > c.drainTimeout()
 				if !timedOut && camp.Stats.Outstanding() > 0 {

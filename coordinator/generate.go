@@ -303,7 +303,8 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 			return false, err
 		}
 	}
-	recs := c.gen.batch(dom, camp.ID, camp.Config.BatchSize, time.Now().UTC())
+	size, _, _ := c.pacing(camp)
+	recs := c.gen.batch(dom, camp.ID, size, time.Now().UTC())
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
 		return false, err
 	}
@@ -315,8 +316,8 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 // never generated yet first, else by GenWeight. Empty: nothing to do.
 // Sampled judges pace nothing: they get the cases they have room for.
 func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
-	size := camp.Config.BatchSize
-	hungry, least := "", lowBatches*size
+	_, low, high := c.pacing(camp)
+	hungry, least := "", low
 	byDomain := map[string][]string{}
 	for _, d := range camp.Config.Domains {
 		if c.gen.fields[d] == nil {
@@ -335,7 +336,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	var eligible []string
 	for _, d := range camp.Config.Domains {
 		orcs := byDomain[d]
-		full := slices.ContainsFunc(orcs, func(o string) bool { return backlog(camp, o) >= highBatches*size })
+		full := slices.ContainsFunc(orcs, func(o string) bool { return backlog(camp, o) >= high })
 		if slices.Contains(orcs, hungry) && !full {
 			eligible = append(eligible, d)
 		}

@@ -164,6 +164,7 @@ func (c *Coordinator) committed(commits []store.Commit, outs []store.CommitResul
 		}
 		for _, b := range out.NewBuckets {
 			c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
+			c.triage.add(b.Key)
 		}
 	}
 }
@@ -353,7 +354,7 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 			return err
 		}
 		switch {
-		case !ok || seen[r.ID] || stored.Campaign != campaign || stored.Enqueued != nil:
+		case !ok || seen[r.ID] || stored.Campaign != campaign || stored.Enqueued != nil || stored.ByMinimizer():
 		case fresh[r.ID]:
 			left = append(left, stored)
 		default: // stored by an earlier delivery whose enqueue failed part way

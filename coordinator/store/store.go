@@ -322,12 +322,13 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 	})
 }
 
-// Unenqueued returns a campaign's cases whose jobs were never created.
+// Unenqueued returns a campaign's cases whose jobs were never created;
+// the cases the minimizer stored under its name never have any.
 func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
 	var out []CaseRecord
 	err := s.view(func(tx *bolt.Tx) error {
 		return each(tx.Bucket(bucketCases), "case", func(r CaseRecord) error {
-			if r.Campaign == campaign && r.Enqueued == nil {
+			if r.Campaign == campaign && r.Enqueued == nil && !r.ByMinimizer() {
 				out = append(out, r)
 			}
 			return nil

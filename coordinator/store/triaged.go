@@ -28,12 +28,19 @@ type Triaged struct {
 // example no longer failing) is not waiting.
 func (b Bucket) NotYetMinimized() bool { return b.Minimized == "" && b.MinimizeNote == "" }
 
-// mergeCommitted keeps in b what the campaign's commits wrote on the
-// stored bucket since b was read (a bucket minimized while the campaign
-// still finds its cases): the larger case count, the later last sighting,
-// every alternative title and every night. The fields the minimizer and
-// the replays own are b's.
+// mergeCommitted keeps in b what was written on the stored bucket since b
+// was read: a bucket is minimized while the campaign still finds its cases,
+// and replayed by the night while the triage minimizes it. The campaign's
+// commits' fields are merged: the larger case count, the later last
+// sighting, every alternative title and every night. The minimizer's and
+// the replays' fields are b's, unless b has no minimization the stored
+// bucket has: b was read before it ended, and what b replayed was the
+// example the minimized case supersedes.
 func mergeCommitted(b, stored Bucket) Bucket {
+	if b.NotYetMinimized() && !stored.NotYetMinimized() {
+		b.Minimized, b.Reliability, b.ReChecks, b.MinimizeNote = stored.Minimized, stored.Reliability, stored.ReChecks, stored.MinimizeNote
+		b.Versions = stored.Versions
+	}
 	b.Cases = max(b.Cases, stored.Cases)
 	if stored.LastSeen.After(b.LastSeen) {
 		b.LastSeen = stored.LastSeen
@@ -86,7 +93,7 @@ func (s *Store) Bucket(key string) (Bucket, bool, error) {
 // job's verdict would be skipped as a duplicate and owed for ever.
 func owedToCampaign(tx *bolt.Tx, v oracles.Verdict) bool {
 	rec, ok, err := get[CaseRecord](tx.Bucket(bucketCases), []byte(v.Case))
-	if _, mine := rec.MinimizedFor(); err != nil || !ok || rec.Campaign == "" || mine {
+	if err != nil || !ok || rec.Campaign == "" || rec.ByMinimizer() {
 		return false // the minimizer stored the case: no job of a campaign asks about it
 	}
 	camp, ok, err := get[Campaign](tx.Bucket(bucketCampaigns), []byte(rec.Campaign))
@@ -94,4 +101,13 @@ func owedToCampaign(tx *bolt.Tx, v oracles.Verdict) bool {
 		return false
 	}
 	return rec.Enqueued == nil || slices.Contains(rec.Enqueued, v.Oracle)
+}
+
+// ByMinimizer reports whether the minimizer stored the case (its record
+// names the bucket's campaign): no job of the campaign was made for it, nor
+// is one to be, though the campaign may generate the same value while the
+// triage runs beside it.
+func (r CaseRecord) ByMinimizer() bool {
+	_, ok := r.MinimizedFor()
+	return ok
 }

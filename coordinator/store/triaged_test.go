@@ -77,3 +77,46 @@ func TestMinimizerLeavesACampaignsVerdict(t *testing.T) {
 		t.Fatalf("the job's commit %+v, campaign %+v (%v); want both verdicts stored, the finding recorded, nothing owed", res, camp.Stats, err)
 	}
 }
+
+// TestPutBucketKeepsAMinimization: the night's replay read a bucket
+// before the triage minimized it; storing the replay's found-in does not
+// take the minimization back.
+func TestPutBucketKeepsAMinimization(t *testing.T) {
+	s := storetest.Open(t, "")
+	res, err := s.CommitVerdicts(tooPermissive("", "c1"))
+	if err != nil || len(res.NewBuckets) != 1 {
+		t.Fatalf("commit %+v, %v; want a new bucket", res, err)
+	}
+	stale := res.NewBuckets[0]
+	minimized := stale
+	minimized.Minimized, minimized.Reliability, minimized.ReChecks = "c0", 1, 1
+	minimized.Versions = []store.VersionVerdict{{Oracle: "ptxas", Case: "c0", Outcome: store.Reproduces}}
+	if err := s.PutBucket(minimized); err != nil {
+		t.Fatal(err)
+	}
+	stale.Versions = []store.VersionVerdict{{Oracle: "ptxas", Case: "c1", Outcome: store.Reproduces}}
+	if err := s.PutBucket(stale); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := s.Bucket(stale.Key)
+	if err != nil || got.Minimized != "c0" || len(got.Versions) != 1 || got.Versions[0].Case != "c0" {
+		t.Fatalf("stored bucket %+v (%v); want the minimization and its replay kept", got, err)
+	}
+}
+
+// TestMinimizedCaseNeverStranded: the minimizer stores its case under the
+// bucket's campaign, with no job; the campaign, still running, must not
+// take it for a case whose enqueue failed and send it jobs whose verdicts
+// the minimizer already stored (owed for ever).
+func TestMinimizedCaseNeverStranded(t *testing.T) {
+	s := storetest.Open(t, "")
+	recs := []store.CaseRecord{{ID: "gen", Domain: "d", Campaign: "c", Source: "gen:boundary"},
+		{ID: "min", Domain: "d", Campaign: "c", Source: store.MinimizedSource("k")}}
+	if _, err := s.AddCases("", recs); err != nil {
+		t.Fatal(err)
+	}
+	left, err := s.Unenqueued("c")
+	if err != nil || len(left) != 1 || left[0].ID != "gen" {
+		t.Fatalf("unenqueued %+v (%v); want only the generated case", left, err)
+	}
+}
