@@ -32,16 +32,14 @@ type TriageOptions struct {
 func DefaultTail(duration time.Duration) time.Duration { return max(duration/5, 30*time.Second) }
 
 // Triage pacing: while a bucket is minimized during generation, generation
-// keeps each oracle's queue to triageLow..triageHigh cases in batches of
-// triageBatch (instead of 2..6 batches of the campaign's size), so that a
+// keeps each oracle's queue to one or two batches of triageBatch cases
+// (instead of 2..6 batches of the campaign's size), so that a
 // candidate, which the minimizer judges one at a time, waits behind a few
 // dozen cases rather than a thousand. That is triage's share of judge time:
 // one bucket at a time while generation still finds new features, more
 // once it stalls (stallAfter without one) and every slot after generation.
 const (
 	triageBatch = 32
-	triageLow   = triageBatch
-	triageHigh  = 2 * triageBatch
 	stallAfter  = 10 * time.Second
 )
 
@@ -385,11 +383,21 @@ func (t *triager) deadline() time.Time {
 }
 
 // pacing is generation's batch size and its low and high marks of an
-// oracle's queue, in cases (see lowBatches, triageBatch).
+// oracle's queue, in cases (see lowBatches, triageBatch). The shallow
+// marks hold while a bucket is minimized, and in generation's last
+// stretch (windDown), so that what is queued at --duration drains in
+// seconds: the drain is work after generation too.
 func (c *Coordinator) pacing(camp store.Campaign) (size, low, high int) {
-	if c.triage.busy() {
-		return triageBatch, triageLow, triageHigh
+	if c.triage.busy() || c.triage != nil && camp.Config.Duration-camp.Elapsed < c.triage.windDown(camp) {
+		size = min(triageBatch, camp.Config.BatchSize)
+		return size, size, 2 * size
 	}
 	size = camp.Config.BatchSize
 	return size, lowBatches * size, highBatches * size
+}
+
+// windDown is generation's last stretch, in which it keeps the queues
+// shallow: half the tail, at most a quarter of the duration.
+func (t *triager) windDown(camp store.Campaign) time.Duration {
+	return min(t.opts.Tail/2, camp.Config.Duration/4)
 }

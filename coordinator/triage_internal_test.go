@@ -39,3 +39,29 @@ func TestLeftoversQueuedFirst(t *testing.T) {
 		t.Fatalf("queued %v; want %v", tr.waiting, want)
 	}
 }
+
+// TestPacingShallowWhileTriagingAndWindingDown: generation keeps deep
+// queues while nothing is minimized early in the campaign, and shallow
+// ones while a bucket is minimized or in generation's last stretch (half
+// the tail), so that what is queued at --duration drains within the tail.
+func TestPacingShallowWhileTriagingAndWindingDown(t *testing.T) {
+	camp := store.Campaign{ID: "c", Config: store.CampaignConfig{Duration: 10 * time.Minute, BatchSize: 256}}
+	c := &Coordinator{campaign: camp}
+	c.triage = newTriager(c, TriageOptions{Tail: 2 * time.Minute, Minimize: &MinimizeOptions{}})
+	check := func(what string, elapsed time.Duration, running, wantSize, wantHigh int) {
+		t.Helper()
+		camp.Elapsed = elapsed
+		if c.triage != nil {
+			c.triage.running = running
+		}
+		if size, _, high := c.pacing(camp); size != wantSize || high != wantHigh {
+			t.Errorf("%s: batches of %d, high mark %d; want %d, %d", what, size, high, wantSize, wantHigh)
+		}
+	}
+	check("early, nothing minimized", time.Minute, 0, 256, highBatches*256)
+	check("early, a bucket minimized", time.Minute, 1, triageBatch, 2*triageBatch)
+	check("before the last stretch", 8*time.Minute+59*time.Second, 0, 256, highBatches*256)
+	check("in the last minute (half the tail)", 9*time.Minute+1*time.Second, 0, triageBatch, 2*triageBatch)
+	c.triage = nil
+	check("no triage, last minute", 9*time.Minute+1*time.Second, 0, 256, highBatches*256)
+}
