@@ -216,16 +216,14 @@ func narrowStatus(e store.TriageEntry) string {
 }
 
 // triageTitle is an entry's title with what else a reader must know: why
-// it is suppressed, what fixed it, and whether LLVM main still has it. The
-// narrow table says "fixed upstream" first, before the title is cut, and
-// leaves the rest to --wide and show.
+// it is suppressed, what fixed it, whether LLVM main still has it and
+// whether it is not yet minimized. The narrow table says "fixed upstream"
+// first, before the title is cut, and leaves the rest to --wide, show and
+// the count below the table.
 func triageTitle(e store.TriageEntry, wide bool) string {
 	if !wide {
-		switch {
-		case e.FixedUpstream():
+		if e.FixedUpstream() {
 			return "[fixed upstream] " + e.Title
-		case e.NotYetMinimized:
-			return "[not yet minimized] " + e.Title
 		}
 		return e.Title
 	}
