@@ -260,6 +260,12 @@ func (c *Coordinator) run(ctx context.Context) (store.Campaign, error) {
 // start judges the seeds of a new campaign, adopts the imported cases no
 // campaign judged yet, and enqueues them with what a crash left unenqueued.
 func (c *Coordinator) start(ctx context.Context) error {
+	// Republish before the seeds: their jobs, just published, would be
+	// owed too, and every seed judged twice.
+	c.reload()
+	if err := c.republish(ctx); err != nil {
+		return err
+	}
 	camp := c.Campaign()
 	if c.opts.Seeds && camp.Stats.Cases == 0 {
 		for _, name := range camp.Config.Domains {
@@ -280,9 +286,6 @@ func (c *Coordinator) start(ctx context.Context) error {
 		return err
 	}
 	c.reload()
-	if err := c.republish(ctx); err != nil {
-		return err
-	}
 	left, err := c.opts.Store.Unenqueued(camp.ID)
 	if err != nil {
 		return err

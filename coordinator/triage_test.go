@@ -128,3 +128,26 @@ func TestTailBoundedThenNextCampaignMinimizesFirst(t *testing.T) {
 		t.Errorf("the next campaign left %v", next.Triaged.Left)
 	}
 }
+
+// TestSeedsJudgedOnce: a new campaign publishes each seed's job once. The
+// republishing of a resumed campaign's owed jobs ran after the seeds were
+// enqueued and sent every seed job again: the judges judged the seeds
+// twice, the backlog a triage's candidates wait behind.
+func TestSeedsJudgedOnce(t *testing.T) {
+	_, nc := queuetest.Embedded(t)
+	db := storetest.Open(t, "")
+	ptxas := acceptAll(0)
+	ctx := runWorker(t, nc, ptxas)
+	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, Seeds: true, WaitWorkers: 10 * time.Second,
+		Config: store.CampaignConfig{Domains: []string{"kindword"}, Duration: time.Second, Generator: coordinator.GenNone}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	camp, err := coord.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if camp.Stats.Cases == 0 || ptxas.Cases() != int64(camp.Stats.Cases) {
+		t.Fatalf("%d seed cases, judged %d times; want each once", camp.Stats.Cases, ptxas.Cases())
+	}
+}
