@@ -44,6 +44,9 @@ type Options struct {
 	Seeds bool
 	// Policies decide what is a finding; the zero Set is the built-in table.
 	Policies policy.Set
+	// Triage minimizes buckets while the campaign runs and bounds the work
+	// after generation (triage.go); nil does neither.
+	Triage *TriageOptions
 }
 
 // Coordinator runs one campaign: the only writer of the store.
@@ -60,6 +63,8 @@ type Coordinator struct {
 	rng      *rand.Rand
 	// gen is the structured generator; nil when the campaign does not run it.
 	gen *generator
+	// triage minimizes buckets beside generation; nil without Options.Triage.
+	triage *triager
 	// metrics is what /metrics serves.
 	metrics *metrics
 	// fuzzing is the domain of the latest fuzz job.
@@ -88,6 +93,9 @@ func New(opts Options) (*Coordinator, error) {
 	c := &Coordinator{opts: opts, js: js, campaign: camp, resumed: resumed, log: slog.With("campaign", camp.ID),
 		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
 	c.metrics = newMetrics(c)
+	if opts.Triage != nil {
+		c.triage = newTriager(c, *opts.Triage)
+	}
 	if structuredOn(camp.Config) {
 		c.gen = newGenerator(camp.Config.Domains, camp.Config.Seed)
 		for d, why := range c.gen.disabled {
@@ -235,18 +243,29 @@ func (c *Coordinator) run(ctx context.Context) (store.Campaign, error) {
 		prodWG.Add(1)
 		go func() { defer wg.Done(); defer prodWG.Done(); errs <- loop(prodCtx) }()
 	}
+	stopTriage := c.startTriage(ctx, errs)
+	defer stopTriage()
 	if err := c.start(ctx); err != nil {
 		stop()
 		return c.Campaign(), c.writeHalt(err)
 	}
 	err := c.drive(ctx, errs, quiesce)
 	stop()
+	if err == nil && c.triage != nil {
+		err = c.tail(ctx, stopTriage)
+	}
 	return c.Campaign(), err
 }
 
 // start judges the seeds of a new campaign, adopts the imported cases no
 // campaign judged yet, and enqueues them with what a crash left unenqueued.
 func (c *Coordinator) start(ctx context.Context) error {
+	// Republish before the seeds: their jobs, just published, would be
+	// owed too, and every seed judged twice.
+	c.reload()
+	if err := c.republish(ctx); err != nil {
+		return err
+	}
 	camp := c.Campaign()
 	if c.opts.Seeds && camp.Stats.Cases == 0 {
 		for _, name := range camp.Config.Domains {
@@ -267,9 +286,6 @@ func (c *Coordinator) start(ctx context.Context) error {
 		return err
 	}
 	c.reload()
-	if err := c.republish(ctx); err != nil {
-		return err
-	}
 	left, err := c.opts.Store.Unenqueued(camp.ID)
 	if err != nil {
 		return err
@@ -375,7 +391,9 @@ func (c *Coordinator) done() error {
 		}
 		why = fmt.Sprintf("%d of its %d cases were stored and never enqueued (domains %s)",
 			len(left), camp.Stats.Cases, strings.Join(slices.Sorted(maps.Keys(doms)), ", "))
-	case camp.Stats.Judged == 0:
+	case camp.Stats.Judged == 0 && (camp.Stats.Cases > 0 || len(c.judgeNames()) == 0):
+		// A campaign with nothing new to judge (a rerun that only minimizes
+		// what the last one left) is done when it has judges.
 		why = fmt.Sprintf("no verdict came for its %d cases (%d jobs, %d given up as dead letters)",
 			camp.Stats.Cases, camp.Stats.Enqueued, camp.Stats.DeadCases)
 	default:
@@ -386,18 +404,24 @@ func (c *Coordinator) done() error {
 		ErrNotJudged, why, c.judges())
 }
 
-// judges names the judges live workers offer for the campaign, or says
-// that none does.
-func (c *Coordinator) judges() string {
-	camp := c.Campaign()
+// judgeNames lists the judges live workers offer for the campaign's
+// domains.
+func (c *Coordinator) judgeNames() []string {
 	var names []string
-	for _, d := range camp.Config.Domains {
+	for _, d := range c.Campaign().Config.Domains {
 		for _, o := range c.oraclesFor(d) {
 			if !slices.Contains(names, o) {
 				names = append(names, o)
 			}
 		}
 	}
+	return names
+}
+
+// judges names the judges live workers offer for the campaign, or says
+// that none does.
+func (c *Coordinator) judges() string {
+	names := c.judgeNames()
 	if len(names) == 0 {
 		return "no worker advertised a judge of its domains and oracles"
 	}
@@ -458,6 +482,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 				if camp.Elapsed >= camp.Config.Duration {
 					c.setState(store.StateDraining)
 					drainStart = now
+					c.triage.endGeneration(now)
 					continue
 				}
 				if err := c.scheduleFuzz(ctx); err != nil && ctx.Err() == nil {
@@ -466,6 +491,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 			case store.StateDraining:
 				if drainStart.IsZero() {
 					drainStart = now
+					c.triage.endGeneration(now)
 				}
 				timedOut := now.Sub(drainStart) > c.drainTimeout()
 				if !timedOut && camp.Stats.Outstanding() > 0 {

@@ -307,10 +307,11 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 			return false, err
 		}
 	}
-	size, now := camp.Config.BatchSize, time.Now().UTC()
+	size, _, high := c.pacing(camp)
+	now := time.Now().UTC()
 	var recs []store.CaseRecord
 	var sweep *store.Sweep
-	if c.roomToSweep(camp, dom) {
+	if c.roomToSweep(camp, dom, high) {
 		recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(size/sweepShare, 1), now)
 	}
 	recs = append(recs, c.gen.batch(dom, camp.ID, size-len(recs), now)...)
@@ -330,9 +331,9 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 // roomToSweep reports whether every judge of the domain, sampled ones
 // included, has room for more cases: each judges every row of a sweep, so
 // the sweep waits for the slowest, while mutation goes on.
-func (c *Coordinator) roomToSweep(camp store.Campaign, dom string) bool {
+func (c *Coordinator) roomToSweep(camp store.Campaign, dom string, high int) bool {
 	for _, o := range c.oraclesFor(dom) {
-		if backlog(camp, o) >= highBatches*camp.Config.BatchSize {
+		if backlog(camp, o) >= high {
 			return false
 		}
 	}
@@ -344,8 +345,8 @@ func (c *Coordinator) roomToSweep(camp store.Campaign, dom string) bool {
 // never generated yet first, else by GenWeight. Empty: nothing to do.
 // Sampled judges pace nothing: they get the cases they have room for.
 func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
-	size := camp.Config.BatchSize
-	hungry, least := "", lowBatches*size
+	_, low, high := c.pacing(camp)
+	hungry, least := "", low
 	byDomain := map[string][]string{}
 	for _, d := range camp.Config.Domains {
 		if c.gen.fields[d] == nil {
@@ -364,7 +365,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	var eligible []string
 	for _, d := range camp.Config.Domains {
 		orcs := byDomain[d]
-		full := slices.ContainsFunc(orcs, func(o string) bool { return backlog(camp, o) >= highBatches*size })
+		full := slices.ContainsFunc(orcs, func(o string) bool { return backlog(camp, o) >= high })
 		if slices.Contains(orcs, hungry) && !full {
 			eligible = append(eligible, d)
 		}

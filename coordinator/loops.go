@@ -165,6 +165,7 @@ func (c *Coordinator) committed(commits []store.Commit, outs []store.CommitResul
 		}
 		for _, b := range out.NewBuckets {
 			c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
+			c.triage.add(b.Key)
 		}
 	}
 }
@@ -354,7 +355,14 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 			return err
 		}
 		switch {
-		case !ok || seen[r.ID] || stored.Campaign != campaign || stored.Enqueued != nil:
+		case !ok || seen[r.ID] || stored.Campaign != campaign || stored.ByMinimizer():
+		case stored.Enqueued != nil:
+			if r.Source == store.SweepSource {
+				// A row the campaign had made otherwise: the judges that
+				// sample left out judge it now.
+				stored.Source = r.Source
+				left = append(left, stored)
+			}
 		case fresh[r.ID]:
 			left = append(left, stored)
 		default: // stored by an earlier delivery whose enqueue failed part way
@@ -400,9 +408,9 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		})
 		swept, rest := splitSwept(rs)
 		for _, o := range all {
-			mine := swept
+			mine := slices.DeleteFunc(slices.Clone(swept), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
 			if slices.Contains(orcs, o) {
-				mine = append(slices.Clone(swept), c.sample(camp, o, orcs, rest)...)
+				mine = append(mine, c.sample(camp, o, orcs, rest)...)
 			}
 			if len(mine) == 0 {
 				continue

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,6 +22,9 @@ type NightReplay struct {
 	// Skipped counts buckets it could not replay: an oracle of the pair is
 	// not reachable, or the deviating tool cannot judge the case.
 	Skipped int
+	// Carried counts buckets not replayed because their pair runs the
+	// versions that last judged them (planReplay): their outcome stands.
+	Carried int
 }
 
 // ReplayNight ends a night: every bucket the campaign's cases did not show,
@@ -28,21 +32,30 @@ type NightReplay struct {
 // judged again by its pair through the panel, with tonight's tools, and the
 // night records it reproduced (still failing, or back after a fix) or
 // fixed, with the versions that judged it. It is the same judgment the
-// minimizer's predicate makes (sameSignature). Buckets are replayed
-// GOMAXPROCS at a time, as MinimizeBuckets minimizes them.
+// minimizer's predicate makes (sameSignature). A bucket whose pair runs
+// the versions that last judged it is not replayed, unless the rotating
+// sample takes it (planReplay): the night records its last outcome,
+// carried. Each bucket's found-in is brought up to date on the
+// installations whose version changed (ReplayVersions). Buckets are
+// replayed GOMAXPROCS at a time, as MinimizeBuckets minimizes them.
 func ReplayNight(ctx context.Context, s *store.Store, panel oracles.Panel, campaign string) (NightReplay, error) {
 	var out NightReplay
 	buckets, err := s.Buckets()
 	if err != nil {
 		return out, err
 	}
+	buckets = slices.DeleteFunc(buckets, func(b store.Bucket) bool { return b.SeenIn(campaign) })
+	judge, carry := planReplay(ctx, panel, buckets)
+	for _, b := range carry {
+		if _, err := s.RecordSighting(b.Key, carried(b, campaign)); err != nil {
+			return out, err
+		}
+		out.Carried++
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	var mu sync.Mutex
-	for _, b := range buckets {
-		if b.SeenIn(campaign) {
-			continue
-		}
+	for _, b := range judge {
 		g.Go(func() error {
 			sg, ok, err := replayTonight(gctx, s, panel, b, campaign)
 			if err != nil {
@@ -64,6 +77,12 @@ func ReplayNight(ctx context.Context, s *store.Store, panel oracles.Panel, campa
 				out.Reproduced++
 			}
 			return nil
+		})
+	}
+	for _, b := range buckets {
+		g.Go(func() error {
+			_, err := ReplayVersions(gctx, s, panel, b)
+			return err
 		})
 	}
 	return out, g.Wait()

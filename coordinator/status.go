@@ -28,6 +28,8 @@ type Status struct {
 	// Starting is true until generation begins: the coordinator waits for
 	// workers and stores the seeds, and TimeLeft does not run yet.
 	Starting bool
+	// Triage is where the triage stands; nil without it.
+	Triage *TriageStatus
 }
 
 // Status snapshots the campaign and the queue.
@@ -49,7 +51,8 @@ func (c *Coordinator) Status() Status {
 	c.mu.Unlock()
 	depth, _ := queue.Pending(c.ctxOrBackground(), c.js)
 	return Status{Campaign: camp, Outstanding: camp.Stats.Outstanding(), QueueDepth: depth,
-		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers, Utilization: util, Fuzzing: fuzzing, Starting: starting}
+		TimeLeft: max(camp.Config.Duration-camp.Elapsed, 0), Workers: workers, Utilization: util, Fuzzing: fuzzing, Starting: starting,
+		Triage: c.triage.status()}
 }
 
 // Handler serves /status (JSON) and /metrics (Prometheus exposition, see

@@ -21,7 +21,9 @@ import (
 // one call to the panel, side by side (each installation's oracle is a
 // worker consumer, or a goroutine of a local panel, of its own). A version
 // not installed is left out; a bucket whose deviating tool is not one tool
-// (two tools disputing, spec/ptxisa silent) is left as it is.
+// (two tools disputing, spec/ptxisa silent) is left as it is. An
+// installation that replayed the same case in the version it runs now is
+// not asked again: its answer stands (unchangedReplays).
 func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b store.Bucket) (store.Bucket, error) {
 	in, ok := oracles.Lookup(b.Signature.Tool)
 	if !ok || in.Family == "" {
@@ -44,6 +46,14 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 		version, ok := oracles.Lookup(name)
 		return !ok || version.Family != in.Family
 	})
+	current, err := panel.Versions(ctx)
+	if err != nil {
+		return b, fmt.Errorf("bucket %s: %w", b.Key, err)
+	}
+	kept := unchangedReplays(b, c.ID, names, current)
+	names = slices.DeleteFunc(names, func(name string) bool {
+		return slices.ContainsFunc(kept, func(vv store.VersionVerdict) bool { return vv.Oracle == name })
+	})
 	if len(names) == 0 {
 		return b, nil
 	}
@@ -54,9 +64,11 @@ func ReplayVersions(ctx context.Context, s *store.Store, panel oracles.Panel, b 
 	if err != nil {
 		return b, fmt.Errorf("bucket %s on %v: %w", b.Key, names, err)
 	}
-	var out []store.VersionVerdict
+	out := kept
 	for _, name := range names {
-		out = append(out, replayedOn(b, c, byCase[c.ID], name))
+		vv := replayedOn(b, c, byCase[c.ID], name)
+		vv.Case, vv.Version = c.ID, cmp.Or(vv.Version, current[name])
+		out = append(out, vv)
 	}
 	slices.SortStableFunc(out, func(x, y store.VersionVerdict) int {
 		return cmp.Or(cmp.Compare(oracles.Major(x.Version), oracles.Major(y.Version)), strings.Compare(x.Oracle, y.Oracle))

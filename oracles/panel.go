@@ -26,6 +26,11 @@ type Panel interface {
 	Judge(ctx context.Context, cases []domain.Case, names []string) (map[string][]Verdict, error)
 	// Names lists the oracles the panel reaches, sorted.
 	Names(ctx context.Context) ([]string, error)
+	// Versions says which version each oracle it reaches runs, without
+	// judging: a replay is not repeated on an unchanged installation. An
+	// oracle whose version it cannot tell (two workers disagree) is left
+	// out.
+	Versions(ctx context.Context) (map[string]string, error)
 }
 
 // Local is the in-process panel: its oracles judge in batches of BatchSize,
@@ -69,6 +74,15 @@ func (l Local) Names(context.Context) ([]string, error) {
 	}
 	slices.Sort(names)
 	return names, nil
+}
+
+// Versions implements Panel.
+func (l Local) Versions(context.Context) (map[string]string, error) {
+	out := make(map[string]string, len(l.Oracles))
+	for _, o := range l.Oracles {
+		out[o.Name()] = o.Version()
+	}
+	return out, nil
 }
 
 // pick finds the named oracles, or returns them all.

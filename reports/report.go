@@ -73,6 +73,9 @@ type CampaignSummary struct {
 	Outstanding int `json:"outstanding"` // (case, oracle) jobs not judged
 	// Versions are the tool versions the campaign's verdicts came from.
 	Versions map[string]string `json:"versions"`
+	// Triaged is what the campaign minimized while it generated and after,
+	// and the buckets it left not yet minimized; nil when it did not triage.
+	Triaged *store.Triaged `json:"triaged,omitempty"`
 }
 
 // Tonight is what changed in the reported run against the run before it
@@ -129,6 +132,9 @@ type BucketReport struct {
 	LastSeen          time.Time        `json:"last_seen"`
 	Signature         policy.Signature `json:"signature"`
 	Reproducer        Reproducer       `json:"reproducer"`
+	// NotYetMinimized says no minimization of the bucket ended yet: its
+	// example stands for it, and the next campaign minimizes it first.
+	NotYetMinimized bool `json:"not_yet_minimized,omitempty"`
 	// FoundIn says which versions of the tool show the bug ("19:
 	// reproduces, 22: fixed"), from Versions; NewestReproduces flags a bug
 	// the newest version here still has.
@@ -401,7 +407,7 @@ func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport 
 		if minimized {
 			br.Reproducer.Reliable, br.Reproducer.ReChecks = b.Reliability, b.ReChecks
 		}
-		br.Reproducer.MinimizeNote = b.MinimizeNote
+		br.Reproducer.MinimizeNote, br.NotYetMinimized = b.MinimizeNote, b.NotYetMinimized()
 		br.Reproducer.Disagreeing = []string{pa, pb}
 		br.Reproducer.Command = "legalfuzz check --domain " + br.Domain + " case.json"
 		out = append(out, br)
@@ -443,7 +449,7 @@ func summarizeCampaigns(camps []store.Campaign) []CampaignSummary {
 			Draining: c.Draining.Round(time.Second).String(), Wall: wall,
 			Domains: nonNil(c.Config.Domains), Oracles: nonNil(c.Config.Oracles),
 			Cases: st.Cases, Verdicts: st.Judged, Findings: st.Findings, NewBuckets: st.NewBuckets,
-			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding(), Versions: c.Versions()})
+			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding(), Versions: c.Versions(), Triaged: c.Triaged})
 	}
 	slices.SortFunc(out, func(x, y CampaignSummary) int {
 		if c := y.Created.Compare(x.Created); c != 0 {

@@ -10,11 +10,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles/bench"
 )
 
@@ -145,7 +143,7 @@ func (o *benchGenerationOptions) runOne(cmd *cobra.Command, name, generator stri
 	}
 	co := campaignOptions{duration: d, domains: o.domains, oracles: o.oracles, out: dir, campaignID: "bench-" + name,
 		localWorkers: 1, fuzzBinary: o.fuzzBinary, noSeeds: !seeds, drain: o.drain, noMinimize: true, generator: generator}
-	db, camp, err := co.execute(cmd, func(*store.Store, *nats.Conn, string) error { return nil })
+	db, camp, err := co.execute(cmd)
 	if err != nil {
 		return genRun{}, err
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -43,6 +42,7 @@ type campaignOptions struct {
 	failOnAll    bool
 	keepAll      bool
 	noMinimize   bool
+	tail         time.Duration
 	generator    string
 	coordOnly    bool // `legalfuzz coordinator`
 }
@@ -96,7 +96,8 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.quiet, "quiet", false, "no progress line")
 	f.BoolVar(&o.noSeeds, "no-seeds", false, "do not judge the domains' seed values first")
 	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "how long to wait for queued jobs after generation")
-	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize the new buckets after the campaign")
+	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize buckets (during the campaign or in its tail)")
+	f.DurationVar(&o.tail, "tail", 0, "most time for the work after --duration (minimizing, replaying); buckets left are minimized first by the next campaign (default: a fifth of --duration, at least 30s)")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 	f.BoolVar(&o.failOnAll, "fail-on-all", false, "exit 1 on new limitation and seed-evidence buckets too, not only on new tool bugs")
 	f.BoolVar(&o.keepAll, "keep-all", false, "keep every judged case and its verdicts in the store, not only a few members of each finding bucket and the corpus (debugging a tool; the store grows with every case; store compact shrinks it)")
@@ -108,12 +109,7 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	db, camp, err := o.execute(cmd, func(db *store.Store, nc *nats.Conn, campaign string) error {
-		if err := o.minimizeNew(cmd, db, nc, campaign); err != nil {
-			return err
-		}
-		return o.replayNight(cmd, db, nc, campaign)
-	})
+	db, camp, err := o.execute(cmd)
 	if err != nil {
 		return o.fullDisk(err)
 	}
@@ -121,9 +117,9 @@ func (o *campaignOptions) run(cmd *cobra.Command) error {
 	return summarize(cmd.OutOrStdout(), db, camp, o.db, o.suppressions, o.failOnAll)
 }
 
-// execute runs the campaign, then after (while NATS and the workers are
-// still up), and returns the store, still open, and the campaign.
-func (o *campaignOptions) execute(cmd *cobra.Command, after func(*store.Store, *nats.Conn, string) error) (*store.Store, store.Campaign, error) {
+// execute runs the campaign and returns the store, still open, and the
+// campaign.
+func (o *campaignOptions) execute(cmd *cobra.Command) (*store.Store, store.Campaign, error) {
 	newFuzzer, err := o.fuzzers()
 	if err != nil {
 		return nil, store.Campaign{}, err
@@ -138,7 +134,7 @@ func (o *campaignOptions) execute(cmd *cobra.Command, after func(*store.Store, *
 	if err != nil {
 		return nil, store.Campaign{}, err
 	}
-	camp, err := o.runOn(cmd, db, newFuzzer, after)
+	camp, err := o.runOn(cmd, db, newFuzzer)
 	if err != nil {
 		db.Close()
 		return nil, camp, err
@@ -148,8 +144,7 @@ func (o *campaignOptions) execute(cmd *cobra.Command, after func(*store.Store, *
 
 // runOn runs the campaign on an open store: NATS, local workers, the
 // coordinator, the status server and the progress line.
-func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer func(string) *worker.Fuzzer,
-	after func(*store.Store, *nats.Conn, string) error) (store.Campaign, error) {
+func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer func(string) *worker.Fuzzer) (store.Campaign, error) {
 	ctx := cmd.Context()
 	nc, stopNATS, err := o.connect()
 	if err != nil {
@@ -164,9 +159,13 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	if err != nil {
 		return store.Campaign{}, err
 	}
+	triage, err := o.triage(ctx, nc)
+	if err != nil {
+		return store.Campaign{}, err
+	}
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID, Policies: pols,
 		Seeds: !o.noSeeds, WaitWorkers: 15 * time.Second, DrainTimeout: o.drain,
-		Config: o.config()})
+		Config: o.config(), Triage: triage})
 	if err != nil {
 		return store.Campaign{}, err
 	}
@@ -193,18 +192,45 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 		fmt.Fprintf(cmd.ErrOrStderr(), "resuming campaign %s (%s): %d cases so far, %s of %s generated\n",
 			c.ID, c.State, c.Stats.Cases, c.Elapsed.Round(time.Second), c.Config.Duration)
 	}
+	o.sayStages(cmd, coord.Campaign(), triage.Tail)
 	stopProgress := startProgress(cmd.ErrOrStderr(), coord, o.quiet, addr)
 	camp, err := coord.Run(ctx)
 	stopProgress()
 	if err != nil {
 		return camp, err
 	}
-	if err := after(db, nc, camp.ID); err != nil {
-		return camp, err
-	}
 	// The wall time a report shows ends here, after minimizing and
 	// replaying, not when generation or the drain did.
 	return db.UpdateCampaign(camp.ID, func(c *store.Campaign) { c.Finished = time.Now().UTC() })
+}
+
+// triage is what the coordinator minimizes and replays beside generation
+// and in the tail: through the workers (local ones, and remote ones such
+// as a GPU worker), so a bucket is minimized wherever its oracles live.
+func (o *campaignOptions) triage(ctx context.Context, nc *nats.Conn) (*coordinator.TriageOptions, error) {
+	panel, err := queue.NewRemote(ctx, nc, queue.Config{})
+	if err != nil {
+		return nil, err
+	}
+	t := &coordinator.TriageOptions{Panel: panel, Tail: cmp.Or(o.tail, coordinator.DefaultTail(o.duration))}
+	if !o.noMinimize {
+		t.Minimize = &coordinator.MinimizeOptions{Budget: 200}
+	}
+	return t, nil
+}
+
+// sayStages tells a user watching the campaign its stages and how long
+// the work after generation takes at most; --quiet silences it.
+func (o *campaignOptions) sayStages(cmd *cobra.Command, c store.Campaign, tail time.Duration) {
+	if o.quiet {
+		return
+	}
+	what := "minimizing new buckets while generating, then the drain, minimizing and replaying"
+	if o.noMinimize {
+		what = "then the drain and replaying"
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "stages: generating for %s; %s: at most %s after generation (--tail), or until the cases generated are judged if that takes longer\n",
+		(c.Config.Duration - c.Elapsed).Round(time.Second), what, tail)
 }
 
 // fuzzers returns what makes a local worker's fuzz engine for --generator:
@@ -299,80 +325,4 @@ func serveStatus(addr string, h http.Handler) (string, func(), error) {
 		}
 	}()
 	return ln.Addr().String(), func() { _ = srv.Close() }, nil
-}
-
-// minimizeNew minimizes the buckets this campaign found, through the workers
-// still connected (local ones, and remote ones such as a GPU worker), so a
-// bucket is minimized wherever its oracles live.
-func (o *campaignOptions) minimizeNew(cmd *cobra.Command, db *store.Store, nc *nats.Conn, campaign string) error {
-	if o.noMinimize {
-		return nil
-	}
-	panel, err := queue.NewRemote(cmd.Context(), nc, queue.Config{})
-	if err != nil {
-		return err
-	}
-	o.say(cmd, "minimizing the new buckets with the workers (--no-minimize skips it)")
-	p := newStageProgress(campaign, "minimizing")
-	defer o.progress(cmd, p)()
-	return minimizeBuckets(cmd.Context(), io.Discard, db, p.watch(panel), nil, 200, false, 0, p)
-}
-
-// progress shows a stage's line until the returned stop; --quiet shows none.
-func (o *campaignOptions) progress(cmd *cobra.Command, p *stageProgress) (stop func()) {
-	if o.quiet {
-		return func() {}
-	}
-	return ticker(cmd.ErrOrStderr(), p.line)
-}
-
-// say tells a user watching the campaign what it does once the progress
-// line has stopped (minimizing, replaying can take minutes); --quiet
-// silences it.
-func (o *campaignOptions) say(cmd *cobra.Command, what string) {
-	if !o.quiet {
-		fmt.Fprintln(cmd.ErrOrStderr(), what+" ...")
-	}
-}
-
-// replayNight ends the night: the buckets the campaign did not find are
-// replayed with tonight's tools (through the workers, as minimizeNew), so
-// the report can tell still failing from fixed.
-func (o *campaignOptions) replayNight(cmd *cobra.Command, db *store.Store, nc *nats.Conn, campaign string) error {
-	panel, err := queue.NewRemote(cmd.Context(), nc, queue.Config{})
-	if err != nil {
-		return err
-	}
-	o.say(cmd, "replaying the store's other buckets with tonight's tools (still failing or fixed)")
-	p := newStageProgress(campaign, "replaying")
-	if err := followReplay(p, db, campaign); err != nil {
-		return err
-	}
-	stop := o.progress(cmd, p)
-	n, err := coordinator.ReplayNight(cmd.Context(), db, p.watch(panel), campaign)
-	stop()
-	if err != nil {
-		return fmt.Errorf("replay the open buckets: %w", err)
-	}
-	if n.Reproduced+n.Fixed+n.Skipped > 0 {
-		slog.Info("replayed the buckets this night did not find", "reproduced", n.Reproduced, "fixed", n.Fixed, "not replayed", n.Skipped)
-	}
-	return nil
-}
-
-// followReplay tells p the buckets coordinator.ReplayNight replays (those
-// the campaign did not see), in its order, with the case each replays.
-func followReplay(p *stageProgress, db *store.Store, campaign string) error {
-	buckets, err := db.Buckets()
-	if err != nil {
-		return err
-	}
-	var keys, cases []string
-	for _, b := range buckets {
-		if !b.SeenIn(campaign) {
-			keys, cases = append(keys, b.Key), append(cases, cmp.Or(b.Minimized, b.Example))
-		}
-	}
-	p.follow(keys, cases)
-	return nil
 }

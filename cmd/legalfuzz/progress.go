@@ -94,15 +94,33 @@ func progressLine(s coordinator.Status, last map[string]int, period time.Duratio
 	case s.Fuzzing != "" && s.Campaign.State == store.StateRunning:
 		state += " fuzzing " + s.Fuzzing
 	}
-	return fmt.Sprintf("%s %s | %s | cases %d | features %d, corpus %d | jobs owed %d, messages queued %d | findings %d, new buckets %d | %s",
+	if t := s.Triage; t != nil && s.Campaign.State != store.StateRunning {
+		state, left = "tail", fmt.Sprintf("tail left %s of %s", t.TailLeft.Round(time.Second), t.Tail)
+		if s.Campaign.State == store.StateDraining {
+			state = "draining"
+		}
+	}
+	return fmt.Sprintf("%s %s | %s | cases %d | features %d, corpus %d | jobs owed %d, messages queued %d | findings %d, new buckets %d%s | %s",
 		s.Campaign.ID, state, left, st.Cases, st.Features, st.Corpus, s.Outstanding, s.QueueDepth,
-		st.Findings, st.NewBuckets, strings.Join(rates, ", "))
+		st.Findings, st.NewBuckets, triagePart(s.Triage), strings.Join(rates, ", "))
 }
 
-// stageProgress is the live line of the work after generation, minimizing
-// the new buckets and replaying them (minutes, where the campaign's line
-// has stopped): which bucket of how many, the oracles being asked (the
-// installation a found-in replay is on), judgments so far and time spent.
+// triagePart is the progress line's triage: buckets minimized (while
+// generating), under way and waiting, and the night's replay once done.
+func triagePart(t *coordinator.TriageStatus) string {
+	if t == nil {
+		return ""
+	}
+	out := fmt.Sprintf(" | minimized %d (%d while generating), %d under way, %d waiting", t.Minimized, t.During, t.Running, t.Waiting)
+	if r := t.Replay; r != nil {
+		out += fmt.Sprintf(" | replayed %d, %d carried (versions unchanged)", r.Reproduced+r.Fixed, r.Carried)
+	}
+	return out
+}
+
+// stageProgress is the live line of `legalfuzz minimize`: which bucket of
+// how many, the oracles being asked (the installation a found-in replay is
+// on), judgments so far and time spent.
 type stageProgress struct {
 	campaign, what string
 	start          time.Time
@@ -112,10 +130,6 @@ type stageProgress struct {
 	bucket string
 	asking []string
 	judged int
-	// byCase names the bucket whose case a replay judges, when the loop
-	// over the buckets is not ours (coordinator.ReplayNight).
-	byCase map[string]string
-	order  map[string]int
 }
 
 // newStageProgress starts the line of one stage ("minimizing") of a
@@ -129,17 +143,6 @@ func (p *stageProgress) at(i, n int, bucket string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.i, p.n, p.bucket = i, n, bucket
-}
-
-// follow lets the line find the bucket from the case being judged: keys
-// lists the buckets in the order they are replayed, cases their cases.
-func (p *stageProgress) follow(keys, cases []string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.byCase, p.order, p.n = map[string]string{}, map[string]int{}, len(keys)
-	for i, k := range keys {
-		p.byCase[cases[i]], p.order[k] = k, i+1
-	}
 }
 
 // line renders the stage's line.
@@ -172,12 +175,6 @@ func (w watchedPanel) Judge(ctx context.Context, cases []domain.Case, names []st
 	p.asking = names
 	if len(names) == 0 {
 		p.asking = []string{"every oracle"}
-	}
-	for _, c := range cases {
-		if k, ok := p.byCase[c.ID]; ok {
-			p.i, p.n, p.bucket = p.order[k], len(p.order), k
-			break
-		}
 	}
 	p.mu.Unlock()
 	vs, err := w.Panel.Judge(ctx, cases, names)
@@ -241,6 +238,10 @@ func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppre
 	}
 	fmt.Fprintf(w, "tonight: %d new, %d still failing, %d regressed, %d fixed\n", tonight[store.TonightNew], tonight[store.TonightStill],
 		tonight[store.TonightRegressed], tonight[store.TonightFixed])
+	if tr := camp.Triaged; tr != nil {
+		fmt.Fprintf(w, "minimized: %d while generating, %d after (tail at most %s); %d not yet minimized (their example stands; the next campaign on this store minimizes them first)\n",
+			len(tr.During), len(tr.After), tr.Tail, len(tr.Left))
+	}
 	fmt.Fprintf(w, "results: %s (legalfuzz triage --db %s)\n", dbPath, dbPath)
 	if fresh > 0 {
 		return errFindings

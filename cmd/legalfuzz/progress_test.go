@@ -61,27 +61,27 @@ func TestProgressLineWhileStarting(t *testing.T) {
 	}
 }
 
-// TestStageProgress: the line of minimizing and replaying says which bucket
-// of how many, the oracles asked (the installation a replay is on) and the
-// judgments so far, judging with the real spec oracles.
+// TestStageProgress: the line of minimizing says which bucket of how many,
+// the oracles asked (the installation a replay is on) and the judgments so
+// far, judging with the real spec oracles.
 func TestStageProgress(t *testing.T) {
 	orcs, _ := spec.All()
 	seeds := kindword.Seeds()
 	cases := []domain.Case{domain.NewCase(kindword.Name, seeds[0]), domain.NewCase(kindword.Name, seeds[1])}
-	p := newStageProgress("c1", "replaying")
-	p.follow([]string{"bucketA", "bucketB"}, []string{cases[0].ID, cases[1].ID})
+	p := newStageProgress("c1", "minimizing")
+	p.at(2, 2, "bucketB")
 	panel := p.watch(oracles.Local{Oracles: orcs})
 	if _, err := panel.Judge(context.Background(), cases[1:], []string{oracles.SpecPTXISA}); err != nil {
 		t.Fatal(err)
 	}
-	if line, want := p.line(time.Second), "c1 replaying | bucket 2/2 bucketB | asking spec/ptxisa | judged 1 |"; !strings.HasPrefix(line, want) {
+	if line, want := p.line(time.Second), "c1 minimizing | bucket 2/2 bucketB | asking spec/ptxisa | judged 1 |"; !strings.HasPrefix(line, want) {
 		t.Errorf("line %q; want it to start %q", line, want)
 	}
-	p.at(1, 5, "bucketC")
+	p.at(1, 2, "bucketA")
 	if _, err := panel.Judge(context.Background(), cases, nil); err != nil {
 		t.Fatal(err)
 	}
-	if line, want := p.line(time.Second), "c1 replaying | bucket 1/2 bucketA | asking every oracle | judged 5 |"; !strings.HasPrefix(line, want) {
+	if line, want := p.line(time.Second), "c1 minimizing | bucket 1/2 bucketA | asking every oracle | judged 5 |"; !strings.HasPrefix(line, want) {
 		t.Errorf("line %q; want it to start %q", line, want)
 	}
 }

@@ -168,7 +168,7 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON, wide bool) er
 	if asJSON {
 		return writeJSON(w, entries)
 	}
-	counts, tonight := map[string]int{}, map[string]int{}
+	counts, tonight, waiting := map[string]int{}, map[string]int{}, 0
 	labels := replayLabels(entries)
 	head := []string{"BUCKET", "STATUS", "CLASS", "CASES", "FOUND IN"}
 	if wide {
@@ -181,6 +181,9 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON, wide bool) er
 	for _, e := range entries {
 		counts[e.Status]++
 		tonight[e.Tonight]++
+		if e.NotYetMinimized {
+			waiting++
+		}
 		cells := replayCells(e.Bucket, labels)
 		row := []string{e.Key, narrowStatus(e), string(e.Class), strconv.Itoa(e.Cases), foundIn(labels, cells)}
 		if wide {
@@ -196,9 +199,9 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON, wide bool) er
 	if err := t.write(w, width); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed; tonight: %d new, %d still, %d regressed, %d fixed\n", len(entries),
+	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed; tonight: %d new, %d still, %d regressed, %d fixed; %d not yet minimized\n", len(entries),
 		counts[store.StatusNew], counts[store.StatusKnown], counts[store.StatusSuppressed],
-		tonight[store.TonightNew], tonight[store.TonightStill], tonight[store.TonightRegressed], tonight[store.TonightFixed])
+		tonight[store.TonightNew], tonight[store.TonightStill], tonight[store.TonightRegressed], tonight[store.TonightFixed], waiting)
 	return err
 }
 
@@ -213,9 +216,10 @@ func narrowStatus(e store.TriageEntry) string {
 }
 
 // triageTitle is an entry's title with what else a reader must know: why
-// it is suppressed, what fixed it, and whether LLVM main still has it. The
-// narrow table says "fixed upstream" first, before the title is cut, and
-// leaves the rest to --wide and show.
+// it is suppressed, what fixed it, whether LLVM main still has it and
+// whether it is not yet minimized. The narrow table says "fixed upstream"
+// first, before the title is cut, and leaves the rest to --wide, show and
+// the count below the table.
 func triageTitle(e store.TriageEntry, wide bool) string {
 	if !wide {
 		if e.FixedUpstream() {
@@ -224,6 +228,9 @@ func triageTitle(e store.TriageEntry, wide bool) string {
 		return e.Title
 	}
 	title := e.Title
+	if e.NotYetMinimized {
+		title += "  [not yet minimized: its example stands for it]"
+	}
 	if e.Suppressed != "" {
 		title += "  [suppressed: " + e.Suppressed + "]"
 	}
@@ -333,6 +340,9 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 		e.Cases, e.FirstSeen.Format(time.DateTime), e.Campaign, e.LastSeen.Format(time.DateTime))
 	if e.Suppressed != "" {
 		fmt.Fprintf(w, "suppressed: %s\n", e.Suppressed)
+	}
+	if e.NotYetMinimized {
+		fmt.Fprintln(w, "not yet minimized: its example stands for it; the next campaign on this store minimizes it first")
 	}
 	switch {
 	case e.FixedBy != "":

@@ -94,6 +94,29 @@ func (r *Remote) Names(ctx context.Context) ([]string, error) {
 	return slices.Sorted(maps.Keys(offered)), nil
 }
 
+// Versions implements oracles.Panel: the versions the live workers
+// advertise; an oracle two workers run in different versions is left out.
+func (r *Remote) Versions(ctx context.Context) (map[string]string, error) {
+	caps, err := Workers(ctx, r.js)
+	if err != nil {
+		return nil, err
+	}
+	out, mixed := map[string]string{}, map[string]bool{}
+	for _, c := range caps {
+		for _, s := range c.Oracles {
+			if v, ok := out[s.Name]; s.Available && ok && v != s.Version {
+				mixed[s.Name] = true
+			} else if s.Available {
+				out[s.Name] = s.Version
+			}
+		}
+	}
+	for name := range mixed {
+		delete(out, name)
+	}
+	return out, nil
+}
+
 // offered maps each oracle the live workers offer to the domains it judges.
 func (r *Remote) offered(ctx context.Context) (map[string][]string, error) {
 	caps, err := Workers(ctx, r.js)

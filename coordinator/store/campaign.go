@@ -113,6 +113,9 @@ type Campaign struct {
 	// campaigns from before the field).
 	Finished time.Time `json:"finished,omitzero"`
 	Stats    Stats     `json:"stats"`
+	// Triaged is what the campaign minimized and left; nil for a campaign
+	// that did not triage.
+	Triaged *Triaged `json:"triaged,omitempty"`
 }
 
 // Utilization is an oracle's busy time (its batches' time, summed over the

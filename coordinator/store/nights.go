@@ -38,6 +38,9 @@ type Sighting struct {
 	// Versions are the versions of the pair's oracles that judged the case
 	// (the deviating tool's and the reference's).
 	Versions map[string]string `json:"versions,omitempty"`
+	// Carried says the night did not replay the case: the pair's versions
+	// were those of the night that last judged it, whose outcome stands.
+	Carried bool `json:"carried,omitempty"`
 }
 
 // sightingOf is the sighting of a finding: the versions on its verdicts.
@@ -85,9 +88,12 @@ func (b Bucket) Open() bool {
 
 // RecordSighting adds a night's replay of a bucket (SeenReproduced or
 // SeenFixed). A night that already looked at the bucket keeps what it saw.
+// A key merged into another bucket meanwhile (a minimization during the
+// night's replay) names that bucket.
 func (s *Store) RecordSighting(key string, sg Sighting) (Bucket, error) {
 	var out Bucket
 	err := s.update(func(tx *bolt.Tx) error {
+		key = resolveKey(tx, key)
 		bb := tx.Bucket(bucketBuckets)
 		b, ok, err := get[Bucket](bb, []byte(key))
 		if err != nil {

@@ -352,14 +352,19 @@ func (s *Store) Bucket(key string) (Bucket, bool, error) {
 	var b Bucket
 	var ok bool
 	err := s.view(func(tx *bolt.Tx) (err error) {
-		bb := tx.Bucket(bucketBuckets)
-		if al := tx.Bucket(bucketAliases); bb.Get([]byte(key)) == nil && al != nil {
-			if to := al.Get([]byte(key)); to != nil {
-				key = string(to)
-			}
-		}
-		b, ok, err = get[Bucket](bb, []byte(key))
+		b, ok, err = get[Bucket](tx.Bucket(bucketBuckets), []byte(resolveKey(tx, key)))
 		return err
 	})
 	return b, ok, err
+}
+
+// resolveKey is the key of the bucket that key names: itself, or where the
+// alias of an old key leads.
+func resolveKey(tx *bolt.Tx, key string) string {
+	if al := tx.Bucket(bucketAliases); tx.Bucket(bucketBuckets).Get([]byte(key)) == nil && al != nil {
+		if to := al.Get([]byte(key)); to != nil {
+			return string(to)
+		}
+	}
+	return key
 }

@@ -326,12 +326,13 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 	})
 }
 
-// Unenqueued returns a campaign's cases whose jobs were never created.
+// Unenqueued returns a campaign's cases whose jobs were never created;
+// the cases the minimizer stored under its name never have any.
 func (s *Store) Unenqueued(campaign string) ([]CaseRecord, error) {
 	var out []CaseRecord
 	err := s.view(func(tx *bolt.Tx) error {
 		return each(tx.Bucket(bucketCases), "case", func(r CaseRecord) error {
-			if r.Campaign == campaign && r.Enqueued == nil {
+			if r.Campaign == campaign && r.Enqueued == nil && !r.ByMinimizer() {
 				out = append(out, r)
 			}
 			return nil
@@ -545,6 +546,9 @@ func commitOne(tx *bolt.Tx, st *settler, c Commit) (CommitResult, error) {
 		if vb.Get(key) != nil || dropped(tx, v.Case) {
 			continue
 		}
+		if c.Campaign == "" && owedToCampaign(tx, v) {
+			continue
+		}
 		if err := putVerdict(tx, v); err != nil {
 			return res, err
 		}
@@ -745,9 +749,30 @@ func resolveBucket(bb, aliases *bolt.Bucket, sig policy.Signature) (string, bool
 	return sig.Key(), false
 }
 
-// PutBucket overwrites a bucket record (the minimizer's results).
+// PutBucket stores the minimizer's and the replays' results on a bucket.
+// What the campaign's commits wrote on it since b was read is kept
+// (mergeCommitted): a bucket is minimized while its cases still come.
 func (s *Store) PutBucket(b Bucket) error {
-	return s.update(func(tx *bolt.Tx) error { return put(tx.Bucket(bucketBuckets), []byte(b.Key), b) })
+	return s.update(func(tx *bolt.Tx) error {
+		bb := tx.Bucket(bucketBuckets)
+		stored, ok, err := get[Bucket](bb, []byte(b.Key))
+		if err != nil {
+			return err
+		}
+		if ok {
+			b = mergeCommitted(b, stored)
+		} else if to := resolveKey(tx, b.Key); to != b.Key {
+			// Merged away since b was read (a minimization re-keyed it):
+			// what b saw joins the bucket it became, which keeps its own
+			// signature and minimization, instead of b coming back.
+			target, ok, err := get[Bucket](bb, []byte(to))
+			if err != nil || !ok {
+				return errors.Join(fmt.Errorf("bucket %s merged into %s, which is missing", b.Key, to), err)
+			}
+			b = mergeCommitted(target, b)
+		}
+		return put(bb, []byte(b.Key), b)
+	})
 }
 
 // Verdicts returns a case's stored verdicts.

@@ -121,6 +121,9 @@ type TriageEntry struct {
 	// the tool versions a fixed bucket's replay ran with.
 	Tonight string `json:"tonight,omitempty"`
 	FixedBy string `json:"fixed_by,omitempty"`
+	// NotYetMinimized says the bucket waits for its minimization
+	// (Bucket.NotYetMinimized): its example stands for it.
+	NotYetMinimized bool `json:"not_yet_minimized,omitempty"`
 }
 
 // Mark sets each entry's status at run latest against run since (see
@@ -138,7 +141,7 @@ func (n Nights) Mark(entries []TriageEntry, since, latest string) {
 func Triage(buckets []Bucket, latest string, sups []Suppression) []TriageEntry {
 	out := make([]TriageEntry, 0, len(buckets))
 	for _, b := range buckets {
-		e := TriageEntry{Bucket: b, Status: StatusKnown, Class: policy.ClassOf(b.Signature)}
+		e := TriageEntry{Bucket: b, Status: StatusKnown, Class: policy.ClassOf(b.Signature), NotYetMinimized: b.NotYetMinimized()}
 		if b.Campaign == latest {
 			e.Status = StatusNew
 		}

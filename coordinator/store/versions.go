@@ -49,6 +49,10 @@ type VersionVerdict struct {
 	Kind    oracles.Kind `json:"verdict"`
 	Rule    string       `json:"rule,omitempty"`
 	Outcome string       `json:"outcome"`
+	// Case is the case replayed (the bucket's minimized case, or its
+	// example): a replay of the same case on the same version would say
+	// the same, and is not repeated.
+	Case string `json:"case,omitempty"`
 }
 
 // releaseNumber finds the first dotted version in an oracle's version

@@ -1,0 +1,67 @@
+package coordinator
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/oracles"
+)
+
+// TestLeftoversQueuedFirst: a campaign queues the buckets earlier
+// campaigns left not yet minimized before its own, oldest first, and
+// skips those minimized or given a note.
+func TestLeftoversQueuedFirst(t *testing.T) {
+	s := storetest.Open(t, "")
+	now := time.Now().UTC()
+	for _, b := range []store.Bucket{
+		{Key: "mine", Campaign: "tonight", FirstSeen: now.Add(-time.Hour)},
+		{Key: "old-new", Campaign: "night2", FirstSeen: now.Add(-2 * time.Hour)},
+		{Key: "old-old", Campaign: "night1", FirstSeen: now.Add(-3 * time.Hour)},
+		{Key: "done", Campaign: "night1", FirstSeen: now.Add(-4 * time.Hour), Minimized: "x"},
+		{Key: "noted", Campaign: "night1", FirstSeen: now.Add(-4 * time.Hour), MinimizeNote: "not minimized: unavailable"},
+	} {
+		if err := s.PutBucket(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.PutCampaign(store.Campaign{ID: "tonight", State: store.StateRunning, Config: store.CampaignConfig{Duration: time.Minute}}); err != nil {
+		t.Fatal(err)
+	}
+	c := &Coordinator{opts: Options{Store: s}, campaign: store.Campaign{ID: "tonight", Config: store.CampaignConfig{Duration: time.Minute}}}
+	tr := newTriager(c, TriageOptions{Panel: oracles.Local{}, Minimize: &MinimizeOptions{}})
+	if err := tr.queueStored(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"old-old", "old-new", "mine"}; !slices.Equal(tr.waiting, want) {
+		t.Fatalf("queued %v; want %v", tr.waiting, want)
+	}
+}
+
+// TestPacingShallowWhileTriagingAndWindingDown: generation keeps deep
+// queues while nothing is minimized early in the campaign, and shallow
+// ones while a bucket is minimized or in generation's last stretch (half
+// the tail), so that what is queued at --duration drains within the tail.
+func TestPacingShallowWhileTriagingAndWindingDown(t *testing.T) {
+	camp := store.Campaign{ID: "c", Config: store.CampaignConfig{Duration: 10 * time.Minute, BatchSize: 256}}
+	c := &Coordinator{campaign: camp}
+	c.triage = newTriager(c, TriageOptions{Tail: 2 * time.Minute, Minimize: &MinimizeOptions{}})
+	check := func(what string, elapsed time.Duration, running, wantSize, wantHigh int) {
+		t.Helper()
+		camp.Elapsed = elapsed
+		if c.triage != nil {
+			c.triage.running = running
+		}
+		if size, _, high := c.pacing(camp); size != wantSize || high != wantHigh {
+			t.Errorf("%s: batches of %d, high mark %d; want %d, %d", what, size, high, wantSize, wantHigh)
+		}
+	}
+	check("early, nothing minimized", time.Minute, 0, 256, highBatches*256)
+	check("early, a bucket minimized", time.Minute, 1, 256, triageHighBatches*256)
+	check("before the last stretch", 8*time.Minute+59*time.Second, 0, 256, highBatches*256)
+	check("in the last minute (half the tail)", 9*time.Minute+1*time.Second, 0, triageBatch, 2*triageBatch)
+	c.triage = nil
+	check("no triage, last minute", 9*time.Minute+1*time.Second, 0, 256, highBatches*256)
+}
