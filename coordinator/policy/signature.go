@@ -136,15 +136,19 @@ func (s Signature) AltKeys() []string {
 }
 
 func (s Signature) keyWith(title string) string {
-	kind, stage := string(s.Kind), s.Stage
+	kind, stage, on := string(s.Kind), s.Stage, ""
 	switch {
 	case s.verifierGap():
 		kind, stage, title = "gap", "", ""
 	case s.Kind == oracles.Accept:
-		// What an accept says is a note, not the bug.
-		title = ""
+		// What an accept says is a note, not the bug; whether it accepted
+		// with another value or at all is.
+		title, on = "", string(s.On)
 	}
-	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), kind, stage, keyRule(s), title, string(s.On)}, "\x00")))
+	// A tool that refuses or fails in the same words at the same stage is
+	// one root cause whichever pair noticed (spec/ptxisa's verdict, the
+	// other MLIR entry point's answer): one bucket, not one per aspect.
+	h := sha256.Sum256([]byte(strings.Join([]string{s.Domain, keyTool(s.Tool), kind, stage, keyRule(s), title, on}, "\x00")))
 	return hex.EncodeToString(h[:8])
 }
 

@@ -71,3 +71,24 @@ func TestSignatureTitle(t *testing.T) {
 		t.Fatalf("title %q, want %q", got, want)
 	}
 }
+
+// TestOneKeyWhicheverAspect: a refusal seen by two pairs that compare
+// different aspects (spec/ptxisa's verdict, the other MLIR entry point's
+// answer) is one bucket, as a 60 s campaign made two of one seed's
+// refusal; an accept keeps the aspect, since accepting with another value
+// is another bug than accepting.
+func TestOneKeyWhicheverAspect(t *testing.T) {
+	refusal := Signature{Domain: "mma", Tool: "mlir@trunk", Kind: oracles.Reject, Stage: "verify", Rule: "ptxisa.mma",
+		Diag: "'nvgpu.mma.sync' op failed to verify that matrixA and matrixB have same element type", SpecKind: oracles.Accept}
+	byAnswer := refusal
+	refusal.On, byAnswer.On = OnVerdict, OnAnswer
+	if refusal.Key() != byAnswer.Key() {
+		t.Errorf("one refusal keys %s by verdict and %s by answer", refusal.Key(), byAnswer.Key())
+	}
+	accept := Signature{Domain: "mma", Tool: "llc@trunk", Kind: oracles.Accept, Rule: "ptxisa.mma", SpecKind: oracles.Accept, On: OnVerdict}
+	withValue := accept
+	withValue.On = OnValue
+	if accept.Key() == withValue.Key() {
+		t.Error("an accept with another value keys as a plain accept")
+	}
+}
