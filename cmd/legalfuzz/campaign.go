@@ -279,8 +279,11 @@ func (o *campaignOptions) fullDisk(err error) error {
 	if errors.Is(err, coordinator.ErrHalted) || (!errors.Is(err, syscall.ENOSPC) && !strings.Contains(err.Error(), "no space left on device")) {
 		return err
 	}
-	return fmt.Errorf("%w: cannot write the campaign's files in %s: %w; free space (or fix the disk), then run again on the same store to resume",
-		coordinator.ErrHalted, o.out, err)
+	// NATS's own words ("API error: code=500 ...") go to the log, not the
+	// line: which of its files failed is not what the user must do.
+	slog.Warn("the campaign's files", "dir", o.out, "err", err)
+	return fmt.Errorf("%w: cannot write the campaign's files in %s: no space left on device; free space (or fix the disk), then run again on the same store to resume",
+		coordinator.ErrHalted, o.out)
 }
 
 // config is the campaign config the flags ask for.
