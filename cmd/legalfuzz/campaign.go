@@ -164,7 +164,7 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 		return store.Campaign{}, err
 	}
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID, Policies: pols,
-		Seeds: !o.noSeeds, WaitWorkers: 15 * time.Second, DrainTimeout: o.drain,
+		Seeds: !o.noSeeds, WaitWorkers: o.waitWorkers(), DrainTimeout: o.drain,
 		Config: o.config(), Triage: triage})
 	if err != nil {
 		return store.Campaign{}, err
@@ -284,6 +284,18 @@ func (o *campaignOptions) fullDisk(err error) error {
 	slog.Warn("the campaign's files", "dir", o.out, "err", err)
 	return fmt.Errorf("%w: cannot write the campaign's files in %s: no space left on device; free space (or fix the disk), then run again on the same store to resume",
 		coordinator.ErrHalted, o.out)
+}
+
+// waitWorkers is how long the coordinator waits for a first worker. Local
+// workers are known to come: their discovery (each tool probe bounded at
+// tool.ProbeTimeout) may take longer than 15 s on a loaded machine, and a
+// campaign that starts without them ends with nothing judged (exit 2); it
+// starts as soon as one advertises, so the bound costs nothing otherwise.
+func (o *campaignOptions) waitWorkers() time.Duration {
+	if o.localWorkers > 0 {
+		return time.Minute
+	}
+	return 15 * time.Second
 }
 
 // config is the campaign config the flags ask for.

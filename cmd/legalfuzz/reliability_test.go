@@ -84,7 +84,7 @@ func TestCampaignWithoutWorkersRefused(t *testing.T) {
 // judged.
 func TestCampaignWithHungToolchain(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits 15 s for a worker")
+		t.Skip("waits a minute for a worker")
 	}
 	shortProbes(t)
 	out := t.TempDir()
