@@ -117,16 +117,21 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	defer w.stopAfterGrace(ctx)()
 	var wg sync.WaitGroup
-	errs := make(chan error, len(w.cfg.Oracles)+2)
+	errs := make(chan error, 2*len(w.cfg.Oracles)+2)
 	wg.Add(1)
 	go func() { defer wg.Done(); errs <- w.advertise(ctx) }()
+	// Each oracle reads its jobs and, beside them, its urgent lane: a
+	// minimizer's candidate is judged at once, not after the job in hand.
 	for _, o := range w.cfg.Oracles {
-		c, err := queue.JobConsumer(ctx, w.js, w.cfg.Queue, o.Name())
-		if err != nil {
-			return err
+		for _, lane := range []func(context.Context, jetstream.JetStream, queue.Config, string) (jetstream.Consumer, error){
+			queue.JobConsumer, queue.UrgentConsumer} {
+			c, err := lane(ctx, w.js, w.cfg.Queue, o.Name())
+			if err != nil {
+				return err
+			}
+			wg.Add(1)
+			go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleJob(o, m) }) }()
 		}
-		wg.Add(1)
-		go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleJob(o, m) }) }()
 	}
 	if w.cfg.Fuzz != nil {
 		c, err := queue.FuzzConsumer(ctx, w.js, w.cfg.Queue)
@@ -147,7 +152,7 @@ func (w *Worker) Run(ctx context.Context) error {
 
 // capability is what the worker advertises.
 func (w *Worker) capability() queue.Capability {
-	c := queue.Capability{Worker: w.cfg.Name, Oracles: w.cfg.Statuses, Fuzz: w.cfg.Fuzz != nil}
+	c := queue.Capability{Worker: w.cfg.Name, Oracles: w.cfg.Statuses, Fuzz: w.cfg.Fuzz != nil, Urgent: true}
 	c.Host, _ = os.Hostname()
 	return c
 }

@@ -117,26 +117,41 @@ func (r *Remote) Versions(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
-// offered maps each oracle the live workers offer to the domains it judges.
-func (r *Remote) offered(ctx context.Context) (map[string][]string, error) {
+// offer is what the live workers offer of one oracle: the domains it
+// judges, and whether every worker running it reads the urgent lane.
+type offer struct {
+	domains []string
+	urgent  bool
+}
+
+// offered maps each oracle the live workers offer to its offer.
+func (r *Remote) offered(ctx context.Context) (map[string]*offer, error) {
 	caps, err := Workers(ctx, r.js)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]string{}
+	out := map[string]*offer{}
 	for _, c := range caps {
 		for _, s := range c.Oracles {
-			if s.Available {
-				out[s.Name] = append(out[s.Name], s.Domains...)
+			if !s.Available {
+				continue
 			}
+			o := out[s.Name]
+			if o == nil {
+				o = &offer{urgent: true}
+				out[s.Name] = o
+			}
+			o.domains = append(o.domains, s.Domains...)
+			o.urgent = o.urgent && c.Urgent
 		}
 	}
 	return out, nil
 }
 
-// publish sends one job per (oracle, domain, batch) and returns the pairs
-// whose verdicts are due.
-func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, names []string, offered map[string][]string) (map[pending]bool, error) {
+// publish sends one job per (oracle, domain, batch), on the urgent lane
+// where every worker of the oracle reads it, and returns the pairs whose
+// verdicts are due.
+func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, names []string, offered map[string]*offer) (map[pending]bool, error) {
 	size := r.BatchSize
 	if size < 1 {
 		size = 256
@@ -146,7 +161,7 @@ func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, na
 		byDomain := map[string][]WireCase{}
 		var doms []string
 		for _, c := range cases {
-			if !slices.Contains(offered[name], c.Domain) {
+			if !slices.Contains(offered[name].domains, c.Domain) {
 				continue
 			}
 			if _, ok := byDomain[c.Domain]; !ok {
@@ -155,8 +170,12 @@ func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, na
 			byDomain[c.Domain] = append(byDomain[c.Domain], WireCase{ID: c.ID, Data: c.Value.Encode()})
 			want[pending{c.ID, name}] = true
 		}
+		publish := PublishJobs
+		if offered[name].urgent {
+			publish = PublishUrgent
+		}
 		for _, dom := range doms {
-			if err := PublishJobs(ctx, r.js, id, name, dom, byDomain[dom], size); err != nil {
+			if err := publish(ctx, r.js, id, name, dom, byDomain[dom], size); err != nil {
 				return nil, err
 			}
 		}

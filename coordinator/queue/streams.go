@@ -58,7 +58,7 @@ func Pull() jetstream.PullMaxBytes { return jetstream.PullMaxBytes(PullBytes) }
 func Setup(ctx context.Context, js jetstream.JetStream, cfg Config) error {
 	cfg = cfg.withDefaults()
 	streams := []jetstream.StreamConfig{
-		{Name: streamJobs, Subjects: []string{SubjectJobs + ".>", SubjectFuzz + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
+		{Name: streamJobs, Subjects: []string{SubjectJobs + ".>", SubjectUrgent + ".>", SubjectFuzz + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
 		{Name: streamResults, Subjects: []string{SubjectResults + ".>", SubjectDead + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
 		{Name: streamInputs, Subjects: []string{SubjectInputs + ".>"}, Retention: jetstream.WorkQueuePolicy, Replicas: cfg.Replicas},
 	}
@@ -143,6 +143,11 @@ func consumer(ctx context.Context, js jetstream.JetStream, cfg Config, stream, n
 // each job goes to exactly one of them.
 func JobConsumer(ctx context.Context, js jetstream.JetStream, cfg Config, oracle string) (jetstream.Consumer, error) {
 	return consumer(ctx, js, cfg, streamJobs, consumerName("jobs", oracle), SubjectJobs+"."+token(oracle)+".>")
+}
+
+// UrgentConsumer is JobConsumer for the oracle's urgent lane.
+func UrgentConsumer(ctx context.Context, js jetstream.JetStream, cfg Config, oracle string) (jetstream.Consumer, error) {
+	return consumer(ctx, js, cfg, streamJobs, consumerName("urgent", oracle), SubjectUrgent+"."+token(oracle)+".>")
 }
 
 // FuzzConsumer is the durable consumer fuzz workers share.
@@ -242,9 +247,18 @@ func MessageID(m jetstream.Msg) string {
 // Remote panel send work alike. A job's batch is named by its first case
 // and its oracle, for the logs.
 func PublishJobs(ctx context.Context, js jetstream.JetStream, campaign, oracle, dom string, cases []WireCase, size int) error {
+	return publishJobs(ctx, js, JobSubject(oracle, dom), campaign, oracle, dom, cases, size)
+}
+
+// PublishUrgent is PublishJobs on the urgent lane.
+func PublishUrgent(ctx context.Context, js jetstream.JetStream, campaign, oracle, dom string, cases []WireCase, size int) error {
+	return publishJobs(ctx, js, UrgentSubject(oracle, dom), campaign, oracle, dom, cases, size)
+}
+
+func publishJobs(ctx context.Context, js jetstream.JetStream, subject, campaign, oracle, dom string, cases []WireCase, size int) error {
 	for part := range slices.Chunk(cases, max(size, 1)) {
 		job := Job{V: Version, Campaign: campaign, Oracle: oracle, Domain: dom, Batch: part[0].ID + "-" + oracle, Cases: part}
-		if _, err := js.Publish(ctx, JobSubject(oracle, dom), Encode(job)); err != nil {
+		if _, err := js.Publish(ctx, subject, Encode(job)); err != nil {
 			return fmt.Errorf("publish job for %s: %w", oracle, err)
 		}
 	}

@@ -94,6 +94,10 @@ type Capability struct {
 	// lacks); empty when it can. A campaign stops on it, naming it, rather
 	// than wait for results that cannot come.
 	Fault string `json:"fault,omitempty"`
+	// Urgent says the worker reads the urgent lane (UrgentSubject) beside
+	// its jobs; a Remote panel sends there only when every live worker of
+	// an oracle does, so an older worker never leaves a job unread.
+	Urgent bool `json:"urgent,omitempty"`
 }
 
 // Encode marshals a message; our own types always marshal.
@@ -132,6 +136,7 @@ func Decode[T any](data []byte) (T, error) {
 // Subjects. Oracle names go into subject tokens, sanitized.
 const (
 	SubjectJobs     = "jobs"
+	SubjectUrgent   = "urgent"
 	SubjectFuzz     = "fuzz"
 	SubjectResults  = "results"
 	SubjectDead     = "deadletters"
@@ -158,6 +163,13 @@ func consumerName(prefix, name string) string {
 // JobSubject is where jobs for an oracle and domain go.
 func JobSubject(oracle, domain string) string {
 	return SubjectJobs + "." + token(oracle) + "." + token(domain)
+}
+
+// UrgentSubject is the urgent lane for an oracle and domain: a
+// minimizer's candidates and a night's replays, which a worker judges
+// beside the job in hand rather than behind the campaign's queue.
+func UrgentSubject(oracle, domain string) string {
+	return SubjectUrgent + "." + token(oracle) + "." + token(domain)
 }
 
 // FuzzSubject is where fuzz slices for a domain go.
