@@ -157,16 +157,28 @@ func recheck(ctx context.Context, s *store.Store, panel oracles.Panel, b store.B
 // lowering drops to one on sm_80 that is wrong for another reason; nor
 // must the case become one the policy expects.
 func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c domain.Case) ([]oracles.Verdict, policy.Signature, bool, error) {
+	byCase, err := panel.Judge(ctx, []domain.Case{c}, signatureJudges(b))
+	if err != nil {
+		return nil, policy.Signature{}, false, err
+	}
+	vs := byCase[c.ID]
+	sig, same := showsSignature(b, c, vs)
+	return vs, sig, same, nil
+}
+
+// signatureJudges are the oracles sameSignature asks: the bucket's pair
+// and spec/ptxisa.
+func signatureJudges(b store.Bucket) []string {
 	pair := b.Signature.Pair
 	names := []string{pair.A, pair.B}
 	if pair.A != oracles.SpecPTXISA && pair.B != oracles.SpecPTXISA {
 		names = append(names, oracles.SpecPTXISA)
 	}
-	byCase, err := panel.Judge(ctx, []domain.Case{c}, names)
-	if err != nil {
-		return nil, policy.Signature{}, false, err
-	}
-	vs := byCase[c.ID]
+	return names
+}
+
+// showsSignature is sameSignature on verdicts already given.
+func showsSignature(b store.Bucket, c domain.Case, vs []oracles.Verdict) (policy.Signature, bool) {
 	for _, d := range policy.PolicyFor(c.Domain).On(b.Signature.Pair).Evaluate(c, vs) {
 		sig := policy.SignatureOf(d)
 		if d.Pair != b.Signature.Pair || !d.Finding() || b.Signature.SpecKind != "" && sig.SpecKind != b.Signature.SpecKind {
@@ -175,8 +187,8 @@ func sameSignature(ctx context.Context, panel oracles.Panel, b store.Bucket, c d
 		asIf := sig
 		asIf.Rule = b.Signature.Rule
 		if asIf.Key() == b.Key || slices.Contains(asIf.AltKeys(), b.Key) {
-			return vs, sig, true, nil
+			return sig, true
 		}
 	}
-	return vs, policy.Signature{}, false, nil
+	return policy.Signature{}, false
 }

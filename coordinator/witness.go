@@ -52,19 +52,42 @@ func (w *witnesses) firing(v domain.Value) []string {
 
 func (w *witnesses) rank(v domain.Value) int { return len(w.firing(v)) }
 
-// shows is the minimizer's predicate: the tool still mis-judges v as the
-// bucket says (sameSignature), whatever rule v breaks.
-func (w *witnesses) shows(ctx context.Context, v domain.Value) (bool, error) {
-	c := domain.NewCase(w.d.Name, v)
-	if ok, seen := w.shown[c.ID]; seen {
-		return ok, nil
+// shows is the minimizer's predicate: the tool still mis-judges each of vs
+// as the bucket says (sameSignature), whatever rule it breaks. The cases
+// not seen yet are judged in one panel call: a window of candidates is one
+// job per oracle.
+func (w *witnesses) shows(ctx context.Context, vs []domain.Value) ([]bool, error) {
+	cases := make([]domain.Case, len(vs))
+	var ask []domain.Case
+	for i, v := range vs {
+		cases[i] = domain.NewCase(w.d.Name, v)
+		if _, seen := w.shown[cases[i].ID]; !seen {
+			ask = append(ask, cases[i])
+		}
 	}
-	_, _, ok, err := sameSignature(ctx, w.panel, w.b, c)
+	if len(ask) > 0 {
+		byCase, err := w.panel.Judge(ctx, ask, signatureJudges(w.b))
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range ask {
+			_, w.shown[c.ID] = showsSignature(w.b, c, byCase[c.ID])
+		}
+	}
+	out := make([]bool, len(cases))
+	for i, c := range cases {
+		out[i] = w.shown[c.ID]
+	}
+	return out, nil
+}
+
+// showsOne is shows for one value.
+func (w *witnesses) showsOne(ctx context.Context, v domain.Value) (bool, error) {
+	ok, err := w.shows(ctx, []domain.Value{v})
 	if err != nil {
 		return false, err
 	}
-	w.shown[c.ID] = ok
-	return ok, nil
+	return ok[0], nil
 }
 
 // find minimizes the example ex within budget predicate calls. A bucket
@@ -77,7 +100,7 @@ func (w *witnesses) find(ctx context.Context, ex domain.Value, budget int) ([]wi
 	if len(rules) < 2 || !w.b.Signature.KeysRule() {
 		return w.one(ctx, ex, budget, "")
 	}
-	if ok, err := w.shows(ctx, ex); err != nil || !ok {
+	if ok, err := w.showsOne(ctx, ex); err != nil || !ok {
 		return nil, firstErr(err, minimize.ErrNotFailing)
 	}
 	per := max(1, budget/len(rules))

@@ -20,9 +20,27 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 )
 
-// Predicate reports whether a candidate still shows the failure (the same
-// signature). Its error aborts minimization (a harness failure, not "no").
-type Predicate func(ctx context.Context, v domain.Value) (bool, error)
+// Predicate reports, for each candidate, whether it still shows the
+// failure (the same signature). It is asked about several candidates at a
+// time: a judge a round trip away (a worker over NATS) answers a window of
+// them in one job rather than one job each. Its error aborts minimization
+// (a harness failure, not "no").
+type Predicate func(ctx context.Context, vs []domain.Value) ([]bool, error)
+
+// Each makes a Predicate of a function that answers one value at a time.
+func Each(f func(ctx context.Context, v domain.Value) (bool, error)) Predicate {
+	return func(ctx context.Context, vs []domain.Value) ([]bool, error) {
+		out := make([]bool, len(vs))
+		for i, v := range vs {
+			ok, err := f(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ok
+		}
+		return out, nil
+	}
+}
 
 // Shrinker is implemented by domain values that know structural shrinks the
 // generic field walk cannot find (dropping a role or an op of a schedule).
@@ -32,7 +50,8 @@ type Shrinker interface {
 
 // Options bound a minimization.
 type Options struct {
-	// Budget is the most predicate calls; zero means 500.
+	// Budget is the most candidates the predicate is asked about; zero
+	// means 500.
 	Budget int
 	// Rank, when set, counts what is wrong with a value besides its size
 	// (the rules it breaks). The walk then orders values by rank before
@@ -51,7 +70,8 @@ type Result struct {
 	Value domain.Value
 	// Steps is how many candidates were accepted (each made the value smaller).
 	Steps int
-	// Calls counts predicate calls (cache hits excluded).
+	// Calls counts the candidates the predicate was asked about (cache
+	// hits excluded).
 	Calls int
 	// Exhausted is set when the budget ran out before a fixed point.
 	Exhausted bool
@@ -106,21 +126,54 @@ type minimizer struct {
 
 // test answers the predicate for v, from the cache when it can.
 func (m *minimizer) test(ctx context.Context, v domain.Value) (bool, error) {
-	id := domain.ID(m.d.Name, v.Encode())
-	if ok, seen := m.cache[id]; seen {
-		return ok, nil
-	}
-	if m.calls >= m.budget {
-		return false, nil
-	}
-	m.calls++
-	ok, err := m.pred(ctx, v)
+	ok, err := m.testAll(ctx, []domain.Value{v})
 	if err != nil {
-		return false, fmt.Errorf("predicate: %w", err)
+		return false, err
 	}
-	m.cache[id] = ok
-	return ok, nil
+	return ok[0], nil
 }
+
+// testAll answers the predicate for each of vs: from the cache where it
+// can, the rest in one call while the budget lasts (past it, "no").
+func (m *minimizer) testAll(ctx context.Context, vs []domain.Value) ([]bool, error) {
+	ids := make([]string, len(vs))
+	var ask []domain.Value
+	var askIDs []string
+	for i, v := range vs {
+		ids[i] = domain.ID(m.d.Name, v.Encode())
+		if _, seen := m.cache[ids[i]]; !seen && !slices.Contains(askIDs, ids[i]) && m.calls+len(ask) < m.budget {
+			ask, askIDs = append(ask, v), append(askIDs, ids[i])
+		}
+	}
+	if len(ask) > 0 {
+		m.calls += len(ask)
+		got, err := m.pred(ctx, ask)
+		if err == nil && len(got) != len(ask) {
+			err = fmt.Errorf("%d answers for %d candidates", len(got), len(ask))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("predicate: %w", err)
+		}
+		for i, id := range askIDs {
+			m.cache[id] = got[i]
+		}
+	}
+	out := make([]bool, len(vs))
+	for i, id := range ids {
+		out[i] = m.cache[id]
+	}
+	return out, nil
+}
+
+// Candidate windows: pass asks about the next window of candidates at a
+// time and takes the first that still fails, as if it had asked one by
+// one. The window starts small, since a step often succeeds early, and
+// doubles after each window in which none did: a fixed point, where every
+// candidate is asked, costs a few round trips rather than one each.
+const (
+	firstWindow = 4
+	maxWindow   = 32
+)
 
 // pass tries the candidates smaller than v, smallest first, and returns the
 // first that still fails, or nil at a fixed point.
@@ -132,16 +185,18 @@ func (m *minimizer) pass(ctx context.Context, v domain.Value) (domain.Value, err
 	cands = append(cands, fieldCandidates(v)...)
 	cands = append(cands, m.legal.candidates(v)...)
 	cands = m.smallestFirst(v, cands)
-	for _, c := range cands {
+	for window := firstWindow; len(cands) > 0; window = min(2*window, maxWindow) {
 		if m.calls >= m.budget {
 			return nil, nil
 		}
-		fails, err := m.test(ctx, c)
+		win := cands[:min(window, len(cands))]
+		cands = cands[len(win):]
+		fails, err := m.testAll(ctx, win)
 		if err != nil {
 			return nil, err
 		}
-		if fails {
-			return c, nil
+		if i := slices.Index(fails, true); i >= 0 {
+			return win[i], nil
 		}
 	}
 	return nil, nil

@@ -17,10 +17,16 @@ import (
 
 // firesRule is a predicate: the value's seed ladder fires rule id.
 func firesRule(set spec.Set, domainName, id string) Predicate {
-	return func(_ context.Context, v domain.Value) (bool, error) {
+	return Each(func(_ context.Context, v domain.Value) (bool, error) {
 		j, err := spec.JudgeValue(set, domainName, v)
 		return err == nil && !j.Accept && j.Rule.ID == id, err
-	}
+	})
+}
+
+// holds asks pred about one value.
+func holds(pred Predicate, v domain.Value) bool {
+	ok, err := pred(context.Background(), []domain.Value{v})
+	return err == nil && ok[0]
 }
 
 // TestPlantedKindWord plants seed rule 10 (collector::a::use with ashift) in a
@@ -43,7 +49,7 @@ func TestPlantedKindWord(t *testing.T) {
 	if got != want {
 		t.Fatalf("minimized to %+v (%d steps, %d calls), want %+v", got, res.Steps, res.Calls, want)
 	}
-	if ok, _ := pred(context.Background(), got); !ok {
+	if !holds(pred, got) {
 		t.Fatal("the minimized case no longer fails")
 	}
 }
@@ -65,7 +71,7 @@ func TestMinimizeEveryDomain(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", j.Rule.ID, err)
 				}
-				if ok, _ := pred(context.Background(), res.Value); !ok {
+				if !holds(pred, res.Value) {
 					t.Fatalf("%s: minimized case no longer fires", j.Rule.ID)
 				}
 				if size(reflect.ValueOf(v)) < size(reflect.ValueOf(res.Value)) {
@@ -88,7 +94,7 @@ func TestNotFailing(t *testing.T) {
 // budget bounds the calls.
 func TestCacheAndBudget(t *testing.T) {
 	calls := 0
-	pred := func(_ context.Context, v domain.Value) (bool, error) { calls++; return true, nil }
+	pred := Each(func(_ context.Context, v domain.Value) (bool, error) { calls++; return true, nil })
 	v := kindword.Seeds()[0]
 	res, err := Minimize(context.Background(), kindword.Domain, v, pred, Options{Budget: 2})
 	if err != nil {
@@ -114,6 +120,41 @@ func TestCacheAndBudget(t *testing.T) {
 // target, a larger value, has the PTX version. A bf16 m8n8k4 row.row mma
 // breaks shape and layout (bf16 is row.col): B's layout must move up to
 // col, a value the legal seeds give it.
+// TestWindowsAskLessOften: asked a window of candidates at a time, the
+// minimizer ends where one-at-a-time asking ends (the first failing
+// candidate of each pass wins either way), in far fewer round trips.
+func TestWindowsAskLessOften(t *testing.T) {
+	v := kindword.Value{Kind: kindword.F16, CTAGroup: 1, WS: true, ATMem: true, ScaleInputAcc: true, ScaleInputD: 9,
+		CollectorA: kindword.Use, AShift: true, ArchConditional: true, Tgt: target.MustParse("sm_100a", "")}
+	fires := firesRule(spec.Seed, kindword.Name, "seed.kindword.10-collector-ashift")
+	trips, asked := 0, 0
+	windowed := func(ctx context.Context, vs []domain.Value) ([]bool, error) {
+		trips, asked = trips+1, asked+len(vs)
+		return fires(ctx, vs)
+	}
+	res, err := Minimize(context.Background(), kindword.Domain, v, windowed, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := 0
+	single := Each(func(ctx context.Context, v domain.Value) (bool, error) {
+		one++
+		ok, err := fires(ctx, []domain.Value{v})
+		return err == nil && ok[0], err
+	})
+	want, err := Minimize(context.Background(), kindword.Domain, v, single, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Value != want.Value || res.Steps != want.Steps {
+		t.Fatalf("windows ended at %+v in %d steps; one at a time at %+v in %d", res.Value, res.Steps, want.Value, want.Steps)
+	}
+	if asked != res.Calls || trips*3 > one {
+		t.Errorf("windows: %d round trips for %d candidates (Calls %d); one at a time: %d; want a third of the trips at most", trips, asked, res.Calls, one)
+	}
+	t.Logf("windows: %d trips, %d candidates; one at a time: %d", trips, asked, one)
+}
+
 func TestRankMovesTowardLegal(t *testing.T) {
 	firing := func(v domain.Value) []string {
 		rs, err := spec.FiringRules(spec.PTXISA, mma.Name, v)
@@ -138,9 +179,9 @@ func TestRankMovesTowardLegal(t *testing.T) {
 		if got := firing(v); !slices.Equal(got, []string{tc.lacks, tc.other}) {
 			t.Fatalf("the planted case breaks %v", got)
 		}
-		lacks := func(_ context.Context, v domain.Value) (bool, error) {
+		lacks := Each(func(_ context.Context, v domain.Value) (bool, error) {
 			return slices.Contains(firing(v), tc.lacks), nil
-		}
+		})
 		res, err := Minimize(context.Background(), mma.Domain, v, lacks, Options{Rank: rank})
 		if err != nil {
 			t.Fatal(err)
