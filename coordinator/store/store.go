@@ -274,6 +274,12 @@ func countCases(tx *bolt.Tx, campaign string, recs []CaseRecord) error {
 // enqueues them again, and duplicate verdicts are skipped on commit. A case
 // all of whose verdicts came first gets its verdict vector counted here.
 //
+// An oracle added to a case already marked may have judged it already,
+// outside the campaign's jobs: a found-in replay of a bucket whose example
+// the sampled judge had been left out of. Its verdict is counted judged
+// here, since the job's own verdict will be a duplicate the commit skips
+// (it was counted owed forever, and the drain waited its whole timeout).
+//
 // A case already marked gains the oracles it lacked: two producers that made
 // the same case both publish its jobs, one of them to a sampled judge the
 // other left out (its backlog was full), and whichever marks second must not
@@ -283,7 +289,7 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketCases)
 		n := 0
-		perOracle := map[string]int{}
+		perOracle, judged := map[string]int{}, map[string]int{}
 		var res CommitResult
 		st := newSettler(tx)
 		for id, orcs := range oraclesByCase {
@@ -294,6 +300,11 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 			added := slices.DeleteFunc(slices.Clone(orcs), func(o string) bool { return slices.Contains(r.Enqueued, o) })
 			if !ok || r.Enqueued != nil && len(added) == 0 {
 				continue
+			}
+			for _, o := range added {
+				if r.Enqueued != nil && tx.Bucket(bucketVerdicts).Get(verdictKey(id, o)) != nil {
+					judged[o]++
+				}
 			}
 			r.Enqueued = append(slices.Clip(r.Enqueued), added...)
 			if r.Enqueued == nil {
@@ -320,6 +331,10 @@ func (s *Store) MarkEnqueued(campaign string, oraclesByCase map[string][]string)
 			c.Stats.Enqueued += n
 			for o, k := range perOracle {
 				c.Oracle(o).Enqueued += k
+			}
+			for o, k := range judged {
+				c.Stats.Judged += k
+				c.Oracle(o).Judged += k
 			}
 			res.countSignal(c)
 		})

@@ -340,6 +340,35 @@ func TestMarkEnqueuedAddsWhatTheFirstMarkLacked(t *testing.T) {
 	}
 }
 
+// TestMarkEnqueuedCountsWhatAReplayJudged: a found-in replay (a commit of
+// no campaign) judged a case with the sampled judge the campaign had left
+// it out of; the campaign then sends it that judge too (a lattice row it
+// had made otherwise). The job's verdict is a duplicate the commit skips,
+// so the mark counts the replay's verdict judged: nothing stays owed.
+func TestMarkEnqueuedCountsWhatAReplayJudged(t *testing.T) {
+	s := markedCampaign(t, "fixed", "a")
+	v := oracles.Verdict{Oracle: "samp", Case: "a", Domain: "kindword", Kind: oracles.Accept}
+	if _, err := s.CommitVerdicts(store.Commit{Verdicts: []oracles.Verdict{v}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkEnqueued("c", map[string][]string{"a": {"samp"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CommitVerdicts(store.Commit{Campaign: "c", Oracle: "samp", Verdicts: []oracles.Verdict{v}}); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := s.GetCampaign("c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Oracle("samp"); got.Enqueued != 1 || got.Judged != 1 {
+		t.Errorf("samp enqueued %d, judged %d; want 1, 1", got.Enqueued, got.Judged)
+	}
+	if n := c.Stats.Outstanding() - c.Oracle("fixed").Enqueued + c.Oracle("fixed").Judged; n != 0 {
+		t.Errorf("the replayed pair is still owed: outstanding %d besides fixed's", n)
+	}
+}
+
 // TestBucketCaseFallsBackToTheExample: a store written before minimized
 // cases were kept whatever the night dropped can name a minimized case it
 // lacks; the bucket's example stands for it, and a bucket with neither is
