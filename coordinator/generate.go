@@ -27,15 +27,6 @@ const (
 // Generators lists the accepted values of CampaignConfig.Generator.
 var Generators = []string{GenNative, GenRandom, GenStructured, GenAll, GenNone}
 
-// Pacing bounds, in batches of the campaign's batch size, of each wanted
-// oracle's own queue (its enqueued cases not yet judged): generation tops a
-// queue up below lowBatches and never adds to a domain one of whose oracles
-// holds highBatches, so no oracle waits and no queue grows without bound.
-const (
-	lowBatches  = 2
-	highBatches = 6
-)
-
 // structuredOn reports whether the campaign runs the structured generator.
 func structuredOn(cfg store.CampaignConfig) bool {
 	return cfg.Generator == "" || cfg.Generator == GenAll || cfg.Generator == GenStructured
@@ -56,8 +47,9 @@ type generator struct {
 	counts   map[string]int    // feature -> cases that showed it
 	counted  time.Time         // when counts were last read from the store
 	rng      *rand.Rand
-	disabled map[string]string // domain -> why it cannot be generated
-	sweep    *sweeper          // each domain's lattice sweep, beside mutation
+	disabled map[string]string             // domain -> why it cannot be generated
+	sweep    *sweeper                      // each domain's lattice sweep, beside mutation
+	seeds    map[string][]store.CaseRecord // domain -> seed cases not yet judged
 }
 
 // parent is one corpus value with what makes it worth mutating.
@@ -71,7 +63,8 @@ type parent struct {
 // described is left to the other generators, with the reason logged once.
 func newGenerator(domains []string, seed int64) *generator {
 	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, reach: map[string]*reach{}, counts: map[string]int{},
-		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}, sweep: newSweeper()}
+		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}, sweep: newSweeper(),
+		seeds: map[string][]store.CaseRecord{}}
 	for _, name := range domains {
 		d, ok := fuzz.Lookup(name)
 		if !ok {
@@ -108,6 +101,30 @@ func (g *generator) add(entries []store.CorpusEntry) {
 		}
 		g.reach[e.Domain].add(p)
 	}
+}
+
+// queueSeeds queues a domain's seed cases: its first batches.
+func (g *generator) queueSeeds(dom string, recs []store.CaseRecord) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.seeds[dom] = append(g.seeds[dom], recs...)
+}
+
+// takeSeeds takes up to n of the domain's queued seed cases.
+func (g *generator) takeSeeds(dom string, n int) []store.CaseRecord {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	q := g.seeds[dom]
+	n = min(n, len(q))
+	g.seeds[dom] = q[n:]
+	return q[:n:n]
+}
+
+// seedsLeft counts the seed cases still queued.
+func (g *generator) seedsLeft(dom string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.seeds[dom])
 }
 
 // setCounts replaces the feature counts that rarity is judged by.
@@ -307,14 +324,17 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 			return false, err
 		}
 	}
-	size, _, high := c.pacing(camp)
+	p := c.pacing(camp)
+	size := p.room(slices.DeleteFunc(c.oraclesFor(dom), c.sampled))
 	now := time.Now().UTC()
-	var recs []store.CaseRecord
+	recs := c.gen.takeSeeds(dom, size)
 	var sweep *store.Sweep
-	if c.roomToSweep(camp, dom, high) {
+	if len(recs) == 0 && p.roomToSweep(dom) {
 		recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(size/sweepShare, 1), now)
 	}
-	recs = append(recs, c.gen.batch(dom, camp.ID, size-len(recs), now)...)
+	if len(recs) == 0 || sweep != nil {
+		recs = append(recs, c.gen.batch(dom, camp.ID, size-len(recs), now)...)
+	}
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
 		return false, err
 	}
@@ -331,22 +351,19 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 // roomToSweep reports whether every judge of the domain, sampled ones
 // included, has room for more cases: each judges every row of a sweep, so
 // the sweep waits for the slowest, while mutation goes on.
-func (c *Coordinator) roomToSweep(camp store.Campaign, dom string, high int) bool {
-	for _, o := range c.oraclesFor(dom) {
-		if backlog(camp, o) >= high {
-			return false
-		}
-	}
-	return true
+func (p pace) roomToSweep(dom string) bool {
+	return !slices.ContainsFunc(p.c.oraclesFor(dom), p.full)
 }
 
 // pickGenDomain picks the domain to generate for: among those the most
 // starved hungry oracle judges and whose oracles all have room, a domain
 // never generated yet first, else by GenWeight. Empty: nothing to do.
 // Sampled judges pace nothing: they get the cases they have room for.
+// The most starved oracle is the one whose queue is the smallest share of
+// its low mark.
 func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
-	_, low, high := c.pacing(camp)
-	hungry, least := "", low
+	p := c.pacing(camp)
+	hungry, least := "", 1.0
 	byDomain := map[string][]string{}
 	for _, d := range camp.Config.Domains {
 		if c.gen.fields[d] == nil {
@@ -354,8 +371,9 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 		}
 		byDomain[d] = slices.DeleteFunc(c.oraclesFor(d), c.sampled)
 		for _, o := range byDomain[d] {
-			if n := backlog(camp, o); n < least {
-				hungry, least = o, n
+			low, _ := p.marks(o)
+			if share := float64(backlog(camp, o)) / float64(low); share < least {
+				hungry, least = o, share
 			}
 		}
 	}
@@ -365,8 +383,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	var eligible []string
 	for _, d := range camp.Config.Domains {
 		orcs := byDomain[d]
-		full := slices.ContainsFunc(orcs, func(o string) bool { return backlog(camp, o) >= high })
-		if slices.Contains(orcs, hungry) && !full {
+		if slices.Contains(orcs, hungry) && !slices.ContainsFunc(orcs, p.full) {
 			eligible = append(eligible, d)
 		}
 	}
@@ -385,8 +402,8 @@ func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 		}
 		weights[i] = GenWeight(s)
 		switch {
-		case s.Generated == 0:
-			weights[i] = 1e9 // every domain is generated for at once
+		case s.Generated == 0 || c.gen.seedsLeft(d) > 0:
+			weights[i] = 1e9 // every domain's seeds are judged, and it is generated for, at once
 		case c.gen.sweep.sweeping(d):
 			weights[i] = 1e6
 		}

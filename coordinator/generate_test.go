@@ -246,3 +246,61 @@ func sweptCases(t *testing.T, db *store.Store, dom string) map[string]bool {
 	}
 	return ids
 }
+
+// TestSeedsPacedAndLeftForTheNext: a campaign's seed values are its first
+// generated batches, paced by its judges like the rest: a campaign too
+// short for them all stores only what its judge could take, and the next
+// campaign on the store judges the rest first. (Enqueued at once, a first
+// campaign's seeds held the MLIR judges past a 60 s campaign, and its drain
+// waited for them.)
+func TestSeedsPacedAndLeftForTheNext(t *testing.T) {
+	_, nc := queuetest.Embedded(t)
+	db := storetest.Open(t, "")
+	orc := testoracle.New(testoracle.Config{Name: "fixed-slow", Latency: 200 * time.Millisecond, Domains: []string{"kindword"}})
+	ctx := runWorker(t, nc, orc)
+	ids := map[string]bool{}
+	d, _ := fuzz.Lookup("kindword")
+	for _, v := range d.Seeds() {
+		ids[domain.NewCase("kindword", v).ID] = true
+	}
+	run := func(d time.Duration) store.Campaign {
+		t.Helper()
+		coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second, Seeds: true,
+			Config: store.CampaignConfig{Domains: []string{"kindword"}, Oracles: []string{"fixed-slow"},
+				Duration: d, BatchSize: 2, Generator: coordinator.GenStructured}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		camp, err := coord.Run(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return camp
+	}
+	first := run(time.Second)
+	if first.Stats.Cases == 0 || first.Stats.Cases >= len(ids) {
+		t.Fatalf("the first campaign stored %d cases; want some of the %d seeds, not all (its judge takes 10 a second)", first.Stats.Cases, len(ids))
+	}
+	second := run(8 * time.Second)
+	var all []string
+	for id := range ids {
+		all = append(all, id)
+	}
+	known, err := db.Cases(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped, err := db.Dropped(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := range ids {
+		if _, ok := known[id]; !ok && !dropped[id] {
+			t.Errorf("seed %s was judged by neither campaign", id)
+		}
+	}
+	if second.Stats.Cases < len(ids)-first.Stats.Cases {
+		t.Errorf("the second campaign stored %d cases; want at least the %d seeds the first left", second.Stats.Cases, len(ids)-first.Stats.Cases)
+	}
+	t.Logf("first campaign: %d cases, drained in %s; second: %d", first.Stats.Cases, first.Draining, second.Stats.Cases)
+}

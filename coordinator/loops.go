@@ -400,11 +400,12 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		byDomain[r.Domain] = append(byDomain[r.Domain], r)
 	}
 	camp := c.Campaign()
+	p := c.pacing(camp)
 	marked := map[string][]string{}
 	for dom, rs := range byDomain {
 		all := c.oraclesFor(dom)
 		orcs := slices.DeleteFunc(slices.Clone(all), func(o string) bool {
-			return !stranded && c.sampled(o) && backlog(camp, o) >= highBatches*camp.Config.BatchSize
+			return !stranded && c.sampled(o) && p.full(o)
 		})
 		swept, rest := splitSwept(rs)
 		for _, o := range all {

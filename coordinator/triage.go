@@ -31,16 +31,10 @@ type TriageOptions struct {
 // DefaultTail is a fifth of the duration, at least 30 s.
 func DefaultTail(duration time.Duration) time.Duration { return max(duration/5, 30*time.Second) }
 
-// Triage pacing (see pacing): generation's last stretch keeps each
-// oracle's queue to one or two batches of triageBatch cases, so that a
-// candidate, which the minimizer judges one at a time, waits behind a few
-// dozen cases rather than a thousand. Triage's share of judge time is one
-// bucket at a time while generation still finds new features, more once
-// it stalls (stallAfter without one) and every slot after generation.
-const (
-	triageBatch = 32
-	stallAfter  = 10 * time.Second
-)
+// stallAfter is how long generation goes without a new feature or bucket
+// before triage takes every slot: triage's share of judge time is one
+// bucket at a time while generation still finds something new.
+const stallAfter = 10 * time.Second
 
 // triager minimizes the buckets of a campaign: those earlier campaigns left
 // first, then the new ones as they appear.
@@ -130,17 +124,6 @@ func (t *triager) width() int {
 		return 1
 	}
 	return max(2, runtime.GOMAXPROCS(0))
-}
-
-// busy reports whether a bucket is being minimized: generation paces to
-// leave its candidates room.
-func (t *triager) busy() bool {
-	if t == nil {
-		return false
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.running > 0
 }
 
 // idle reports whether nothing waits and nothing runs.
@@ -379,34 +362,4 @@ func (t *triager) deadline() time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.tailEnds
-}
-
-// pacing is generation's batch size and its low and high marks of an
-// oracle's queue, in cases (see lowBatches, triageBatch). In generation's
-// last stretch (windDown) batches are small and queues shallow, so that
-// what is queued at --duration drains in seconds: the drain is work after
-// generation too. While a bucket is minimized, batches keep the campaign's
-// size and queues hold one to three of them, so a candidate waits behind
-// less: small batches then (a tool run per 32 cases) cost the MLIR judges
-// a third to a half of their cases in a 60 s campaign (docs/generation.md).
-func (c *Coordinator) pacing(camp store.Campaign) (size, low, high int) {
-	size = camp.Config.BatchSize
-	switch {
-	case c.triage != nil && camp.Config.Duration-camp.Elapsed < c.triage.windDown(camp):
-		size = min(triageBatch, size)
-		return size, size, 2 * size
-	case c.triage.busy():
-		return size, size, triageHighBatches * size
-	}
-	return size, lowBatches * size, highBatches * size
-}
-
-// triageHighBatches is the high mark, in batches, while a bucket is
-// minimized during generation.
-const triageHighBatches = 3
-
-// windDown is generation's last stretch, in which it keeps the queues
-// shallow: half the tail, at most a quarter of the duration.
-func (t *triager) windDown(camp store.Campaign) time.Duration {
-	return min(t.opts.Tail/2, camp.Config.Duration/4)
 }

@@ -1,0 +1,114 @@
+package coordinator
+
+import (
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+)
+
+// Pacing bounds each wanted oracle's own queue (its enqueued cases not yet
+// judged): generation tops a queue up below its low mark and never adds to
+// a domain one of whose oracles holds its high mark, so no oracle waits and
+// no queue grows without bound. A mark is the lower of a count of batches
+// and a time of the oracle's own work at its measured rate: six batches of
+// 256 are a second of work for spec/ptxisa and over three minutes for an
+// MLIR judge on two cores, which the drain then waited for.
+const (
+	lowBatches  = 2
+	highBatches = 6
+	lowWork     = 10 * time.Second
+	highWork    = 30 * time.Second
+	// In generation's last stretch (windDown) batches are small and
+	// queues hold a few seconds of work, so that what is queued at
+	// --duration drains in seconds: the drain is work after generation.
+	windDownBatch = 32
+	windDownLow   = 2 * time.Second
+	windDownHigh  = 5 * time.Second
+	// minBatch is the smallest batch generation makes to fit a slow
+	// judge's room: a tool run per case costs more than it saves.
+	minBatch = 16
+)
+
+// pace is generation's pacing at one moment of a campaign.
+type pace struct {
+	c    *Coordinator
+	camp store.Campaign
+	// size is the batch size; windingDown marks the last stretch.
+	size        int
+	windingDown bool
+}
+
+// pacing is the campaign's pacing now.
+func (c *Coordinator) pacing(camp store.Campaign) pace {
+	p := pace{c: c, camp: camp, size: camp.Config.BatchSize}
+	if c.triage != nil && camp.Config.Duration-camp.Elapsed < c.triage.windDown(camp) {
+		p.size, p.windingDown = min(windDownBatch, p.size), true
+	}
+	return p
+}
+
+// marks are the oracle's low and high marks, in cases.
+func (p pace) marks(oracle string) (low, high int) {
+	low, high = lowBatches*p.size, highBatches*p.size
+	lw, hw := lowWork, highWork
+	if p.windingDown {
+		low, high = p.size, 2*p.size
+		lw, hw = windDownLow, windDownHigh
+	}
+	if r := p.c.rate(p.camp, oracle); r > 0 {
+		low = min(low, max(int(r*lw.Seconds()), 1))
+		high = min(high, max(int(r*hw.Seconds()), low+1))
+	}
+	return low, high
+}
+
+// full reports whether the oracle's queue holds its high mark.
+func (p pace) full(oracle string) bool {
+	_, high := p.marks(oracle)
+	return backlog(p.camp, oracle) >= high
+}
+
+// room is how many cases the oracles can take before the first of them
+// holds its high mark: generation's batch for a domain they judge, at
+// least minBatch, at most the batch size.
+func (p pace) room(oracles []string) int {
+	n := p.size
+	for _, o := range oracles {
+		_, high := p.marks(o)
+		n = min(n, high-backlog(p.camp, o))
+	}
+	return max(n, min(minBatch, p.size))
+}
+
+// rate is the oracle's measured throughput in cases per second of wall
+// time: its cases judged over its busy time, times the live workers that
+// run it; zero until it has judged for a second.
+func (c *Coordinator) rate(camp store.Campaign, oracle string) float64 {
+	s := camp.Stats.Oracles[oracle]
+	if s == nil || s.Elapsed < time.Second || s.Judged == 0 {
+		return 0
+	}
+	return float64(s.Judged) / s.Elapsed.Seconds() * float64(max(c.runners(oracle), 1))
+}
+
+// runners counts the live workers that offer the oracle.
+func (c *Coordinator) runners(oracle string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, w := range c.workers {
+		for _, s := range w.Oracles {
+			if s.Name == oracle && s.Available {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// windDown is generation's last stretch, in which it keeps the queues
+// shallow: half the tail, at most a quarter of the duration.
+func (t *triager) windDown(camp store.Campaign) time.Duration {
+	return min(t.opts.Tail/2, camp.Config.Duration/4)
+}
