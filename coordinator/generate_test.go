@@ -176,12 +176,16 @@ func TestReleaseSamplesBesideMain(t *testing.T) {
 	byDomain := map[string][]string{}
 	spec := testoracle.New(testoracle.Config{Name: "fast", Domains: []string{"kindword", "ldsm"}})
 	trunk := testoracle.New(testoracle.Config{Name: "llc@trunk", Domains: []string{"kindword"}})
+	var early []string // cases marked before, whose job for the release came before its mark
 	release := testoracle.New(testoracle.Config{Name: "llc@23", Domains: []string{"kindword", "ldsm"}, Sampled: true, SampleOneIn: n,
 		OnJudge: func(batch []domain.Case) {
 			mu.Lock()
 			defer mu.Unlock()
 			for _, c := range batch {
 				byDomain[c.Domain] = append(byDomain[c.Domain], c.ID)
+				if r, ok, err := db.Case(c.ID); err == nil && ok && r.Enqueued != nil && !slices.Contains(r.Enqueued, "llc@23") {
+					early = append(early, c.ID)
+				}
 			}
 		}})
 	ctx := runWorker(t, nc, spec, trunk, release)
@@ -220,6 +224,9 @@ func TestReleaseSamplesBesideMain(t *testing.T) {
 	}
 	if got := len(byDomain["kindword"]) - len(swept); got == 0 || got > mutated/2 {
 		t.Errorf("the release judged %d of %d mutated kindword cases; want about one in %d", got, mutated, n)
+	}
+	if len(early) > 0 {
+		t.Errorf("the release got jobs for cases marked without it before their mark added it: %v (its verdict may come back first and be refused)", early)
 	}
 	outside := slices.ContainsFunc(byDomain["ldsm"], func(id string) bool { return !oracles.InSample(id, n) })
 	if len(byDomain["ldsm"]) < 8 || !outside {

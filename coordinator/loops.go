@@ -377,7 +377,14 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 }
 
 // enqueue publishes one job per (oracle, domain, batch) for the cases, then
-// marks them enqueued for those oracles. Cases of a domain no live oracle
+// marks them enqueued for those oracles. An oracle added to a case already
+// marked (a lattice row the campaign had made otherwise, for the judge its
+// sample left out) is marked before its job goes out: a verdict that came
+// back before the mark was refused, its whole result a dead letter, and
+// the result's other pairs stayed owed (a 60 s campaign ended incomplete,
+// 71 pairs of amdgpu-mc@23 owed, none queued). A crash between that mark
+// and the publish leaves the pair owed, and a resume republishes it.
+// Cases of a domain no live oracle
 // judges stay unenqueued until a restart finds one. Every judge gets the
 // cases a lattice sweep made. A sampled judge gets the others only while
 // its backlog is under the pacing bound, and one
@@ -401,7 +408,12 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 	}
 	camp := c.Campaign()
 	p := c.pacing(camp)
-	marked := map[string][]string{}
+	type jobs struct {
+		oracle, dom string
+		recs        []store.CaseRecord
+	}
+	var plan []jobs
+	added, marked := map[string][]string{}, map[string][]string{}
 	for dom, rs := range byDomain {
 		all := c.oraclesFor(dom)
 		orcs := slices.DeleteFunc(slices.Clone(all), func(o string) bool {
@@ -416,18 +428,33 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 			if len(mine) == 0 {
 				continue
 			}
-			if err := c.publishJobs(ctx, camp, o, dom, mine); err != nil {
-				return err
-			}
+			plan = append(plan, jobs{o, dom, mine})
 			for _, r := range mine {
-				marked[r.ID] = append(marked[r.ID], o)
+				if r.Enqueued != nil {
+					added[r.ID] = append(added[r.ID], o)
+				} else {
+					marked[r.ID] = append(marked[r.ID], o)
+				}
 			}
 		}
 	}
-	if len(marked) == 0 {
+	if err := c.mark(camp.ID, added); err != nil {
+		return err
+	}
+	for _, j := range plan {
+		if err := c.publishJobs(ctx, camp, j.oracle, j.dom, j.recs); err != nil {
+			return err
+		}
+	}
+	return c.mark(camp.ID, marked)
+}
+
+// mark marks the cases enqueued for the oracles listed.
+func (c *Coordinator) mark(campaign string, oraclesByCase map[string][]string) error {
+	if len(oraclesByCase) == 0 {
 		return nil
 	}
-	if err := c.opts.Store.MarkEnqueued(camp.ID, marked); err != nil {
+	if err := c.opts.Store.MarkEnqueued(campaign, oraclesByCase); err != nil {
 		return err
 	}
 	c.reload()
