@@ -299,7 +299,7 @@ func (c *Coordinator) seed(ctx context.Context, camp store.Campaign) error {
 		for _, v := range d.Seeds() {
 			inputs = append(inputs, v.Encode())
 		}
-		in := queue.Inputs{Campaign: camp.ID, Domain: name, Source: "seed", Inputs: inputs}
+		in := queue.Inputs{Campaign: camp.ID, Domain: name, Source: store.SeedSource, Inputs: inputs}
 		if c.gen == nil || c.gen.fields[name] == nil {
 			if camp.Stats.Cases > 0 {
 				continue // resumed: stored before

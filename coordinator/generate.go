@@ -325,15 +325,18 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 		}
 	}
 	p := c.pacing(camp)
-	size := p.room(slices.DeleteFunc(c.oraclesFor(dom), c.sampled))
 	now := time.Now().UTC()
-	recs := c.gen.takeSeeds(dom, size)
+	var recs []store.CaseRecord
 	var sweep *store.Sweep
-	if len(recs) == 0 && p.roomToSweep(dom) {
-		recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(size/sweepShare, 1), now)
+	if p.roomForEvery(dom) {
+		// Seeds first, then the lattice's rows: every judge judges them.
+		n := p.room(c.oraclesFor(dom))
+		if recs = c.gen.takeSeeds(dom, n); len(recs) == 0 {
+			recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(n/sweepShare, 1), now)
+		}
 	}
 	if len(recs) == 0 || sweep != nil {
-		recs = append(recs, c.gen.batch(dom, camp.ID, size-len(recs), now)...)
+		recs = append(recs, c.gen.batch(dom, camp.ID, p.size-len(recs), now)...)
 	}
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
 		return false, err
@@ -348,19 +351,13 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 	return true, c.opts.Store.PutSweep(*sweep)
 }
 
-// roomToSweep reports whether every judge of the domain, sampled ones
-// included, has room for more cases: each judges every row of a sweep, so
-// the sweep waits for the slowest, while mutation goes on.
-func (p pace) roomToSweep(dom string) bool {
-	return !slices.ContainsFunc(p.c.oraclesFor(dom), p.full)
-}
-
 // pickGenDomain picks the domain to generate for: among those the most
-// starved hungry oracle judges and whose oracles all have room, a domain
-// never generated yet first, else by GenWeight. Empty: nothing to do.
-// Sampled judges pace nothing: they get the cases they have room for.
-// The most starved oracle is the one whose queue is the smallest share of
-// its low mark.
+// starved hungry oracle judges, a domain never generated yet first, else
+// by GenWeight. Empty: nothing to do. Sampled judges pace nothing: they get
+// the cases they have room for. The most starved oracle is the one whose
+// queue is the smallest share of its low mark. A full judge does not hold
+// a domain back: it takes what it has room for of each batch (enqueue),
+// so a slow MLIR judge does not starve ptxas of the domains they share.
 func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	p := c.pacing(camp)
 	hungry, least := "", 1.0
@@ -382,8 +379,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	}
 	var eligible []string
 	for _, d := range camp.Config.Domains {
-		orcs := byDomain[d]
-		if slices.Contains(orcs, hungry) && !slices.ContainsFunc(orcs, p.full) {
+		if slices.Contains(byDomain[d], hungry) {
 			eligible = append(eligible, d)
 		}
 	}

@@ -416,15 +416,14 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 	added, marked := map[string][]string{}, map[string][]string{}
 	for dom, rs := range byDomain {
 		all := c.oraclesFor(dom)
-		orcs := slices.DeleteFunc(slices.Clone(all), func(o string) bool {
-			return !stranded && c.sampled(o) && p.full(o)
-		})
-		swept, rest := splitSwept(rs)
+		every, rest := splitEvery(rs)
 		for _, o := range all {
-			mine := slices.DeleteFunc(slices.Clone(swept), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
-			if slices.Contains(orcs, o) {
-				mine = append(mine, c.sample(camp, o, orcs, rest)...)
+			mine := slices.DeleteFunc(slices.Clone(every), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
+			theirs := c.sample(camp, o, all, rest)
+			if !stranded {
+				theirs = theirs[:p.share(o, len(theirs))]
 			}
+			mine = append(mine, theirs...)
 			if len(mine) == 0 {
 				continue
 			}
@@ -461,18 +460,19 @@ func (c *Coordinator) mark(campaign string, oraclesByCase map[string][]string) e
 	return nil
 }
 
-// splitSwept separates the cases a lattice sweep made, which every judge
-// judges, sampled ones too (a sweep that a judge sees one case in four of
-// covers a quarter of its pairs), from the rest.
-func splitSwept(recs []store.CaseRecord) (swept, rest []store.CaseRecord) {
+// splitEvery separates the cases every judge judges, sampled ones too
+// and whatever its queue holds, from the rest: the seeds (the baseline
+// every report compares) and the lattice sweep's rows (a sweep that a
+// judge sees one case in four of covers a quarter of its pairs).
+func splitEvery(recs []store.CaseRecord) (every, rest []store.CaseRecord) {
 	for _, r := range recs {
-		if r.Source == store.SweepSource {
-			swept = append(swept, r)
+		if r.Source == store.SweepSource || r.Source == store.SeedSource {
+			every = append(every, r)
 		} else {
 			rest = append(rest, r)
 		}
 	}
-	return swept, rest
+	return every, rest
 }
 
 // sample is the part of recs the oracle gets: those in its sample when it

@@ -1,18 +1,23 @@
 package coordinator
 
 import (
+	"slices"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 )
 
 // Pacing bounds each wanted oracle's own queue (its enqueued cases not yet
-// judged): generation tops a queue up below its low mark and never adds to
-// a domain one of whose oracles holds its high mark, so no oracle waits and
-// no queue grows without bound. A mark is the lower of a count of batches
-// and a time of the oracle's own work at its measured rate: six batches of
-// 256 are a second of work for spec/ptxisa and over three minutes for an
-// MLIR judge on two cores, which the drain then waited for.
+// judged): generation makes a batch for a domain whose oracle is below its
+// low mark, and each oracle takes of a mutated batch only what keeps it
+// under that mark (enqueue); the cases every judge judges (seeds, lattice
+// rows) go out only while each of the domain's judges is under its high
+// mark, and take the room between. So no oracle waits, no queue grows
+// without bound, and a slow judge does not hold back a fast one. A mark is
+// the lower of a count of batches and a time of the oracle's own work at
+// its measured rate: six batches of 256 are a second of work for
+// spec/ptxisa and over three minutes for an MLIR judge on two cores, which
+// the drain then waited for.
 const (
 	lowBatches  = 2
 	highBatches = 6
@@ -69,8 +74,8 @@ func (p pace) full(oracle string) bool {
 }
 
 // room is how many cases the oracles can take before the first of them
-// holds its high mark: generation's batch for a domain they judge, at
-// least minBatch, at most the batch size.
+// holds its high mark: the batch of rows every judge judges, at least
+// minBatch, at most the batch size.
 func (p pace) room(oracles []string) int {
 	n := p.size
 	for _, o := range oracles {
@@ -78,6 +83,20 @@ func (p pace) room(oracles []string) int {
 		n = min(n, high-backlog(p.camp, o))
 	}
 	return max(n, min(minBatch, p.size))
+}
+
+// roomForEvery reports whether every judge of the domain, sampled ones
+// included, has room for the rows every judge judges (seeds, the lattice
+// sweep): they wait for the slowest, while mutation goes on.
+func (p pace) roomForEvery(dom string) bool {
+	return !slices.ContainsFunc(p.c.oraclesFor(dom), p.full)
+}
+
+// share is how many of n mutated cases the oracle takes: what keeps its
+// queue under its low mark.
+func (p pace) share(oracle string, n int) int {
+	low, _ := p.marks(oracle)
+	return min(n, max(low-backlog(p.camp, oracle), 0))
 }
 
 // rate is the oracle's measured throughput in cases per second of wall

@@ -78,6 +78,15 @@ func TestPacingInWorkAndWindingDown(t *testing.T) {
 	if n := p.room([]string{"fast"}); n != 256 {
 		t.Errorf("room for fast: %d; want the batch size 256", n)
 	}
+	if n := p.share("slow", 256); n != 0 {
+		t.Errorf("slow's share of a mutated batch: %d; want 0 (200 queued, over its low mark 70)", n)
+	}
+	if n := p.share("fast", 256); n != 0 {
+		t.Errorf("fast's share of a mutated batch: %d; want 0 (1000 queued, over its low mark 512)", n)
+	}
+	if n := p.share("new", 256); n != 256 {
+		t.Errorf("a new oracle's share of a mutated batch: %d; want all 256", n)
+	}
 	if p.full("fast") || p.full("slow") {
 		t.Errorf("fast full %v, slow full %v; want neither (1000 of 1536, 200 of 210)", p.full("fast"), p.full("slow"))
 	}

@@ -15,6 +15,10 @@ var bucketSweeps = []byte("sweeps")
 // sampled ones included, judges it.
 const SweepSource = "lattice"
 
+// SeedSource is the Source of a domain's seed value: every judge judges
+// it too.
+const SeedSource = "seed"
+
 // Sweep is how far a domain's lattice sweep (package fuzz/lattice) has come
 // in this store. Sweeps outlive campaigns: the next night goes on from
 // Next, and starts again when the domain's lattice changed (Fingerprint).
