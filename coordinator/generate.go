@@ -336,7 +336,7 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 		}
 	}
 	if len(recs) == 0 || sweep != nil {
-		recs = append(recs, c.gen.batch(dom, camp.ID, p.size-len(recs), now)...)
+		recs = append(recs, c.gen.batch(dom, camp.ID, p.mutated(c.oraclesFor(dom))-len(recs), now)...)
 	}
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
 		return false, err

@@ -436,6 +436,14 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 				}
 			}
 		}
+		// A case no judge had room for is marked too, for none: left
+		// unmarked it looked stranded, and the drain sent it to every
+		// judge (657 jobs after a 60 s campaign's queues had emptied).
+		for _, r := range rs {
+			if _, ok := marked[r.ID]; !ok && r.Enqueued == nil {
+				marked[r.ID] = []string{}
+			}
+		}
 	}
 	if err := c.mark(camp.ID, added); err != nil {
 		return err

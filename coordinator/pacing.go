@@ -29,9 +29,11 @@ const (
 	windDownBatch = 32
 	windDownLow   = 2 * time.Second
 	windDownHigh  = 5 * time.Second
-	// minBatch is the smallest batch generation makes to fit a slow
-	// judge's room: a tool run per case costs more than it saves.
+	// minBatch is the smallest batch of rows every judge judges that
+	// generation makes to fit a slow judge's room, and an oracle's first.
 	minBatch = 16
+	// jobGap is the least gap between an oracle's marks (see marks).
+	jobGap = 32
 )
 
 // pace is generation's pacing at one moment of a campaign.
@@ -52,18 +54,28 @@ func (c *Coordinator) pacing(camp store.Campaign) pace {
 	return p
 }
 
-// marks are the oracle's low and high marks, in cases.
+// marks are the oracle's low and high marks, in cases. Until the oracle
+// has judged something its first batch is small, so that it measures its
+// rate soon: a first batch of 256 took an MLIR judge most of a minute, and
+// the seeds queued meanwhile, six batches for every judge, held the whole
+// campaign. The marks are at least jobGap apart (unless the batch counts
+// are closer: a campaign of small batches), so that a queue topped up
+// from under its low mark to its high one makes a job a tool run is worth
+// (a judge fed a few cases a job spent its time starting tools, measured a
+// lower rate, was fed fewer, and judged a twentieth of what it had).
 func (p pace) marks(oracle string) (low, high int) {
+	r := p.c.rate(p.camp, oracle)
+	if r == 0 {
+		return 1, min(minBatch, p.size)
+	}
 	low, high = lowBatches*p.size, highBatches*p.size
 	lw, hw := lowWork, highWork
 	if p.windingDown {
 		low, high = p.size, 2*p.size
 		lw, hw = windDownLow, windDownHigh
 	}
-	if r := p.c.rate(p.camp, oracle); r > 0 {
-		low = min(low, max(int(r*lw.Seconds()), 1))
-		high = min(high, max(int(r*hw.Seconds()), low+1))
-	}
+	low = min(low, max(int(r*lw.Seconds()), jobGap))
+	high = min(high, max(int(r*hw.Seconds()), low+jobGap))
 	return low, high
 }
 
@@ -92,20 +104,37 @@ func (p pace) roomForEvery(dom string) bool {
 	return !slices.ContainsFunc(p.c.oraclesFor(dom), p.full)
 }
 
-// share is how many of n mutated cases the oracle takes: what keeps its
-// queue under its low mark.
+// mutated is the size of a mutated batch for a domain the oracles judge:
+// the largest share one of them takes, so that no case is made that no
+// judge takes.
+func (p pace) mutated(oracles []string) int {
+	n := 0
+	for _, o := range oracles {
+		n = max(n, p.share(o, p.size))
+	}
+	return n
+}
+
+// share is how many of n mutated cases the oracle takes: none while its
+// queue holds its low mark, else what tops it up to its high one.
 func (p pace) share(oracle string, n int) int {
-	low, _ := p.marks(oracle)
-	return min(n, max(low-backlog(p.camp, oracle), 0))
+	low, high := p.marks(oracle)
+	if b := backlog(p.camp, oracle); b < low {
+		return min(n, high-b)
+	}
+	return 0
 }
 
 // rate is the oracle's measured throughput in cases per second of wall
 // time: its cases judged over its busy time, times the live workers that
-// run it; zero until it has judged for a second.
+// run it; zero until it has judged something.
 func (c *Coordinator) rate(camp store.Campaign, oracle string) float64 {
 	s := camp.Stats.Oracles[oracle]
-	if s == nil || s.Elapsed < time.Second || s.Judged == 0 {
+	if s == nil || s.Judged == 0 {
 		return 0
+	}
+	if s.Elapsed <= 0 {
+		return float64(s.Judged) / time.Millisecond.Seconds() // judged in no measurable time
 	}
 	return float64(s.Judged) / s.Elapsed.Seconds() * float64(max(c.runners(oracle), 1))
 }

@@ -51,6 +51,7 @@ func TestPacingInWorkAndWindingDown(t *testing.T) {
 		Stats: store.Stats{Oracles: map[string]*store.OracleStats{
 			"slow": {Enqueued: 900, Judged: 700, Elapsed: 100 * time.Second}, // 7 cases/s, 200 queued
 			"fast": {Enqueued: 5000, Judged: 4000, Elapsed: 4 * time.Second}, // 1000 cases/s, 1000 queued
+			"busy": {Enqueued: 110, Judged: 100, Elapsed: 100 * time.Second}, // 1 case/s, 10 queued
 		}}}
 	c := &Coordinator{campaign: camp}
 	c.triage = newTriager(c, TriageOptions{Tail: 2 * time.Minute, Minimize: &MinimizeOptions{}})
@@ -62,30 +63,35 @@ func TestPacingInWorkAndWindingDown(t *testing.T) {
 			t.Errorf("%s, %s: batches of %d, marks %d/%d; want %d, %d/%d", what, oracle, p.size, low, high, wantSize, wantLow, wantHigh)
 		}
 	}
-	check("early", time.Minute, "new", 256, 2*256, 6*256)
+	check("early", time.Minute, "new", 256, 1, minBatch)
 	check("early", time.Minute, "fast", 256, 2*256, 6*256)
 	check("early", time.Minute, "slow", 256, 70, 210)
-	check("in the last minute (half the tail)", 9*time.Minute+time.Second, "new", 32, 32, 64)
-	check("in the last minute (half the tail)", 9*time.Minute+time.Second, "slow", 32, 14, 35)
+	check("early", time.Minute, "busy", 256, jobGap, 2*jobGap)
+	check("in the last minute (half the tail)", 9*time.Minute+time.Second, "slow", 32, jobGap, 2*jobGap)
+	check("in the last minute (half the tail)", 9*time.Minute+time.Second, "fast", 32, 32, 64)
 	c.triage = nil
 	check("no triage, last minute", 9*time.Minute+time.Second, "slow", 256, 70, 210)
 
 	camp.Elapsed = time.Minute
 	p := c.pacing(camp)
+	for _, tc := range []struct {
+		oracle string
+		want   int
+	}{
+		{"slow", 0},       // 200 queued, over its low mark 70
+		{"fast", 0},       // 1000 queued, over its low mark 512
+		{"busy", 54},      // 10 queued, under 32: topped up to 64
+		{"new", minBatch}, // a first small batch
+	} {
+		if n := p.share(tc.oracle, 256); n != tc.want {
+			t.Errorf("%s's share of a mutated batch of 256: %d; want %d", tc.oracle, n, tc.want)
+		}
+	}
 	if n := p.room([]string{"fast", "slow"}); n != minBatch {
 		t.Errorf("room for fast and slow: %d; want %d (slow has 10 left)", n, minBatch)
 	}
 	if n := p.room([]string{"fast"}); n != 256 {
 		t.Errorf("room for fast: %d; want the batch size 256", n)
-	}
-	if n := p.share("slow", 256); n != 0 {
-		t.Errorf("slow's share of a mutated batch: %d; want 0 (200 queued, over its low mark 70)", n)
-	}
-	if n := p.share("fast", 256); n != 0 {
-		t.Errorf("fast's share of a mutated batch: %d; want 0 (1000 queued, over its low mark 512)", n)
-	}
-	if n := p.share("new", 256); n != 256 {
-		t.Errorf("a new oracle's share of a mutated batch: %d; want all 256", n)
 	}
 	if p.full("fast") || p.full("slow") {
 		t.Errorf("fast full %v, slow full %v; want neither (1000 of 1536, 200 of 210)", p.full("fast"), p.full("slow"))
