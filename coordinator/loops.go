@@ -53,8 +53,9 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		nakAll(ms)
 		return
 	}
-	var good []jetstream.Msg
+	var good, held []jetstream.Msg
 	var commits []store.Commit
+	var heldResults []queue.Result
 	var dead letters
 	defer c.recordDead(&dead)
 	for i, m := range ms {
@@ -69,10 +70,48 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		if !c.recordBad(m, results[i]) {
 			continue
 		}
-		good = append(good, m)
-		commits = append(commits, c.commitOf(results[i]))
+		switch res := results[i]; {
+		case res.Check != "":
+			c.answered(res)
+			_ = m.Ack() // a lost answer is a check sent again (checkTimeout)
+		case c.Campaign().Quarantined(res.Worker):
+			c.refuse(m, res, &dead)
+		case c.opts.Rejudge > 0:
+			held, heldResults = append(held, m), append(heldResults, res)
+		default:
+			good = append(good, m)
+			commits = append(commits, c.commitOf(res))
+		}
 	}
+	c.holdAndAck(held, heldResults)
 	c.commitAndAck(good, commits, &dead)
+}
+
+// holdAndAck keeps results until their workers' word is checked
+// (rejudge.go), and acks them once they are on disk.
+func (c *Coordinator) holdAndAck(ms []jetstream.Msg, results []queue.Result) {
+	if len(ms) == 0 {
+		return
+	}
+	if err := c.hold(results); err != nil {
+		c.log.Error("hold results; they will be redelivered", "err", err)
+		nakAll(ms)
+		return
+	}
+	for _, m := range ms {
+		_ = m.Ack()
+	}
+}
+
+// refuse makes a quarantined worker's result a dead letter that gives up no
+// pair, and sends its jobs again to the others.
+func (c *Coordinator) refuse(m jetstream.Msg, res queue.Result, dead *letters) {
+	if err := c.rejudge(c.ctxOrBackground(), res.Oracle, res.Domain, res.Verdicts); err != nil {
+		c.log.Error("send again a quarantined worker's jobs; its result will be redelivered", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	dead.add(c, m, fmt.Sprintf("result: worker %s is quarantined; its jobs were sent again", res.Worker), nil)
 }
 
 // recordBad stores, as a dead letter, the cases of a result that its worker
@@ -98,7 +137,14 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 // commitOf is the store commit of one result, findings judged by the policy,
 // its verdicts' quotes clipped (a worker may not be ours).
 func (c *Coordinator) commitOf(res queue.Result) store.Commit {
-	return store.Commit{Verdicts: oracles.Clip(res.Verdicts), Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
+	return c.commitIn(c.Campaign().ID, res)
+}
+
+// commitIn is commitOf for the campaign named: what a store transaction
+// calls, which must not wait for the coordinator's lock (update holds it
+// while it waits for the store).
+func (c *Coordinator) commitIn(campaign string, res queue.Result) store.Commit {
+	return store.Commit{Verdicts: oracles.Clip(res.Verdicts), Campaign: campaign, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
 		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
 			if len(vs) == 0 {
 				return nil
@@ -464,7 +510,8 @@ func (c *Coordinator) publishJobs(ctx context.Context, camp store.Campaign, orac
 	for i, r := range rs {
 		cases[i] = queue.WireCase{ID: r.ID, Data: r.Data}
 	}
-	return queue.PublishJobs(ctx, c.js, camp.ID, oracle, dom, cases, camp.Config.BatchSize)
+	job := queue.Job{Campaign: camp.ID, Oracle: oracle, Domain: dom, Cases: cases, NotBy: c.quarantined()}
+	return queue.PublishJobs(ctx, c.js, job, camp.Config.BatchSize)
 }
 
 // scheduleFuzz keeps one fuzz slice queued per fuzz worker. The domain is

@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -46,6 +48,11 @@ type Config struct {
 	// finished (a worker's graceful drain on SIGTERM).
 	StopGrace time.Duration
 }
+
+// givenBackDelay is the least time a job that names this worker in its
+// NotBy waits before it is offered again: long enough for another worker
+// to take it first.
+const givenBackDelay = 200 * time.Millisecond
 
 // DefaultJobTimeout bounds one batch when Config.JobTimeout is zero: far
 // above any tool's own per-process timeout, so it only catches hangs.
@@ -218,6 +225,13 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 		w.deadLetter(ctx, m, queue.UnknownCampaign, err.Error())
 		return
 	}
+	if slices.Contains(job.NotBy, w.cfg.Name) {
+		// Another worker's to judge: a spot check of ours, or we are
+		// quarantined. The delay varies, so that two workers each handed
+		// the other's check do not swap them back in step.
+		_ = m.NakWithDelay(givenBackDelay + rand.N(4*givenBackDelay))
+		return
+	}
 	cases, bad := decodeCases(job)
 	stop := keepAlive(m, w.keepAlivePeriod())
 	start := time.Now()
@@ -233,7 +247,7 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 		return
 	}
 	res := queue.Result{V: queue.Version, Campaign: job.Campaign, Batch: job.Batch, Worker: w.cfg.Name,
-		Oracle: o.Name(), Domain: job.Domain, Verdicts: verdicts, Bad: bad, Elapsed: time.Since(start)}
+		Oracle: o.Name(), Domain: job.Domain, Verdicts: verdicts, Bad: bad, Elapsed: time.Since(start), Check: job.Check}
 	if err := w.publishResult(ctx, res); err != nil {
 		w.retryOrDead(ctx, m, job.Campaign, fmt.Sprintf("publish result of batch %s: %v", job.Batch, err))
 		return

@@ -156,7 +156,7 @@ func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, na
 			want[pending{c.ID, name}] = true
 		}
 		for _, dom := range doms {
-			if err := PublishJobs(ctx, r.js, id, name, dom, byDomain[dom], size); err != nil {
+			if err := PublishJobs(ctx, r.js, Job{Campaign: id, Oracle: name, Domain: dom, Cases: byDomain[dom]}, size); err != nil {
 				return nil, err
 			}
 		}
