@@ -83,9 +83,16 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		return err
 	}
-	var userOracle []string // the hostile verifier, for the campaign's worker and the others
+	var userOracle []string // the hostile verifier and the hanging toolchain, for the campaign's worker and the others
 	if o.hostile {
 		userOracle = []string{"--oracle", hostileOracle + "=" + exe + " bench hostile-verifier"}
+	}
+	if o.hanging {
+		dir, err := hangingToolchain(filepath.Join(o.dir, "hang"))
+		if err != nil {
+			return err
+		}
+		userOracle = append(userOracle, "--toolchain", "hang="+dir)
 	}
 	workerArgs := func(i int) []string {
 		return append([]string{"worker", "--nats", url, "--nats-user", "worker", "--name", fmt.Sprintf("soak-w%d", i),
@@ -101,6 +108,14 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 		}
 		workers[i] = w
 	}
+	if o.liar { // never killed: the soak checks that it is quarantined
+		args := append(workerArgs(len(workers)), "--name", soakLiar, "--lie-one-in", "10")
+		liar, err := startChild(soakLiar, exe, filepath.Join(logs, "liar.log"), workerEnv, args...)
+		if err != nil {
+			return err
+		}
+		defer liar.stop(30 * time.Second)
+	}
 	defer func() {
 		for _, w := range workers {
 			w.stop(30 * time.Second)
@@ -110,6 +125,9 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 		"--duration", o.duration.String(), "--drain-timeout", o.drain.String(), "--oracles", strings.Join(o.oracles, ","),
 		"--generator", o.generator, "--fuzz-binary", o.fuzzBinary, "--out", filepath.Join(o.dir, "campaign"), "--no-minimize", "--quiet"}
 	campArgs = append(campArgs, userOracle...)
+	if o.liar {
+		campArgs = append(campArgs, "--keep-all")
+	}
 	if len(o.domains) > 0 {
 		campArgs = append(campArgs, "--domains", strings.Join(o.domains, ","))
 	}
@@ -313,4 +331,19 @@ func unread(ctx context.Context, url string, users soakUsers) int {
 		n += int(s.CachedInfo().State.Msgs)
 	}
 	return n
+}
+
+// hangingToolchain writes a toolchain folder whose LLVM tools hang even on
+// --version: the probe limits must make them unavailable, not the campaign
+// hang.
+func hangingToolchain(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, tool := range []string{"llc", "llvm-mc", "mlir-opt", "mlir-translate"} {
+		if err := os.WriteFile(filepath.Join(dir, tool), []byte("#!/bin/sh\nexec sleep 3600\n"), 0o755); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
 }
