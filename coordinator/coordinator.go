@@ -455,7 +455,7 @@ func (c *Coordinator) owing(left map[string]int) string {
 	for _, oracle := range slices.Sorted(maps.Keys(left)) {
 		var by []string
 		for _, w := range c.workers {
-			if slices.ContainsFunc(w.Oracles, func(s oracles.Status) bool { return s.Name == oracle && s.Available }) {
+			if !c.campaign.Quarantined(w.Worker) && slices.ContainsFunc(w.Oracles, func(s oracles.Status) bool { return s.Name == oracle && s.Available }) {
 				by = append(by, w.Worker)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -66,6 +67,9 @@ type Worker struct {
 	// stopped ends StopGrace after Run's context: the oracle calls in hand
 	// are cancelled then. Never done when StopGrace is zero.
 	stopped context.Context
+	// refused is set once a job names this worker as quarantined: it
+	// fetches nothing more.
+	refused atomic.Bool
 }
 
 // errStopped is a job's oracle call cut short by StopGrace: the job is
@@ -198,9 +202,10 @@ func (w *Worker) advertise(ctx context.Context) error {
 }
 
 // consume fetches one message at a time and handles it; it stops fetching
-// when ctx ends, but a message in hand is always finished.
+// when ctx ends or the campaign quarantined the worker, but a message in
+// hand is always finished.
 func (w *Worker) consume(ctx context.Context, c jetstream.Consumer, handle func(jetstream.Msg)) error {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil && !w.refused.Load() {
 		batch, err := c.Fetch(1, jetstream.FetchMaxWait(time.Second))
 		if err != nil {
 			if ctx.Err() != nil {
@@ -230,6 +235,11 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 		// quarantined. The delay varies, so that two workers each handed
 		// the other's check do not swap them back in step.
 		_ = m.NakWithDelay(givenBackDelay + rand.N(4*givenBackDelay))
+		if job.Check == "" && !w.refused.Swap(true) {
+			// Quarantined: taking jobs would only use up their
+			// deliveries, which the others need.
+			w.log.Error("the campaign quarantined this worker (a spot check found a verdict its tool does not give); it takes no more jobs", "campaign", job.Campaign)
+		}
 		return
 	}
 	cases, bad := decodeCases(job)

@@ -100,7 +100,7 @@ Exit 1 when any invariant failed (the report is written anyway).`,
 		"the campaign's --generator (structured: paced to keep every oracle busy; the fuzz slices of all are not paced by the judges, and the random fallback floods the inputs)")
 	f.StringVar(&o.fuzzBinary, "fuzz-binary", "bin/fuzz.test", "instrumented fuzz binary for campaign and workers; missing: random inputs")
 	f.BoolVar(&o.liar, "liar", true, "add a lying worker (it answers the opposite verdict for one case in ten, each lie marked as forged); the campaign keeps every verdict, so that the audit sees every lie kept")
-	f.BoolVar(&o.hanging, "hanging-toolchain", true, "give the campaign and workers --toolchain hang=DIR, tools that hang even on --version")
+	f.BoolVar(&o.hanging, "hanging-toolchain", true, "start one more worker with --toolchain hang=DIR, tools that hang even on --version: it must refuse to start, naming them, while the campaign goes on")
 	f.BoolVar(&o.hostile, "hostile", true, "add "+hostileOracle+", a verifier whose diagnostics' first lines pass the store's key limit, to the campaign and workers")
 	f.StringVar(&o.dir, "dir", "legalfuzz-out/bench-soak", "work folder (replaced): NATS data, the store, logs")
 	f.StringVar(&o.out, "out", "", "write the JSON report to this file (required)")
@@ -131,7 +131,9 @@ type soakReport struct {
 	// lying worker is among them, and no honest one is.
 	Quarantine []store.Quarantine `json:"quarantine"`
 	LiarCaught bool               `json:"liar_caught,omitempty"`
-	OK         bool               `json:"ok"`
+	// HangingWorker is how the worker given the hanging toolchain ended.
+	HangingWorker string `json:"hanging_worker,omitempty"`
+	OK            bool   `json:"ok"`
 }
 
 func (o *benchSoakOptions) validate() error {
@@ -285,6 +287,7 @@ func printSoak(cmd *cobra.Command, rep soakReport) {
 		{"oversized refused / sent", fmt.Sprintf("%d / %d", rep.Storm.OversizedRefused, rep.Storm.Oversized)},
 		{"lost", a.Lost}, {"double", a.Double}, {"forged kept", a.ForgedKept}, {"miscounted", a.Miscounted},
 		{"quarantined", quarantined(rep.Quarantine)},
+		{"hanging-toolchain worker", rep.HangingWorker},
 	} {
 		fmt.Fprintf(tw, "%s\t%v\n", row.name, row.v)
 	}

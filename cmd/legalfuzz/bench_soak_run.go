@@ -83,16 +83,9 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		return err
 	}
-	var userOracle []string // the hostile verifier and the hanging toolchain, for the campaign's worker and the others
+	var userOracle []string // the hostile verifier, for the campaign's worker and the others
 	if o.hostile {
 		userOracle = []string{"--oracle", hostileOracle + "=" + exe + " bench hostile-verifier"}
-	}
-	if o.hanging {
-		dir, err := hangingToolchain(filepath.Join(o.dir, "hang"))
-		if err != nil {
-			return err
-		}
-		userOracle = append(userOracle, "--toolchain", "hang="+dir)
 	}
 	workerArgs := func(i int) []string {
 		return append([]string{"worker", "--nats", url, "--nats-user", "worker", "--name", fmt.Sprintf("soak-w%d", i),
@@ -107,6 +100,13 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 			return err
 		}
 		workers[i] = w
+	}
+	if o.hanging {
+		hang, err := o.hangingWorker(exe, logs, workerEnv, workerArgs(len(workers)+1))
+		if err != nil {
+			return err
+		}
+		defer func() { rep.HangingWorker = hang() }()
 	}
 	if o.liar { // never killed: the soak checks that it is quarantined
 		args := append(workerArgs(len(workers)), "--name", soakLiar, "--lie-one-in", "10")
@@ -331,6 +331,31 @@ func unread(ctx context.Context, url string, users soakUsers) int {
 		n += int(s.CachedInfo().State.Msgs)
 	}
 	return n
+}
+
+// hangingWorker starts a worker given a toolchain whose tools hang even on
+// --version: it must refuse to start, naming the tool, within the probe
+// limits, while the campaign goes on. The function returned says how it
+// ended.
+func (o *benchSoakOptions) hangingWorker(exe, logs string, env, args []string) (func() string, error) {
+	dir, err := hangingToolchain(filepath.Join(o.dir, "hang"))
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	w, err := startChild("soak-hang", exe, filepath.Join(logs, "hang.log"), env, append(args, "--name", "soak-hang", "--toolchain", "hang="+dir)...)
+	if err != nil {
+		return nil, err
+	}
+	return func() string {
+		select {
+		case <-w.done:
+			return fmt.Sprintf("exit %d after %s", w.code, time.Since(start).Round(time.Second))
+		default:
+			w.kill()
+			return "still running at the end of the soak: killed"
+		}
+	}, nil
 }
 
 // hangingToolchain writes a toolchain folder whose LLVM tools hang even on
