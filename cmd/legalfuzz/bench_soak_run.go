@@ -347,10 +347,12 @@ func (o *benchSoakOptions) hangingWorker(exe, logs string, env, args []string) (
 	if err != nil {
 		return nil, err
 	}
+	ended := make(chan time.Duration, 1)
+	go func() { <-w.done; ended <- time.Since(start) }()
 	return func() string {
 		select {
-		case <-w.done:
-			return fmt.Sprintf("exit %d after %s", w.code, time.Since(start).Round(time.Second))
+		case took := <-ended:
+			return fmt.Sprintf("exit %d after %s", w.code, took.Round(time.Second))
 		default:
 			w.kill()
 			return "still running at the end of the soak: killed"
