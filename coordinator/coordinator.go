@@ -47,6 +47,15 @@ type Options struct {
 	// Triage minimizes buckets while the campaign runs and bounds the work
 	// after generation (triage.go); nil does neither.
 	Triage *TriageOptions
+	// Rejudge is the share of workers' results spot-checked by another
+	// judge before they count (rejudge.go), beside every result that would
+	// open a bucket and any that waited holdMax; zero takes a worker's word
+	// as it comes.
+	Rejudge float64
+	// Arbiter is this process's own oracles: it replays a case on which a
+	// spot check disagrees, and judges the checks no other worker can. Nil
+	// settles no disagreement (the worker's word is kept).
+	Arbiter oracles.Panel
 }
 
 // Coordinator runs one campaign: the only writer of the store.
@@ -75,6 +84,10 @@ type Coordinator struct {
 	started    time.Time
 	busy0      map[string]time.Duration
 	generating bool
+	// wantCheck marks the lanes a drawn result asks a spot check of;
+	// answers holds the spot checks' answers until the tick settles them.
+	wantCheck map[string]bool
+	answers   map[string][]queue.Result
 }
 
 // New prepares a coordinator, loading or creating its campaign.
@@ -91,7 +104,7 @@ func New(opts Options) (*Coordinator, error) {
 		return nil, err
 	}
 	c := &Coordinator{opts: opts, js: js, campaign: camp, resumed: resumed, log: slog.With("campaign", camp.ID),
-		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1))}
+		rng: rand.New(rand.NewPCG(uint64(camp.Config.Seed), 1)), wantCheck: map[string]bool{}, answers: map[string][]queue.Result{}}
 	c.metrics = newMetrics(c)
 	if opts.Triage != nil {
 		c.triage = newTriager(c, *opts.Triage)
@@ -483,11 +496,15 @@ func (c *Coordinator) judgeNames() []string {
 // that none does.
 func (c *Coordinator) judges() string {
 	names := c.judgeNames()
-	if len(names) == 0 {
-		return "no worker advertised a judge of its domains and oracles"
+	out := "no worker advertised a judge of its domains and oracles"
+	if len(names) > 0 {
+		slices.Sort(names)
+		out = "judges offered now: " + strings.Join(names, ", ")
 	}
-	slices.Sort(names)
-	return "judges offered now: " + strings.Join(names, ", ")
+	for _, q := range c.Campaign().Quarantine {
+		out += fmt.Sprintf("; worker %s is quarantined (%s)", q.Worker, q.Reason)
+	}
+	return out
 }
 
 // owing says who owes the jobs left, by oracle: how many, and the live
@@ -499,7 +516,7 @@ func (c *Coordinator) owing(left map[string]int) string {
 	for _, oracle := range slices.Sorted(maps.Keys(left)) {
 		var by []string
 		for _, w := range c.workers {
-			if slices.ContainsFunc(w.Oracles, func(s oracles.Status) bool { return s.Name == oracle && s.Available }) {
+			if !c.campaign.Quarantined(w.Worker) && slices.ContainsFunc(w.Oracles, func(s oracles.Status) bool { return s.Name == oracle && s.Available }) {
 				by = append(by, w.Worker)
 			}
 		}
@@ -519,7 +536,7 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 	c.mu.Lock()
 	c.generating = true
 	c.mu.Unlock()
-	var drainStart time.Time
+	var drainStart, lastCheck time.Time
 	quiesced := false
 	for {
 		select {
@@ -535,6 +552,12 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 			}
 			if err := c.saveElapsed(now.Sub(last)); err != nil {
 				return c.writeHalt(err)
+			}
+			if now.Sub(lastCheck) >= time.Second {
+				if err := c.spotChecks(ctx); err != nil && ctx.Err() == nil {
+					return c.writeHalt(err)
+				}
+				lastCheck = now
 			}
 			last = now
 			camp := c.Campaign()
@@ -735,6 +758,9 @@ func (c *Coordinator) oraclesFor(domainName string) []string {
 	defer c.mu.Unlock()
 	var names []string
 	for _, w := range c.workers {
+		if c.campaign.Quarantined(w.Worker) {
+			continue // its jobs are for others; with none, the drain names what is owed
+		}
 		for _, s := range w.Oracles {
 			if !s.Available || !slices.Contains(s.Domains, domainName) {
 				continue
@@ -794,7 +820,7 @@ func backlog(camp store.Campaign, oracle string) int {
 	if s == nil {
 		return 0
 	}
-	return s.Enqueued - s.Judged
+	return s.Enqueued - s.Judged - s.Held
 }
 
 func (c *Coordinator) fuzzWorkers() int {

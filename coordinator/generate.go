@@ -24,6 +24,10 @@ const (
 	GenNone       = "none"       // none: judge the seed values and imports only
 )
 
+// generatedSource prefixes the Source of a case the structured generator
+// mutated: "gen:" and its mutations.
+const generatedSource = "gen:"
+
 // Generators lists the accepted values of CampaignConfig.Generator.
 var Generators = []string{GenNative, GenRandom, GenStructured, GenAll, GenNone}
 
@@ -164,7 +168,7 @@ func (g *generator) batch(dom, campaign string, n int, now time.Time) []store.Ca
 		}
 		canon := v.Encode()
 		recs = append(recs, store.CaseRecord{ID: domain.ID(dom, canon), Domain: dom, Data: canon,
-			Campaign: campaign, Source: "gen:" + joinOps(ops), Seen: now})
+			Campaign: campaign, Source: generatedSource + joinOps(ops), Seen: now})
 	}
 	return recs
 }

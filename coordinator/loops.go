@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -53,8 +54,9 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		nakAll(ms)
 		return
 	}
-	var good []jetstream.Msg
+	var good, held []jetstream.Msg
 	var commits []store.Commit
+	var heldResults []queue.Result
 	var dead letters
 	defer c.recordDead(&dead)
 	for i, m := range ms {
@@ -69,10 +71,48 @@ func (c *Coordinator) handleResults(ms []jetstream.Msg) {
 		if !c.recordBad(m, results[i]) {
 			continue
 		}
-		good = append(good, m)
-		commits = append(commits, c.commitOf(results[i]))
+		switch res := results[i]; {
+		case res.Check != "":
+			c.answered(res)
+			_ = m.Ack() // a lost answer is a check sent again (checkTimeout)
+		case c.Campaign().Quarantined(res.Worker):
+			c.refuse(m, res, &dead)
+		case c.opts.Rejudge > 0:
+			held, heldResults = append(held, m), append(heldResults, res)
+		default:
+			good = append(good, m)
+			commits = append(commits, c.commitOf(res))
+		}
 	}
+	c.holdAndAck(held, heldResults)
 	c.commitAndAck(good, commits, &dead)
+}
+
+// holdAndAck keeps results until their workers' word is checked
+// (rejudge.go), and acks them once they are on disk.
+func (c *Coordinator) holdAndAck(ms []jetstream.Msg, results []queue.Result) {
+	if len(ms) == 0 {
+		return
+	}
+	if err := c.hold(results); err != nil {
+		c.log.Error("hold results; they will be redelivered", "err", err)
+		nakAll(ms)
+		return
+	}
+	for _, m := range ms {
+		_ = m.Ack()
+	}
+}
+
+// refuse makes a quarantined worker's result a dead letter that gives up no
+// pair, and sends its jobs again to the others.
+func (c *Coordinator) refuse(m jetstream.Msg, res queue.Result, dead *letters) {
+	if err := c.rejudge(c.ctxOrBackground(), res.Oracle, res.Domain, res.Verdicts); err != nil {
+		c.log.Error("send again a quarantined worker's jobs; its result will be redelivered", "err", err)
+		_ = m.NakWithDelay(time.Second)
+		return
+	}
+	dead.add(c, m, fmt.Sprintf("result: worker %s is quarantined; its jobs were sent again", res.Worker), nil)
 }
 
 // recordBad stores, as a dead letter, the cases of a result that its worker
@@ -98,7 +138,14 @@ func (c *Coordinator) recordBad(m jetstream.Msg, res queue.Result) bool {
 // commitOf is the store commit of one result, findings judged by the policy,
 // its verdicts' quotes clipped (a worker may not be ours).
 func (c *Coordinator) commitOf(res queue.Result) store.Commit {
-	return store.Commit{Verdicts: oracles.Clip(res.Verdicts), Campaign: c.Campaign().ID, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
+	return c.commitIn(c.Campaign().ID, res)
+}
+
+// commitIn is commitOf for the campaign named: what a store transaction
+// calls, which must not wait for the coordinator's lock (update holds it
+// while it waits for the store).
+func (c *Coordinator) commitIn(campaign string, res queue.Result) store.Commit {
+	return store.Commit{Verdicts: oracles.Clip(res.Verdicts), Campaign: campaign, Now: time.Now().UTC(), Oracle: res.Oracle, Elapsed: res.Elapsed,
 		Judged: func(cs domain.Case, vs []oracles.Verdict) []policy.Disagreement {
 			if len(vs) == 0 {
 				return nil
@@ -416,14 +463,17 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 	added, marked := map[string][]string{}, map[string][]string{}
 	for dom, rs := range byDomain {
 		all := c.oraclesFor(dom)
-		every, rest := splitEvery(rs)
+		every, generated, rest := splitBySource(rs)
 		for _, o := range all {
 			mine := slices.DeleteFunc(slices.Clone(every), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
-			theirs := c.sample(camp, o, all, rest)
+			gen := c.sample(camp, o, all, generated)
 			if !stranded {
-				theirs = theirs[:p.share(o, len(theirs))]
+				gen = gen[:p.share(o, len(gen))]
 			}
-			mine = append(mine, theirs...)
+			mine = append(mine, gen...)
+			if stranded || !c.sampled(o) || !p.full(o) {
+				mine = append(mine, c.sample(camp, o, all, rest)...)
+			}
 			if len(mine) == 0 {
 				continue
 			}
@@ -468,19 +518,26 @@ func (c *Coordinator) mark(campaign string, oraclesByCase map[string][]string) e
 	return nil
 }
 
-// splitEvery separates the cases every judge judges, sampled ones too
-// and whatever its queue holds, from the rest: the seeds (the baseline
-// every report compares) and the lattice sweep's rows (a sweep that a
-// judge sees one case in four of covers a quarter of its pairs).
-func splitEvery(recs []store.CaseRecord) (every, rest []store.CaseRecord) {
+// splitBySource separates a batch's cases by what each judge takes of
+// them: every judge, sampled ones too and whatever its queue holds, judges
+// the seeds (the baseline every report compares) and the lattice sweep's
+// rows (a sweep that a judge sees one case in four of covers a quarter of
+// its pairs); of the structured generator's mutated cases, which it makes
+// as many of as the judges ask, each takes its share (pace.share); the
+// rest (fuzz inputs, imports) go to every judge but a sampled one whose
+// queue is full.
+func splitBySource(recs []store.CaseRecord) (every, generated, rest []store.CaseRecord) {
 	for _, r := range recs {
-		if r.Source == store.SweepSource || r.Source == store.SeedSource {
+		switch {
+		case r.Source == store.SweepSource || r.Source == store.SeedSource:
 			every = append(every, r)
-		} else {
+		case strings.HasPrefix(r.Source, generatedSource):
+			generated = append(generated, r)
+		default:
 			rest = append(rest, r)
 		}
 	}
-	return every, rest
+	return every, generated, rest
 }
 
 // sample is the part of recs the oracle gets: those in its sample when it
@@ -500,7 +557,8 @@ func (c *Coordinator) publishJobs(ctx context.Context, camp store.Campaign, orac
 	for i, r := range rs {
 		cases[i] = queue.WireCase{ID: r.ID, Data: r.Data}
 	}
-	return queue.PublishJobs(ctx, c.js, camp.ID, oracle, dom, cases, camp.Config.BatchSize)
+	job := queue.Job{Campaign: camp.ID, Oracle: oracle, Domain: dom, Cases: cases, NotBy: c.quarantined()}
+	return queue.PublishJobs(ctx, c.js, job, camp.Config.BatchSize)
 }
 
 // scheduleFuzz keeps one fuzz slice queued per fuzz worker. The domain is

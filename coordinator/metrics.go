@@ -76,6 +76,8 @@ var (
 	descQueued     = prometheus.NewDesc("legalfuzz_oracle_queued_jobs", "Cases enqueued for the oracle and not yet judged.", []string{"oracle"}, nil)
 	descUtil       = prometheus.NewDesc("legalfuzz_oracle_utilization_ratio", "Busy time over wall time (1: one instance always busy).", []string{"oracle"}, nil)
 	descOracleInfo = prometheus.NewDesc("legalfuzz_oracle_info", "The version of each oracle on the campaign's latest verdict (value 1).", []string{"oracle", "version"}, nil)
+	descQuarant    = prometheus.NewDesc("legalfuzz_worker_quarantined", "A worker whose word the campaign refuses (value 1): a spot check found a verdict the tool does not give.", []string{"worker", "oracle"}, nil)
+	descChecks     = prometheus.NewDesc("legalfuzz_spot_checks_total", "Spot checks that judged workers' results again.", nil, nil)
 	descBuckets    = prometheus.NewDesc("legalfuzz_buckets", "Buckets in the store, by class and status (new, known, suppressed by the store's suppressions).", []string{"class", "status"}, nil)
 )
 
@@ -83,7 +85,7 @@ var (
 func (campaignCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCampaign, descCases, descEnqueued, descFindings, descNewBuckets, descDead,
 		descOutstand, descQueue, descTimeLeft, descWorkers, descFeatures, descCorpus, descDomCases, descDomFeat, descDomGen,
-		descVerdicts, descBusy, descQueued, descUtil, descOracleInfo, descBuckets} {
+		descVerdicts, descBusy, descQueued, descUtil, descOracleInfo, descBuckets, descQuarant, descChecks} {
 		ch <- d
 	}
 }
@@ -110,6 +112,10 @@ func (cc campaignCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(descWorkers, float64(len(s.Workers)))
 	gauge(descFeatures, float64(st.Features))
 	gauge(descCorpus, float64(st.Corpus))
+	counter(descChecks, st.SpotChecks)
+	for _, q := range s.Campaign.Quarantine {
+		gauge(descQuarant, 1, q.Worker, q.Oracle)
+	}
 	for _, name := range slices.Sorted(maps.Keys(st.Domains)) {
 		d := st.Domains[name]
 		counter(descDomCases, d.Cases, name)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -31,6 +32,8 @@ type CampaignJSON struct {
 	ElapsedSeconds  float64            `json:"elapsed_seconds"`
 	DrainingSeconds float64            `json:"draining_seconds,omitempty"`
 	Stats           StatsJSON          `json:"stats"`
+	// Quarantine names the workers whose word the campaign refuses.
+	Quarantine []store.Quarantine `json:"quarantine,omitempty"`
 }
 
 // CampaignConfigJSON is store.CampaignConfig with durations in seconds.
@@ -55,6 +58,7 @@ type StatsJSON struct {
 	NewBuckets  int                        `json:"new_buckets"`
 	Features    int                        `json:"features"`
 	Corpus      int                        `json:"corpus"`
+	SpotChecks  int                        `json:"spot_checks"`
 	Oracles     map[string]OracleStatsJSON `json:"oracles"`
 	Domains     map[string]DomainStatsJSON `json:"domains"`
 }
@@ -88,8 +92,9 @@ func (s Status) JSON() StatusJSON {
 			Config: CampaignConfigJSON{Domains: c.Config.Domains, Oracles: c.Config.Oracles, DurationSeconds: c.Config.Duration.Seconds(),
 				BatchSize: c.Config.BatchSize, FuzzSliceSeconds: c.Config.FuzzSlice.Seconds(), Generator: c.Config.Generator, Seed: c.Config.Seed},
 			Stats: StatsJSON{Cases: st.Cases, Enqueued: st.Enqueued, Judged: st.Judged, DeadCases: st.DeadCases, DeadLetters: st.DeadLetters,
-				Findings: st.Findings, NewBuckets: st.NewBuckets, Features: st.Features, Corpus: st.Corpus,
-				Oracles: map[string]OracleStatsJSON{}, Domains: map[string]DomainStatsJSON{}}}}
+				Findings: st.Findings, NewBuckets: st.NewBuckets, Features: st.Features, Corpus: st.Corpus, SpotChecks: st.SpotChecks,
+				Oracles: map[string]OracleStatsJSON{}, Domains: map[string]DomainStatsJSON{}},
+			Quarantine: c.Quarantine}}
 	for name, o := range st.Oracles {
 		out.Campaign.Stats.Oracles[name] = OracleStatsJSON{Enqueued: o.Enqueued, Judged: o.Judged, BusySeconds: o.Elapsed.Seconds(),
 			Kinds: o.Kinds, Version: o.Version}

@@ -30,6 +30,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintf(&b, "%d cases%s, %d verdicts, %d buckets (**%d new**, %d known, %d suppressed), %d dead letters.\n\n",
 		t.Generated, minimized, t.Verdicts, t.Buckets, t.New, t.Known, t.Suppressed, t.DeadLetters)
+	writeQuarantineMarkdown(&b, r)
 	writeTonightMarkdown(&b, r)
 	var fresh []BucketReport
 	for _, bk := range r.Buckets {
@@ -160,3 +161,14 @@ func mdCell(s string) string {
 }
 
 func mdCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
+
+// writeQuarantineMarkdown names the workers the reported campaigns
+// refused, and why.
+func writeQuarantineMarkdown(b *strings.Builder, r *Report) {
+	for _, c := range r.Campaigns {
+		for _, q := range c.Quarantine {
+			fmt.Fprintf(b, "**Worker `%s` quarantined** in campaign `%s` (%s): %s. Its results since its last agreed spot check were judged again by others.\n\n",
+				mdCode(q.Worker), mdCode(c.ID), q.Oracle, mdCell(q.Reason))
+		}
+	}
+}

@@ -76,6 +76,11 @@ type CampaignSummary struct {
 	// Triaged is what the campaign minimized while it generated and after,
 	// and the buckets it left not yet minimized; nil when it did not triage.
 	Triaged *store.Triaged `json:"triaged,omitempty"`
+	// Quarantine names the workers whose word the campaign refused, and
+	// why: a spot check found a verdict the tool does not give.
+	Quarantine []store.Quarantine `json:"quarantine,omitempty"`
+	// SpotChecks counts the spot checks that judged workers' results again.
+	SpotChecks int `json:"spot_checks,omitempty"`
 }
 
 // Tonight is what changed in the reported run against the run before it
@@ -449,7 +454,8 @@ func summarizeCampaigns(camps []store.Campaign) []CampaignSummary {
 			Draining: c.Draining.Round(time.Second).String(), Wall: wall,
 			Domains: nonNil(c.Config.Domains), Oracles: nonNil(c.Config.Oracles),
 			Cases: st.Cases, Verdicts: st.Judged, Findings: st.Findings, NewBuckets: st.NewBuckets,
-			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding(), Versions: c.Versions(), Triaged: c.Triaged})
+			DeadLetters: st.DeadLetters, Outstanding: st.Outstanding(), Versions: c.Versions(), Triaged: c.Triaged,
+			Quarantine: c.Quarantine, SpotChecks: st.SpotChecks})
 	}
 	slices.SortFunc(out, func(x, y CampaignSummary) int {
 		if c := y.Created.Compare(x.Created); c != 0 {

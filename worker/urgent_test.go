@@ -52,7 +52,7 @@ func TestUrgentBesideTheJobInHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	job := []queue.WireCase{{ID: stuckID, Data: stuck.Encode()}}
-	if err := queue.PublishJobs(ctx, js, "c", orc.Name(), kindword.Name, job, 1); err != nil {
+	if err := queue.PublishJobs(ctx, js, queue.Job{Campaign: "c", Oracle: orc.Name(), Domain: kindword.Name, Cases: job}, 1); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -9,8 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -47,6 +50,11 @@ type Config struct {
 	StopGrace time.Duration
 }
 
+// givenBackDelay is the least time a job that names this worker in its
+// NotBy waits before it is offered again: long enough for another worker
+// to take it first.
+const givenBackDelay = 200 * time.Millisecond
+
 // DefaultJobTimeout bounds one batch when Config.JobTimeout is zero: far
 // above any tool's own per-process timeout, so it only catches hangs.
 const DefaultJobTimeout = 10 * time.Minute
@@ -59,6 +67,9 @@ type Worker struct {
 	// stopped ends StopGrace after Run's context: the oracle calls in hand
 	// are cancelled then. Never done when StopGrace is zero.
 	stopped context.Context
+	// refused is set once a job names this worker as quarantined: it
+	// fetches nothing more.
+	refused atomic.Bool
 }
 
 // errStopped is a job's oracle call cut short by StopGrace: the job is
@@ -115,31 +126,18 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err := queue.WaitStreams(ctx, w.js); err != nil {
 		return err
 	}
+	loops, err := w.loops(ctx)
+	if err != nil {
+		return err
+	}
 	defer w.stopAfterGrace(ctx)()
 	var wg sync.WaitGroup
-	errs := make(chan error, 2*len(w.cfg.Oracles)+2)
+	errs := make(chan error, len(loops)+1)
 	wg.Add(1)
 	go func() { defer wg.Done(); errs <- w.advertise(ctx) }()
-	// Each oracle reads its jobs and, beside them, its urgent lane: a
-	// minimizer's candidate is judged at once, not after the job in hand.
-	for _, o := range w.cfg.Oracles {
-		for _, lane := range []func(context.Context, jetstream.JetStream, queue.Config, string) (jetstream.Consumer, error){
-			queue.JobConsumer, queue.UrgentConsumer} {
-			c, err := lane(ctx, w.js, w.cfg.Queue, o.Name())
-			if err != nil {
-				return err
-			}
-			wg.Add(1)
-			go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleJob(o, m) }) }()
-		}
-	}
-	if w.cfg.Fuzz != nil {
-		c, err := queue.FuzzConsumer(ctx, w.js, w.cfg.Queue)
-		if err != nil {
-			return err
-		}
+	for _, loop := range loops {
 		wg.Add(1)
-		go func() { defer wg.Done(); errs <- w.consume(ctx, c, func(m jetstream.Msg) { w.handleFuzz(ctx, m) }) }()
+		go func() { defer wg.Done(); errs <- loop() }()
 	}
 	wg.Wait()
 	close(errs)
@@ -148,6 +146,33 @@ func (w *Worker) Run(ctx context.Context) error {
 		all = append(all, err)
 	}
 	return errors.Join(all...)
+}
+
+// loops binds the worker's consumers, all before it takes a first job (a
+// job in hand must never wait on a consumer that a stop then fails to
+// bind), and returns the loop reading each. Each oracle reads its jobs
+// and, beside them, its urgent lane: a minimizer's candidate is judged at
+// once, not after the job in hand.
+func (w *Worker) loops(ctx context.Context) ([]func() error, error) {
+	var loops []func() error
+	for _, o := range w.cfg.Oracles {
+		for _, lane := range []func(context.Context, jetstream.JetStream, queue.Config, string) (jetstream.Consumer, error){
+			queue.JobConsumer, queue.UrgentConsumer} {
+			c, err := lane(ctx, w.js, w.cfg.Queue, o.Name())
+			if err != nil {
+				return nil, err
+			}
+			loops = append(loops, func() error { return w.consume(ctx, c, func(m jetstream.Msg) { w.handleJob(o, m) }) })
+		}
+	}
+	if w.cfg.Fuzz != nil {
+		c, err := queue.FuzzConsumer(ctx, w.js, w.cfg.Queue)
+		if err != nil {
+			return nil, err
+		}
+		loops = append(loops, func() error { return w.consume(ctx, c, func(m jetstream.Msg) { w.handleFuzz(ctx, m) }) })
+	}
+	return loops, nil
 }
 
 // capability is what the worker advertises.
@@ -196,9 +221,10 @@ func (w *Worker) advertise(ctx context.Context) error {
 }
 
 // consume fetches one message at a time and handles it; it stops fetching
-// when ctx ends, but a message in hand is always finished.
+// when ctx ends or the campaign quarantined the worker, but a message in
+// hand is always finished.
 func (w *Worker) consume(ctx context.Context, c jetstream.Consumer, handle func(jetstream.Msg)) error {
-	for ctx.Err() == nil {
+	for ctx.Err() == nil && !w.refused.Load() {
 		batch, err := c.Fetch(1, jetstream.FetchMaxWait(time.Second))
 		if err != nil {
 			if ctx.Err() != nil {
@@ -223,6 +249,18 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 		w.deadLetter(ctx, m, queue.UnknownCampaign, err.Error())
 		return
 	}
+	if slices.Contains(job.NotBy, w.cfg.Name) {
+		// Another worker's to judge: a spot check of ours, or we are
+		// quarantined. The delay varies, so that two workers each handed
+		// the other's check do not swap them back in step.
+		_ = m.NakWithDelay(givenBackDelay + rand.N(4*givenBackDelay))
+		if job.Check == "" && !w.refused.Swap(true) {
+			// Quarantined: taking jobs would only use up their
+			// deliveries, which the others need.
+			w.log.Error("the campaign quarantined this worker (a spot check found a verdict its tool does not give); it takes no more jobs", "campaign", job.Campaign)
+		}
+		return
+	}
 	cases, bad := decodeCases(job)
 	stop := keepAlive(m, w.keepAlivePeriod())
 	start := time.Now()
@@ -238,7 +276,7 @@ func (w *Worker) handleJob(o oracles.Oracle, m jetstream.Msg) {
 		return
 	}
 	res := queue.Result{V: queue.Version, Campaign: job.Campaign, Batch: job.Batch, Worker: w.cfg.Name,
-		Oracle: o.Name(), Domain: job.Domain, Verdicts: verdicts, Bad: bad, Elapsed: time.Since(start)}
+		Oracle: o.Name(), Domain: job.Domain, Verdicts: verdicts, Bad: bad, Elapsed: time.Since(start), Check: job.Check}
 	if err := w.publishResult(ctx, res); err != nil {
 		w.retryOrDead(ctx, m, job.Campaign, fmt.Sprintf("publish result of batch %s: %v", job.Batch, err))
 		return

@@ -29,7 +29,7 @@ type benchSoakOptions struct {
 	oracles, domains           []string
 	generator, fuzzBinary      string
 	dir, out                   string
-	hostile                    bool
+	hostile, liar, hanging     bool
 }
 
 // soakCampaign is the campaign ID of every soak: the storm forges for it.
@@ -99,6 +99,8 @@ Exit 1 when any invariant failed (the report is written anyway).`,
 	f.StringVar(&o.generator, "generator", coordinator.GenStructured,
 		"the campaign's --generator (structured: paced to keep every oracle busy; the fuzz slices of all are not paced by the judges, and the random fallback floods the inputs)")
 	f.StringVar(&o.fuzzBinary, "fuzz-binary", "bin/fuzz.test", "instrumented fuzz binary for campaign and workers; missing: random inputs")
+	f.BoolVar(&o.liar, "liar", true, "add a lying worker (it answers the opposite verdict for one case in ten, each lie marked as forged); the campaign keeps every verdict, so that the audit sees every lie kept")
+	f.BoolVar(&o.hanging, "hanging-toolchain", true, "start one more worker with --toolchain hang=DIR, tools that hang even on --version: it must refuse to start, naming them, while the campaign goes on")
 	f.BoolVar(&o.hostile, "hostile", true, "add "+hostileOracle+", a verifier whose diagnostics' first lines pass the store's key limit, to the campaign and workers")
 	f.StringVar(&o.dir, "dir", "legalfuzz-out/bench-soak", "work folder (replaced): NATS data, the store, logs")
 	f.StringVar(&o.out, "out", "", "write the JSON report to this file (required)")
@@ -125,7 +127,13 @@ type soakReport struct {
 	CampaignExits  []string          `json:"campaign_exits"`
 	Storm          stormCounts       `json:"storm"`
 	Store          reliability.Audit `json:"store"`
-	OK             bool              `json:"ok"`
+	// Quarantine is the campaign's quarantined workers; LiarCaught says the
+	// lying worker is among them, and no honest one is.
+	Quarantine []store.Quarantine `json:"quarantine"`
+	LiarCaught bool               `json:"liar_caught,omitempty"`
+	// HangingWorker is how the worker given the hanging toolchain ended.
+	HangingWorker string `json:"hanging_worker,omitempty"`
+	OK            bool   `json:"ok"`
 }
 
 func (o *benchSoakOptions) validate() error {
@@ -181,11 +189,15 @@ func (o *benchSoakOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	rep.Store, err = reliability.AuditCampaign(db, soakCampaign, soakMarker)
+	if err == nil {
+		rep.Quarantine, err = quarantine(db)
+	}
 	db.Close()
 	if err != nil {
 		return err
 	}
-	rep.OK = rep.Store.OK()
+	rep.LiarCaught = len(rep.Quarantine) == 1 && rep.Quarantine[0].Worker == soakLiar
+	rep.OK = rep.Store.OK() && (rep.LiarCaught || !o.liar && len(rep.Quarantine) == 0)
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
@@ -194,6 +206,9 @@ func (o *benchSoakOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	printSoak(cmd, rep)
+	if !rep.OK && rep.Store.OK() {
+		return fmt.Errorf("quarantined %+v; want the liar (%s) only: %w", rep.Quarantine, soakLiar, errFindings)
+	}
 	if !rep.OK {
 		return fmt.Errorf("the store breaks %d invariants (see %s): %w", len(rep.Store.Violations), o.out, errFindings)
 	}
@@ -271,6 +286,8 @@ func printSoak(cmd *cobra.Command, rep soakReport) {
 		{"jobs denied / attempted", fmt.Sprintf("%d / %d", rep.Storm.JobsDenied, rep.Storm.JobsAttempted)},
 		{"oversized refused / sent", fmt.Sprintf("%d / %d", rep.Storm.OversizedRefused, rep.Storm.Oversized)},
 		{"lost", a.Lost}, {"double", a.Double}, {"forged kept", a.ForgedKept}, {"miscounted", a.Miscounted},
+		{"quarantined", quarantined(rep.Quarantine)},
+		{"hanging-toolchain worker", rep.HangingWorker},
 	} {
 		fmt.Fprintf(tw, "%s\t%v\n", row.name, row.v)
 	}
@@ -278,4 +295,25 @@ func printSoak(cmd *cobra.Command, rep soakReport) {
 	for _, v := range a.Violations {
 		fmt.Fprintln(cmd.ErrOrStderr(), "violation:", v)
 	}
+}
+
+// soakLiar names the soak's lying worker.
+const soakLiar = "soak-liar"
+
+// quarantine is the soak campaign's quarantined workers.
+func quarantine(db *store.Store) ([]store.Quarantine, error) {
+	camp, _, err := db.GetCampaign(soakCampaign)
+	return camp.Quarantine, err
+}
+
+// quarantined names the quarantined workers and why, for the table.
+func quarantined(qs []store.Quarantine) string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, q.Worker+" ("+q.Reason+")")
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, "; ")
 }

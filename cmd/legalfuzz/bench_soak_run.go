@@ -101,6 +101,21 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 		}
 		workers[i] = w
 	}
+	if o.hanging {
+		hang, err := o.hangingWorker(exe, logs, workerEnv, workerArgs(len(workers)+1))
+		if err != nil {
+			return err
+		}
+		defer func() { rep.HangingWorker = hang() }()
+	}
+	if o.liar { // never killed: the soak checks that it is quarantined
+		args := append(workerArgs(len(workers)), "--name", soakLiar, "--lie-one-in", "10")
+		liar, err := startChild(soakLiar, exe, filepath.Join(logs, "liar.log"), workerEnv, args...)
+		if err != nil {
+			return err
+		}
+		defer liar.stop(30 * time.Second)
+	}
 	defer func() {
 		for _, w := range workers {
 			w.stop(30 * time.Second)
@@ -110,6 +125,9 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 		"--duration", o.duration.String(), "--drain-timeout", o.drain.String(), "--oracles", strings.Join(o.oracles, ","),
 		"--generator", o.generator, "--fuzz-binary", o.fuzzBinary, "--out", filepath.Join(o.dir, "campaign"), "--no-minimize", "--quiet"}
 	campArgs = append(campArgs, userOracle...)
+	if o.liar {
+		campArgs = append(campArgs, "--keep-all")
+	}
 	if len(o.domains) > 0 {
 		campArgs = append(campArgs, "--domains", strings.Join(o.domains, ","))
 	}
@@ -313,4 +331,46 @@ func unread(ctx context.Context, url string, users soakUsers) int {
 		n += int(s.CachedInfo().State.Msgs)
 	}
 	return n
+}
+
+// hangingWorker starts a worker given a toolchain whose tools hang even on
+// --version: it must refuse to start, naming the tool, within the probe
+// limits, while the campaign goes on. The function returned says how it
+// ended.
+func (o *benchSoakOptions) hangingWorker(exe, logs string, env, args []string) (func() string, error) {
+	dir, err := hangingToolchain(filepath.Join(o.dir, "hang"))
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	w, err := startChild("soak-hang", exe, filepath.Join(logs, "hang.log"), env, append(args, "--name", "soak-hang", "--toolchain", "hang="+dir)...)
+	if err != nil {
+		return nil, err
+	}
+	ended := make(chan time.Duration, 1)
+	go func() { <-w.done; ended <- time.Since(start) }()
+	return func() string {
+		select {
+		case took := <-ended:
+			return fmt.Sprintf("exit %d after %s", w.code, took.Round(time.Second))
+		default:
+			w.kill()
+			return "still running at the end of the soak: killed"
+		}
+	}, nil
+}
+
+// hangingToolchain writes a toolchain folder whose LLVM tools hang even on
+// --version: the probe limits must make them unavailable, not the campaign
+// hang.
+func hangingToolchain(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, tool := range []string{"llc", "llvm-mc", "mlir-opt", "mlir-translate"} {
+		if err := os.WriteFile(filepath.Join(dir, tool), []byte("#!/bin/sh\nexec sleep 3600\n"), 0o755); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
 }

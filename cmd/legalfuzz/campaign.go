@@ -42,6 +42,7 @@ type campaignOptions struct {
 	failOnAll    bool
 	keepAll      bool
 	noMinimize   bool
+	rejudge      float64
 	tail         time.Duration
 	generator    string
 	coordOnly    bool // `legalfuzz coordinator`
@@ -97,6 +98,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.noSeeds, "no-seeds", false, "do not judge the domains' seed values first")
 	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "how long to wait for queued jobs after generation")
 	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize buckets (during the campaign or in its tail)")
+	f.Float64Var(&o.rejudge, "rejudge", 0.03, "share of workers' results judged again by another worker (or by this process's oracles) before they count, beside every one that would open a bucket; a worker the tool contradicts is quarantined (0: take a worker's word as is)")
 	f.DurationVar(&o.tail, "tail", 0, "most time for the work after --duration (minimizing, replaying); buckets left are minimized first by the next campaign (default: a fifth of --duration, at least 30s)")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 	f.BoolVar(&o.failOnAll, "fail-on-all", false, "exit 1 on new limitation and seed-evidence buckets too, not only on new tool bugs")
@@ -163,9 +165,14 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	if err != nil {
 		return store.Campaign{}, err
 	}
+	arbiter, closeArbiter, err := o.arbiter(ctx)
+	if err != nil {
+		return store.Campaign{}, err
+	}
+	defer closeArbiter()
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID, Policies: pols,
 		Seeds: !o.noSeeds, WaitWorkers: o.waitWorkers(), DrainTimeout: o.drain,
-		Config: o.config(), Triage: triage})
+		Config: o.config(), Triage: triage, Rejudge: o.rejudge, Arbiter: arbiter})
 	if err != nil {
 		return store.Campaign{}, err
 	}
@@ -202,6 +209,22 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	// The wall time a report shows ends here, after minimizing and
 	// replaying, not when generation or the drain did.
 	return db.UpdateCampaign(camp.ID, func(c *store.Campaign) { c.Finished = time.Now().UTC() })
+}
+
+// arbiter is this machine's oracles, which replay a case a spot check
+// disagrees on and judge the checks no other worker can; none without
+// --rejudge, or when they cannot be found (the campaign goes on, its
+// workers say why, and disagreements keep the worker's word).
+func (o *campaignOptions) arbiter(ctx context.Context) (oracles.Panel, func(), error) {
+	if o.rejudge <= 0 {
+		return nil, func() {}, nil
+	}
+	found, err := discover(ctx)
+	if err != nil {
+		slog.Warn("no oracles of this machine to settle spot checks", "err", err)
+		return nil, func() {}, nil
+	}
+	return oracles.Local{Oracles: found.Oracles}, func() { found.Close() }, nil
 }
 
 // triage is what the coordinator minimizes and replays beside generation

@@ -242,6 +242,9 @@ func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppre
 		fmt.Fprintf(w, "minimized: %d while generating, %d after (tail at most %s); %d not yet minimized (their example stands; the next campaign on this store minimizes them first)\n",
 			len(tr.During), len(tr.After), tr.Tail, len(tr.Left))
 	}
+	for _, q := range camp.Quarantine {
+		fmt.Fprintf(w, "worker %s quarantined (%s): %s; its results since its last agreed spot check were judged again by others\n", q.Worker, q.Oracle, q.Reason)
+	}
 	fmt.Fprintf(w, "results: %s (legalfuzz triage --db %s)\n", dbPath, dbPath)
 	if fresh > 0 {
 		return errFindings

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
 )
 
@@ -23,6 +24,7 @@ type workerOptions struct {
 	fuzz       bool
 	fuzzBinary string
 	workDir    string
+	lieOneIn   int
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -43,6 +45,7 @@ redelivered to another worker after the ack deadline.`,
 				return err
 			}
 			defer nc.Close()
+			lying = o.lieOneIn
 			return runWorker(cmd.Context(), nc, worker.Config{Name: o.name, Fuzz: o.fuzzer()}, o.oracles)
 		},
 	}
@@ -53,6 +56,8 @@ redelivered to another worker after the ack deadline.`,
 	f.BoolVar(&o.fuzz, "fuzz", true, "also run fuzz slices")
 	f.StringVar(&o.fuzzBinary, "fuzz-binary", "bin/fuzz.test", "instrumented fuzz test binary; missing: random inputs")
 	f.StringVar(&o.workDir, "work-dir", "legalfuzz-work", "fuzz cache and engine folder")
+	f.IntVar(&o.lieOneIn, "lie-one-in", 0, "bench soak's lying worker: answer the opposite verdict for one case in N, marked as forged")
+	_ = f.MarkHidden("lie-one-in")
 	return cmd
 }
 
@@ -72,6 +77,10 @@ func newFuzzer(binary, workDir string) *worker.Fuzzer {
 	return &worker.Fuzzer{Binary: binary, WorkDir: workDir, Parallel: 1}
 }
 
+// lying makes this process's workers lying test oracles' (worker
+// --lie-one-in, for bench soak): zero for every real worker.
+var lying int
+
 // runWorker discovers oracles, keeps those wanted, and runs a worker
 // configured as cfg with them.
 func runWorker(ctx context.Context, nc *nats.Conn, cfg worker.Config, want []string) error {
@@ -84,6 +93,9 @@ func runWorker(ctx context.Context, nc *nats.Conn, cfg worker.Config, want []str
 	var statuses []oracles.Status
 	for _, o := range found.Oracles {
 		if len(want) == 0 || slices.Contains(want, o.Name()) {
+			if lying > 0 {
+				o = testoracle.Liar{Oracle: o, OneIn: lying, Marker: soakMarker}
+			}
 			orcs = append(orcs, o)
 		}
 	}

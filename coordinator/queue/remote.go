@@ -175,7 +175,7 @@ func (r *Remote) publish(ctx context.Context, id string, cases []domain.Case, na
 			publish = PublishUrgent
 		}
 		for _, dom := range doms {
-			if err := publish(ctx, r.js, id, name, dom, byDomain[dom], size); err != nil {
+			if err := publish(ctx, r.js, Job{Campaign: id, Oracle: name, Domain: dom, Cases: byDomain[dom]}, size); err != nil {
 				return nil, err
 			}
 		}

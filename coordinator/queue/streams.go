@@ -242,24 +242,28 @@ func MessageID(m jetstream.Msg) string {
 	return fmt.Sprintf("%s:%d", meta.Stream, meta.Sequence.Stream)
 }
 
-// PublishJobs publishes the cases of one domain for one oracle of a
-// campaign, one job per size cases (at least one): how a campaign and a
+// PublishJobs publishes job's cases (of one domain, for one oracle of a
+// campaign), one job per size cases (at least one): how a campaign and a
 // Remote panel send work alike. A job's batch is named by its first case
-// and its oracle, for the logs.
-func PublishJobs(ctx context.Context, js jetstream.JetStream, campaign, oracle, dom string, cases []WireCase, size int) error {
-	return publishJobs(ctx, js, JobSubject(oracle, dom), campaign, oracle, dom, cases, size)
+// and its oracle, for the logs, or by its Check.
+func PublishJobs(ctx context.Context, js jetstream.JetStream, job Job, size int) error {
+	return publishJobs(ctx, js, JobSubject(job.Oracle, job.Domain), job, size)
 }
 
 // PublishUrgent is PublishJobs on the urgent lane.
-func PublishUrgent(ctx context.Context, js jetstream.JetStream, campaign, oracle, dom string, cases []WireCase, size int) error {
-	return publishJobs(ctx, js, UrgentSubject(oracle, dom), campaign, oracle, dom, cases, size)
+func PublishUrgent(ctx context.Context, js jetstream.JetStream, job Job, size int) error {
+	return publishJobs(ctx, js, UrgentSubject(job.Oracle, job.Domain), job, size)
 }
 
-func publishJobs(ctx context.Context, js jetstream.JetStream, subject, campaign, oracle, dom string, cases []WireCase, size int) error {
-	for part := range slices.Chunk(cases, max(size, 1)) {
-		job := Job{V: Version, Campaign: campaign, Oracle: oracle, Domain: dom, Batch: part[0].ID + "-" + oracle, Cases: part}
-		if _, err := js.Publish(ctx, subject, Encode(job)); err != nil {
-			return fmt.Errorf("publish job for %s: %w", oracle, err)
+func publishJobs(ctx context.Context, js jetstream.JetStream, subject string, job Job, size int) error {
+	for part := range slices.Chunk(job.Cases, max(size, 1)) {
+		j := job
+		j.V, j.Batch, j.Cases = Version, part[0].ID+"-"+job.Oracle, part
+		if j.Check != "" {
+			j.Batch = j.Check
+		}
+		if _, err := js.Publish(ctx, subject, Encode(j)); err != nil {
+			return fmt.Errorf("publish job for %s: %w", j.Oracle, err)
 		}
 	}
 	return nil

@@ -31,6 +31,13 @@ type Job struct {
 	Oracle   string     `json:"oracle"`
 	Domain   string     `json:"domain"`
 	Cases    []WireCase `json:"cases"`
+	// Check, when set, names the spot check this job is: the cases another
+	// worker judged, judged again (see coordinator/rejudge.go).
+	Check string `json:"check,omitempty"`
+	// NotBy names the workers that must not judge the job: the worker a
+	// check checks, and the quarantined ones. A worker named here gives the
+	// job back for another.
+	NotBy []string `json:"not_by,omitempty"`
 }
 
 // BadCase is a case of a job that could not be decoded: reported, not judged.
@@ -51,6 +58,8 @@ type Result struct {
 	Bad      []BadCase         `json:"bad,omitempty"`
 	// Elapsed is the time the oracle spent on the batch.
 	Elapsed time.Duration `json:"elapsed"`
+	// Check is the job's Check: the result answers a spot check.
+	Check string `json:"check,omitempty"`
 }
 
 // Inputs are new fuzz inputs (raw fuzz bytes) for the coordinator to decode,

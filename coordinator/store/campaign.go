@@ -44,9 +44,12 @@ const (
 type OracleStats struct {
 	// Enqueued counts the (case, oracle) jobs created for it: with Judged, it
 	// gives the oracle's own queue depth, which generation is paced by.
-	Enqueued int           `json:"enqueued"`
-	Judged   int           `json:"judged"`
-	Elapsed  time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
+	Enqueued int `json:"enqueued"`
+	Judged   int `json:"judged"`
+	// Held counts its verdicts waiting for a spot check of their worker
+	// (held.go): not yet judged, and not in its backlog either.
+	Held    int           `json:"held,omitempty"`
+	Elapsed time.Duration `json:"elapsed"` // time the oracle spent, summed over batches
 	// Kinds counts the stored verdicts by kind (accept, reject, ...).
 	Kinds map[oracles.Kind]int `json:"kinds,omitempty"`
 	// Version is the oracle's version string on its latest verdict: the
@@ -69,17 +72,20 @@ func (c *Campaign) Versions() map[string]string {
 // Stats are a campaign's counters, updated in the same transactions as the
 // data they count, so they survive a crash exactly.
 type Stats struct {
-	Cases       int                     `json:"cases"`    // unique cases stored
-	Enqueued    int                     `json:"enqueued"` // (case, oracle) jobs created
-	Judged      int                     `json:"judged"`   // verdicts stored
-	DeadCases   int                     `json:"dead_cases"`
-	DeadLetters int                     `json:"dead_letters"`
-	Findings    int                     `json:"findings"`
-	NewBuckets  int                     `json:"new_buckets"`
-	Features    int                     `json:"features"` // distinct features the judges showed (package signal)
-	Corpus      int                     `json:"corpus"`   // cases that brought a new feature or bucket
-	Oracles     map[string]*OracleStats `json:"oracles"`
-	Domains     map[string]*DomainStats `json:"domains"`
+	Cases       int `json:"cases"`    // unique cases stored
+	Enqueued    int `json:"enqueued"` // (case, oracle) jobs created
+	Judged      int `json:"judged"`   // verdicts stored
+	DeadCases   int `json:"dead_cases"`
+	DeadLetters int `json:"dead_letters"`
+	Findings    int `json:"findings"`
+	NewBuckets  int `json:"new_buckets"`
+	Features    int `json:"features"` // distinct features the judges showed (package signal)
+	Corpus      int `json:"corpus"`   // cases that brought a new feature or bucket
+	// SpotChecks counts the spot checks settled (coordinator/rejudge.go):
+	// a worker's held results judged again by another judge.
+	SpotChecks int                     `json:"spot_checks,omitempty"`
+	Oracles    map[string]*OracleStats `json:"oracles"`
+	Domains    map[string]*DomainStats `json:"domains"`
 }
 
 // DomainStats drive the fuzz schedule: domains still producing new cases
@@ -116,6 +122,9 @@ type Campaign struct {
 	// Triaged is what the campaign minimized and left; nil for a campaign
 	// that did not triage.
 	Triaged *Triaged `json:"triaged,omitempty"`
+	// Quarantine lists the workers whose word the campaign refuses: a spot
+	// check found a verdict of theirs that the tool does not give (held.go).
+	Quarantine []Quarantine `json:"quarantine,omitempty"`
 }
 
 // Utilization is an oracle's busy time (its batches' time, summed over the

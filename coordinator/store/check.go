@@ -56,6 +56,8 @@ var records = map[string]func([]byte) error{
 	string(bucketSeen):           func([]byte) error { return nil },
 	string(bucketVersions):       func([]byte) error { return nil },
 	string(bucketSweeps):         decodes[Sweep],
+	string(bucketHeld):           decodes[Held],
+	string(bucketChecks):         decodes[Check],
 }
 
 func decodes[T any](data []byte) error {

@@ -236,7 +236,9 @@ func eachPrefix[T any](b *bolt.Bucket, prefix []byte, what string, f func(k []by
 // returns those, in order. A minimized case is stored though it was settled
 // and dropped: its bucket names it, and the minimizer often shrinks a case to
 // one the campaign generated (make campaign stopped on "case ... missing"
-// when it replayed such a bucket).
+// when it replayed such a bucket). So is a lattice sweep's row: every judge
+// judges every row, and a case the campaign had made otherwise and dropped
+// may not have been judged by all (a sampled judge's sample left it out).
 func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, error) {
 	var added []CaseRecord
 	err := s.update(func(tx *bolt.Tx) error {
@@ -244,7 +246,7 @@ func (s *Store) AddCases(campaign string, recs []CaseRecord) ([]CaseRecord, erro
 		b, seen := tx.Bucket(bucketCases), tx.Bucket(bucketSeen)
 		for _, r := range recs {
 			_, minimized := r.MinimizedFor()
-			if b.Get([]byte(r.ID)) != nil || hasMark(seen, seenKey(r.ID)) && !minimized {
+			if b.Get([]byte(r.ID)) != nil || hasMark(seen, seenKey(r.ID)) && !minimized && r.Source != SweepSource {
 				continue
 			}
 			if err := put(b, []byte(r.ID), r); err != nil {
