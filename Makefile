@@ -40,10 +40,12 @@ vet:
 
 # Chromium renders the HTML report in a real browser test. The concurrent
 # packages (coordinator, NATS transport, workers) run again under the race
-# detector with -short, which skips only the two tests that judge with the
-# real tools (TestExpectationsEarnTheirPlace, two minutes of it under race,
-# and TestReplayVersionsSaysWhatHappened): their concurrent paths
-# (oracles.Local, ReplayVersions) run under race in shorter tests.
+# detector with -short, which skips there only the two tests that judge
+# with the real tools (TestExpectationsEarnTheirPlace, two minutes of it
+# under race, and TestReplayVersionsSaysWhatHappened) and the generator's
+# one-goroutine statistics (TestFewCasesBelowFirstPTX, half a minute): what
+# they run concurrently (oracles.Local, ReplayVersions, the generator) runs
+# under race in shorter tests.
 test: oracles vet
 	./scripts/install-chromium.sh
 	$(GO) test -count=1 -timeout 30m ./...
