@@ -40,11 +40,16 @@ vet:
 
 # Chromium renders the HTML report in a real browser test. The concurrent
 # packages (coordinator, NATS transport, workers) run again under the race
-# detector; that second run takes about a minute on two cores.
+# detector with -short, which skips there only the two tests that judge
+# with the real tools (TestExpectationsEarnTheirPlace, two minutes of it
+# under race, and TestReplayVersionsSaysWhatHappened) and the generator's
+# one-goroutine statistics (TestFewCasesBelowFirstPTX, half a minute): what
+# they run concurrently (oracles.Local, ReplayVersions, the generator) runs
+# under race in shorter tests.
 test: oracles vet
 	./scripts/install-chromium.sh
 	$(GO) test -count=1 -timeout 30m ./...
-	$(GO) test -race -count=1 -timeout 30m ./coordinator/... ./worker/...
+	$(GO) test -race -short -count=1 -timeout 30m ./coordinator/... ./worker/...
 
 # Run every native fuzz target for FUZZTIME, then replay the seed corpus plus
 # everything the fuzzer found and print per-rule coverage.

@@ -117,8 +117,14 @@ func TestBelowFirstPTXParentsDrawnLess(t *testing.T) {
 // generator spends few cases on a PTX ISA version below the target's
 // first, which only spec/ptxisa and ptxas can judge. Before the Target
 // mutation drew any pair one time in eight and such parents were
-// penalized, the same run gave 19-26%.
+// penalized, the same run gave 19-26%. It is skipped under -short, which
+// make test's race run takes: one goroutine draws 12,000 cases (1 s, and
+// half a minute under race), and the generator runs under race in every
+// campaign test.
 func TestFewCasesBelowFirstPTX(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws 12,000 cases in one goroutine; the race run's campaign tests run the generator")
+	}
 	for _, d := range []string{mma.Name, ldsm.Name, cpasync.Name, tmadesc.Name} {
 		g := newGenerator([]string{d}, 11)
 		f := g.fields[d]

@@ -316,10 +316,14 @@ func (o *campaignOptions) fullDisk(err error) error {
 // starts as soon as one advertises, so the bound costs nothing otherwise.
 func (o *campaignOptions) waitWorkers() time.Duration {
 	if o.localWorkers > 0 {
-		return time.Minute
+		return localWorkersWait
 	}
 	return 15 * time.Second
 }
+
+// localWorkersWait is waitWorkers's bound with local workers: a variable so
+// that a test whose local workers never advertise need not wait the minute.
+var localWorkersWait = time.Minute
 
 // config is the campaign config the flags ask for.
 func (o *campaignOptions) config() store.CampaignConfig {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -172,13 +173,55 @@ func TestCheckWithExecOracle(t *testing.T) {
 	}
 }
 
-// buildVerifier builds the example verifier of docs/exec-oracle.md.
+// buildVerifier returns the example verifier of docs/exec-oracle.md,
+// built once for the package's tests.
 func buildVerifier(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "exampleverifier")
-	build := exec.Command("go", "build", "-o", bin, "../../oracles/exec/testdata/exampleverifier")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build example verifier: %v\n%s", err, out)
+	return built(t, verifierBinary)
+}
+
+// The binaries the package's tests run, each built at most once into
+// sharedDir: four tests run the verifier, and linking takes seconds on a
+// loaded machine.
+var (
+	verifierBinary  = sync.OnceValues(func() (string, error) { return goBuild("../../oracles/exec/testdata/exampleverifier") })
+	legalfuzzBinary = sync.OnceValues(func() (string, error) { return goBuild(".") })
+)
+
+// sharedDir holds the binaries built once; TestMain removes it.
+var sharedDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "legalfuzz-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	sharedDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// goBuild builds the main package pkg into sharedDir.
+func goBuild(pkg string) (string, error) {
+	abs, err := filepath.Abs(pkg)
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(sharedDir, filepath.Base(abs))
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin, nil
+}
+
+// built returns a binary built once, failing the test where the build did.
+func built(t *testing.T, build func() (string, error)) string {
+	t.Helper()
+	bin, err := build()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -402,10 +445,7 @@ func TestNightlyRecipe(t *testing.T) {
 		t.Skip("three campaigns take seconds; skipped in -short")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "legalfuzz")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := built(t, legalfuzzBinary)
 	toy := buildVerifier(t)
 	pol := filepath.Join(dir, "policy.json")
 	if err := os.WriteFile(pol, []byte(`{"policies": [{"domain": "kindword", "judges": ["exec:toy"]}]}`), 0o644); err != nil {

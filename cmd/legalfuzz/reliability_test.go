@@ -81,12 +81,16 @@ func TestCampaignWithoutWorkersRefused(t *testing.T) {
 // TestCampaignWithHungToolchain: a campaign whose only toolchain hangs on
 // --version said "done: 57 cases, 0 verdicts", exit 0. Its first lines now
 // name the tool that gave no answer, and it exits 2 saying why nothing was
-// judged.
+// judged. Its local worker dies in discovery and never advertises, so the
+// campaign waits 10 s for it, not the minute that would idle the suite.
 func TestCampaignWithHungToolchain(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits a minute for a worker")
+		t.Skip("waits 10 s for a worker")
 	}
 	shortProbes(t)
+	old := localWorkersWait
+	localWorkersWait = 10 * time.Second
+	t.Cleanup(func() { localWorkersWait = old })
 	out := t.TempDir()
 	_, errOut, code := runCLI(t, "", "campaign", "--toolchain", "fake="+hungBuild(t, false), "--duration", "1s",
 		"--drain-timeout", "5s", "--out", out, "--quiet", "--no-minimize", "--domains", "kindword", "--generator", "structured")

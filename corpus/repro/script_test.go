@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
@@ -22,32 +23,59 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 
-// judgedStore judges the cases of testdata/buckets (one per bucket of a
-// 60 s campaign, docs/corpus.md) with every oracle installed here and
-// commits the verdicts through the domains' policies, as a campaign
-// does: the buckets are the ones these tools make of these cases. It skips
-// the test under -short, and where mlir-opt 19 (half the buckets' tool) is
-// not installed, for every test that needs these buckets.
+// judgedStore plants, in a store of the test's own, the cases of
+// testdata/buckets (one per bucket of a 60 s campaign, docs/corpus.md) with
+// the verdicts of every oracle installed here, committed through the
+// domains' policies as a campaign does: the buckets are the ones these
+// tools make of these cases. It skips the test under -short, and where
+// mlir-opt 19 (half the buckets' tool) is not installed, for every test
+// that needs these buckets.
 func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("judges 23 cases with every installed tool")
 	}
-	ctx := context.Background()
-	if _, st := mlir.Discover(ctx, toolchaintest.Release(t, 19)); !st.Available {
+	if _, st := mlir.Discover(context.Background(), toolchaintest.Release(t, 19)); !st.Available {
 		t.Skipf("mlir-opt 19 not installed (make oracles): %s", st.Reason)
 	}
-	found, err := registry.Discover(ctx, registry.Options{})
+	j := &judged
+	j.once.Do(func() { j.judge(t) })
+	if !j.done {
+		t.Fatal("judging testdata/buckets failed in an earlier test")
+	}
+	s := storetest.Open(t, "")
+	var buckets []store.Bucket
+	for i, c := range j.cases {
+		buckets = append(buckets, storetest.Plant(t, s, c, policy.PolicyFor(c.Domain), j.verdicts[i])...)
+	}
+	return s, buckets, j.found.Oracles
+}
+
+// judged holds the cases of testdata/buckets and every installed oracle's
+// verdicts on them, judged once for the package: judging takes most of a
+// minute, and three tests plant them. TestMain closes the oracles.
+var judged judgedCases
+
+type judgedCases struct {
+	once     sync.Once
+	done     bool
+	found    *registry.Found
+	cases    []domain.Case
+	verdicts [][]oracles.Verdict
+}
+
+// judge discovers the oracles and judges each case with the ones that
+// judge its domain; done says it got to the end.
+func (j *judgedCases) judge(t *testing.T) {
+	found, err := registry.Discover(context.Background(), registry.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { found.Close() })
+	j.found = found
 	files, err := filepath.Glob("testdata/buckets/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases in testdata/buckets: %v", err)
 	}
-	s := storetest.Open(t, "")
-	var buckets []store.Bucket
 	for _, f := range files {
 		c := storetest.ReadCase(t, f)
 		var judges []oracles.Oracle
@@ -56,9 +84,18 @@ func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) 
 				judges = append(judges, o)
 			}
 		}
-		buckets = append(buckets, storetest.Plant(t, s, c, policy.PolicyFor(c.Domain), storetest.Judge(t, judges, c))...)
+		j.cases = append(j.cases, c)
+		j.verdicts = append(j.verdicts, storetest.Judge(t, judges, c))
 	}
-	return s, buckets, found.Oracles
+	j.done = true
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if judged.found != nil {
+		judged.found.Close()
+	}
+	os.Exit(code)
 }
 
 // legalfuzzBinary builds cmd/legalfuzz for the buckets repro.sh replays
@@ -212,18 +249,20 @@ func TestLitTestsStateTheCorrectOutcome(t *testing.T) {
 	if ts.Buckets+len(ts.Other) != len(buckets) || ts.Buckets < 15 {
 		t.Fatalf("%d tests and %d others for %d buckets", ts.Buckets, len(ts.Other), len(buckets))
 	}
-	runLit := func() (string, error) {
-		out, err := exec.Command(lit, "-v", dir).CombinedOutput()
+	// path is the folder, or one test of it: lit finds lit.cfg.py above.
+	runLit := func(path string) (string, error) {
+		out, err := exec.Command(lit, "-v", path).CombinedOutput()
 		return string(out), err
 	}
-	out, err := runLit()
+	out, err := runLit(dir)
 	if err != nil || strings.Count(out, "XFAIL: legalfuzz") != ts.Buckets {
 		t.Fatalf("lit: %v, want %d XFAIL:\n%s", err, ts.Buckets, out)
 	}
 	// The victim is an illegal case the tool must refuse; flipping its
 	// expectation to "legal" (no not, no error printed) makes the open bug
 	// pass. (A legal case whose tool fails by exit status stays failed
-	// whatever its check says: lit runs pipes with pipefail.)
+	// whatever its check says: lit runs pipes with pipefail.) The folder
+	// passed as a whole above; each edit runs the victim alone.
 	victim, body := "", ""
 	for _, f := range ts.Files {
 		if b := read(t, f); strings.Contains(b, "REFUSED: error") {
@@ -246,7 +285,7 @@ func TestLitTestsStateTheCorrectOutcome(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer os.WriteFile(victim, []byte(body), 0o644)
-			if out, err := runLit(); err == nil || !strings.Contains(out, tc.want) {
+			if out, err := runLit(victim); err == nil || !strings.Contains(out, tc.want) {
 				t.Fatalf("lit with %s in %s: %v, want %s:\n%s", tc.name, victim, err, tc.want, out)
 			}
 		})

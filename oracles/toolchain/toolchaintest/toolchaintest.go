@@ -4,8 +4,11 @@ package toolchaintest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
@@ -15,22 +18,56 @@ import (
 // skips the test saying how to install it.
 func Release(t testing.TB, major int) toolchain.Installation {
 	t.Helper()
-	in, err := toolchain.Release(context.Background(), major)
-	if err != nil {
-		t.Skipf("LLVM %d not installed: %v", major, err)
+	r := found(fmt.Sprint(major), func() (toolchain.Installation, error) {
+		return toolchain.Release(context.Background(), major)
+	})
+	if r.err != nil {
+		t.Skipf("LLVM %d not installed: %v", major, r.err)
 	}
-	return in
+	return r.in
 }
 
 // Trunk returns the installation of LLVM main make oracles made, or skips
 // the test saying how to install it.
 func Trunk(t testing.TB) toolchain.Installation {
 	t.Helper()
-	in, ok := toolchain.Find(context.Background(), toolchain.Options{}, toolchain.Trunk)
-	if !ok {
+	r := found(toolchain.Trunk, func() (toolchain.Installation, error) {
+		in, ok := toolchain.Find(context.Background(), toolchain.Options{}, toolchain.Trunk)
+		if !ok {
+			return in, errors.New("not found")
+		}
+		return in, nil
+	})
+	if r.err != nil {
 		t.Skip("LLVM trunk not installed (make oracles)")
 	}
-	return in
+	return r.in
+}
+
+// lookup is the answer of one search for an installation.
+type lookup struct {
+	in  toolchain.Installation
+	err error
+}
+
+// lookups are the installations found so far, by label: each search
+// probes every installation's tools, and the tests of a package ask for
+// the same few dozens of times.
+var (
+	lookupsMu sync.Mutex
+	lookups   = map[string]lookup{}
+)
+
+// found returns the answer for label, searching with find the first time.
+func found(label string, find func() (toolchain.Installation, error)) lookup {
+	lookupsMu.Lock()
+	defer lookupsMu.Unlock()
+	r, ok := lookups[label]
+	if !ok {
+		r.in, r.err = find()
+		lookups[label] = r
+	}
+	return r
 }
 
 // WithTool returns a copy of the installation, in a folder of the test's,
