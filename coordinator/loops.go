@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -463,14 +462,9 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 	added, marked := map[string][]string{}, map[string][]string{}
 	for dom, rs := range byDomain {
 		all := c.oraclesFor(dom)
-		every, generated, rest := splitBySource(rs)
+		every, rest := splitEvery(rs)
 		for _, o := range all {
 			mine := slices.DeleteFunc(slices.Clone(every), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
-			gen := c.sample(camp, o, all, generated)
-			if !stranded {
-				gen = gen[:p.share(o, len(gen))]
-			}
-			mine = append(mine, gen...)
 			if stranded || !c.sampled(o) || !p.full(o) {
 				mine = append(mine, c.sample(camp, o, all, rest)...)
 			}
@@ -487,8 +481,8 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 			}
 		}
 		// A case no judge had room for is marked too, for none: left
-		// unmarked it looked stranded, and the drain sent it to every
-		// judge (657 jobs after a 60 s campaign's queues had emptied).
+		// unmarked it looks stranded, and the drain sends it to every
+		// judge.
 		for _, r := range rs {
 			if _, ok := marked[r.ID]; !ok && r.Enqueued == nil {
 				marked[r.ID] = []string{}
@@ -518,26 +512,19 @@ func (c *Coordinator) mark(campaign string, oraclesByCase map[string][]string) e
 	return nil
 }
 
-// splitBySource separates a batch's cases by what each judge takes of
-// them: every judge, sampled ones too and whatever its queue holds, judges
-// the seeds (the baseline every report compares) and the lattice sweep's
-// rows (a sweep that a judge sees one case in four of covers a quarter of
-// its pairs); of the structured generator's mutated cases, which it makes
-// as many of as the judges ask, each takes its share (pace.share); the
-// rest (fuzz inputs, imports) go to every judge but a sampled one whose
-// queue is full.
-func splitBySource(recs []store.CaseRecord) (every, generated, rest []store.CaseRecord) {
+// splitEvery separates the cases every judge judges, sampled ones too
+// and whatever its queue holds, from the rest: the seeds (the baseline
+// every report compares) and the lattice sweep's rows (a sweep that a
+// judge sees one case in four of covers a quarter of its pairs).
+func splitEvery(recs []store.CaseRecord) (every, rest []store.CaseRecord) {
 	for _, r := range recs {
-		switch {
-		case r.Source == store.SweepSource || r.Source == store.SeedSource:
+		if r.Source == store.SweepSource || r.Source == store.SeedSource {
 			every = append(every, r)
-		case strings.HasPrefix(r.Source, generatedSource):
-			generated = append(generated, r)
-		default:
+		} else {
 			rest = append(rest, r)
 		}
 	}
-	return every, generated, rest
+	return every, rest
 }
 
 // sample is the part of recs the oracle gets: those in its sample when it

@@ -8,16 +8,14 @@ import (
 )
 
 // Pacing bounds each wanted oracle's own queue (its enqueued cases not yet
-// judged): generation makes a batch for a domain whose oracle is below its
-// low mark, and each oracle takes of a mutated batch only what keeps it
-// under that mark (enqueue); the cases every judge judges (seeds, lattice
-// rows) go out only while each of the domain's judges is under its high
-// mark, and take the room between. So no oracle waits, no queue grows
-// without bound, and a slow judge does not hold back a fast one. A mark is
-// the lower of a count of batches and a time of the oracle's own work at
-// its measured rate: six batches of 256 are a second of work for
-// spec/ptxisa and over three minutes for an MLIR judge on two cores, which
-// the drain then waited for.
+// judged): generation tops a queue up below its low mark and never adds to
+// a domain one of whose oracles holds its high mark, so no oracle waits and
+// no queue grows without bound; the cases every judge judges (seeds,
+// lattice rows) go out only while each of the domain's judges is under its
+// high mark. A mark is the lower of a count of batches and a time of the
+// oracle's own work at its measured rate: six batches of 256 are a second
+// of work for spec/ptxisa and over three minutes for an MLIR judge on two
+// cores, which the drain then waited for.
 const (
 	lowBatches  = 2
 	highBatches = 6
@@ -29,8 +27,8 @@ const (
 	windDownBatch = 32
 	windDownLow   = 2 * time.Second
 	windDownHigh  = 5 * time.Second
-	// minBatch is the smallest batch of rows every judge judges that
-	// generation makes to fit a slow judge's room, and an oracle's first.
+	// minBatch is the smallest batch generation makes to fit a slow
+	// judge's room, and an oracle's first.
 	minBatch = 16
 	// jobGap is the least gap between an oracle's marks (see marks).
 	jobGap = 32
@@ -86,8 +84,8 @@ func (p pace) full(oracle string) bool {
 }
 
 // room is how many cases the oracles can take before the first of them
-// holds its high mark: the batch of rows every judge judges, at least
-// minBatch, at most the batch size.
+// holds its high mark: generation's batch for a domain they judge, at
+// least minBatch, at most the batch size.
 func (p pace) room(oracles []string) int {
 	n := p.size
 	for _, o := range oracles {
@@ -102,27 +100,6 @@ func (p pace) room(oracles []string) int {
 // sweep): they wait for the slowest, while mutation goes on.
 func (p pace) roomForEvery(dom string) bool {
 	return !slices.ContainsFunc(p.c.oraclesFor(dom), p.full)
-}
-
-// mutated is the size of a mutated batch for a domain the oracles judge:
-// the largest share one of them takes, so that no case is made that no
-// judge takes.
-func (p pace) mutated(oracles []string) int {
-	n := 0
-	for _, o := range oracles {
-		n = max(n, p.share(o, p.size))
-	}
-	return n
-}
-
-// share is how many of n mutated cases the oracle takes: none while its
-// queue holds its low mark, else what tops it up to its high one.
-func (p pace) share(oracle string, n int) int {
-	low, high := p.marks(oracle)
-	if b := backlog(p.camp, oracle); b < low {
-		return min(n, high-b)
-	}
-	return 0
 }
 
 // rate is the oracle's measured throughput in cases per second of wall

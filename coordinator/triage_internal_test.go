@@ -74,19 +74,6 @@ func TestPacingInWorkAndWindingDown(t *testing.T) {
 
 	camp.Elapsed = time.Minute
 	p := c.pacing(camp)
-	for _, tc := range []struct {
-		oracle string
-		want   int
-	}{
-		{"slow", 0},       // 200 queued, over its low mark 70
-		{"fast", 0},       // 1000 queued, over its low mark 512
-		{"busy", 54},      // 10 queued, under 32: topped up to 64
-		{"new", minBatch}, // a first small batch
-	} {
-		if n := p.share(tc.oracle, 256); n != tc.want {
-			t.Errorf("%s's share of a mutated batch of 256: %d; want %d", tc.oracle, n, tc.want)
-		}
-	}
 	if n := p.room([]string{"fast", "slow"}); n != minBatch {
 		t.Errorf("room for fast and slow: %d; want %d (slow has 10 left)", n, minBatch)
 	}
