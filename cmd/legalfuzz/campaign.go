@@ -98,7 +98,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f.BoolVar(&o.noSeeds, "no-seeds", false, "do not judge the domains' seed values first")
 	f.DurationVar(&o.drain, "drain-timeout", 5*time.Minute, "how long to wait for queued jobs after generation")
 	f.BoolVar(&o.noMinimize, "no-minimize", false, "do not minimize buckets (during the campaign or in its tail)")
-	f.Float64Var(&o.rejudge, "rejudge", 0.03, "share of workers' results judged again by another worker (or by this process's oracles) before they count, beside every one that would open a bucket; a worker the tool contradicts is quarantined (0: take a worker's word as is)")
+	f.Float64Var(&o.rejudge, "rejudge", -1, "share of workers' results judged again by another worker (or by this process's oracles) before they count, beside every one that would open a bucket; a worker the tool contradicts is quarantined (0: take a worker's word as is; default 0.03 with --nats, 0 for this process's own workers)")
 	f.DurationVar(&o.tail, "tail", 0, "most time for the work after --duration (minimizing, replaying); buckets left are minimized first by the next campaign (default: a fifth of --duration, at least 30s)")
 	f.StringVar(&o.suppressions, "suppressions", "", "suppression file (JSON array); suppressed new buckets do not make the exit status 1")
 	f.BoolVar(&o.failOnAll, "fail-on-all", false, "exit 1 on new limitation and seed-evidence buckets too, not only on new tool bugs")
@@ -172,7 +172,7 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	defer closeArbiter()
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, CampaignID: o.campaignID, Policies: pols,
 		Seeds: !o.noSeeds, WaitWorkers: o.waitWorkers(), DrainTimeout: o.drain,
-		Config: o.config(), Triage: triage, Rejudge: o.rejudge, Arbiter: arbiter})
+		Config: o.config(), Triage: triage, Rejudge: o.rejudgeShare(), Arbiter: arbiter})
 	if err != nil {
 		return store.Campaign{}, err
 	}
@@ -211,12 +211,27 @@ func (o *campaignOptions) runOn(cmd *cobra.Command, db *store.Store, newFuzzer f
 	return db.UpdateCampaign(camp.ID, func(c *store.Campaign) { c.Finished = time.Now().UTC() })
 }
 
+// rejudgeShare is --rejudge, or its default: spot checks where workers of
+// other machines may judge (--nats), none where every worker is this
+// process's own, running the same tools the checks would replay. Held
+// until a check agreed, a 60 s make campaign's results piled to 20,000
+// pairs beside a queue of a few dozen, and its drain took three minutes.
+func (o *campaignOptions) rejudgeShare() float64 {
+	switch {
+	case o.rejudge >= 0:
+		return o.rejudge
+	case o.nats.url != "":
+		return 0.03
+	}
+	return 0
+}
+
 // arbiter is this machine's oracles, which replay a case a spot check
 // disagrees on and judge the checks no other worker can; none without
 // --rejudge, or when they cannot be found (the campaign goes on, its
 // workers say why, and disagreements keep the worker's word).
 func (o *campaignOptions) arbiter(ctx context.Context) (oracles.Panel, func(), error) {
-	if o.rejudge <= 0 {
+	if o.rejudgeShare() <= 0 {
 		return nil, func() {}, nil
 	}
 	found, err := discover(ctx)
