@@ -296,13 +296,11 @@ func (c *Coordinator) start(ctx context.Context) error {
 	return c.enqueue(ctx, left, true)
 }
 
-// seed judges the domains' seed values. Where the structured generator
-// runs, they are its first batches, paced like its own (a first campaign's
-// 761 seeds for every judge took the MLIR judges longer than a 60 s
-// campaign, and the drain waited for them); the seeds a campaign did not
-// reach, or a resumed one has not stored yet, wait for the next. Else a
-// new campaign enqueues them all at once.
+// seed stores and enqueues the domains' seed values, once per campaign.
 func (c *Coordinator) seed(ctx context.Context, camp store.Campaign) error {
+	if camp.Stats.Cases > 0 {
+		return nil // resumed: stored before
+	}
 	for _, name := range camp.Config.Domains {
 		d, ok := fuzz.Lookup(name)
 		if !ok {
@@ -312,59 +310,11 @@ func (c *Coordinator) seed(ctx context.Context, camp store.Campaign) error {
 		for _, v := range d.Seeds() {
 			inputs = append(inputs, v.Encode())
 		}
-		in := queue.Inputs{Campaign: camp.ID, Domain: name, Source: store.SeedSource, Inputs: inputs}
-		if c.gen == nil || c.gen.fields[name] == nil {
-			if camp.Stats.Cases > 0 {
-				continue // resumed: stored before
-			}
-			if err := c.addInputs(ctx, in); err != nil {
-				return err
-			}
-			continue
-		}
-		recs, err := caseRecords(in, time.Now().UTC())
-		if err != nil {
+		if err := c.addInputs(ctx, queue.Inputs{Campaign: camp.ID, Domain: name, Source: store.SeedSource, Inputs: inputs}); err != nil {
 			return err
 		}
-		if recs, err = c.unstored(recs); err != nil {
-			return err
-		}
-		c.gen.queueSeeds(name, recs)
 	}
 	return nil
-}
-
-// logSeedsLeft says how many seed cases generation did not reach: the
-// next campaign on the store judges them first.
-func (c *Coordinator) logSeedsLeft(camp store.Campaign) {
-	if c.gen == nil {
-		return
-	}
-	n := 0
-	for _, d := range camp.Config.Domains {
-		n += c.gen.seedsLeft(d)
-	}
-	if n > 0 {
-		c.log.Info("seed cases not reached; the next campaign on this store judges them first", "cases", n)
-	}
-}
-
-// unstored leaves out of recs the cases the store has, or had and
-// dropped once settled.
-func (c *Coordinator) unstored(recs []store.CaseRecord) ([]store.CaseRecord, error) {
-	ids := make([]string, len(recs))
-	for i, r := range recs {
-		ids[i] = r.ID
-	}
-	known, err := c.opts.Store.Cases(ids)
-	if err != nil {
-		return nil, err
-	}
-	dropped, err := c.opts.Store.Dropped(ids)
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(recs, func(r store.CaseRecord) bool { _, ok := known[r.ID]; return ok || dropped[r.ID] }), nil
 }
 
 // republish sends again the jobs of a resumed campaign whose verdicts never
@@ -567,7 +517,6 @@ func (c *Coordinator) drive(ctx context.Context, errs <-chan error, quiesce func
 					c.setState(store.StateDraining)
 					drainStart = now
 					c.triage.endGeneration(now)
-					c.logSeedsLeft(camp)
 					continue
 				}
 				if err := c.scheduleFuzz(ctx); err != nil && ctx.Err() == nil {

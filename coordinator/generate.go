@@ -47,9 +47,8 @@ type generator struct {
 	counts   map[string]int    // feature -> cases that showed it
 	counted  time.Time         // when counts were last read from the store
 	rng      *rand.Rand
-	disabled map[string]string             // domain -> why it cannot be generated
-	sweep    *sweeper                      // each domain's lattice sweep, beside mutation
-	seeds    map[string][]store.CaseRecord // domain -> seed cases not yet judged
+	disabled map[string]string // domain -> why it cannot be generated
+	sweep    *sweeper          // each domain's lattice sweep, beside mutation
 }
 
 // parent is one corpus value with what makes it worth mutating.
@@ -63,8 +62,7 @@ type parent struct {
 // described is left to the other generators, with the reason logged once.
 func newGenerator(domains []string, seed int64) *generator {
 	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, reach: map[string]*reach{}, counts: map[string]int{},
-		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}, sweep: newSweeper(),
-		seeds: map[string][]store.CaseRecord{}}
+		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}, sweep: newSweeper()}
 	for _, name := range domains {
 		d, ok := fuzz.Lookup(name)
 		if !ok {
@@ -101,30 +99,6 @@ func (g *generator) add(entries []store.CorpusEntry) {
 		}
 		g.reach[e.Domain].add(p)
 	}
-}
-
-// queueSeeds queues a domain's seed cases: its first batches.
-func (g *generator) queueSeeds(dom string, recs []store.CaseRecord) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.seeds[dom] = append(g.seeds[dom], recs...)
-}
-
-// takeSeeds takes up to n of the domain's queued seed cases.
-func (g *generator) takeSeeds(dom string, n int) []store.CaseRecord {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	q := g.seeds[dom]
-	n = min(n, len(q))
-	g.seeds[dom] = q[n:]
-	return q[:n:n]
-}
-
-// seedsLeft counts the seed cases still queued.
-func (g *generator) seedsLeft(dom string) int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.seeds[dom])
 }
 
 // setCounts replaces the feature counts that rarity is judged by.
@@ -329,16 +303,9 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 	var recs []store.CaseRecord
 	var sweep *store.Sweep
 	if p.roomForEvery(dom) {
-		// Seeds first, then the lattice's rows: every judge judges them.
-		n := p.room(c.oraclesFor(dom))
-		if recs = c.gen.takeSeeds(dom, n); len(recs) == 0 {
-			recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(n/sweepShare, 1), now)
-		}
+		recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(p.size/sweepShare, 1), now)
 	}
-	if len(recs) == 0 || sweep != nil {
-		size := p.room(slices.DeleteFunc(c.oraclesFor(dom), c.sampled))
-		recs = append(recs, c.gen.batch(dom, camp.ID, size-len(recs), now)...)
-	}
+	recs = append(recs, c.gen.batch(dom, camp.ID, p.size-len(recs), now)...)
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
 		return false, err
 	}
@@ -357,9 +324,7 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 // never generated yet first, else by GenWeight. Empty: nothing to do.
 // Sampled judges pace nothing: they get the cases they have room for. The
 // most starved oracle is the one whose queue is the smallest share of its
-// low mark. (Letting a full judge take only its share of the others'
-// batches, tried, let the reference judges, thousands of cases a second,
-// make 91,165 cases in a 60 s campaign that no tool judged.)
+// low mark.
 func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	p := c.pacing(camp)
 	hungry, least := "", 1.0
@@ -400,8 +365,8 @@ func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 		}
 		weights[i] = GenWeight(s)
 		switch {
-		case s.Generated == 0 || c.gen.seedsLeft(d) > 0:
-			weights[i] = 1e9 // every domain's seeds are judged, and it is generated for, at once
+		case s.Generated == 0:
+			weights[i] = 1e9 // every domain is generated for at once
 		case c.gen.sweep.sweeping(d):
 			weights[i] = 1e6
 		}

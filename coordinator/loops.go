@@ -513,12 +513,12 @@ func (c *Coordinator) mark(campaign string, oraclesByCase map[string][]string) e
 }
 
 // splitEvery separates the cases every judge judges, sampled ones too
-// and whatever its queue holds, from the rest: the seeds (the baseline
-// every report compares) and the lattice sweep's rows (a sweep that a
-// judge sees one case in four of covers a quarter of its pairs).
+// and whatever its queue holds, from the rest: the lattice sweep's rows (a
+// sweep that a judge sees one case in four of covers a quarter of its
+// pairs).
 func splitEvery(recs []store.CaseRecord) (every, rest []store.CaseRecord) {
 	for _, r := range recs {
-		if r.Source == store.SweepSource || r.Source == store.SeedSource {
+		if r.Source == store.SweepSource {
 			every = append(every, r)
 		} else {
 			rest = append(rest, r)

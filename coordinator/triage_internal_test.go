@@ -40,47 +40,29 @@ func TestLeftoversQueuedFirst(t *testing.T) {
 	}
 }
 
-// TestPacingInWorkAndWindingDown: an oracle's marks are its batches until
-// it has a rate, then the lower of those and seconds of its own work (a
-// slow judge's queue holds half a minute, not six batches of 256); in
-// generation's last stretch (half the tail) batches and queues are
-// shallow, so that what is queued at --duration drains within the tail;
-// generation's batch for a domain fits the room its judges have left.
-func TestPacingInWorkAndWindingDown(t *testing.T) {
-	camp := store.Campaign{ID: "c", Config: store.CampaignConfig{Duration: 10 * time.Minute, BatchSize: 256},
-		Stats: store.Stats{Oracles: map[string]*store.OracleStats{
-			"slow": {Enqueued: 900, Judged: 700, Elapsed: 100 * time.Second}, // 7 cases/s, 200 queued
-			"fast": {Enqueued: 5000, Judged: 4000, Elapsed: 4 * time.Second}, // 1000 cases/s, 1000 queued
-			"busy": {Enqueued: 110, Judged: 100, Elapsed: 100 * time.Second}, // 1 case/s, 10 queued
-		}}}
+// TestPacingShallowWindingDown: generation keeps deep queues until its
+// last stretch (half the tail), and small batches and shallow queues then,
+// so that what is queued at --duration drains sooner; a bucket being
+// minimized changes nothing (its candidates take the urgent lane).
+func TestPacingShallowWindingDown(t *testing.T) {
+	camp := store.Campaign{ID: "c", Config: store.CampaignConfig{Duration: 10 * time.Minute, BatchSize: 256}}
 	c := &Coordinator{campaign: camp}
 	c.triage = newTriager(c, TriageOptions{Tail: 2 * time.Minute, Minimize: &MinimizeOptions{}})
-	check := func(what string, elapsed time.Duration, oracle string, wantSize, wantLow, wantHigh int) {
+	check := func(what string, elapsed time.Duration, running, wantSize, wantLow, wantHigh int) {
 		t.Helper()
 		camp.Elapsed = elapsed
+		if c.triage != nil {
+			c.triage.running = running
+		}
 		p := c.pacing(camp)
-		if low, high := p.marks(oracle); p.size != wantSize || low != wantLow || high != wantHigh {
-			t.Errorf("%s, %s: batches of %d, marks %d/%d; want %d, %d/%d", what, oracle, p.size, low, high, wantSize, wantLow, wantHigh)
+		if low, high := p.marks("o"); p.size != wantSize || low != wantLow || high != wantHigh {
+			t.Errorf("%s: batches of %d, marks %d/%d; want %d, %d/%d", what, p.size, low, high, wantSize, wantLow, wantHigh)
 		}
 	}
-	check("early", time.Minute, "new", 256, 1, minBatch)
-	check("early", time.Minute, "fast", 256, 2*256, 6*256)
-	check("early", time.Minute, "slow", 256, 70, 210)
-	check("early", time.Minute, "busy", 256, jobGap, 2*jobGap)
-	check("in the last minute (half the tail)", 9*time.Minute+time.Second, "slow", 32, jobGap, 2*jobGap)
-	check("in the last minute (half the tail)", 9*time.Minute+time.Second, "fast", 32, 32, 64)
+	check("early, nothing minimized", time.Minute, 0, 256, lowBatches*256, highBatches*256)
+	check("early, a bucket minimized", time.Minute, 1, 256, lowBatches*256, highBatches*256)
+	check("before the last stretch", 8*time.Minute+59*time.Second, 0, 256, lowBatches*256, highBatches*256)
+	check("in the last minute (half the tail)", 9*time.Minute+time.Second, 0, windDownBatch, windDownBatch, 2*windDownBatch)
 	c.triage = nil
-	check("no triage, last minute", 9*time.Minute+time.Second, "slow", 256, 70, 210)
-
-	camp.Elapsed = time.Minute
-	p := c.pacing(camp)
-	if n := p.room([]string{"fast", "slow"}); n != minBatch {
-		t.Errorf("room for fast and slow: %d; want %d (slow has 10 left)", n, minBatch)
-	}
-	if n := p.room([]string{"fast"}); n != 256 {
-		t.Errorf("room for fast: %d; want the batch size 256", n)
-	}
-	if p.full("fast") || p.full("slow") {
-		t.Errorf("fast full %v, slow full %v; want neither (1000 of 1536, 200 of 210)", p.full("fast"), p.full("slow"))
-	}
+	check("no triage, last minute", 9*time.Minute+time.Second, 0, 256, lowBatches*256, highBatches*256)
 }
