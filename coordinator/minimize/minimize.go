@@ -27,21 +27,6 @@ import (
 // (a harness failure, not "no").
 type Predicate func(ctx context.Context, vs []domain.Value) ([]bool, error)
 
-// Each makes a Predicate of a function that answers one value at a time.
-func Each(f func(ctx context.Context, v domain.Value) (bool, error)) Predicate {
-	return func(ctx context.Context, vs []domain.Value) ([]bool, error) {
-		out := make([]bool, len(vs))
-		for i, v := range vs {
-			ok, err := f(ctx, v)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = ok
-		}
-		return out, nil
-	}
-}
-
 // Shrinker is implemented by domain values that know structural shrinks the
 // generic field walk cannot find (dropping a role or an op of a schedule).
 type Shrinker interface {

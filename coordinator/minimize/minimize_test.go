@@ -15,6 +15,21 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
+// Each makes a Predicate (for the tests) of a function that answers one value at a time.
+func Each(f func(ctx context.Context, v domain.Value) (bool, error)) Predicate {
+	return func(ctx context.Context, vs []domain.Value) ([]bool, error) {
+		out := make([]bool, len(vs))
+		for i, v := range vs {
+			ok, err := f(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = ok
+		}
+		return out, nil
+	}
+}
+
 // firesRule is a predicate: the value's seed ladder fires rule id.
 func firesRule(set spec.Set, domainName, id string) Predicate {
 	return Each(func(_ context.Context, v domain.Value) (bool, error) {
