@@ -79,7 +79,7 @@ func (s *sweep) run(l *Lattice) {
 				s.dead[p] = true
 				continue
 			}
-			covered += s.hold(row)
+			covered += s.hold(row) + s.hold(s.actual(row, v))
 			id := domain.ID(s.d.Name, v.Encode())
 			if s.seen[id] {
 				continue // another spelling of a value a row has: its pairs count, the case is judged once
@@ -198,6 +198,37 @@ func (s *sweep) hold(row []int) int {
 		}
 	}
 	return n
+}
+
+// actual is the row as the domain filled it in: an axis the row left free
+// or to its derivation takes the index of the value the parsed case has,
+// when the axis has that value. A row that derives B's type from A's holds
+// the pair of that type with every other axis too, and rows of the derived
+// axes' pairs need not hold it again (mma took 588 rows, 490 so).
+func (s *sweep) actual(row []int, v domain.Value) []int {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return row
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(js, &obj) != nil {
+		return row
+	}
+	out := slices.Clone(row)
+	for x, a := range s.axes {
+		if row[x] != free && a.Values[row[x]] != nil {
+			continue
+		}
+		got, ok := obj[a.Key]
+		if !ok {
+			continue
+		}
+		got = compact(got)
+		if k := slices.IndexFunc(a.Values, func(w json.RawMessage) bool { return w != nil && bytes.Equal(w, got) }); k >= 0 {
+			out[x] = k
+		}
+	}
+	return out
 }
 
 // parse spells the row as the domain's JSON form and parses it: the
