@@ -303,7 +303,7 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 	var recs []store.CaseRecord
 	var sweep *store.Sweep
 	if p.roomForEvery(dom) {
-		recs, sweep = c.gen.sweep.rows(dom, camp.ID, max(p.size/sweepShare, 1), now)
+		recs, sweep = c.gen.sweep.rows(dom, camp.ID, c.sweepRows(camp, dom, p.size), now)
 	}
 	recs = append(recs, c.gen.batch(dom, camp.ID, p.size-len(recs), now)...)
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {

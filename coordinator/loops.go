@@ -432,9 +432,8 @@ func (c *Coordinator) addRecords(ctx context.Context, campaign string, recs []st
 // and the publish leaves the pair owed, and a resume republishes it.
 // Cases of a domain no live oracle
 // judges stay unenqueued until a restart finds one. Every judge gets the
-// cases a lattice sweep made. A sampled judge gets the others only while
-// its backlog is under the pacing bound, and one
-// narrowed to a sample (Status.SampleOneIn, unless the campaign names it)
+// cases a lattice sweep made; a sampled judge gets the others as offered
+// says. One narrowed to a sample (Status.SampleOneIn, unless the campaign names it)
 // only the cases in its sample: the others are marked without it, so
 // nothing waits for it and nothing sends them to it later.
 //
@@ -465,9 +464,7 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		every, rest := splitEvery(rs)
 		for _, o := range all {
 			mine := slices.DeleteFunc(slices.Clone(every), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
-			if stranded || !c.sampled(o) || !p.full(o) {
-				mine = append(mine, c.sample(camp, o, all, rest)...)
-			}
+			mine = append(mine, c.sample(camp, o, all, c.offered(p, o, dom, rest, stranded))...)
 			if len(mine) == 0 {
 				continue
 			}
@@ -498,6 +495,25 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		}
 	}
 	return c.mark(camp.ID, marked)
+}
+
+// offered is the part of the cases not every judge judges that the oracle
+// is offered (its sample is taken of them after): all of them for a judge
+// that paces generation, and for stranded cases; for a sampled judge none
+// while its backlog is at the pacing bound, and while the domain's lattice
+// sweep goes on only the seeds, so that its time goes to the rows it must
+// judge all of (taking mutation's cases too, the slow judges were full of
+// them, and an 8-minute campaign never began the sweep of two domains).
+func (c *Coordinator) offered(p pace, oracle, dom string, recs []store.CaseRecord, stranded bool) []store.CaseRecord {
+	switch {
+	case stranded || !c.sampled(oracle):
+		return recs
+	case p.full(oracle):
+		return nil
+	case c.sweeping(dom):
+		return slices.DeleteFunc(slices.Clone(recs), func(r store.CaseRecord) bool { return r.Source != store.SeedSource })
+	}
+	return recs
 }
 
 // mark marks the cases enqueued for the oracles listed.

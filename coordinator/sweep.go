@@ -11,11 +11,23 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/lattice"
 )
 
-// sweepShare is the part of each structured batch, one in sweepShare
-// cases, that a domain's lattice sweep takes until it is done: the sweep
-// runs beside mutation from a campaign's first batch, so a short campaign
-// mutates too and a night completes every domain's sweep.
-const sweepShare = 2
+// sweepRows is how many cases of a structured batch of size cases the
+// domain's lattice sweep takes until it is done: half, and three quarters
+// while the sweep is behind the campaign's clock (a smaller share of its
+// rows added than of the duration spent). The sweep runs beside mutation
+// from a campaign's first batch, so a short campaign mutates too, and a
+// night completes every domain's sweep early in it.
+func (c *Coordinator) sweepRows(camp store.Campaign, dom string, size int) int {
+	if c.gen.sweep.progress(dom) < float64(camp.Elapsed)/float64(max(camp.Config.Duration, 1)) {
+		return max(size*3/4, 1)
+	}
+	return max(size/2, 1)
+}
+
+// sweeping reports whether the domain's lattice sweep has rows left.
+func (c *Coordinator) sweeping(dom string) bool {
+	return c.gen != nil && c.gen.sweep.sweeping(dom)
+}
 
 // sweeper feeds each domain's lattice rows (package fuzz/lattice) into
 // generation and keeps its progress in the store, where the next campaign
@@ -82,6 +94,22 @@ func (w *sweeper) advanced(sw *store.Sweep) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.sweeps[sw.Domain] = sw
+}
+
+// progress is the share of the domain's lattice rows added so far: 0 for
+// a sweep not begun on today's lattice, 1 for a domain without one.
+func (w *sweeper) progress(dom string) float64 {
+	l := w.lattice(dom)
+	if l == nil || l.Len() == 0 {
+		return 1
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	sw := w.sweeps[dom]
+	if sw == nil || sw.Fingerprint != l.Fingerprint {
+		return 0
+	}
+	return float64(sw.Next) / float64(l.Len())
 }
 
 // sweeping reports whether the domain's sweep has rows left: not done, or

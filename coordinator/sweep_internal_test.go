@@ -1,0 +1,29 @@
+package coordinator
+
+import (
+	"testing"
+	"time"
+
+	"github.com/legalfuzz/legalfuzz/coordinator/store"
+)
+
+// TestSweepCatchesUp: the sweep takes half of a batch while it keeps pace
+// with the campaign's clock and three quarters while it is behind it.
+func TestSweepCatchesUp(t *testing.T) {
+	c := &Coordinator{gen: newGenerator([]string{"kindword"}, 1)}
+	rows, sw := c.gen.sweep.rows("kindword", "c1", 100, time.Now())
+	if len(rows) != 100 || sw == nil {
+		t.Fatalf("%d rows, sweep %v: want 100 of kindword's", len(rows), sw)
+	}
+	c.gen.sweep.advanced(sw)
+	share := float64(sw.Next) / float64(sw.Rows)
+	camp := func(spent float64) store.Campaign {
+		return store.Campaign{Config: store.CampaignConfig{Duration: time.Hour}, Elapsed: time.Duration(spent * float64(time.Hour))}
+	}
+	if got := c.sweepRows(camp(share/2), "kindword", 64); got != 32 {
+		t.Errorf("ahead of the clock: %d rows of 64, want 32", got)
+	}
+	if got := c.sweepRows(camp(share*2), "kindword", 64); got != 48 {
+		t.Errorf("behind the clock: %d rows of 64, want 48", got)
+	}
+}
