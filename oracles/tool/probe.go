@@ -2,8 +2,11 @@ package tool
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/internal/clip"
@@ -35,6 +38,47 @@ func Probe(ctx context.Context, path string, args ...string) (Result, error) {
 func (t Tool) Probe(ctx context.Context, args ...string) (Result, error) { return probe(ctx, t, args) }
 
 func probe(ctx context.Context, t Tool, args []string) (Result, error) {
+	key, keyed := probeKey(t, args)
+	if keyed {
+		if res, ok := answered.Load(key); ok {
+			return res.(Result), nil
+		}
+	}
+	res, err := ask(ctx, t, args)
+	if err == nil && keyed {
+		answered.Store(key, res)
+	}
+	return res, err
+}
+
+// answered keeps each probe's answer for the life of the process: the same
+// question to the same file in the same environment gets the same answer,
+// and a process that discovers many times (the CLI's tests, a worker that
+// restarts its oracles) ran some ninety tools each time. A tool replaced on
+// disk is another file (its size or time changed) and is asked
+// again; a probe that failed is never kept.
+var answered sync.Map // probeKey -> Result
+
+// probeKey names a question: the file (by path and identity), the
+// arguments and the environment. Unkeyed when the file cannot be read.
+func probeKey(t Tool, args []string) (string, bool) {
+	fi, err := os.Stat(t.Path)
+	if err != nil {
+		return "", false
+	}
+	h := sha256.New()
+	for _, part := range [][]string{{t.Path, fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())}, args, t.Env, os.Environ()} {
+		for _, s := range part {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
+		h.Write([]byte{1})
+	}
+	return string(h.Sum(nil)), true
+}
+
+// ask runs the probe.
+func ask(ctx context.Context, t Tool, args []string) (Result, error) {
 	what := strings.Join(append([]string{t.Path}, args...), " ")
 	res, err := run(ctx, ProbeTimeout, t.command(args), nil, runLimit{bytes: MaxProbeOutput, killOver: true})
 	switch {

@@ -2,6 +2,8 @@ package tool
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,5 +69,53 @@ func TestRunDropsPastMaxOutput(t *testing.T) {
 	}
 	if len(res.Stdout) != MaxOutput || res.Dropped != 1000 || res.ExitCode != 1 {
 		t.Errorf("kept %d, dropped %d, exit %d: want %d, 1000, 1", len(res.Stdout), res.Dropped, res.ExitCode, MaxOutput)
+	}
+}
+
+// TestProbeAskedOnce: a question answered is not asked again of the same
+// file in the same environment; a file rewritten, other arguments and a
+// failed probe are asked again.
+func TestProbeAskedOnce(t *testing.T) {
+	count := filepath.Join(t.TempDir(), "count")
+	path := script(t, "echo run >> "+count+"; echo fake 1; [ \"$1\" != --fail ]")
+	runs := func() int {
+		b, _ := os.ReadFile(count)
+		return strings.Count(string(b), "run")
+	}
+	ask := func(args ...string) {
+		t.Helper()
+		if _, err := Probe(context.Background(), path, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ask("--version")
+	ask("--version")
+	if n := runs(); n != 1 {
+		t.Fatalf("asked --version twice, the tool ran %d times; want once", n)
+	}
+	ask("--help")
+	if n := runs(); n != 2 {
+		t.Fatalf("asked --help, the tool ran %d times in all; want 2", n)
+	}
+	body, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, append(body, "\n# rewritten\n"...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ask("--version")
+	if n := runs(); n != 3 {
+		t.Fatalf("asked a rewritten tool, it ran %d times in all; want 3", n)
+	}
+	t.Setenv("LEGALFUZZ_PROBE_TEST", "another environment")
+	ask("--version")
+	if n := runs(); n != 4 {
+		t.Fatalf("asked in another environment, the tool ran %d times in all; want 4", n)
+	}
+	flag := filepath.Join(t.TempDir(), "flag")
+	flaky := script(t, "[ -f "+flag+" ] || { touch "+flag+"; exit 3; }; echo fake 1")
+	if _, err := Probe(context.Background(), flaky, "--version"); err == nil {
+		t.Fatal("a silent failure answered")
+	}
+	if _, err := Probe(context.Background(), flaky, "--version"); err != nil {
+		t.Fatalf("a probe that failed was not asked again: %v", err)
 	}
 }
