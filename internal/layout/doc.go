@@ -14,7 +14,8 @@
 //     it is the reference the families are judged against (batch plans
 //     with it, algo judges its pass's output with its model), not a tool
 //     under test, and it imports no family.
-//   - an assembly: what puts the families together (registry, bench).
+//   - an assembly: what puts the families together (registry, bench, and
+//     cuda/gpucheck, the GPU machine's check of every GPU oracle).
 //
 // Outside oracles/, coordinator/... imports nothing of reports/... (the
 // store keeps its own counts; reports read them), and no package's

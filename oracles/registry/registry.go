@@ -63,7 +63,7 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 	for _, found := range []func() (oracles.Oracle, oracles.Status){
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(sass.Discover(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.DiscoverPTXAS13(ctx)) },
 	} {
 		f.add(found())
 	}
