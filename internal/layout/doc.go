@@ -9,7 +9,7 @@
 //     cuda, exec, llvm, mlir, ptxas, sass). A family imports no other
 //     family: what two share lives in a shared piece below both.
 //   - a shared piece: what families share, knowing none of them (the
-//     oracles package itself, batch, diag, emitted, ptx, replay, spec,
+//     oracles package itself, batch, diag, emitted, intrinsic, ptx, replay, spec,
 //     spelltest, testoracle, tool, toolchain, valuecheck). spec is here:
 //     it is the reference the families are judged against (batch plans
 //     with it, algo judges its pass's output with its model), not a tool
