@@ -49,7 +49,6 @@ var allowed = []string{
 	"oracles/mlir has more than 4000 lines of non-test Go",
 	"oracles/sass imports oracles/ptxas (family -> family)",
 	"oracles/spec has more than 4000 lines of non-test Go",
-	"oracles/valuecheck imports oracles/cuda (shared piece -> family)",
 }
 
 // pkg is what the test reads of one package from go list.
