@@ -6,8 +6,9 @@
 // with its parent:
 //
 //   - a family: the judges of one tool and its reproducer (algo, amdgpu,
-//     cuda, exec, llvm, mlir, ptxas, sass). A family imports no other
-//     family: what two share lives in a shared piece below both.
+//     cuda, exec, llvm, mlir, ptxas; ptxas/sass reads back the cubins
+//     ptxas wrote, so it is ptxas's). A family imports no other family:
+//     what two share lives in a shared piece below both.
 //   - a shared piece: what families share, knowing none of them (the
 //     oracles package itself, batch, diag, emitted, intrinsic, ptx, replay, spec,
 //     spelltest, testoracle, tool, toolchain, valuecheck). spec is here:

@@ -18,7 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
-	"github.com/legalfuzz/legalfuzz/oracles/sass"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas/sass"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
