@@ -10,9 +10,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
-// reasons are the reasons a value has no intrinsic spelling; a renderer
-// that gives them as its own verdicts declares them in its own table too.
-var reasons = oracles.Reasons{
+// Reasons are the reasons a value has no intrinsic spelling: a renderer
+// that gives them as its own verdicts adds them to its table.
+var Reasons = oracles.Reasons{
 	{Field: "scale_vec", Class: "before-ptx-8.8", Gap: oracles.ToolLacks},
 	{Field: "scale_vec", Class: "gated-on-target", Gap: oracles.ToolLacks},
 	{Field: "scale_vec", Class: "not-for-kind", Gap: oracles.ToolLacks},
@@ -32,11 +32,11 @@ func ScaleVec(b bs.Value) (int, error) {
 	n, ok := b.ScaleVecN()
 	switch {
 	case b.AType == bs.TypeOther || b.BType == bs.TypeOther || b.SFType == bs.SFOther:
-		return 0, reasons.New("type", "placeholder-other", "no LLVM spelling for the seed's placeholder type %q", "other")
+		return 0, Reasons.New("type", "placeholder-other", "no LLVM spelling for the seed's placeholder type %q", "other")
 	case !ok || n == 0:
-		return 0, reasons.New("scale_vec_size", "not-whole-scale-vec", "no LLVM spelling for a scale vector of %d elements at K = %d (not a whole .scale_vec::NX)", b.ScaleVecSize, b.K)
+		return 0, Reasons.New("scale_vec_size", "not-whole-scale-vec", "no LLVM spelling for a scale vector of %d elements at K = %d (not a whole .scale_vec::NX)", b.ScaleVecSize, b.K)
 	case int(b.ScaleFragmentBits) != 8*n:
-		return 0, reasons.New("sf_bits", "not-implied", "no LLVM spelling for a %d-bit scale fragment with .scale_vec::%dX (the instruction implies %d bits)",
+		return 0, Reasons.New("sf_bits", "not-implied", "no LLVM spelling for a %d-bit scale fragment with .scale_vec::%dX (the instruction implies %d bits)",
 			b.ScaleFragmentBits, n, 8*n)
 	}
 	return n, nil
@@ -61,11 +61,11 @@ func BlockSuffix(w kw.Value) (string, error) {
 	s, ok := explicit[w.Kind][w.ScaleVec]
 	switch {
 	case !ok:
-		return "", reasons.New("scale_vec", "not-for-kind", "no LLVM spelling for kind::%s with scale vector %q", w.Kind, w.ScaleVec.String())
+		return "", Reasons.New("scale_vec", "not-for-kind", "no LLVM spelling for kind::%s with scale vector %q", w.Kind, w.ScaleVec.String())
 	case w.Tgt.PTX < 88:
-		return "", reasons.New("scale_vec", "before-ptx-8.8", "no LLVM spelling for .scale_vec::%s before PTX ISA 8.8 (LLVM writes it as %s)", w.ScaleVec, s)
+		return "", Reasons.New("scale_vec", "before-ptx-8.8", "no LLVM spelling for .scale_vec::%s before PTX ISA 8.8 (LLVM writes it as %s)", w.ScaleVec, s)
 	case w.Tgt.Arch.FamilySpecific():
-		return "", reasons.New("scale_vec", "gated-on-target", "no LLVM spelling for .scale_vec::%s on %s (LLVM's %s is gated differently there)", w.ScaleVec, w.Tgt.Arch, s)
+		return "", Reasons.New("scale_vec", "gated-on-target", "no LLVM spelling for .scale_vec::%s on %s (LLVM's %s is gated differently there)", w.ScaleVec, w.Tgt.Arch, s)
 	}
 	return s, nil
 }
