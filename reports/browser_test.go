@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"strings"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestHTMLInChromium(t *testing.T) {
 	if n := strings.Count(claims, `<tr id="claim-`); n != seedRows() {
 		t.Errorf("claims matrix has %d rows, want %d", n, seedRows())
 	}
-	for _, v := range []ClaimVerdict{Confirmed, Unverified} {
+	for _, v := range []tally.ClaimVerdict{tally.Confirmed, tally.Unverified} {
 		if !strings.Contains(claims, `data-verdict="`+string(v)+`"`) {
 			t.Errorf("claims matrix has no %s row", v)
 		}

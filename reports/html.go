@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
-	"github.com/legalfuzz/legalfuzz/reports/tally"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"html/template"
 	"io"
 	"slices"
@@ -28,7 +28,7 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"join":       func(s []string) string { return strings.Join(s, ", ") },
 	"indentJSON": indentJSON,
 	"inPair":     func(pair []string, oracle string) bool { return slices.Contains(pair, oracle) },
-	"hasErr":     func(c Cell) bool { return c[oracles.Error]+c[oracles.Timeout] > 0 },
+	"hasErr":     func(c tally.Cell) bool { return c[oracles.Error]+c[oracles.Timeout] > 0 },
 	"tally":      tallyText,
 	"cases":      tally.Cases,
 	// filingClass styles a filing cell by what it asks of the reader.
@@ -47,9 +47,9 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	"tonightOrder": func() []string {
 		return []string{store.TonightRegressed, store.TonightNew, store.TonightFixed, store.TonightStill}
 	},
-	"isNotRun": func(h ToolHint) bool { return h.Why == tally.HintNotRun },
-	"notRun": func(hs []ToolHint) []ToolHint {
-		var out []ToolHint
+	"isNotRun": func(h tally.ToolHint) bool { return h.Why == tally.HintNotRun },
+	"notRun": func(hs []tally.ToolHint) []tally.ToolHint {
+		var out []tally.ToolHint
 		for _, h := range hs {
 			if h.Why == tally.HintNotRun {
 				out = append(out, h)
@@ -62,7 +62,7 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 // claimGroup is one domain's rows of the claims matrix.
 type claimGroup struct {
 	Domain string
-	Claims []Claim
+	Claims []tally.Claim
 }
 
 // page is what the HTML template renders.
@@ -70,7 +70,7 @@ type page struct {
 	R                                                                  *Report
 	Definition                                                         string
 	ClaimGroups                                                        []claimGroup
-	Contradicted                                                       []Claim
+	Contradicted                                                       []tally.Claim
 	CasesPlot, BucketsPlot, FeaturesPlot, ThroughputPlot, CoveragePlot template.HTML
 }
 
@@ -83,7 +83,7 @@ type page struct {
 // tr.bucket rows (details.reproducer inside), #claims-matrix with tr.claim
 // rows (data-rule, data-verdict), #agreement-matrix with tr.matrix-row rows.
 func WriteHTML(w io.Writer, r *Report) error {
-	p := page{R: r, Definition: ClaimsDefinition,
+	p := page{R: r, Definition: tally.ClaimsDefinition,
 		CasesPlot:      stepChart("plot-cases", "Cases over time (cumulative)", "cases", colorA, r.Timeline.Cases),
 		BucketsPlot:    stepChart("plot-buckets", "Buckets over time (cumulative, by first sighting)", "buckets", "#c2410c", r.Timeline.Buckets),
 		FeaturesPlot:   stepChart("plot-features", "Features over time (the campaign's distinct verdict features)", "features", "#15803d", r.Timeline.Features),
@@ -96,7 +96,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 		}
 		g := &p.ClaimGroups[len(p.ClaimGroups)-1]
 		g.Claims = append(g.Claims, c)
-		if c.Verdict == Contradicted {
+		if c.Verdict == tally.Contradicted {
 			p.Contradicted = append(p.Contradicted, c)
 		}
 	}

@@ -43,7 +43,7 @@ import (
 //	timeline          cases and buckets: cumulative [{time, count}]
 //	dead_letters      campaign, subject, reason, time
 //
-// See ClaimsDefinition for how a claim's verdict is computed.
+// See tally.ClaimsDefinition for how a claim's verdict is computed.
 func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"encoding/xml"
 	"fmt"
-	"github.com/legalfuzz/legalfuzz/reports/tally"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"io"
 	"strings"
 

@@ -3,7 +3,7 @@ package reports
 import (
 	"cmp"
 	"fmt"
-	"github.com/legalfuzz/legalfuzz/reports/tally"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"io"
 	"strings"
 
@@ -58,7 +58,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		c.Rules, c.Contradicted, c.Confirmed, c.Unverified)
 	n := 0
 	for _, cl := range r.Claims {
-		if cl.Verdict != Contradicted {
+		if cl.Verdict != tally.Contradicted {
 			continue
 		}
 		if n == mdListLimit {
@@ -138,7 +138,7 @@ func writeTonightMarkdown(b *strings.Builder, r *Report) {
 }
 
 // tallyText spells the tools that agreed (or contradicted) with counts.
-func tallyText(ts []ToolTally, contradicting bool) string {
+func tallyText(ts []tally.ToolTally, contradicting bool) string {
 	var parts []string
 	for _, t := range ts {
 		n := t.Agree

@@ -1,3 +1,7 @@
+// Package reports renders what campaigns and judge runs found: the rule
+// agreement matrix, disagreement listings, the claims matrix and full reports
+// (HTML with inline SVG plots, Markdown, JSON, JUnit XML) read from a store.
+// The counts come from the store's nightly tallies (package tally).
 package reports
 
 import (
@@ -10,8 +14,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/reports/tally"
 )
 
 // Schema names the JSON report's format; it changes only when a field's
@@ -25,15 +29,15 @@ type Report struct {
 	Generated time.Time `json:"generated"`
 	Store     string    `json:"store"`
 	// Campaign is the reported campaign: its buckets are new.
-	Campaign    string            `json:"campaign"`
-	Campaigns   []CampaignSummary `json:"campaigns"`
-	Tonight     Tonight           `json:"tonight"`
-	Totals      Totals            `json:"totals"`
-	Buckets     []BucketReport    `json:"buckets"`
-	Claims      []Claim           `json:"claims"`
-	ClaimCounts ClaimCounts       `json:"claim_counts"`
-	Matrix      Matrix            `json:"agreement_matrix"`
-	Coverage    []RuleCoverage    `json:"rule_coverage"`
+	Campaign    string               `json:"campaign"`
+	Campaigns   []CampaignSummary    `json:"campaigns"`
+	Tonight     Tonight              `json:"tonight"`
+	Totals      Totals               `json:"totals"`
+	Buckets     []BucketReport       `json:"buckets"`
+	Claims      []tally.Claim        `json:"claims"`
+	ClaimCounts tally.ClaimCounts    `json:"claim_counts"`
+	Matrix      tally.Matrix         `json:"agreement_matrix"`
+	Coverage    []tally.RuleCoverage `json:"rule_coverage"`
 	// Spelled is render coverage: per oracle and domain, the cases judged
 	// and why the others were not.
 	Spelled []RenderCoverage `json:"render_coverage"`

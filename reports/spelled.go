@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/reports/tally"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 )
 
 // RenderCoverage and ReasonCount are the tally's (package tally).

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/reports/tally"
 )
 
 func TestRenderCoverageCountsReasons(t *testing.T) {

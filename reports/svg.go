@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"html"
 	"html/template"
 	"math"
@@ -223,7 +224,7 @@ func throughputChart(ts []Throughput) template.HTML {
 
 // coverageChart plots, per domain and rule set, the share of rules that
 // decided at least one case.
-func coverageChart(cov []RuleCoverage) template.HTML {
+func coverageChart(cov []tally.RuleCoverage) template.HTML {
 	type tally struct{ fired, total int }
 	by := map[string]map[string]*tally{}
 	var domains []string

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"io"
 	"log/slog"
 	"maps"
@@ -20,7 +21,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
-	"github.com/legalfuzz/legalfuzz/reports"
 )
 
 type judgeOptions struct {
@@ -52,7 +52,7 @@ domains (e.g. fuzz/testdata/fuzz). Exit 1 when a disagreement is a finding.`,
 type judgeReport struct {
 	Cases         int                   `json:"cases"`
 	Problems      []string              `json:"problems"`
-	Matrix        reports.Matrix        `json:"matrix"`
+	Matrix        tally.Matrix          `json:"matrix"`
 	Disagreements []policy.Disagreement `json:"disagreements"`
 }
 
@@ -81,7 +81,7 @@ func (o *judgeOptions) run(cmd *cobra.Command, paths []string) error {
 	if err != nil {
 		return err
 	}
-	rep := judgeReport{Cases: len(cases), Matrix: reports.BuildMatrix(byCase), Disagreements: []policy.Disagreement{}}
+	rep := judgeReport{Cases: len(cases), Matrix: tally.BuildMatrix(byCase), Disagreements: []policy.Disagreement{}}
 	for _, p := range problems {
 		rep.Problems = append(rep.Problems, p.Error())
 	}

@@ -9,8 +9,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/reports/tally"
 )
 
 // A case is settled once every oracle it was enqueued for has judged it:

@@ -1,7 +1,6 @@
 package repro
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -18,7 +17,8 @@ import (
 // says both; repro.sh once fell back to gfx942 for waitcntasm).
 func TestAMDGPUScriptAssemblesForTheCaseCPU(t *testing.T) {
 	name := oracles.Installed(oracles.AMDGPUMC, "19")
-	if _, ok := toolchain.Of(context.Background(), name); !ok {
+	orcs := discovered(t)
+	if _, ok := toolchain.In(orcs, name); !ok {
 		t.Skip("no LLVM 19 installation here (make oracles)")
 	}
 	var v waitcntasm.Value
@@ -35,7 +35,7 @@ func TestAMDGPUScriptAssemblesForTheCaseCPU(t *testing.T) {
 	bd := plantedBundle(t, c, policy.Pair{A: oracles.SpecPTXISA, B: name, On: policy.OnVerdict}, []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Version: "1", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "r.a", Diagnostic: "illegal"},
 		{Oracle: name, Version: "2", Case: c.ID, Domain: c.Domain, Kind: oracles.Accept},
-	}, nil)
+	}, orcs)
 	want := "-mcpu=" + v.CPU.String()
 	script, cmds := read(t, bd.Script), read(t, bd.Dir+"/"+CommandsFile)
 	if !strings.Contains(script, "step mc ") || !strings.Contains(script, want) {

@@ -12,7 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/sass"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas/sass"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
 

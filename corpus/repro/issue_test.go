@@ -46,7 +46,7 @@ func TestWriteIssue(t *testing.T) {
 	if err := s.PutBucket(b); err != nil {
 		t.Fatal(err)
 	}
-	bd, err := Write(context.Background(), s, b.Key, t.TempDir(), nil)
+	bd, err := Write(context.Background(), s, b.Key, t.TempDir(), discovered(t))
 	if err != nil {
 		t.Fatal(err)
 	}

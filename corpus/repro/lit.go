@@ -97,7 +97,7 @@ func litTest(ctx context.Context, bd Bundle) (string, string, bool) {
 	obs := bd.Observed
 	legal := bd.Expected.Kind == oracles.Accept
 	rep := bd.reproductions[obs.Oracle]
-	in, found := toolchain.Of(ctx, obs.Oracle)
+	in, found := toolchain.In(bd.found, obs.Oracle)
 	comment, commented := litComment[filepath.Ext(rep.Input)]
 	if !found || !commented || !fileIn(bd.Dir, rep.Input) {
 		return "", "", false

@@ -9,6 +9,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/registry"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // plan writes repro.sh's steps for the deviating tool's verdict on the
@@ -40,7 +41,8 @@ func plan(ctx context.Context, bd Bundle) *replay.Script {
 
 // replayCase is what an oracle's replay needs of the bundle.
 func replayCase(bd Bundle) replay.Case {
-	return replay.Case{Case: bd.Case, Observed: bd.Observed, Reference: bd.Reference, Dir: bd.Dir}
+	in, _ := toolchain.In(bd.found, bd.Observed.Oracle)
+	return replay.Case{Case: bd.Case, Observed: bd.Observed, Reference: bd.Reference, Dir: bd.Dir, Installation: in}
 }
 
 // reproducerOf is the named oracle's family's reproducer, nil for an

@@ -68,6 +68,9 @@ type Bundle struct {
 	// mainLines say which commit of LLVM main each replayed build of main
 	// is ("trunk: LLVM main of 2026-10-25, 7e3c57157096").
 	mainLines []string
+	// found are the oracles Write was given: replays, reductions and lit
+	// tests run the installations they judged with (toolchain.In).
+	found []oracles.Oracle
 }
 
 // Write writes the bundle of the bucket whose key starts with id into
@@ -84,7 +87,8 @@ func Write(ctx context.Context, s regress.Store, id, out string, orcs []oracles.
 		return Bundle{}, err
 	}
 	bd = onNewest(ctx, bd, orcs)
-	bd.mainLines = mainLines(ctx, b)
+	bd.found = orcs
+	bd.mainLines = mainLines(b, orcs)
 	bd.Dir = filepath.Join(out, b.Key)
 	if err := os.MkdirAll(bd.Dir, 0o755); err != nil {
 		return bd, err
@@ -190,14 +194,14 @@ func onNewest(ctx context.Context, bd Bundle, orcs []oracles.Oracle) Bundle {
 }
 
 // mainLines names the commit of each build of LLVM main the bucket was
-// replayed on, from the installation's record.
-func mainLines(ctx context.Context, b store.Bucket) []string {
+// replayed on, from the record of the installation its oracle runs.
+func mainLines(b store.Bucket, orcs []oracles.Oracle) []string {
 	var out []string
 	for _, v := range b.Versions {
 		if !v.Main() {
 			continue
 		}
-		in, ok := toolchain.Find(ctx, toolchain.Options{}, v.Label())
+		in, ok := toolchain.In(orcs, v.Oracle)
 		switch {
 		case ok && in.Snapshot != "":
 			out = append(out, fmt.Sprintf("%s is LLVM main of %s (LLVM %s, %s)", v.Label(), in.Snapshot, in.Version, in.Source))

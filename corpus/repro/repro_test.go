@@ -16,7 +16,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
@@ -74,7 +73,7 @@ func spellableSeed(d domain.Domain) domain.Value {
 // its repro.sh runs mlir-opt-22 on, not MLIR 19's.
 func TestWriteMLIR22Spelling(t *testing.T) {
 	p := plant(t)
-	bd, err := Write(context.Background(), p.s, p.buckets["mlir@22~ptxas/verdict"].Key, t.TempDir(), nil)
+	bd, err := Write(context.Background(), p.s, p.buckets["mlir@22~ptxas/verdict"].Key, t.TempDir(), discovered(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,13 +84,7 @@ func TestWriteMLIR22Spelling(t *testing.T) {
 
 func TestWriteRendersEachTool(t *testing.T) {
 	p := plant(t)
-	var orcs []oracles.Oracle
-	ins, _, _ := toolchain.Discover(context.Background(), toolchain.Options{})
-	for _, in := range ins {
-		if o, _ := llvm.Discover(context.Background(), in); o != nil {
-			orcs = append(orcs, o)
-		}
-	}
+	orcs := discovered(t)
 	for pair, want := range map[string][]string{
 		"spec/ptxisa~cuda-driver/verdict": {DriverFile, "cuTensorMapEncode"},
 		"mlir@19~ptxas/verdict":           {MLIRFile, PTXFile, "installation 19 (LLVM 19.", "mlir-opt --split-input-file", "ptxas -arch=sm_"},
@@ -213,11 +206,12 @@ func TestWriteTwoMLIREntryPoints(t *testing.T) {
 	for i := range vs {
 		vs[i].Case, vs[i].Domain = c.ID, c.Domain
 	}
-	bd := plantedBundle(t, c, pair, vs, nil)
+	orcs := discovered(t)
+	bd := plantedBundle(t, c, pair, vs, orcs)
 	if bd.Observed.Oracle != "mlir-nvvm@trunk" {
 		t.Fatalf("observed %s, want mlir-nvvm@trunk", bd.Observed.Oracle)
 	}
-	if _, ok := toolchain.Of(context.Background(), "mlir@trunk"); !ok {
+	if _, ok := toolchain.In(orcs, "mlir@trunk"); !ok {
 		t.Skip("no trunk installation (make oracles)")
 	}
 	if m := read(t, filepath.Join(bd.Dir, MLIRFile)); !strings.Contains(m, "nvvm.wgmma.mma_async") {

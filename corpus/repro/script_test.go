@@ -48,30 +48,45 @@ func judgedStore(t *testing.T) (*store.Store, []store.Bucket, []oracles.Oracle) 
 	for i, c := range j.cases {
 		buckets = append(buckets, storetest.Plant(t, s, c, policy.PolicyFor(c.Domain), j.verdicts[i])...)
 	}
-	return s, buckets, j.found.Oracles
+	return s, buckets, discovered(t)
+}
+
+// here are the oracles of this machine, discovered once for the package
+// (discovery probes every tool); TestMain closes them.
+var here struct {
+	once  sync.Once
+	found *registry.Found
+	err   error
+}
+
+// discovered are the oracles of this machine: bundles are written with
+// them, as triage bundle writes them, so that their replays run the
+// installations that judged.
+func discovered(t *testing.T) []oracles.Oracle {
+	t.Helper()
+	here.once.Do(func() { here.found, here.err = registry.Discover(context.Background(), registry.Options{}) })
+	if here.err != nil {
+		t.Fatal(here.err)
+	}
+	return here.found.Oracles
 }
 
 // judged holds the cases of testdata/buckets and every installed oracle's
 // verdicts on them, judged once for the package: judging takes most of a
-// minute, and three tests plant them. TestMain closes the oracles.
+// minute, and three tests plant them.
 var judged judgedCases
 
 type judgedCases struct {
 	once     sync.Once
 	done     bool
-	found    *registry.Found
 	cases    []domain.Case
 	verdicts [][]oracles.Verdict
 }
 
-// judge discovers the oracles and judges each case with the ones that
-// judge its domain; done says it got to the end.
+// judge judges each case with the oracles here that judge its domain;
+// done says it got to the end.
 func (j *judgedCases) judge(t *testing.T) {
-	found, err := registry.Discover(context.Background(), registry.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	j.found = found
+	orcs := discovered(t)
 	files, err := filepath.Glob("testdata/buckets/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases in testdata/buckets: %v", err)
@@ -79,7 +94,7 @@ func (j *judgedCases) judge(t *testing.T) {
 	for _, f := range files {
 		c := storetest.ReadCase(t, f)
 		var judges []oracles.Oracle
-		for _, o := range found.Oracles {
+		for _, o := range orcs {
 			if o.Judges(c.Domain) {
 				judges = append(judges, o)
 			}
@@ -92,8 +107,8 @@ func (j *judgedCases) judge(t *testing.T) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if judged.found != nil {
-		judged.found.Close()
+	if here.found != nil {
+		here.found.Close()
 	}
 	os.Exit(code)
 }
@@ -150,7 +165,7 @@ func plantedBundle(t *testing.T, c domain.Case, pair policy.Pair, vs []oracles.V
 // reproduce the bug, and with the real tool, which must not.
 func reproducesOnlyWithFake(t *testing.T, c domain.Case, pair policy.Pair, vs []oracles.Verdict, env, fake string) {
 	t.Helper()
-	bd := plantedBundle(t, c, pair, vs, nil)
+	bd := plantedBundle(t, c, pair, vs, discovered(t))
 	path := filepath.Join(t.TempDir(), "fake")
 	if err := os.WriteFile(path, []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
@@ -202,7 +217,7 @@ func TestScriptJudgesTheOutcome(t *testing.T) {
 	bd := plantedBundle(t, c, policy.Pair{A: oracles.SpecPTXISA, B: "mlir@19", On: policy.OnVerdict}, []oracles.Verdict{
 		{Oracle: oracles.SpecPTXISA, Case: c.ID, Domain: c.Domain, Kind: oracles.Accept, Rule: "ptxisa.mma"},
 		{Oracle: "mlir@19", Case: c.ID, Domain: c.Domain, Kind: oracles.Reject, Rule: "verify", Diagnostic: "FILE:LINE:COL: error: the bug's own words"},
-	}, nil)
+	}, discovered(t))
 	fake := filepath.Join(t.TempDir(), "mlir-opt")
 	quiet := "#!/bin/sh\nexit 0\n"
 	noisy := "#!/bin/sh\necho \"case.mlir:3:5: error: the bug's own words\" >&2\nexit 0\n"

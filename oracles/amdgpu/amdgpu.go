@@ -41,6 +41,9 @@ type Oracle struct {
 	tool tool.Tool
 	// name is the oracle's name: amdgpu-mc@LABEL.
 	name string
+	// inst is the installation discovery found llvm-mc in; zero for a
+	// fake llvm-mc in tests.
+	inst toolchain.Installation
 	// cpus are the processors this llvm-mc lists for -mcpu=help; nil means
 	// not asked (a fake llvm-mc in tests): every processor is tried.
 	cpus map[string]bool
@@ -52,6 +55,9 @@ type Oracle struct {
 	// cpu is the GPU assembled for; empty means CPU.
 	cpu string
 }
+
+// Installation is the installation the oracle runs (toolchain.Installed).
+func (o *Oracle) Installation() toolchain.Installation { return o.inst }
 
 // Discover locates an installation's llvm-mc and checks it assembles for
 // gfx942: the amdgpu-mc@LABEL oracle.
@@ -65,7 +71,7 @@ func Discover(ctx context.Context, in toolchain.Installation) (*Oracle, oracles.
 		return nil, st
 	}
 	st.Version, st.Path = t.Version, t.Path
-	o := &Oracle{tool: t, name: name}
+	o := &Oracle{tool: t, name: name, inst: in}
 	rs, err := o.Assemble(ctx, []string{"s_waitcnt 0"})
 	if err != nil || rs[0].Kind != oracles.Accept {
 		st.Reason = fmt.Sprintf("%s does not assemble for %s: %v %+v", t.Path, CPU, err, rs)

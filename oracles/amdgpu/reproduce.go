@@ -18,7 +18,7 @@ type Reproducer struct{}
 // Reproduce writes the assembly (a waitcnt program's, as the lowering
 // under test makes it) and llvm-mc's command line.
 func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles.Reproduction {
-	mc := "llvm-mc" // of the installation the oracle's label names
+	mc := "llvm-mc" // of the oracle's installation
 	var rep oracles.Reproduction
 	var cpu string
 	switch v := r.Case.Value.(type) {
@@ -40,7 +40,7 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 		return oracles.Reproduction{Commands: []string{"# no assembly for domain " + r.Case.Domain}}
 	}
 	rep.Input = oracles.AsmFile
-	if in, ok := toolchain.Of(ctx, r.Name); ok {
+	if in, ok := toolchain.In(r.Oracles, r.Name); ok {
 		rep.Replay = oracles.ReplaySteps
 		rep.Steps = []oracles.Step{{Name: "mc", Var: "LLVM_MC", Tool: in.Spec("llvm-mc"),
 			Args: append(Args(cpu), oracles.AsmFile), Input: oracles.AsmFile}}

@@ -75,26 +75,6 @@ func TestLoadMissingLibrary(t *testing.T) {
 	}
 }
 
-// ptxas13 is found by its version: here ptxas 12.4 (if installed) is
-// skipped with its version in the reason.
-func TestDiscoverPTXAS13(t *testing.T) {
-	o, st := DiscoverPTXAS13(context.Background())
-	if o != nil {
-		t.Logf("ptxas13 found: %s %s", st.Version, st.Path)
-		if !strings.HasPrefix(st.Version, "13.") {
-			t.Fatalf("ptxas13 version %q", st.Version)
-		}
-		return
-	}
-	if st.Available || st.Reason == "" || st.Name != "ptxas13" {
-		t.Fatalf("status %+v", st)
-	}
-	if !strings.Contains(st.Reason, "/usr/local/cuda/bin/ptxas") && !strings.Contains(st.Reason, "not usable") {
-		t.Errorf("the reason %q does not say where it looked", st.Reason)
-	}
-	t.Logf("ptxas13: %s", st.Reason)
-}
-
 // A binary that does not serve launches is ErrNoChild, and so is a child
 // without a device, with its reason.
 func TestChildHandshake(t *testing.T) {

@@ -2,6 +2,7 @@ package llvm
 
 import (
 	"fmt"
+	"github.com/legalfuzz/legalfuzz/oracles/intrinsic"
 
 	bs "github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 )
@@ -17,32 +18,11 @@ import (
 // has no block-scale intrinsics.
 const blockScalePrefix = "llvm.nvvm.mma.block.scale"
 
-// ScaleVec is the N of the .scale_vec::NX a value's instruction names, or
-// why the value names no instruction (MLIR 22's nvvm.mma.block_scale, which
-// translates to the same intrinsics, asks the same): the seed's placeholder
-// types have no spelling, nor has a scale vector that does not split K
-// whole; and the seed's scale_fragment_bits is not part of the instruction,
-// so only the value whose fragment is what .scale_vec::NX implies (N 8-bit
-// scale factors) is judged.
-func ScaleVec(b bs.Value) (int, error) {
-	n, ok := b.ScaleVecN()
-	switch {
-	case b.AType == bs.TypeOther || b.BType == bs.TypeOther || b.SFType == bs.SFOther:
-		return 0, noSpelling("type", "placeholder-other", "no LLVM spelling for the seed's placeholder type %q", "other")
-	case !ok || n == 0:
-		return 0, noSpelling("scale_vec_size", "not-whole-scale-vec", "no LLVM spelling for a scale vector of %d elements at K = %d (not a whole .scale_vec::NX)", b.ScaleVecSize, b.K)
-	case int(b.ScaleFragmentBits) != 8*n:
-		return 0, noSpelling("sf_bits", "not-implied", "no LLVM spelling for a %d-bit scale fragment with .scale_vec::%dX (the instruction implies %d bits)",
-			b.ScaleFragmentBits, n, 8*n)
-	}
-	return n, nil
-}
-
 // renderBlockScaleMMA renders one block-scaled mma.sync. A kind, shape,
 // type or scale vector LLVM lacks is still written and compiles as an
 // external call (unsupported).
 func renderBlockScaleMMA(b bs.Value, k *kernel) error {
-	n, err := ScaleVec(b)
+	n, err := intrinsic.ScaleVec(b)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package llvm
 
 import (
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
+	"github.com/legalfuzz/legalfuzz/oracles/intrinsic"
 )
 
 // LLVM 22 spells tcgen05.mma as a family of intrinsics: the operand places
@@ -95,34 +96,6 @@ func renderWS(w kw.Value, k *kernel) error {
 	return nil
 }
 
-// BlockSuffix is LLVM's spelling of an explicit scale vector (MLIR 22's
-// blockScale attribute names the same suffix). LLVM has no .scale_vec::NX;
-// it has the PTX ISA 8.8 aliases .block32 and .block16. The two spellings
-// are gated alike on sm_XXXa targets but not on the f-targets (.blockN is
-// allowed there, .scale_vec::NX is not), so the alias stands in for the
-// value only from PTX 8.8 and never on an f-target. The error says why a
-// value has no such spelling.
-func BlockSuffix(w kw.Value) (string, error) {
-	explicit := map[kw.Kind]map[kw.ScaleVec]string{
-		kw.MXF8F6F4: {kw.Scale1X: ".block32"},
-		kw.MXF4:     {kw.Scale2X: ".block32"},
-		kw.MXF4NVF4: {kw.Scale2X: ".block32", kw.Scale4X: ".block16"},
-	}
-	if w.ScaleVec == kw.ScaleDefault && w.Kind != kw.MXF4NVF4 {
-		return "", nil
-	}
-	s, ok := explicit[w.Kind][w.ScaleVec]
-	switch {
-	case !ok:
-		return "", noSpelling("scale_vec", "not-for-kind", "no LLVM spelling for kind::%s with scale vector %q", w.Kind, w.ScaleVec.String())
-	case w.Tgt.PTX < 88:
-		return "", noSpelling("scale_vec", "before-ptx-8.8", "no LLVM spelling for .scale_vec::%s before PTX ISA 8.8 (LLVM writes it as %s)", w.ScaleVec, s)
-	case w.Tgt.Arch.FamilySpecific():
-		return "", noSpelling("scale_vec", "gated-on-target", "no LLVM spelling for .scale_vec::%s on %s (LLVM's %s is gated differently there)", w.ScaleVec, w.Tgt.Arch, s)
-	}
-	return s, nil
-}
-
 // renderBlockScale renders the block-scaled kinds: scale factors A and B in
 // tensor memory, then cta_group and collector immargs.
 func renderBlockScale(w kw.Value, k *kernel) error {
@@ -134,7 +107,7 @@ func renderBlockScale(w kw.Value, k *kernel) error {
 	case w.AShift || w.ScaleInputAcc:
 		return noSpelling("block_scale", "ashift-or-scale-input", "no LLVM spelling for .block_scale with .ashift or scale-input-d")
 	}
-	suffix, err := BlockSuffix(w)
+	suffix, err := intrinsic.BlockSuffix(w)
 	if err != nil {
 		return err
 	}

@@ -61,6 +61,9 @@ type Oracle struct {
 	// probes is what the oracle learned of its llc: target probes and the
 	// verdict history.
 	probes *batch.Probes
+	// inst is the installation discovery found llc in; zero for an oracle
+	// made of a tool alone (New).
+	inst toolchain.Installation
 	// Timeout bounds one llc process; zero means DefaultTimeout.
 	Timeout time.Duration
 	// BatchSize is the most cases per module; zero means DefaultBatchSize,
@@ -84,10 +87,14 @@ func Discover(ctx context.Context, in toolchain.Installation) (*Oracle, oracles.
 		st.Version, st.Path, st.Reason = t.Version, t.Path, err.Error()
 		return nil, st
 	}
+	o.inst = in
 	st.Available, st.Version, st.Path = true, o.Version(), t.Path
 	st.Targets = o.caps.targets()
 	return o, st
 }
+
+// Installation is the installation the oracle runs (toolchain.Installed).
+func (o *Oracle) Installation() toolchain.Installation { return o.inst }
 
 // New wraps an already located llc (a fake one in tests), probing what it knows.
 func New(ctx context.Context, v Variant, t tool.Tool) (*Oracle, error) {

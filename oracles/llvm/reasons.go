@@ -1,11 +1,15 @@
 package llvm
 
-import "github.com/legalfuzz/legalfuzz/oracles"
+import (
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/intrinsic"
+)
 
 // reasons are every reason the llc oracle gives for a case it cannot ask
 // llc about, declared once (oracles.Reasons): render coverage counts the
-// cases of each, and a reason not here fails the renderers' tests.
-var reasons = oracles.Reasons{
+// cases of each, and a reason not here fails the renderers' tests. Those
+// of a value no intrinsic spells are intrinsic.Reasons.
+var reasons = append(oracles.Reasons{
 	{Field: "domain", Class: "no-renderer", Gap: oracles.ToolLacks},
 	{Field: "domain", Class: "not-in-release", Gap: oracles.ToolLacks},
 	{Field: "target", Class: "unknown-to-llc", Gap: oracles.ToolLacks},
@@ -30,11 +34,6 @@ var reasons = oracles.Reasons{
 	{Field: "multicast", Class: "not-g2s", Gap: oracles.ToolLacks},
 	{Field: "num_matrices", Class: "not-1-2-4", Gap: oracles.ToolLacks},
 	{Field: "prefetch", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "scale_vec", Class: "before-ptx-8.8", Gap: oracles.ToolLacks},
-	{Field: "scale_vec", Class: "gated-on-target", Gap: oracles.ToolLacks},
-	{Field: "scale_vec", Class: "not-for-kind", Gap: oracles.ToolLacks},
-	{Field: "scale_vec_size", Class: "not-whole-scale-vec", Gap: oracles.ToolLacks},
-	{Field: "sf_bits", Class: "not-implied", Gap: oracles.ToolLacks},
 	{Field: "shape", Class: "m8n32", Gap: oracles.ToolLacks},
 	{Field: "shape_rank", Class: "below-3", Gap: oracles.ToolLacks},
 	{Field: "size", Class: "cg-not-16", Gap: oracles.ToolLacks},
@@ -43,7 +42,6 @@ var reasons = oracles.Reasons{
 	{Field: "space", Class: "not-shared-register", Gap: oracles.ToolLacks},
 	{Field: "tensor_map", Class: "box-dim1-interleave", Gap: oracles.ToolLacks},
 	{Field: "tf32", Class: "not-f32-operands", Gap: oracles.ToolLacks},
-	{Field: "type", Class: "placeholder-other", Gap: oracles.ToolLacks},
 	{Field: "types", Class: "a-type", Gap: oracles.ToolLacks},
 	{Field: "types", Class: "c-d-fixed", Gap: oracles.ToolLacks},
 	{Field: "types", Class: "f16-a-other-b", Gap: oracles.ToolLacks},
@@ -52,7 +50,7 @@ var reasons = oracles.Reasons{
 	{Field: "ws", Class: "collector-a", Gap: oracles.ToolLacks},
 	{Field: "ws", Class: "cta-group-2", Gap: oracles.ToolLacks},
 	{Field: "ws", Class: "scale-or-ashift", Gap: oracles.ToolLacks},
-}
+}, intrinsic.Reasons...)
 
 // The rules of Unsupported verdicts read from llc's own output.
 var (

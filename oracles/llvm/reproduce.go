@@ -44,7 +44,7 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 	}
 	rep := oracles.Reproduction{Files: []oracles.ReproFile{{Name: file, Text: string(bs[0].Module)}}, Input: file,
 		Commands: []string{"# llc of LLVM " + o.Version() + " (" + r.Name + ")", "llc " + strings.Join(bs[0].Args, " ") + " < " + file}}
-	if in, ok := toolchain.Of(ctx, r.Name); ok {
+	if in, ok := toolchain.In(r.Oracles, r.Name); ok {
 		rep.Replay = oracles.ReplaySteps
 		rep.Steps = []oracles.Step{{Name: "llc", Var: "LLC", Tool: in.Spec("llc"),
 			Args: append(append([]string(nil), bs[0].Args...), file, "-o", llcPTX), Input: file, Output: llcPTX}}
@@ -67,8 +67,8 @@ func (Reproducer) Filing() oracles.Filing {
 // Validity checks a reduced IR module (replay.Validator): the
 // installation's llvm-as reads it.
 func (Reproducer) Validity(ctx context.Context, c replay.Case, name string, lines []string) replay.Validity {
-	in, ok := toolchain.Of(ctx, c.Observed.Oracle)
-	if !ok || filepath.Ext(name) != filepath.Ext(oracles.LLFile) {
+	in := c.Installation
+	if in.Dir == "" || filepath.Ext(name) != filepath.Ext(oracles.LLFile) {
 		return replay.Validity{}
 	}
 	as, err := in.Locate(ctx, "llvm-as")

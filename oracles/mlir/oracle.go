@@ -14,6 +14,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // Name is the oracle's name; NVVMName the base name of the oracles that
@@ -54,7 +55,13 @@ type Oracle struct {
 	// cannotParse are the domains whose spelling the release does not
 	// parse (unspelled), with the parser's words.
 	cannotParse map[string]string
+	// inst is the installation discovery found the tools in; zero for an
+	// oracle made of tools alone (New, NewRelease).
+	inst toolchain.Installation
 }
+
+// Installation is the installation the oracle runs (toolchain.Installed).
+func (o *Oracle) Installation() toolchain.Installation { return o.inst }
 
 // New returns a verifier-only oracle over mlir-opt.
 func New(opt tool.Tool) *Oracle { return &Oracle{Opt: opt} }

@@ -60,6 +60,9 @@ func DiscoverPasses(ctx context.Context, in toolchain.Installation) (*Passes, or
 	return p, st
 }
 
+// Installation is the installation the judge runs (toolchain.Installed).
+func (p *Passes) Installation() toolchain.Installation { return p.o.inst }
+
 // listed keeps the passes whose flag --help lists.
 func listed(help string, passes []string) []string {
 	var out []string

@@ -10,7 +10,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // mlirText is what the bundles' reducer asks of case.mlir, the same for
@@ -23,8 +22,8 @@ type mlirText struct{}
 // the candidate without the op under test, the op whose removal makes the
 // bug go and leaves a module the verifier accepts.
 func (mlirText) Validity(ctx context.Context, c replay.Case, name string, lines []string) replay.Validity {
-	in, ok := toolchain.Of(ctx, c.Observed.Oracle)
-	if !ok || filepath.Ext(name) != filepath.Ext(oracles.MLIRFile) {
+	in := c.Installation
+	if in.Dir == "" || filepath.Ext(name) != filepath.Ext(oracles.MLIRFile) {
 		return replay.Validity{}
 	}
 	opt, err := tool.Locate(ctx, ToolsOf(in).Opt)

@@ -6,7 +6,7 @@ import (
 
 	bs "github.com/legalfuzz/legalfuzz/fuzz/blockscale"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+	"github.com/legalfuzz/legalfuzz/oracles/intrinsic"
 )
 
 func init() { wantFuncs[bs.Name] = wantsBlockScale }
@@ -18,10 +18,10 @@ func init() { wantFuncs[bs.Name] = wantsBlockScale }
 // scale vector and the scale-factor format are attributes, written as the
 // value says so that MLIR 22's verifier judges them. The result's first
 // element is stored, so the op cannot fold away. The values no instruction
-// spells are llvm.ScaleVec's; the unscaled kind::f8f6f4 has no
+// spells are intrinsic.ScaleVec's; the unscaled kind::f8f6f4 has no
 // nvvm.mma.block_scale.
 func renderBlockScale22(v bs.Value) (kernel, error) {
-	n, err := llvm.ScaleVec(v)
+	n, err := intrinsic.ScaleVec(v)
 	if err != nil {
 		return kernel{}, unsupported("scale_vec", "no-instruction", "%v", err)
 	}
@@ -59,7 +59,7 @@ func wantsBlockScale(dv domain.Value) []want {
 	if !ok {
 		return nil
 	}
-	n, err := llvm.ScaleVec(v)
+	n, err := intrinsic.ScaleVec(v)
 	if err != nil {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
-	"github.com/legalfuzz/legalfuzz/oracles/llvm"
+	"github.com/legalfuzz/legalfuzz/oracles/intrinsic"
 )
 
 func init() { wantFuncs[kw.Name] = wantsKindWord }
@@ -106,7 +106,7 @@ func tcgen05Op(w kw.Value, blockScaleKind string) (tcgen05Spelling, error) {
 		if !w.Kind.BlockScaled() || w.AShift || w.ScaleInputAcc {
 			return tcgen05Spelling{}, unsupported("block_scale", "kind-or-operands", "nvvm.tcgen05.mma.block_scale takes only kinds mxf8f6f4, mxf4 and mxf4nvf4, and neither .ashift nor a scale operand")
 		}
-		alias, err := llvm.BlockSuffix(w)
+		alias, err := intrinsic.BlockSuffix(w)
 		if err != nil {
 			return tcgen05Spelling{}, unsupported("scale_vec", "no-instruction", "%v", err)
 		}
@@ -148,7 +148,7 @@ func wantsKindWord(dv domain.Value) []want {
 	}
 	q += sparseSuffix(w) + fmt.Sprintf(".cta_group::%d.kind::%s", w.CTAGroup, w.Kind)
 	if w.BlockScale {
-		alias, _ := llvm.BlockSuffix(w) // a rendered case has its spelling
+		alias, _ := intrinsic.BlockSuffix(w) // a rendered case has its spelling
 		q += ".block_scale" + alias
 	}
 	coll := ".collector::a::" + w.CollectorA.String()

@@ -13,7 +13,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
-	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // planMLIR replays the mlir oracle's stages on case.mlir, stopping at the
@@ -22,8 +21,7 @@ import (
 // ptxas.
 func planMLIR(ctx context.Context, s *replay.Script, c replay.Case) {
 	obs := c.Observed
-	in, _ := toolchain.Of(ctx, obs.Oracle)
-	tools := ToolsOf(in)
+	tools := ToolsOf(c.Installation)
 	opt := s.Need("MLIR_OPT", tools.Opt)
 	stage, fault := replayStage(obs.Rule)
 	if replay.Outcome(obs) == "accept" {
@@ -278,8 +276,7 @@ func planPasses(ctx context.Context, s *replay.Script, c replay.Case) {
 		replay.Check(s, c)
 		return
 	}
-	inst, _ := toolchain.Of(ctx, r.Release)
-	opt := s.Need("MLIR_OPT", ToolsOf(inst).Opt)
+	opt := s.Need("MLIR_OPT", ToolsOf(c.Installation).Opt)
 	in := oracles.MLIRFile
 	for i, p := range r.Before {
 		out := fmt.Sprintf(`"$work/before%d.mlir"`, i)

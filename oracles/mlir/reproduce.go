@@ -26,7 +26,7 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 	if r.Shared && !r.Observed {
 		name = "case." + r.Name + ".mlir"
 	}
-	in, ok := toolchain.Of(ctx, r.Name)
+	in, ok := toolchain.In(r.Oracles, r.Name)
 	if !ok {
 		return oracles.NotWritten(name, r.Name+"'s LLVM installation is not on this machine (legalfuzz oracles says why)")
 	}

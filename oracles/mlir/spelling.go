@@ -130,6 +130,7 @@ func discoverAs(ctx context.Context, in toolchain.Installation, name string) (*O
 		return nil, st
 	}
 	o := NewRelease(name, in.Major, opt)
+	o.inst = in
 	o.spelling.targets.llvm = fmt.Sprintf("LLVM %d", in.Major)
 	cannot, err := o.unspelled(ctx)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
+	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
@@ -19,18 +20,14 @@ func checkValues(c domain.Case, params, host, entry string) error {
 	}
 	k := valuecheck.Kernel{Params: paramsOf(params), Insts: emitted.Eval(entry), Host: host}
 	m := valuecheck.Check(c, k)
-	if f, ok := mlirChecks[c.Domain]; ok && m == nil {
-		m = f(c.Value, k.Insts)
+	if v, ok := c.Value.(wg.Value); ok && m == nil {
+		m = valuecheck.WGMMA(v, tileLevel(v), k.Insts)
 	}
 	if m == nil {
 		return nil
 	}
 	return &faultError{stage: oracles.Stage{Name: stagePTX, Fault: oracles.WrongValue}, msg: m.Diagnostic()}
 }
-
-// mlirChecks are the value checks of what only the mlir renderers mean:
-// the tile a nvgpu.warpgroup.mma splits into (values_wgmma.go).
-var mlirChecks = map[string]func(domain.Value, []emitted.Inst) *valuecheck.Mismatch{}
 
 // paramsOf reads a gpu.func's parameter list, "%tmap: !llvm.ptr, %x0:
 // i32", into each parameter's place by name ("tmap"): nil where a memref

@@ -23,6 +23,37 @@ func renderTMAMode(v tmamode.Value, k *kernel) error {
 	if v.Mode == tmamode.ModeReserved {
 		return noSpelling("mode", "reserved", "for reserved cp.async.bulk.tensor mode %d", v.Mode)
 	}
+	tensor := tmaTensor(k, v)
+	extra := tmaIm2colInfo(k, v)
+	if v.Multicast {
+		extra = append(extra, k.zero(b16))
+	}
+	if v.CacheHint {
+		extra = append(extra, k.zero(b64))
+	}
+	name := TMAModeInstruction(v)
+	switch v.Direction {
+	case tmamode.Store:
+		src := "[" + k.sharedBuf("tile", 128, 1024) + "]"
+		k.emit("%s %s;", name, join(append([]string{tensor, src}, extra...)))
+		k.emit("cp.async.bulk.commit_group;")
+		k.emit("cp.async.bulk.wait_group 0;")
+	case tmamode.Prefetch:
+		k.emit("%s %s;", name, join(append([]string{tensor}, extra...)))
+	default:
+		dst := "[" + k.sharedBuf("tile", 128, 1024) + "]"
+		mbar := "[" + k.sharedBuf("mbar", 8, 8) + "]"
+		k.emit("%s %s;", name, join(append([]string{dst, tensor, mbar}, extra...)))
+	}
+	return nil
+}
+
+// TMAModeInstruction is the instruction a tmamode value names, without its
+// operands, e.g.
+// "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes":
+// the renderer writes it and spec/ptxisa's accept carries it, so the
+// instruction is spelled in one place.
+func TMAModeInstruction(v tmamode.Value) string {
 	var mc, cta, hint string
 	if v.Multicast {
 		mc = "multicast::cluster"
@@ -34,32 +65,14 @@ func renderTMAMode(v tmamode.Value, k *kernel) error {
 		cta = fmt.Sprintf("cta_group::%d", v.CTAGroup)
 	}
 	dim := fmt.Sprintf("%dd", v.Rank)
-	tensor := tmaTensor(k, v)
-	extra := tmaIm2colInfo(k, v)
-	if v.Multicast {
-		extra = append(extra, k.zero(b16))
-	}
-	if v.CacheHint {
-		extra = append(extra, k.zero(b64))
-	}
 	switch v.Direction {
 	case tmamode.Store:
-		name := mods("cp.async.bulk.tensor", dim, v.Dst.String(), "shared::cta", v.Mode.String(), "bulk_group", mc, cta, hint)
-		src := "[" + k.sharedBuf("tile", 128, 1024) + "]"
-		k.emit("%s %s;", name, join(append([]string{tensor, src}, extra...)))
-		k.emit("cp.async.bulk.commit_group;")
-		k.emit("cp.async.bulk.wait_group 0;")
+		return mods("cp.async.bulk.tensor", dim, v.Dst.String(), "shared::cta", v.Mode.String(), "bulk_group", mc, cta, hint)
 	case tmamode.Prefetch:
-		name := mods("cp.async.bulk.prefetch.tensor", dim, v.Dst.String(), "global", v.Mode.String(), mc, cta, hint)
-		k.emit("%s %s;", name, join(append([]string{tensor}, extra...)))
-	default:
-		name := mods("cp.async.bulk.tensor", dim, v.Dst.String(), "global", v.Mode.String(),
-			"mbarrier::complete_tx::bytes", mc, cta, hint)
-		dst := "[" + k.sharedBuf("tile", 128, 1024) + "]"
-		mbar := "[" + k.sharedBuf("mbar", 8, 8) + "]"
-		k.emit("%s %s;", name, join(append([]string{dst, tensor, mbar}, extra...)))
+		return mods("cp.async.bulk.prefetch.tensor", dim, v.Dst.String(), "global", v.Mode.String(), mc, cta, hint)
 	}
-	return nil
+	return mods("cp.async.bulk.tensor", dim, v.Dst.String(), "global", v.Mode.String(),
+		"mbarrier::complete_tx::bytes", mc, cta, hint)
 }
 
 // tmaTensor spells [tensorMap, {coordinates}].

@@ -18,7 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
-	"github.com/legalfuzz/legalfuzz/oracles/sass"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas/sass"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
@@ -63,7 +63,7 @@ func Discover(ctx context.Context, opts Options) (*Found, error) {
 	for _, found := range []func() (oracles.Oracle, oracles.Status){
 		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.Discover(ctx)) },
 		func() (oracles.Oracle, oracles.Status) { return tool(sass.Discover(ctx)) },
-		func() (oracles.Oracle, oracles.Status) { return tool(cuda.DiscoverPTXAS13(ctx)) },
+		func() (oracles.Oracle, oracles.Status) { return tool(ptxas.DiscoverPTXAS13(ctx)) },
 	} {
 		f.add(found())
 	}

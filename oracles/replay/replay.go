@@ -12,6 +12,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
 // Case is what a replay is planned for: the bundle's case, the deviating
@@ -21,6 +22,10 @@ type Case struct {
 	Case                domain.Case
 	Observed, Reference oracles.Verdict
 	Dir                 string
+	// Installation is the LLVM installation of the observed oracle, the
+	// one it judged with (toolchain.In); zero (no Dir) when it runs none
+	// here.
+	Installation toolchain.Installation
 }
 
 // Planner is a Reproducer whose Reproduction asks for oracles.ReplayPlan:

@@ -2,7 +2,7 @@ package spec
 
 import (
 	"fmt"
-	"strconv"
+	"github.com/legalfuzz/legalfuzz/oracles/ptx"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	tm "github.com/legalfuzz/legalfuzz/fuzz/tmamode"
@@ -67,9 +67,9 @@ func tmWHaloLimit(m tm.Mode) uint16 {
 }
 
 // tmamodePTXISA judges the instruction from the PTX ISA; on accept it carries
-// the instruction's spelling.
+// the instruction's spelling, oracles/ptx's (the text every PTX tool reads).
 var tmamodePTXISA = &Ladder[tm.Value]{Set: PTXISA, Domain: tm.Name,
-	Value: tmSpelling,
+	Value: ptx.TMAModeInstruction,
 	Checks: []Check[tm.Value]{
 		targetPTXCheck[tm.Value](tm.Name),
 		{Rule: tmRule("base-target", "cp.async.bulk.tensor requires sm_90 and PTX ISA 8.0"),
@@ -123,30 +123,4 @@ var tmamodePTXISA = &Ladder[tm.Value]{Set: PTXISA, Domain: tm.Name,
 		{Rule: tmRule("cta-group-target", ".cta_group requires sm_100a, sm_101a, sm_103a, sm_110a or their f-family"),
 			Fires: func(v tm.Value) bool { return v.CTAGroup != 0 && !tmBlackwellArch(v.Tgt) }},
 	},
-}
-
-// tmSpelling is the PTX instruction an accepted value names, qualifiers in
-// the ISA's order, e.g.
-// "cp.async.bulk.tensor.2d.shared::cluster.global.tile::gather4.mbarrier::complete_tx::bytes".
-func tmSpelling(v tm.Value) string {
-	dim := strconv.Itoa(int(v.Rank)) + "d"
-	hint := ""
-	if v.CacheHint {
-		hint = ".L2::cache_hint"
-	}
-	switch v.Direction {
-	case tm.Store:
-		return "cp.async.bulk.tensor." + dim + ".global.shared::cta." + v.Mode.String() + ".bulk_group" + hint
-	case tm.Prefetch:
-		return "cp.async.bulk.prefetch.tensor." + dim + ".L2.global." + v.Mode.String() + hint
-	}
-	s := "cp.async.bulk.tensor." + dim + "." + v.Dst.String() + ".global." + v.Mode.String() +
-		".mbarrier::complete_tx::bytes"
-	if v.Multicast {
-		s += ".multicast::cluster"
-	}
-	if v.CTAGroup != 0 {
-		s += ".cta_group::" + strconv.Itoa(int(v.CTAGroup))
-	}
-	return s + hint
 }

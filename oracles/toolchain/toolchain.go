@@ -112,14 +112,25 @@ func ParseVersion(out string) (version string, major int, ok bool) {
 	return m[1], major, err == nil
 }
 
-// Of is the installation of an installed oracle (mlir@22), among those
-// make oracles installed: the tools a reproducer runs by hand. False for
-// any other oracle, and where the installation is not on this machine.
-func Of(ctx context.Context, oracle string) (Installation, bool) {
-	if oracles.Label(oracle) == "" {
-		return Installation{}, false
+// Installed is an oracle that runs the tools of an LLVM installation.
+type Installed interface {
+	oracles.Oracle
+	// Installation is the installation discovery gave the oracle.
+	Installation() Installation
+}
+
+// In is the installation of the oracle named name among orcs: the one
+// discovery found, a --toolchain build included, so that a reproducer runs
+// the tools that judged, never an installation found again by the label
+// in the oracle's name. False when no oracle of orcs is that one or it
+// runs no installation.
+func In(orcs []oracles.Oracle, name string) (Installation, bool) {
+	for _, o := range orcs {
+		if i, ok := o.(Installed); ok && o.Name() == name && i.Installation().Dir != "" {
+			return i.Installation(), true
+		}
 	}
-	return Find(ctx, Options{}, oracles.Label(oracle))
+	return Installation{}, false
 }
 
 // Find returns the installation an installed oracle's label names, among

@@ -7,7 +7,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	td "github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
-	"github.com/legalfuzz/legalfuzz/oracles/cuda"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
 )
 
@@ -151,30 +150,31 @@ var encodeEnums = []struct {
 	arg          int
 	what, effect string
 	names        domain.Enum
-	want         func(cuda.TensorMapCall) uint32
+	want         func(td.Value) uint32
 }{
 	{2, "data type", "the map reads elements of another type or size than the tensor's: every element past the first lands elsewhere, or is converted",
-		td.DTypes, func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.DType) }},
+		td.DTypes, func(v td.Value) uint32 { return uint32(v.DType) }},
 	{3, "interleave", "the map reads the tensor in another interleaved layout than it has", td.Interleaves,
-		func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.Interleave) }},
+		func(v td.Value) uint32 { return uint32(v.Interleave) }},
 	{4, "swizzle", "the box lands in shared memory in another swizzle pattern than the one its readers (wgmma descriptors, ldmatrix addresses) assume",
-		td.Swizzles, func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.Swizzle) }},
+		td.Swizzles, func(v td.Value) uint32 { return uint32(v.Swizzle) }},
 	{5, "L2 promotion", "the copy promotes other L2 sectors: only the speed differs", td.L2Promotions,
-		func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.L2Promotion) }},
+		func(v td.Value) uint32 { return uint32(v.L2Promotion) }},
 	{6, "OOB fill", "out-of-bounds elements are filled otherwise (zero or NaN) than the op asked", td.OOBFills,
-		func(c cuda.TensorMapCall) uint32 { return uint32(c.Value.OOBFill) }},
+		func(v td.Value) uint32 { return uint32(v.OOBFill) }},
 }
 
 // checkEncodeCall checks the arguments of the encode call the host code
-// lowered to against the driver call the value means (cuda's model, the
-// one the gpu oracle hands the driver): the enums, and the box, which the
-// runtime reverses into the driver's innermost-first order.
+// lowered to against the driver call the value means: the normalized
+// value, whose enums are numbered as the driver's (what the gpu oracle
+// hands the driver, cuda.NewTensorMapCall), and its box, which the runtime
+// reverses into the driver's innermost-first order.
 func checkEncodeCall(v td.Value, host string) *Mismatch {
 	call, ok := emitted.HostCall(host, encodeCallee)
 	if !ok || len(call.Args) != 8 {
 		return nil
 	}
-	want := cuda.NewTensorMapCall(v)
+	want := td.Normalize(v)
 	for _, e := range encodeEnums {
 		if got, w := call.Args[e.arg], int64(e.want(want)); got.Known && got.Off != w {
 			// The names go to the effect line: the title (digits made N)
@@ -191,7 +191,7 @@ func checkEncodeCall(v td.Value, host string) *Mismatch {
 	for i := range int(v.Rank) {
 		d, w := int(v.Rank)-1-i, int64(1)
 		if d < v.Dims() {
-			w = int64(want.Value.BoxDim[d])
+			w = int64(want.BoxDim[d])
 		}
 		if box[i].Known && box[i].Off != w {
 			return &Mismatch{Call: &call, What: fmt.Sprintf("%s box[%d] %d, want %d (box dimension %d)", encodeCallee, i, box[i].Off, w, d),

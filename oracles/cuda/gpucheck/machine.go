@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -43,7 +44,7 @@ func (c *check) machine(ctx context.Context) Step {
 	probe(c.Exe, "--version")
 	gpu := probe("nvidia-smi")
 	probe("nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total,clocks.max.sm,pci.bus_id", "--format=csv")
-	for _, p := range tool.Candidates(cuda.PTXAS13Config().Spec) {
+	for _, p := range tool.Candidates(ptxas.PTXAS13Config().Spec) {
 		probe(p, "--version")
 	}
 	probe("nvcc", "--version")

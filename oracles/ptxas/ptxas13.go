@@ -1,4 +1,4 @@
-package cuda
+package ptxas
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 )
 
 // cudaHomes are where CUDA toolkits install, in the order they are tried
@@ -22,12 +21,12 @@ func cudaHomes() []string {
 	return append(dirs, "/usr/local/cuda")
 }
 
-// PTXAS13Config is ptxas.PTXAS13 extended to find the toolkit's ptxas in
+// PTXAS13Config is PTXAS13 extended to find the toolkit's ptxas in
 // the CUDA install folders too (tool.Locate looks a name up on PATH, and
 // an absolute name is looked up as is). The version check still decides:
 // a CUDA 12 toolkit there is skipped with its version in the reason.
-func PTXAS13Config() ptxas.Config {
-	cfg := ptxas.PTXAS13
+func PTXAS13Config() Config {
+	cfg := PTXAS13
 	files := append([]string(nil), cfg.Spec.Files...)
 	for _, home := range cudaHomes() {
 		files = append(files, filepath.Join(home, "bin", "ptxas"))
@@ -37,8 +36,8 @@ func PTXAS13Config() ptxas.Config {
 }
 
 // DiscoverPTXAS13 finds CUDA 13's ptxas: LEGALFUZZ_PTXAS13, .oracles/bin,
-// PATH, then the CUDA install folders. The oracle is package ptxas's, so
-// ptxas13 and ptxas judge alike and batch alike.
-func DiscoverPTXAS13(ctx context.Context) (*ptxas.Oracle, oracles.Status) {
-	return ptxas.DiscoverConfig(ctx, PTXAS13Config())
+// PATH, then the CUDA install folders. It is ptxas 12.4's oracle with
+// another Config, so ptxas13 and ptxas judge alike and batch alike.
+func DiscoverPTXAS13(ctx context.Context) (*Oracle, oracles.Status) {
+	return DiscoverConfig(ctx, PTXAS13Config())
 }

@@ -1,25 +1,14 @@
-package mlir
+package valuecheck
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
-	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
 )
-
-func init() {
-	mlirChecks[wg.Name] = func(dv domain.Value, ins []emitted.Inst) *valuecheck.Mismatch {
-		if v, ok := dv.(wg.Value); ok {
-			return checkWGMMAValues(v, ins)
-		}
-		return nil
-	}
-}
 
 // The descriptors a tile-level nvgpu.warpgroup.mma reads are the ones
 // nvgpu.warpgroup.generate.descriptor builds, the only op that makes them:
@@ -109,12 +98,15 @@ func (o wgmmaOperand) layoutWord() string {
 	return "K-major " + o.name + ", one 128-byte swizzled row per " + map[string]string{"A": "M", "B": "N"}[o.name] + " index"
 }
 
-// checkWGMMAValues checks every wgmma.mma_async: its types, its scale and
-// transpose immediates, and, for a tile (nvgpu.warpgroup.mma split into
-// instructions), that each instruction's A and B descriptors point at its
-// part of the tile: within the layout the descriptors describe, and never
-// at data another instruction reads.
-func checkWGMMAValues(v wg.Value, ins []emitted.Inst) *valuecheck.Mismatch {
+// WGMMA checks every wgmma.mma_async: its types, its scale and transpose
+// immediates, and its A and B descriptors. tile says the value was written
+// as a tile (nvgpu.warpgroup.mma, which MLIR splits into instructions):
+// then each instruction's descriptors must point at its part of the tile,
+// within the layout they describe and never at data another instruction
+// reads; else they are the kernel's own parameters. It is not one of
+// Check's: only the mlir oracle renders a wgmma value, and only it knows
+// which form it wrote.
+func WGMMA(v wg.Value, tile bool, ins []emitted.Inst) *Mismatch {
 	var steps []emitted.Inst
 	for _, in := range ins {
 		if in.Is("wgmma.mma_async") {
@@ -126,11 +118,11 @@ func checkWGMMAValues(v wg.Value, ins []emitted.Inst) *valuecheck.Mismatch {
 			return m
 		}
 	}
-	if !tileLevel(v) {
+	if !tile {
 		for _, in := range steps {
 			for i, name := range []string{"A", "B"} {
 				if d := in.Values[1+i]; d.Known && (d.Param != i || d.Off != 0) {
-					return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("%s descriptor is %s, want the op's own (param%d)", name, d, i)}
+					return &Mismatch{Inst: in, What: fmt.Sprintf("%s descriptor is %s, want the op's own (param%d)", name, d, i)}
 				}
 			}
 		}
@@ -153,26 +145,26 @@ func wgmmaImmediates(t wg.Type) []string {
 
 // checkWGMMAInst checks one instruction's types and immediates against
 // the op.
-func checkWGMMAInst(v wg.Value, in emitted.Inst) *valuecheck.Mismatch {
+func checkWGMMAInst(v wg.Value, in emitted.Inst) *Mismatch {
 	parts := strings.SplitN(in.Opcode, ".", 6) // wgmma.mma_async.sync.aligned.SHAPE.rest
 	if len(parts) < 6 {
 		return nil
 	}
 	head := strings.Join(parts[:5], ".")
-	tail := slices.DeleteFunc(valuecheck.OpcodeTail(in.Opcode, head), func(q string) bool { return q == "satfinite" })
+	tail := slices.DeleteFunc(OpcodeTail(in.Opcode, head), func(q string) bool { return q == "satfinite" })
 	if len(tail) < 3 {
 		return nil
 	}
 	want := []string{v.DType.String(), v.AType.String(), v.BType.String()}
 	if v.DType == v.ResultType && !slices.Equal(tail[:3], want) {
-		return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma types .%s, want .%s (the op's accumulator, A and B)",
+		return &Mismatch{Inst: in, What: fmt.Sprintf("wgmma types .%s, want .%s (the op's accumulator, A and B)",
 			strings.Join(tail[:3], "."), strings.Join(want, "."))}
 	}
-	if sat := slices.Contains(valuecheck.OpcodeTail(in.Opcode, head), "satfinite"); sat != v.Satfinite {
-		return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma .satfinite %t, want %t", sat, v.Satfinite)}
+	if sat := slices.Contains(OpcodeTail(in.Opcode, head), "satfinite"); sat != v.Satfinite {
+		return &Mismatch{Inst: in, What: fmt.Sprintf("wgmma .satfinite %t, want %t", sat, v.Satfinite)}
 	}
 	if imms := wgmmaImmediates(v.AType); len(imms) < 5 && (v.TransA || v.TransB) {
-		return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma .%s has no transpose operand (only .f16 and .bf16 do), but the op transposes %s",
+		return &Mismatch{Inst: in, What: fmt.Sprintf("wgmma .%s has no transpose operand (only .f16 and .bf16 do), but the op transposes %s",
 			v.AType, map[bool]string{true: "A", false: "B"}[v.TransA])}
 	}
 	b2i := map[bool]int64{false: 0, true: 1}
@@ -180,11 +172,11 @@ func checkWGMMAInst(v wg.Value, in emitted.Inst) *valuecheck.Mismatch {
 		"imm-trans-a": b2i[v.TransA], "imm-trans-b": b2i[v.TransB]}
 	for i, name := range wgmmaImmediates(v.AType) {
 		if 3+i >= len(in.Values) {
-			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma has no %s operand", name)}
+			return &Mismatch{Inst: in, What: fmt.Sprintf("wgmma has no %s operand", name)}
 		}
 		got := in.Values[3+i]
 		if got.Known && got.Param < 0 && got.Off != wants[name] {
-			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma %s %d, want %d", name, got.Off, wants[name])}
+			return &Mismatch{Inst: in, What: fmt.Sprintf("wgmma %s %d, want %d", name, got.Off, wants[name])}
 		}
 	}
 	return nil
@@ -194,12 +186,12 @@ func checkWGMMAInst(v wg.Value, in emitted.Inst) *valuecheck.Mismatch {
 // are named in the order MLIR emits them (M blocks outer, K steps inner);
 // an instruction whose offset is another step's wanted one is taken as a
 // reordering, not a fault.
-func checkWGMMATile(v wg.Value, steps []emitted.Inst) *valuecheck.Mismatch {
+func checkWGMMATile(v wg.Value, steps []emitted.Inst) *Mismatch {
 	k := int(wg.NaturalK(v.AType, false))
 	if k == 0 || len(steps) == 0 {
 		return nil
 	}
-	kSteps := ceilDiv(int(v.K), k)
+	kSteps := max((int(v.K)+k-1)/k, 1)
 	bytes := func(t wg.Type) int { return max(t.Bits(), 8) / 8 }
 	ops := []wgmmaOperand{
 		{name: "A", mnMajor: v.TransA, rows: wgmmaMBlock, kRows: k, mnBytes: wgmmaMBlock * bytes(v.AType), arg: 1, param: 0},
@@ -216,7 +208,7 @@ func checkWGMMATile(v wg.Value, steps []emitted.Inst) *valuecheck.Mismatch {
 // checkOperandSteps checks one operand's descriptor across the steps:
 // each at its wanted offset where the layout fixes one, and no two steps
 // of different parts of the tile reading the same data.
-func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *valuecheck.Mismatch {
+func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *Mismatch {
 	offs := make([]int64, len(steps))
 	wanted := map[int64]bool{}
 	for n := range steps {
@@ -230,11 +222,11 @@ func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *valuec
 			return nil
 		}
 		if d.Param != o.param {
-			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("wgmma %s descriptor is %s, want the op's %s descriptor (param%d) plus an offset", o.name, d, o.name, o.param)}
+			return &Mismatch{Inst: in, What: fmt.Sprintf("wgmma %s descriptor is %s, want the op's %s descriptor (param%d) plus an offset", o.name, d, o.name, o.param)}
 		}
 		offs[n] = d.Off * 16
 		if w, ok := o.want(n/kSteps, n%kSteps); ok && offs[n] != w && !wanted[offs[n]] {
-			return &valuecheck.Mismatch{Inst: in, What: fmt.Sprintf("%s: %s descriptor +%d bytes, want +%d (%s)",
+			return &Mismatch{Inst: in, What: fmt.Sprintf("%s: %s descriptor +%d bytes, want +%d (%s)",
 				stepName(n, kSteps), o.name, offs[n], w, o.layoutWord()),
 				Effect: fmt.Sprintf("the instruction reads %s from %s on, where its part of the tile starts at %s",
 					o.name, o.position(offs[n]), o.position(w))}
@@ -246,7 +238,7 @@ func checkOperandSteps(o wgmmaOperand, steps []emitted.Inst, kSteps int) *valuec
 // overlap names two steps that read some of the same operand data
 // although they compute different parts of the tile. B is shared by the M
 // blocks: steps with the same K and the same offset read it together.
-func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *valuecheck.Mismatch {
+func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *Mismatch {
 	owner := map[int64]int{}
 	for n := range steps {
 		if o.name == "B" && n >= kSteps && offs[n] == offs[n%kSteps] {
@@ -261,7 +253,7 @@ func overlap(o wgmmaOperand, steps []emitted.Inst, offs []int64, kSteps int) *va
 			if o.name == "B" && prev%kSteps == n%kSteps {
 				continue
 			}
-			return &valuecheck.Mismatch{Inst: steps[n], What: fmt.Sprintf("%s: %s descriptor +%d bytes reads %s data %s (+%d bytes) reads (%s)",
+			return &Mismatch{Inst: steps[n], What: fmt.Sprintf("%s: %s descriptor +%d bytes reads %s data %s (+%d bytes) reads (%s)",
 				stepName(n, kSteps), o.name, offs[n], o.name, stepName(prev, kSteps), offs[prev], o.layoutWord())}
 		}
 	}

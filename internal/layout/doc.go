@@ -1,0 +1,24 @@
+// Package layout holds the test that keeps the repository's layout rules
+// (CONTRIBUTING.md, "Where things live"): imports run downward, oracle
+// families are siblings, and no package grows past what one concept needs.
+//
+// Under oracles/, a package is one of three kinds, each subpackage counted
+// with its parent:
+//
+//   - a family: the judges of one tool and its reproducer (algo, amdgpu,
+//     cuda, exec, llvm, mlir, ptxas; ptxas/sass reads back the cubins
+//     ptxas wrote, so it is ptxas's). A family imports no other family:
+//     what two share lives in a shared piece below both.
+//   - a shared piece: what families share, knowing none of them (the
+//     oracles package itself, batch, diag, emitted, intrinsic, ptx, replay, spec,
+//     spelltest, testoracle, tool, toolchain, valuecheck). spec is here:
+//     it is the reference the families are judged against (batch plans
+//     with it, algo judges its pass's output with its model), not a tool
+//     under test, and it imports no family.
+//   - an assembly: what puts the families together (registry, bench, and
+//     cuda/gpucheck, the GPU machine's check of every GPU oracle).
+//
+// Outside oracles/, coordinator/... imports nothing of reports/... (the
+// store keeps its own counts; reports read them), and no package's
+// non-test Go code passes MaxLines.
+package layout
