@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
 // Surface is the ops of one dialect in one installation.
@@ -98,6 +100,9 @@ const (
 	ResultType    ReasonKind = "result type"
 	AttributeKind ReasonKind = "attribute"
 	PropertyKind  ReasonKind = "property"
+	// TargetKind: the op verifies only on targets legalfuzz does not know
+	// (fuzz/target), so no case can be judged for one.
+	TargetKind ReasonKind = "target"
 )
 
 // Reason is why an op is not instantiable: the kind, and the words of the
@@ -237,6 +242,9 @@ func (ts *typeSpeller) readOp(name, dialect string) (Op, error) {
 			op.Targets = requirement(m[1])
 		}
 	}
+	if len(op.Targets.Only) > 0 && !slices.ContainsFunc(op.Targets.Only, known) {
+		unusable(TargetKind, "only "+strings.Join(op.Targets.Only, ", "))
+	}
 	op.Lowering = lowering(r)
 	return op, nil
 }
@@ -276,6 +284,9 @@ func optionalAttr(rs *Records, name string) bool {
 	}
 	return false
 }
+
+// known reports whether legalfuzz knows the target.
+func known(arch string) bool { return slices.Contains(target.ArchNames(), arch) }
 
 // requirement decodes NVVMRequiresSM's list of targets.
 func requirement(list string) Requirement {
