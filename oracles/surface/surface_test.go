@@ -3,7 +3,6 @@ package surface
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/nvvmop"
 	"github.com/legalfuzz/legalfuzz/fuzz/opsurface"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
@@ -103,9 +103,9 @@ func TestNoSources(t *testing.T) {
 	}
 }
 
-// TestInstantiableOpsParse writes every instantiable NVVM op once, in the
-// generic form with its first types and its required attributes' first
-// values, and has the installation's own mlir-opt parse them (verifier
+// TestInstantiableOpsParse writes every instantiable NVVM op's first case
+// (nvvmop.First: its first types and its required attributes' first
+// values, in the generic form) and has the installation's own mlir-opt parse them (verifier
 // off): an op the surface calls instantiable that its parser refuses is a
 // spelling legalfuzz got wrong.
 func TestInstantiableOpsParse(t *testing.T) {
@@ -122,7 +122,12 @@ func TestInstantiableOpsParse(t *testing.T) {
 				if op.Unusable != nil {
 					continue
 				}
-				for _, line := range strings.Split(minimal(op, i), "\n") {
+				v, err := nvvmop.First(op)
+				if err != nil {
+					t.Errorf("instantiable op without a first case: %v", err)
+					continue
+				}
+				for _, line := range strings.Split(v.Generic("f"+strconv.Itoa(i))+"// -----", "\n") {
 					text.WriteString(line + "\n")
 					lineOp = append(lineOp, op.Name)
 				}
@@ -150,43 +155,3 @@ func TestInstantiableOpsParse(t *testing.T) {
 
 // parseError matches mlir-opt's error lines: FILE:LINE:COL: error: WORDS.
 var parseError = regexp.MustCompile(`(?m)^[^:\n]+:(\d+):\d+: error: (.*)$`)
-
-// minimal writes the op in the generic form inside a function whose
-// arguments are its operands: first types, one value for a variadic or
-// optional operand, required attributes only.
-func minimal(op opsurface.Op, n int) string {
-	var params, args, types, attrs, segments []string
-	for i, v := range op.Operands {
-		params = append(params, fmt.Sprintf("%%a%d: %s", i, v.Types[0]))
-		args = append(args, fmt.Sprintf("%%a%d", i))
-		types = append(types, v.Types[0])
-		segments = append(segments, "1")
-	}
-	for _, a := range op.Attrs {
-		if !a.Optional {
-			attrs = append(attrs, a.Name+" = "+a.Values[0])
-		}
-	}
-	if op.SegmentSizes {
-		attrs = append(attrs, "operandSegmentSizes = array<i32: "+strings.Join(segments, ", ")+">")
-	}
-	var results []string
-	for _, r := range op.Results {
-		results = append(results, r.Types[0])
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "llvm.func @f%d(%s) {\n  ", n, strings.Join(params, ", "))
-	switch len(results) {
-	case 0:
-	case 1:
-		b.WriteString("%r = ")
-	default:
-		fmt.Fprintf(&b, "%%r:%d = ", len(results))
-	}
-	fmt.Fprintf(&b, "%q(%s) ", op.Name, strings.Join(args, ", "))
-	if len(attrs) > 0 {
-		fmt.Fprintf(&b, "<{%s}> ", strings.Join(attrs, ", "))
-	}
-	fmt.Fprintf(&b, ": (%s) -> (%s)\n  llvm.return\n}\n// -----", strings.Join(types, ", "), strings.Join(results, ", "))
-	return b.String()
-}
