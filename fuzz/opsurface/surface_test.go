@@ -43,18 +43,7 @@ func TestGoldenSurfaces(t *testing.T) {
 			if *update {
 				writeGoldenDump(t, g.label, g.ops, dumpPath)
 			}
-			data, err := os.ReadFile(dumpPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs, err := ReadRecords(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := Read(rs, "nvvm")
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := readGolden(t, dumpPath)
 			var buf bytes.Buffer
 			enc := json.NewEncoder(&buf)
 			enc.SetEscapeHTML(false) // the spellings' <> as written
@@ -102,8 +91,10 @@ func writeGoldenDump(t *testing.T, label string, ops []string, path string) {
 	}
 }
 
-func TestCoverage(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "nvvm-trunk.dump.json"))
+// readGolden reads the NVVM surface of a golden dump.
+func readGolden(t *testing.T, path string) Surface {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +106,11 @@ func TestCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.Coverage()
+	return s
+}
+
+func TestCoverage(t *testing.T) {
+	c := readGolden(t, filepath.Join("testdata", "nvvm-trunk.dump.json")).Coverage()
 	if c.Ops != 7 || c.Instantiable != 5 || c.Lowering != 7 || c.LoweringInstantiable != 5 {
 		t.Errorf("coverage %+v, want 7 ops, 5 instantiable, all translated", c)
 	}
