@@ -138,7 +138,7 @@ func First(op opsurface.Op) (Value, error) {
 	}
 	for _, a := range op.Attrs {
 		if !a.Optional {
-			v.Attrs = append(v.Attrs, Attr{Name: a.Name, Value: a.Values[0]})
+			v.Attrs = append(v.Attrs, Attr{Name: a.Name, Value: a.First()})
 		}
 	}
 	slices.SortFunc(v.Attrs, func(a, b Attr) int { return strings.Compare(a.Name, b.Name) })

@@ -1,6 +1,8 @@
 package opsurface
 
 import (
+	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,7 +23,41 @@ const (
 	UnitAttr AttrKind = "unit"
 	// TypeAttr is a type.
 	TypeAttr AttrKind = "type"
+	// StructAttr is a dialect attribute of integer parameters
+	// (#nvvm.shape<m = 16, n = 8, k = 16>): Params give each one's values.
+	StructAttr AttrKind = "struct"
 )
+
+// Param is one parameter of a struct attribute and the values a case may
+// give it.
+type Param struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
+}
+
+// Spell writes the attribute with the given value of each parameter (a
+// struct attribute; for any other kind, choice[0] indexes Values).
+func (a Attr) Spell(choice []int) string {
+	if a.Kind != StructAttr {
+		return a.Values[choice[0]]
+	}
+	fields := make([]string, len(a.Params))
+	for i, p := range a.Params {
+		fields[i] = p.Name + " = " + p.Values[choice[i]]
+	}
+	return a.Values[0] + "<" + strings.Join(fields, ", ") + ">"
+}
+
+// First writes the attribute with the first value of each part.
+func (a Attr) First() string { return a.Spell(make([]int, max(1, len(a.Params)))) }
+
+// intParams are the C++ types of struct attribute parameters legalfuzz
+// writes as integers.
+var intParams = []string{"int", "unsigned", "int32_t", "uint32_t", "int64_t", "uint64_t"}
+
+// structFormat is the assembly format of the struct attributes legalfuzz
+// writes: #dialect.mnemonic<a = 1, b = 2>.
+const structFormat = "`<` struct(params) `>`"
 
 // intValues are the values written for an integer attribute: the small
 // powers of two its rules usually turn on, and -1 (all ones).
@@ -98,6 +134,23 @@ func (ts *typeSpeller) spellAttr(name string) (a Attr, unspelled string) {
 		a.Kind = IntAttr
 		for _, v := range intValues {
 			a.Values = append(a.Values, strconv.Itoa(v)+" : "+t[0])
+		}
+	case r.isA("AttrDef") && strings.TrimSpace(r.str("assemblyFormat")) == structFormat:
+		params, err := r.dag("parameters")
+		if err != nil || len(params) == 0 {
+			return Attr{}, summary
+		}
+		a.Kind, a.Values = StructAttr, []string{"#" + r.str("attrName")}
+		for _, p := range params {
+			var cpp string
+			if json.Unmarshal(p.Value, &cpp) != nil || !slices.Contains(intParams, strings.TrimSpace(cpp)) {
+				return Attr{}, summary + " (parameter " + p.Name + " of type " + strconv.Quote(cpp) + ")"
+			}
+			param := Param{Name: p.Name}
+			for _, v := range intValues {
+				param.Values = append(param.Values, strconv.Itoa(v))
+			}
+			a.Params = append(a.Params, param)
 		}
 	case name == "TypeAttr":
 		a.Kind, a.Values = TypeAttr, anyTypes

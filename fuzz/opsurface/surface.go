@@ -54,8 +54,11 @@ type Value struct {
 type Attr struct {
 	Name string   `json:"name"`
 	Kind AttrKind `json:"kind"`
-	// Values are spelled as the generic form writes them (#nvvm.shfl_kind<bfly>, 4 : i32).
+	// Values are spelled as the generic form writes them
+	// (#nvvm.shfl_kind<bfly>, 4 : i32); a struct attribute's one value is
+	// its name (#nvvm.shape), its Params the values of its parts.
 	Values []string `json:"values"`
+	Params []Param  `json:"params,omitempty"`
 	// Optional says the op verifies without it (optional, defaulted or unit).
 	Optional bool `json:"optional,omitempty"`
 }

@@ -16,6 +16,21 @@ var anyTypes = []string{"i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "
 // generic, global and shared.
 var anyPointers = []string{"!llvm.ptr", "!llvm.ptr<1>", "!llvm.ptr<3>"}
 
+// anyStructs are the structs written where any LLVM struct is allowed: the
+// shapes of the mma, wmma and wgmma fragments (1 to 8 values of f32, i32,
+// f64 or two f16).
+var anyStructs = structsOf([]string{"f32", "i32", "f64", "vector<2xf16>"}, []int{1, 2, 4, 8})
+
+func structsOf(elems []string, counts []int) []string {
+	var out []string
+	for _, e := range elems {
+		for _, n := range counts {
+			out = append(out, "!llvm.struct<("+strings.TrimSuffix(strings.Repeat(e+", ", n), ", ")+")>")
+		}
+	}
+	return out
+}
+
 // rank1Lengths are the lengths written for a fixed-length vector of rank 1
 // of no given length.
 var rank1Lengths = []string{"2", "4"}
@@ -113,6 +128,8 @@ func (ts *typeSpeller) spell(name string) (types []string, unspelled string) {
 		}
 	case name == "AnyType", name == "LLVM_Type":
 		return anyTypes, ""
+	case name == "LLVM_AnyStruct":
+		return anyStructs, ""
 	case r.str("cppType") == "::mlir::LLVM::LLVMPointerType":
 		return anyPointers, ""
 	case r.str("cppType") == "::mlir::VectorType":
