@@ -9,13 +9,16 @@ package nvvmop
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/opsurface"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/internal/clip"
 )
 
 // Name is the domain's name.
@@ -159,4 +162,78 @@ func firstTarget(req opsurface.Requirement) (target.Target, error) {
 		}
 	}
 	return target.Target{}, fmt.Errorf("no known target is %v", req)
+}
+
+// valueJSON is the JSON form: attributes by name, the target as every
+// domain spells it.
+type valueJSON struct {
+	Op       string            `json:"op"`
+	Operands []string          `json:"operands,omitempty"`
+	Segments []int             `json:"segments,omitempty"`
+	Results  []string          `json:"results,omitempty"`
+	Attrs    map[string]string `json:"attrs,omitempty"`
+	target.JSON
+}
+
+// defaultArch is the target of a case whose JSON names none.
+var defaultArch = target.MustParse("sm_90", "").Arch
+
+// MarshalJSON writes the JSON form.
+func (v Value) MarshalJSON() ([]byte, error) {
+	j := valueJSON{Op: v.Op, Operands: v.Operands, Segments: v.Segments, Results: v.Results, JSON: v.Arch.ToJSON()}
+	if len(v.Attrs) > 0 {
+		j.Attrs = map[string]string{}
+		for _, a := range v.Attrs {
+			j.Attrs[a.Name] = a.Value
+		}
+	}
+	return json.Marshal(j)
+}
+
+// ParseJSON parses the strict JSON form: "op" is required, every type and
+// attribute value is written as the generic form writes it, "segments"
+// (for an op with AttrSizedOperandSegments) add up to the operands, and
+// the target defaults to sm_90 at its first PTX ISA version. Whether the
+// op and its spellings exist is the installation's to say: a case names
+// the op on every installation alike.
+func ParseJSON(data []byte) (Value, error) {
+	var j valueJSON
+	if err := domain.DecodeStrict(data, &j); err != nil {
+		return Value{}, err
+	}
+	if !strings.HasPrefix(j.Op, "nvvm.") || strings.ContainsAny(j.Op, "\" \n") {
+		return Value{}, fmt.Errorf("field \"op\": %q is not an NVVM op name", clip.To(j.Op, 64))
+	}
+	for field, list := range map[string][]string{"operands": j.Operands, "results": j.Results} {
+		for i, t := range list {
+			if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\n") {
+				return Value{}, fmt.Errorf("field %q: entry %d: %q is not a type", field, i, clip.To(t, 64))
+			}
+		}
+	}
+	if j.Segments != nil {
+		sum := 0
+		for _, n := range j.Segments {
+			if n < 0 {
+				return Value{}, fmt.Errorf("field \"segments\": %v has a negative size", j.Segments)
+			}
+			sum += n
+		}
+		if sum != len(j.Operands) {
+			return Value{}, fmt.Errorf("field \"segments\": %v add up to %d, not the %d operands", j.Segments, sum, len(j.Operands))
+		}
+	}
+	t, err := j.FromJSON(defaultArch)
+	if err != nil {
+		return Value{}, err
+	}
+	v := Value{Op: j.Op, Operands: j.Operands, Segments: j.Segments, Results: j.Results, Arch: t}
+	for name, value := range j.Attrs {
+		if name == "" || strings.ContainsAny(name, " =\n") || strings.TrimSpace(value) == "" {
+			return Value{}, fmt.Errorf("field \"attrs\": %q = %q is not an attribute", clip.To(name, 64), clip.To(value, 64))
+		}
+		v.Attrs = append(v.Attrs, Attr{Name: name, Value: value})
+	}
+	slices.SortFunc(v.Attrs, func(a, b Attr) int { return strings.Compare(a.Name, b.Name) })
+	return v, nil
 }

@@ -2,9 +2,11 @@ package nvvmop
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -96,5 +98,44 @@ func TestEncodeTellsApart(t *testing.T) {
 			t.Errorf("%s and %s encode alike", name, other)
 		}
 		seen[string(v.Encode())] = name
+	}
+}
+
+// TestJSONRoundTrip: every first case parses back from its JSON form.
+func TestJSONRoundTrip(t *testing.T) {
+	for _, op := range surface(t).Ops {
+		v, err := First(op)
+		if err != nil {
+			continue
+		}
+		js, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseJSON(js)
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		if !reflect.DeepEqual(back, v) {
+			t.Errorf("%s parses to %+v, want %+v", js, back, v)
+		}
+	}
+}
+
+func TestParseJSONRefuses(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{}`, `field "op"`},
+		{`{"op": "gpu.barrier"}`, `field "op"`},
+		{`{"op": "nvvm.x", "extra": 1}`, `unknown field "extra"`},
+		{`{"op": "nvvm.x", "operands": ["i32", ""]}`, `field "operands": entry 1`},
+		{`{"op": "nvvm.x", "operands": ["i32"], "segments": [1, 1]}`, `field "segments"`},
+		{`{"op": "nvvm.x", "segments": [-1, 1]}`, `field "segments"`},
+		{`{"op": "nvvm.x", "attrs": {"a b": "1 : i32"}}`, `field "attrs"`},
+		{`{"op": "nvvm.x", "target": "sm_1"}`, `field "target"`},
+		{`{"op": "nvvm.x", "ptx": "0.1"}`, `field "ptx"`},
+	} {
+		if _, err := ParseJSON([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseJSON(%s) = %v, want an error naming %s", tc.in, err, tc.want)
+		}
 	}
 }
