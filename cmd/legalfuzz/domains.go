@@ -59,7 +59,10 @@ func newDomainsCmd() *cobra.Command {
 					return err
 				}
 			}
-			return writeDomains(cmd.OutOrStdout(), infos, asJSON)
+			if err := writeDomains(cmd.OutOrStdout(), infos, asJSON); err != nil || asJSON {
+				return err
+			}
+			return writeSurfaces(cmd.Context(), cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
