@@ -27,7 +27,7 @@ var kinds = map[string]string{
 	"llvm": family, "mlir": family, "ptxas": family,
 
 	"": shared, "batch": shared, "diag": shared, "emitted": shared,
-	"intrinsic": shared, "ptx": shared, "replay": shared, "spec": shared,
+	"intrinsic": shared, "ptx": shared, "replay": shared, "spec": shared, "surface": shared,
 	"spelltest": shared, "testoracle": shared, "tool": shared,
 	"toolchain": shared, "valuecheck": shared,
 
