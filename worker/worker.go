@@ -131,10 +131,14 @@ func (w *Worker) Run(ctx context.Context) error {
 		return err
 	}
 	defer w.stopAfterGrace(ctx)()
+	// In the registry before its first job: a panel that found no worker
+	// of an oracle whose job was already in hand called it unavailable.
+	c := w.capability()
+	w.put(ctx, c)
 	var wg sync.WaitGroup
 	errs := make(chan error, len(loops)+1)
 	wg.Add(1)
-	go func() { defer wg.Done(); errs <- w.advertise(ctx) }()
+	go func() { defer wg.Done(); errs <- w.advertise(ctx, c) }()
 	for _, loop := range loops {
 		wg.Add(1)
 		go func() { defer wg.Done(); errs <- loop() }()
@@ -204,19 +208,23 @@ func (w *Worker) advertiseFault(ctx context.Context, fault error) {
 }
 
 // advertise keeps the worker's registry entry fresh.
-func (w *Worker) advertise(ctx context.Context) error {
-	c := w.capability()
+func (w *Worker) advertise(ctx context.Context, c queue.Capability) error {
 	t := time.NewTicker(queue.HeartbeatPeriod())
 	defer t.Stop()
 	for {
-		if err := queue.Advertise(ctx, w.js, c); err != nil && ctx.Err() == nil {
-			w.log.Warn("advertise", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
 		}
+		w.put(ctx, c)
+	}
+}
+
+// put writes the worker's capability into the registry once.
+func (w *Worker) put(ctx context.Context, c queue.Capability) {
+	if err := queue.Advertise(ctx, w.js, c); err != nil && ctx.Err() == nil {
+		w.log.Warn("advertise", "err", err)
 	}
 }
 
