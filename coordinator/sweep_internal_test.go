@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -25,5 +26,26 @@ func TestSweepCatchesUp(t *testing.T) {
 	}
 	if got := c.sweepRows(camp(share*2), "kindword", 64); got != 48 {
 		t.Errorf("behind the clock: %d rows of 64, want 48", got)
+	}
+}
+
+// TestLeastSweptDrawnFirst: of two domains whose sweeps go on, the one
+// with fewer rows added is drawn most often.
+func TestLeastSweptDrawnFirst(t *testing.T) {
+	c := &Coordinator{gen: newGenerator([]string{"kindword", "ldsm"}, 1)}
+	c.rng = rand.New(rand.NewPCG(1, 2))
+	rows, sw := c.gen.sweep.rows("kindword", "c1", 250, time.Now())
+	if len(rows) == 0 || sw == nil {
+		t.Fatal("no kindword rows")
+	}
+	c.gen.sweep.advanced(sw)
+	camp := store.Campaign{Stats: store.Stats{Domains: map[string]*store.DomainStats{
+		"kindword": {Generated: 250}, "ldsm": {Generated: 250}}}}
+	drawn := map[string]int{}
+	for range 1000 {
+		drawn[c.drawDomain(camp, []string{"kindword", "ldsm"})]++
+	}
+	if drawn["ldsm"] < 800 {
+		t.Errorf("drawn %v: want ldsm, whose sweep has not begun, most often (kindword's is %.0f%% done)", drawn, 100*c.gen.sweep.progress("kindword"))
 	}
 }
