@@ -521,16 +521,20 @@ func readNVGPUTMA(text string) (map[string]any, string) {
 
 var (
 	tmaBox      = regexp.MustCompile(`box\s*\[([^\]]*)\]`)
-	tmaCTAGroup = regexp.MustCompile(`#nvvm\.cta_group<cta_(\d)>`)
-	tmaModeAtt  = regexp.MustCompile(`#nvvm\.tma_(?:load|store)_mode<(\w+)>`)
+	// MLIR 22 writes the mode and cta group as attributes
+	// (#nvvm.tma_load_mode<tile_gather4>, #nvvm.cta_group<cta_1>), later
+	// MLIR's custom form as keywords (mode = tile_gather4 group = cta_1).
+	tmaCTAGroup = regexp.MustCompile(`\bgroup\s*=\s*(?:#nvvm\.cta_group<)?cta_(\d)`)
+	tmaModeAtt  = regexp.MustCompile(`\bmode\s*=\s*(?:#nvvm\.tma_(?:load|store)_mode<)?(\w+)`)
 	tmaModes22  = map[string]string{"tile": "tile", "im2col": "im2col", "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
 		"tile_gather4": "tile::gather4", "tile_scatter4": "tile::scatter4"}
 )
 
 // readNVVMTMA reads the nvvm cp.async.bulk.tensor ops: the rank is the
-// box's coordinate count; the mode is MLIR 22's mode attribute, else
-// im2col when im2col offsets are written; multicast_mask, l2_cache_hint
-// and (MLIR 22) isCTAOnly and the cta group as written.
+// box's coordinate count (gather4 and scatter4 are 2D with five); the mode
+// is the mode attribute or keyword, else im2col when im2col offsets are
+// written; multicast_mask, l2_cache_hint and (MLIR 22) isCTAOnly and the
+// cta group as written.
 func readNVVMTMA(text string) (map[string]any, string) {
 	b := tmaBox.FindStringSubmatch(text)
 	if b == nil {
@@ -562,6 +566,11 @@ func readNVVMTMA(text string) (map[string]any, string) {
 			mode = "im2col_no_offs"
 		}
 		f["mode"] = mode
+		if mode == "tile::gather4" || mode == "tile::scatter4" {
+			// One row and four columns: a 2D copy (the renderers'
+			// spelling, and LLVM's .tile.gather4.2d).
+			f["rank"] = 2
+		}
 	}
 	if m := tmaCTAGroup.FindStringSubmatch(text); m != nil {
 		f["cta_group"] = atoi(m[1])

@@ -183,3 +183,41 @@ func TestImportMalformedCall(t *testing.T) {
 		t.Errorf("unclosed op: %+v", rd)
 	}
 }
+
+// TestImportNVVMTMAModeKeywords reads the mode and cta group of the nvvm
+// tensor copies whether written as MLIR 22's attributes or as the later
+// custom form's keywords, and reads gather4 as the 2D copy it is (one row
+// and four columns: five coordinates).
+func TestImportNVVMTMAModeKeywords(t *testing.T) {
+	const text = `
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x0, %x1] multicast_mask = %m  mode = tile group = cta_2 : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%r, %c0, %c1, %c2, %c3] l2_cache_hint = %h  mode = tile_gather4 group = cta_1 : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%r, %c0, %c1, %c2, %c3] {group = #nvvm.cta_group<cta_1>, mode = #nvvm.tma_load_mode<tile_gather4>} : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x0, %x1, %x2] : !llvm.ptr<7>, !llvm.ptr
+`
+	wants := []want{
+		{"x.mlir:2", "tmamode", `{"direction":"load","mode":"tile","rank":2,"multicast":true,"cta_group":2}`},
+		{"x.mlir:3", "tmamode", `{"direction":"load","mode":"tile::gather4","rank":2,"cache_hint":true,"cta_group":1}`},
+		{"x.mlir:4", "tmamode", `{"direction":"load","mode":"tile::gather4","rank":2,"cta_group":1}`},
+		{"x.mlir:5", "tmamode", `{"direction":"load","mode":"tile","rank":3}`},
+	}
+	fs := forms("x.mlir", text)
+	if len(fs) != len(wants) {
+		t.Fatalf("%d forms, want %d", len(fs), len(wants))
+	}
+	for i, w := range wants {
+		rd := readMLIR(fs[i])
+		if rd.reason != "" {
+			t.Errorf("%s: not read: %s", w.at, rd.reason)
+			continue
+		}
+		c, why := build(fs[i], rd)
+		if why != "" {
+			t.Errorf("%s: not read: %s", w.at, why)
+			continue
+		}
+		if exp := wantCase(t, w); c.ID != exp.ID {
+			t.Errorf("%s: read %s, want %s", w.at, jsonOf(c.Value), jsonOf(exp.Value))
+		}
+	}
+}
