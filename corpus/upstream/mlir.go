@@ -501,6 +501,15 @@ func readNVVMWGMMA(text string) (map[string]any, string) {
 
 var tmaCoords = regexp.MustCompile(`\[([^\]]*)\]`)
 
+// coordCount is the number of coordinates in a comma-separated list: none
+// in box[] (the 0-D copy MLIR's verifier tests refuse), not one.
+func coordCount(list string) int {
+	if strings.TrimSpace(list) == "" {
+		return 0
+	}
+	return len(strings.Split(list, ","))
+}
+
 // readNVGPUTMA reads nvgpu.tma.async.load / store: the rank is the
 // tensor map's coordinate count; a load is tile mode into .shared::cluster
 // (multicast with a multicast_mask), a store tile mode into .global.
@@ -509,7 +518,7 @@ func readNVGPUTMA(text string) (map[string]any, string) {
 	if c == nil {
 		return nil, "no coordinates"
 	}
-	f := map[string]any{"mode": "tile", "rank": len(strings.Split(c[1], ","))}
+	f := map[string]any{"mode": "tile", "rank": coordCount(c[1])}
 	if strings.HasPrefix(text, "nvgpu.tma.async.store") {
 		f["direction"], f["dst"] = "store", "global"
 		return f, ""
@@ -540,7 +549,7 @@ func readNVVMTMA(text string) (map[string]any, string) {
 	if b == nil {
 		return nil, "no box coordinates"
 	}
-	f := map[string]any{"rank": len(strings.Split(b[1], ",")), "mode": "tile",
+	f := map[string]any{"rank": coordCount(b[1]), "mode": "tile",
 		"cache_hint": strings.Contains(text, "l2_cache_hint")}
 	switch {
 	case strings.HasPrefix(text, "nvvm.cp.async.bulk.tensor.shared.cluster.global"):

@@ -221,3 +221,22 @@ func TestImportNVVMTMAModeKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestImportNVVMTMAEmptyBox: a copy with no coordinates (box[], the 0-D
+// form MLIR's verifier tests refuse) is read as rank 0, not as a 1-D copy.
+func TestImportNVVMTMAEmptyBox(t *testing.T) {
+	fs := forms("x.mlir", "  nvvm.cp.async.bulk.tensor.prefetch %t, box[] : !llvm.ptr\n"+
+		"  nvvm.cp.async.bulk.tensor.prefetch %t, box[ %x ] : !llvm.ptr\n")
+	if len(fs) != 2 {
+		t.Fatalf("%d forms, want 2", len(fs))
+	}
+	for i, rank := range []int{0, 1} {
+		rd := readMLIR(fs[i])
+		if rd.reason != "" || rd.fields["rank"] != rank {
+			t.Errorf("%s: read %+v, want rank %d", fs[i].text, rd, rank)
+		}
+		if _, why := build(fs[i], rd); why != "" {
+			t.Errorf("%s: not read: %s", fs[i].text, why)
+		}
+	}
+}
