@@ -529,20 +529,23 @@ func readNVGPUTMA(text string) (map[string]any, string) {
 }
 
 var (
-	tmaBox      = regexp.MustCompile(`box\s*\[([^\]]*)\]`)
+	tmaBox = regexp.MustCompile(`box\s*\[([^\]]*)\]`)
 	// MLIR 22 writes the mode and cta group as attributes
 	// (#nvvm.tma_load_mode<tile_gather4>, #nvvm.cta_group<cta_1>), later
 	// MLIR's custom form as keywords (mode = tile_gather4 group = cta_1).
 	tmaCTAGroup = regexp.MustCompile(`\bgroup\s*=\s*(?:#nvvm\.cta_group<)?cta_(\d)`)
-	tmaModeAtt  = regexp.MustCompile(`\bmode\s*=\s*(?:#nvvm\.tma_(?:load|store)_mode<)?(\w+)`)
-	tmaModes22  = map[string]string{"tile": "tile", "im2col": "im2col", "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
+	// isCTAOnly (MLIR 22's unit attribute or isCTAOnly = true) is the
+	// later custom form's cta_only = true.
+	tmaCTAOnly = regexp.MustCompile(`\b(?:isCTAOnly|cta_only)\b(?:\s*=\s*(true|false))?`)
+	tmaModeAtt = regexp.MustCompile(`\bmode\s*=\s*(?:#nvvm\.tma_(?:load|store)_mode<)?(\w+)`)
+	tmaModes22 = map[string]string{"tile": "tile", "im2col": "im2col", "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
 		"tile_gather4": "tile::gather4", "tile_scatter4": "tile::scatter4"}
 )
 
 // readNVVMTMA reads the nvvm cp.async.bulk.tensor ops: the rank is the
 // box's coordinate count (gather4 and scatter4 are 2D with five); the mode
 // is the mode attribute or keyword, else im2col when im2col offsets are
-// written; multicast_mask, l2_cache_hint and (MLIR 22) isCTAOnly and the
+// written; multicast_mask, l2_cache_hint, isCTAOnly (cta_only) and the
 // cta group as written.
 func readNVVMTMA(text string) (map[string]any, string) {
 	b := tmaBox.FindStringSubmatch(text)
@@ -554,7 +557,7 @@ func readNVVMTMA(text string) (map[string]any, string) {
 	switch {
 	case strings.HasPrefix(text, "nvvm.cp.async.bulk.tensor.shared.cluster.global"):
 		f["direction"], f["dst"] = "load", "shared::cluster"
-		if word(text, "isCTAOnly") {
+		if m := tmaCTAOnly.FindStringSubmatch(text); m != nil && m[1] != "false" {
 			f["dst"] = "shared::cta"
 		}
 		f["multicast"] = strings.Contains(text, "multicast_mask")

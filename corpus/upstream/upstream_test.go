@@ -240,3 +240,19 @@ func TestImportNVVMTMAEmptyBox(t *testing.T) {
 		}
 	}
 }
+
+// TestImportNVVMTMACTAOnly reads a load into the CTA's own shared memory
+// whether written as MLIR 22's isCTAOnly or the later cta_only = true.
+func TestImportNVVMTMACTAOnly(t *testing.T) {
+	fs := forms("x.mlir", "  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x]  mode = tile cta_only = true : !llvm.ptr<3>, !llvm.ptr\n"+
+		"  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x] {isCTAOnly} : !llvm.ptr<3>, !llvm.ptr\n"+
+		"  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x]  mode = tile cta_only = false : !llvm.ptr<7>, !llvm.ptr\n")
+	if len(fs) != 3 {
+		t.Fatalf("%d forms, want 3", len(fs))
+	}
+	for i, dst := range []string{"shared::cta", "shared::cta", "shared::cluster"} {
+		if rd := readMLIR(fs[i]); rd.reason != "" || rd.fields["dst"] != dst {
+			t.Errorf("%s: read %+v, want dst %s", fs[i].text, rd, dst)
+		}
+	}
+}
