@@ -3,6 +3,7 @@ package upstream
 import (
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -254,5 +255,22 @@ func TestImportNVVMTMACTAOnly(t *testing.T) {
 		if rd := readMLIR(fs[i]); rd.reason != "" || rd.fields["dst"] != dst {
 			t.Errorf("%s: read %+v, want dst %s", fs[i].text, rd, dst)
 		}
+	}
+}
+
+// TestImportUnitAttributesAreNoForms: a discardable unit attribute in an
+// attribute dictionary (nvvm.kernel, nvvm.grid_constant) is no op, and is
+// not counted as a form of no domain; the ops on the same lines still are.
+func TestImportUnitAttributesAreNoForms(t *testing.T) {
+	fs := forms("x.mlir", "llvm.func @k(%a: !llvm.ptr {llvm.byval = i32, nvvm.grid_constant}) attributes {nvvm.kernel} {\n"+
+		"func.func private @f() attributes { nvvm.kernel }\n"+
+		"llvm.func @g(%a: !llvm.ptr {nvvm.grid_constant, llvm.byval = i32}) {\n"+
+		"  nvvm.barrier0\n  nvvm.cluster.arrive {aligned}\n")
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.text)
+	}
+	if want := []string{"nvvm.barrier0", "nvvm.cluster.arrive {aligned}"}; !slices.Equal(names, want) {
+		t.Errorf("forms %q, want %q", names, want)
 	}
 }
