@@ -196,19 +196,12 @@ func keyRule(s Signature) string {
 // keyTool is the deviating tool as the key names it: its family, so that
 // one bug seen by two installations of a tool (mlir@19 and mlir@trunk,
 // llc@22 and llc@23) is one bucket, whose found-in/fixed-in says which versions have
-// it. MLIR's two entry points are one: the nvgpu spelling lowers to the
-// nvvm ops the other spells directly, and some cases (stmatrix) are the
-// same nvvm op through both; keyed apart, one missing check made two
-// buckets (an 8-minute campaign's stmatrix target gap).
+// it.
 func keyTool(tool string) string {
-	in, ok := oracles.Lookup(tool)
-	switch {
-	case !ok || in.Family == "" || strings.HasPrefix(tool, oracles.ExecPrefix):
-		return tool
-	case oracles.Base(tool) == oracles.MLIRNVVM:
-		return keyTool(oracles.MLIR)
+	if in, ok := oracles.Lookup(tool); ok && in.Family != "" && !strings.HasPrefix(tool, oracles.ExecPrefix) {
+		return in.Family
 	}
-	return in.Family
+	return tool
 }
 
 // Title is a one-line human name for the bucket: the tool, what it did and

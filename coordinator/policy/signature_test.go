@@ -92,26 +92,3 @@ func TestOneKeyWhicheverAspect(t *testing.T) {
 		t.Error("an accept with another value keys as a plain accept")
 	}
 }
-
-// TestOneKeyForBothMLIREntryPoints: a check MLIR lacks, shown through the
-// nvgpu spelling on one installation and the nvvm ops on another, is one
-// bucket; another rule is another.
-func TestOneKeyForBothMLIREntryPoints(t *testing.T) {
-	gap := Signature{Domain: "ldsm", Tool: "mlir@trunk", Kind: oracles.Error, Stage: "llc/refused", Rule: "ptxisa.ldsm.stmatrix-target",
-		Diag: "llc: LLVM ERROR: Cannot select: intrinsic llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.b16", SpecKind: oracles.Reject, On: OnVerdict}
-	nvvm := gap
-	nvvm.Tool = "mlir-nvvm@23"
-	if gap.Key() != nvvm.Key() {
-		t.Errorf("the stmatrix gap keys %s through nvgpu and %s through the nvvm ops", gap.Key(), nvvm.Key())
-	}
-	other := nvvm
-	other.Rule = "ptxisa.ldsm.stmatrix-ptx"
-	if other.Key() == gap.Key() {
-		t.Error("two rules the tool lacks, one key")
-	}
-	passes := gap
-	passes.Tool = "mlir-passes@trunk"
-	if passes.Key() == gap.Key() {
-		t.Error("mlir-passes keys as the mlir oracle")
-	}
-}

@@ -16,11 +16,10 @@ import (
 // settled cases dropped unless something needs them, see settle.go; 4:
 // verdicts name their tool version in the versions bucket, which a build
 // of schema 3 would read as no version; 5: bucket keys from titles that
-// keep type words, one bucket per root cause, see rekeyOld; 6: MLIR's two
-// entry points key alike, policy.keyTool). A store records its schema in the
+// keep type words, one bucket per root cause, see rekeyOld). A store records its schema in the
 // meta bucket; a store from before the record (schema 1 without the key)
 // is migrated on open, a newer one is refused.
-const Schema = 6
+const Schema = 5
 
 var (
 	bucketMeta = []byte("meta")
@@ -223,7 +222,7 @@ func initSchema(tx *bolt.Tx, fresh bool) error {
 	if err := renameOracles(tx, fresh); err != nil {
 		return err
 	}
-	if was := storedSchema(tx); !fresh && was < 6 {
+	if was := storedSchema(tx); !fresh && was < 5 {
 		if err := rekeyOld(tx); err != nil {
 			return fmt.Errorf("re-key the buckets of schema %d: %w", was, err)
 		}

@@ -83,10 +83,9 @@ func countNew(tx *bolt.Tx, b Bucket, delta int) error {
 	})
 }
 
-// rekeyOld files every bucket of a store written before schema 6 under the
+// rekeyOld files every bucket of a store written before schema 5 under the
 // key today's signature of its case gives (its diagnostic's title keeps
-// the type words now, diag.Title; MLIR's entry points key alike), its old
-// key an alias, and merges the
+// the type words now, diag.Title), its old key an alias, and merges the
 // buckets that then share a key, a title or a minimized case, oldest
 // first. A bucket whose case has no verdicts left keeps its signature and
 // only merges.
