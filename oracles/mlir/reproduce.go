@@ -6,6 +6,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
@@ -65,7 +66,7 @@ func (Reproducer) Plan(ctx context.Context, s *replay.Script, c replay.Case) { p
 // failed or of the op.
 func (Reproducer) Filing() oracles.Filing {
 	return oracles.Filing{Input: oracles.MLIRFile, ComponentOf: componentOf, Verifier: true, StageTools: stageTools,
-		Subject: func(read func(string) string, _, _ string) string { return SubjectOp(read(oracles.MLIRFile)) }}
+		Subject: func(read func(string) string, _, _ string) string { return render.SubjectOp(read(oracles.MLIRFile)) }}
 }
 
 // PassesReproducer replays a pass judge's verdicts: the module of the
