@@ -11,6 +11,11 @@
 // a pure, release-keyed rendering, the kernel's name and parameters, and
 // what the PTX must hold (render.Wants).
 //
+// Replay. Package reproduce (mlir/reproduce) replays these verdicts by
+// hand and reduces their modules; this package promises it the commands
+// it ran (VerifyCommand, Pipeline, LLCArgs, PtxasArgs, ToolsOf, ReplayOf)
+// and Rules in oracles.Stage's spelling, and imports nothing of it.
+//
 // Installations. Each LLVM installation (package toolchain) is an oracle,
 // mlir@LABEL, running the same stages with its own tools. It renders as
 // its major release spells the ops (render.Of). At discovery a parse-only
