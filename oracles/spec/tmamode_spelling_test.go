@@ -62,18 +62,26 @@ func TestTMAModeSpellingUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (go test -run TestTMAModeSpellingUnchanged -update writes it)", err)
 	}
-	if got := b.String(); got != string(want) {
-		t.Errorf("tmamode spellings changed (%d values):\n%s", len(vals), firstDiff(got, string(want)))
+	// By case: a lattice built another way has other rows, and the
+	// values both hold must be spelled alike.
+	before := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+		id, _, _ := strings.Cut(line, " ")
+		before[id] = line
 	}
-}
-
-// firstDiff is the first line where got and want differ.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range min(len(g), len(w)) {
-		if g[i] != w[i] {
-			return fmt.Sprintf("line %d: got %q, want %q", i+1, g[i], w[i])
+	same := 0
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		id, _, _ := strings.Cut(line, " ")
+		w, ok := before[id]
+		switch {
+		case !ok:
+		case w != line:
+			t.Errorf("case %s: spelled %q, before %q", id, line, w)
+		default:
+			same++
 		}
 	}
-	return fmt.Sprintf("got %d lines, want %d", len(g), len(w))
+	if seeds := len(tmamode.Domain.Seeds()); same < seeds {
+		t.Errorf("%d of %d values found in the golden file; want every seed's (%d) at least", same, len(vals), seeds)
+	}
 }
