@@ -239,8 +239,8 @@ var policies = []Policy{
 	// target and the same installation's mlir-translate or llc then
 	// refuses (llc's "Cannot select: intrinsic ...": the verifier lets
 	// through what its backend cannot compile; the judge's Error verdict,
-	// rule translate/refused or llc/refused). A verifier's refusal is its
-	// answer, compared with nothing.
+	// rule translate/pass-refused or llc/pass-refused, too permissive). A
+	// verifier's refusal is its answer, compared with nothing.
 	{Domain: "nvvmop", Pairs: []Pair{{oracles.SpecPTXISA, oracles.NVVMOp, OnCrash}}},
 }
 

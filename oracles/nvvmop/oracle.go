@@ -5,7 +5,8 @@
 // compiles for the same target and PTX ISA version. An op the verifier
 // accepts that a later tool cannot handle ("LLVM ERROR: Cannot select:
 // intrinsic ...") is the verifier letting through what its own backend
-// refuses: an Error verdict naming the stage, never a rejection.
+// refuses: an Error verdict naming the stage (STAGE/pass-refused), never
+// a rejection.
 package nvvmop
 
 import (
@@ -197,21 +198,29 @@ func clean(r tool.Result) bool {
 
 // failed is the verdict of a stage after the verifier that failed on what
 // the verifier accepted: a timeout, a crash of the stage's own (the stage
-// alone as the Rule), or a refusal in the tool's words (STAGE/refused).
-// llc's "LLVM ERROR: Cannot select:" abort is how it refuses an intrinsic
-// it cannot select: a refusal, quoted by that line.
+// alone as the Rule), or a refusal in the tool's words
+// (STAGE/pass-refused: the verifier let through what its own
+// installation cannot compile, a gap of the verifier whatever the PTX ISA
+// says of the case). llc's "LLVM ERROR: Cannot select:" abort is how it
+// refuses an intrinsic it cannot select: a refusal, quoted by that line.
+// llc refusing the target and PTX ISA version themselves ("PTX version
+// 7.0 does not support target 'sm_90'") is its answer about the case's
+// target, not about the op: a rejection, as the PTX ISA's.
 func failed(v oracles.Verdict, stage, name string, r tool.Result, timeout time.Duration) oracles.Verdict {
-	switch sel := cannotSelect(r); {
+	refused := oracles.Stage{Name: stage, Fault: oracles.PassRefused}.String()
+	switch sel, tgt := cannotSelect(r), targetRefused(r); {
 	case r.TimedOut:
 		v.Kind, v.Rule, v.Diagnostic = oracles.Timeout, stage, fmt.Sprintf("%s did not finish within %s", name, timeout)
 	case sel != "":
-		v.Kind, v.Rule, v.Diagnostic = oracles.Error, oracles.Stage{Name: stage, Fault: oracles.Refused}.String(), diag.Normalize(sel)
+		v.Kind, v.Rule, v.Diagnostic = oracles.Error, refused, diag.Normalize(sel)
+	case tgt != "":
+		v.Kind, v.Rule, v.Diagnostic = oracles.Reject, stage, diag.Normalize(tgt)
 	case r.Crashed():
 		v.Kind, v.Rule, v.Diagnostic = oracles.Error, stage, r.Failure(name)
 	case stage == StageVerify:
 		v.Kind, v.Rule, v.Diagnostic = oracles.Reject, stage, diag.Normalize(errorLines(r.Output()))
 	default:
-		v.Kind, v.Rule, v.Diagnostic = oracles.Error, oracles.Stage{Name: stage, Fault: oracles.Refused}.String(), diag.Normalize(errorLines(r.Output()))
+		v.Kind, v.Rule, v.Diagnostic = oracles.Error, refused, diag.Normalize(errorLines(r.Output()))
 	}
 	return v
 }
@@ -224,6 +233,20 @@ func cannotSelect(r tool.Result) string {
 	}
 	for _, line := range strings.Split(r.Output(), "\n") {
 		if strings.HasPrefix(line, "LLVM ERROR: Cannot select:") {
+			return line
+		}
+	}
+	return ""
+}
+
+// targetRefused is llc's fatal error about the target and PTX ISA version
+// themselves, when it exited with it (report_fatal_error, no abort), else "".
+func targetRefused(r tool.Result) string {
+	if r.TimedOut || r.Signal != "" {
+		return ""
+	}
+	for _, line := range strings.Split(r.Output(), "\n") {
+		if strings.HasPrefix(line, "LLVM ERROR: PTX version") && strings.Contains(line, "does not support target") {
 			return line
 		}
 	}

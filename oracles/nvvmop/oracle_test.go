@@ -67,7 +67,8 @@ func first(t *testing.T, o *Oracle, name string) domain.Case {
 // nvvm.convert.f32x2.to.bf16x2 the verifier refuses (its rounding mode);
 // nvvm.fence.proxy.acquire's operand is a value where LLVM IR wants an
 // immediate, which mlir-translate's output fails the IR verifier with;
-// nvvm.shfl.sync compiles; an op no installation defines is unsupported.
+// nvvm.shfl.sync compiles, and llc refuses it on sm_90 at PTX 7.0 (the
+// target itself); an op no installation defines is unsupported.
 func TestJudgeAsTheToolsDid(t *testing.T) {
 	for _, o := range judges(t) {
 		t.Run(o.Installation().Label, func(t *testing.T) {
@@ -76,9 +77,9 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 				kind       oracles.Kind
 				rule, diag string
 			}{
-				{"nvvm.elect.sync", oracles.Error, "llc/refused", "LLVM ERROR: Cannot select: intrinsic llvm.nvvm.elect.sync"},
+				{"nvvm.elect.sync", oracles.Error, "llc/pass-refused", "LLVM ERROR: Cannot select: intrinsic llvm.nvvm.elect.sync"},
 				{"nvvm.convert.f32x2.to.bf16x2", oracles.Reject, "verify", "op Only RN, RZ, and RS rounding modes are supported"},
-				{"nvvm.fence.proxy.acquire", oracles.Error, "translate/refused", "immarg operand has non-immediate parameter"},
+				{"nvvm.fence.proxy.acquire", oracles.Error, "translate/pass-refused", "immarg operand has non-immediate parameter"},
 				{"nvvm.shfl.sync", oracles.Accept, "llc", ""},
 			}
 			var cs []domain.Case
@@ -87,6 +88,9 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 			}
 			missing := nvvmop.Value{Op: "nvvm.no.such.op", Arch: cs[0].Value.Target()}
 			cs = append(cs, domain.NewCase(nvvmop.Name, missing))
+			oldPTX := cs[3].Value.(nvvmop.Value)
+			oldPTX.Arch = target.MustParse("sm_90", "7.0")
+			cs = append(cs, domain.NewCase(nvvmop.Name, oldPTX))
 			vs, err := o.Judge(context.Background(), cs)
 			if err != nil {
 				t.Fatal(err)
@@ -102,6 +106,11 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 			}
 			if v := vs[len(cases)]; v.Kind != oracles.Unsupported || !strings.Contains(v.Diagnostic, "not an op of LLVM") {
 				t.Errorf("nvvm.no.such.op: %s %q, want unsupported", v.Kind, v.Diagnostic)
+			}
+			// The verifier does not read the target's PTX ISA version; llc
+			// refuses the pair itself, whatever the op: a rejection.
+			if v := vs[len(cases)+1]; v.Kind != oracles.Reject || v.Rule != "llc" || !strings.Contains(v.Diagnostic, "does not support target 'sm_90'") {
+				t.Errorf("nvvm.shfl.sync on sm_90 at PTX 7.0: %s %q %q, want a rejection by llc", v.Kind, v.Rule, v.Diagnostic)
 			}
 		})
 	}
