@@ -13,6 +13,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -116,15 +117,33 @@ func (o *Oracle) defines(ctx context.Context, op string) (bool, error) {
 	return o.ops[op], o.opErr
 }
 
-// Judge runs the chain on each case, one tool run per stage.
+// Judge runs the chain on each case, one tool run per stage, up to
+// GOMAXPROCS cases side by side (as the batch engine runs its groups):
+// each case's runs read their input from stdin and write to stdout, so
+// they share no file.
 func (o *Oracle) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	out := make([]oracles.Verdict, 0, len(cases))
-	for _, c := range cases {
-		v, err := o.judge(ctx, c)
+	out := make([]oracles.Verdict, len(cases))
+	errs := make([]error, len(cases))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(cases)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = o.judge(ctx, cases[i])
+			}
+		}()
+	}
+	for i := range cases {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, err // the first case's failure of ours; a cancelled ctx fails them all alike
 		}
-		out = append(out, v)
 	}
 	return out, nil
 }
