@@ -1,6 +1,7 @@
 package coordinator
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -11,11 +12,11 @@ import (
 // with the campaign's clock and three quarters while it is behind it.
 func TestSweepCatchesUp(t *testing.T) {
 	c := &Coordinator{gen: newGenerator([]string{"kindword"}, 1)}
-	rows, sw := c.gen.sweep.rows("kindword", "c1", 100, time.Now())
+	rows, sw := c.gen.sweep.Rows("kindword", "c1", 100, time.Now())
 	if len(rows) != 100 || sw == nil {
 		t.Fatalf("%d rows, sweep %v: want 100 of kindword's", len(rows), sw)
 	}
-	c.gen.sweep.advanced(sw)
+	c.gen.sweep.Advanced(sw)
 	share := float64(sw.Next) / float64(sw.Rows)
 	camp := func(spent float64) store.Campaign {
 		return store.Campaign{Config: store.CampaignConfig{Duration: time.Hour}, Elapsed: time.Duration(spent * float64(time.Hour))}
@@ -25,5 +26,26 @@ func TestSweepCatchesUp(t *testing.T) {
 	}
 	if got := c.sweepRows(camp(share*2), "kindword", 64); got != 48 {
 		t.Errorf("behind the clock: %d rows of 64, want 48", got)
+	}
+}
+
+// TestLeastSweptDrawnFirst: of two domains whose sweeps go on, the one
+// with fewer rows added is drawn most often.
+func TestLeastSweptDrawnFirst(t *testing.T) {
+	c := &Coordinator{gen: newGenerator([]string{"kindword", "ldsm"}, 1)}
+	c.rng = rand.New(rand.NewPCG(1, 2))
+	rows, sw := c.gen.sweep.Rows("kindword", "c1", 250, time.Now())
+	if len(rows) == 0 || sw == nil {
+		t.Fatal("no kindword rows")
+	}
+	c.gen.sweep.Advanced(sw)
+	camp := store.Campaign{Stats: store.Stats{Domains: map[string]*store.DomainStats{
+		"kindword": {Generated: 250}, "ldsm": {Generated: 250}}}}
+	drawn := map[string]int{}
+	for range 1000 {
+		drawn[c.drawDomain(camp, []string{"kindword", "ldsm"})]++
+	}
+	if drawn["ldsm"] < 800 {
+		t.Errorf("drawn %v: want ldsm, whose sweep has not begun, most often (kindword's is %.0f%% done)", drawn, 100*c.gen.sweep.Progress("kindword"))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/reproduce"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
@@ -407,7 +408,7 @@ func TestVersionLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := store.Bucket{Signature: policy.Signature{Stage: tc.stage}, Versions: tc.versions}
-			if got := versionLine(b, []string{"trunk is LLVM main of 2026-10-25"}, mlir.Reproducer{}.Filing()); got != tc.want {
+			if got := versionLine(b, []string{"trunk is LLVM main of 2026-10-25"}, reproduce.Reproducer{}.Filing()); got != tc.want {
 				t.Errorf("versionLine\n%s\nwant\n%s", got, tc.want)
 			}
 		})

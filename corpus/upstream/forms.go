@@ -63,6 +63,9 @@ func opName(code string, ll bool) (string, int) {
 		if strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {
 			continue // an attribute name: nvvm.maxntid = ...
 		}
+		if strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, "}") {
+			continue // a unit attribute: {llvm.byval = i32, nvvm.grid_constant}
+		}
 		return code[m[2]:m[3]], m[2]
 	}
 	return "", 0

@@ -501,6 +501,15 @@ func readNVVMWGMMA(text string) (map[string]any, string) {
 
 var tmaCoords = regexp.MustCompile(`\[([^\]]*)\]`)
 
+// coordCount is the number of coordinates in a comma-separated list: none
+// in box[] (the 0-D copy MLIR's verifier tests refuse), not one.
+func coordCount(list string) int {
+	if strings.TrimSpace(list) == "" {
+		return 0
+	}
+	return len(strings.Split(list, ","))
+}
+
 // readNVGPUTMA reads nvgpu.tma.async.load / store: the rank is the
 // tensor map's coordinate count; a load is tile mode into .shared::cluster
 // (multicast with a multicast_mask), a store tile mode into .global.
@@ -509,7 +518,7 @@ func readNVGPUTMA(text string) (map[string]any, string) {
 	if c == nil {
 		return nil, "no coordinates"
 	}
-	f := map[string]any{"mode": "tile", "rank": len(strings.Split(c[1], ","))}
+	f := map[string]any{"mode": "tile", "rank": coordCount(c[1])}
 	if strings.HasPrefix(text, "nvgpu.tma.async.store") {
 		f["direction"], f["dst"] = "store", "global"
 		return f, ""
@@ -520,28 +529,35 @@ func readNVGPUTMA(text string) (map[string]any, string) {
 }
 
 var (
-	tmaBox      = regexp.MustCompile(`box\s*\[([^\]]*)\]`)
-	tmaCTAGroup = regexp.MustCompile(`#nvvm\.cta_group<cta_(\d)>`)
-	tmaModeAtt  = regexp.MustCompile(`#nvvm\.tma_(?:load|store)_mode<(\w+)>`)
-	tmaModes22  = map[string]string{"tile": "tile", "im2col": "im2col", "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
+	tmaBox = regexp.MustCompile(`box\s*\[([^\]]*)\]`)
+	// MLIR 22 writes the mode and cta group as attributes
+	// (#nvvm.tma_load_mode<tile_gather4>, #nvvm.cta_group<cta_1>), later
+	// MLIR's custom form as keywords (mode = tile_gather4 group = cta_1).
+	tmaCTAGroup = regexp.MustCompile(`\bgroup\s*=\s*(?:#nvvm\.cta_group<)?cta_(\d)`)
+	// isCTAOnly (MLIR 22's unit attribute or isCTAOnly = true) is the
+	// later custom form's cta_only = true.
+	tmaCTAOnly = regexp.MustCompile(`\b(?:isCTAOnly|cta_only)\b(?:\s*=\s*(true|false))?`)
+	tmaModeAtt = regexp.MustCompile(`\bmode\s*=\s*(?:#nvvm\.tma_(?:load|store)_mode<)?(\w+)`)
+	tmaModes22 = map[string]string{"tile": "tile", "im2col": "im2col", "im2col_w": "im2col::w", "im2col_w_128": "im2col::w::128",
 		"tile_gather4": "tile::gather4", "tile_scatter4": "tile::scatter4"}
 )
 
 // readNVVMTMA reads the nvvm cp.async.bulk.tensor ops: the rank is the
-// box's coordinate count; the mode is MLIR 22's mode attribute, else
-// im2col when im2col offsets are written; multicast_mask, l2_cache_hint
-// and (MLIR 22) isCTAOnly and the cta group as written.
+// box's coordinate count (gather4 and scatter4 are 2D with five); the mode
+// is the mode attribute or keyword, else im2col when im2col offsets are
+// written; multicast_mask, l2_cache_hint, isCTAOnly (cta_only) and the
+// cta group as written.
 func readNVVMTMA(text string) (map[string]any, string) {
 	b := tmaBox.FindStringSubmatch(text)
 	if b == nil {
 		return nil, "no box coordinates"
 	}
-	f := map[string]any{"rank": len(strings.Split(b[1], ",")), "mode": "tile",
+	f := map[string]any{"rank": coordCount(b[1]), "mode": "tile",
 		"cache_hint": strings.Contains(text, "l2_cache_hint")}
 	switch {
 	case strings.HasPrefix(text, "nvvm.cp.async.bulk.tensor.shared.cluster.global"):
 		f["direction"], f["dst"] = "load", "shared::cluster"
-		if word(text, "isCTAOnly") {
+		if m := tmaCTAOnly.FindStringSubmatch(text); m != nil && m[1] != "false" {
 			f["dst"] = "shared::cta"
 		}
 		f["multicast"] = strings.Contains(text, "multicast_mask")
@@ -562,6 +578,11 @@ func readNVVMTMA(text string) (map[string]any, string) {
 			mode = "im2col_no_offs"
 		}
 		f["mode"] = mode
+		if mode == "tile::gather4" || mode == "tile::scatter4" {
+			// One row and four columns: a 2D copy (the renderers'
+			// spelling, and LLVM's .tile.gather4.2d).
+			f["rank"] = 2
+		}
 	}
 	if m := tmaCTAGroup.FindStringSubmatch(text); m != nil {
 		f["cta_group"] = atoi(m[1])

@@ -3,6 +3,7 @@ package upstream
 import (
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,5 +182,95 @@ func TestImportMalformedCall(t *testing.T) {
 	}
 	if rd := readMLIR(fs[0]); rd.domain != "mma" || rd.reason == "" {
 		t.Errorf("unclosed op: %+v", rd)
+	}
+}
+
+// TestImportNVVMTMAModeKeywords reads the mode and cta group of the nvvm
+// tensor copies whether written as MLIR 22's attributes or as the later
+// custom form's keywords, and reads gather4 as the 2D copy it is (one row
+// and four columns: five coordinates).
+func TestImportNVVMTMAModeKeywords(t *testing.T) {
+	const text = `
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x0, %x1] multicast_mask = %m  mode = tile group = cta_2 : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%r, %c0, %c1, %c2, %c3] l2_cache_hint = %h  mode = tile_gather4 group = cta_1 : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%r, %c0, %c1, %c2, %c3] {group = #nvvm.cta_group<cta_1>, mode = #nvvm.tma_load_mode<tile_gather4>} : !llvm.ptr<7>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x0, %x1, %x2] : !llvm.ptr<7>, !llvm.ptr
+`
+	wants := []want{
+		{"x.mlir:2", "tmamode", `{"direction":"load","mode":"tile","rank":2,"multicast":true,"cta_group":2}`},
+		{"x.mlir:3", "tmamode", `{"direction":"load","mode":"tile::gather4","rank":2,"cache_hint":true,"cta_group":1}`},
+		{"x.mlir:4", "tmamode", `{"direction":"load","mode":"tile::gather4","rank":2,"cta_group":1}`},
+		{"x.mlir:5", "tmamode", `{"direction":"load","mode":"tile","rank":3}`},
+	}
+	fs := forms("x.mlir", text)
+	if len(fs) != len(wants) {
+		t.Fatalf("%d forms, want %d", len(fs), len(wants))
+	}
+	for i, w := range wants {
+		rd := readMLIR(fs[i])
+		if rd.reason != "" {
+			t.Errorf("%s: not read: %s", w.at, rd.reason)
+			continue
+		}
+		c, why := build(fs[i], rd)
+		if why != "" {
+			t.Errorf("%s: not read: %s", w.at, why)
+			continue
+		}
+		if exp := wantCase(t, w); c.ID != exp.ID {
+			t.Errorf("%s: read %s, want %s", w.at, jsonOf(c.Value), jsonOf(exp.Value))
+		}
+	}
+}
+
+// TestImportNVVMTMAEmptyBox: a copy with no coordinates (box[], the 0-D
+// form MLIR's verifier tests refuse) is read as rank 0, not as a 1-D copy.
+func TestImportNVVMTMAEmptyBox(t *testing.T) {
+	fs := forms("x.mlir", "  nvvm.cp.async.bulk.tensor.prefetch %t, box[] : !llvm.ptr\n"+
+		"  nvvm.cp.async.bulk.tensor.prefetch %t, box[ %x ] : !llvm.ptr\n")
+	if len(fs) != 2 {
+		t.Fatalf("%d forms, want 2", len(fs))
+	}
+	for i, rank := range []int{0, 1} {
+		rd := readMLIR(fs[i])
+		if rd.reason != "" || rd.fields["rank"] != rank {
+			t.Errorf("%s: read %+v, want rank %d", fs[i].text, rd, rank)
+		}
+		if _, why := build(fs[i], rd); why != "" {
+			t.Errorf("%s: not read: %s", fs[i].text, why)
+		}
+	}
+}
+
+// TestImportNVVMTMACTAOnly reads a load into the CTA's own shared memory
+// whether written as MLIR 22's isCTAOnly or the later cta_only = true.
+func TestImportNVVMTMACTAOnly(t *testing.T) {
+	fs := forms("x.mlir", "  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x]  mode = tile cta_only = true : !llvm.ptr<3>, !llvm.ptr\n"+
+		"  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x] {isCTAOnly} : !llvm.ptr<3>, !llvm.ptr\n"+
+		"  nvvm.cp.async.bulk.tensor.shared.cluster.global %d, %t, %b, box[%x]  mode = tile cta_only = false : !llvm.ptr<7>, !llvm.ptr\n")
+	if len(fs) != 3 {
+		t.Fatalf("%d forms, want 3", len(fs))
+	}
+	for i, dst := range []string{"shared::cta", "shared::cta", "shared::cluster"} {
+		if rd := readMLIR(fs[i]); rd.reason != "" || rd.fields["dst"] != dst {
+			t.Errorf("%s: read %+v, want dst %s", fs[i].text, rd, dst)
+		}
+	}
+}
+
+// TestImportUnitAttributesAreNoForms: a discardable unit attribute in an
+// attribute dictionary (nvvm.kernel, nvvm.grid_constant) is no op, and is
+// not counted as a form of no domain; the ops on the same lines still are.
+func TestImportUnitAttributesAreNoForms(t *testing.T) {
+	fs := forms("x.mlir", "llvm.func @k(%a: !llvm.ptr {llvm.byval = i32, nvvm.grid_constant}) attributes {nvvm.kernel} {\n"+
+		"func.func private @f() attributes { nvvm.kernel }\n"+
+		"llvm.func @g(%a: !llvm.ptr {nvvm.grid_constant, llvm.byval = i32}) {\n"+
+		"  nvvm.barrier0\n  nvvm.cluster.arrive {aligned}\n")
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.text)
+	}
+	if want := []string{"nvvm.barrier0", "nvvm.cluster.arrive {aligned}"}; !slices.Equal(names, want) {
+		t.Errorf("forms %q, want %q", names, want)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -58,7 +59,7 @@ func (o *Oracle) backend(ctx context.Context, ps []piece) error {
 func checkPTX(ps []piece, ptx string) {
 	entries := emitted.Entries(ptx)
 	for _, p := range ps {
-		entry := entries[kernelName(p.j.c)]
+		entry := entries[render.KernelName(p.j.c)]
 		err := checkEmitted(p.j.c, entry)
 		if err == nil && p.j.v.Kind == oracles.Accept {
 			err = checkValues(p.j.c, p.j.params, p.j.host, entry)
@@ -183,7 +184,7 @@ func (o *Oracle) assemble(ctx context.Context, dir string, t target.Target, ps [
 	}
 	var rest []piece
 	for _, p := range ps {
-		m := msgs[kernelName(p.j.c)]
+		m := msgs[render.KernelName(p.j.c)]
 		if len(m) == 0 {
 			rest = append(rest, p)
 			continue

@@ -12,6 +12,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
@@ -41,7 +42,7 @@ func randomCases(tb testing.TB, n int, withSeeds bool) []domain.Case {
 	for found, tries := 0, 0; found < n && tries < 2000*n; tries++ {
 		name := names[rng.IntN(len(names))]
 		c := domain.NewCase(name, decodeRandom(tb, domains[name], rng))
-		if _, _, err := render(c); err == nil && !seen[c.ID] {
+		if _, _, err := (render.Spelling{}).Render(c); err == nil && !seen[c.ID] {
 			seen[c.ID] = true
 			cases = append(cases, c)
 			found++
@@ -125,7 +126,7 @@ func TestFailingTool(t *testing.T) {
 	}
 	bad := -1
 	for i, c := range cases {
-		if _, _, err := render(c); err == nil {
+		if _, _, err := (render.Spelling{}).Render(c); err == nil {
 			bad = i
 			break
 		}
@@ -149,7 +150,7 @@ func TestFailingTool(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, st := Discover(context.Background(), toolchaintest.WithTool(t, toolchaintest.Release(t, 19), "mlir-opt",
-				fakeOpt(t, real.Opt.Path, kernelName(cases[bad]), tc.action)))
+				fakeOpt(t, real.Opt.Path, render.KernelName(cases[bad]), tc.action)))
 			if o == nil {
 				t.Fatalf("fake mlir-opt not found: %s", st.Reason)
 			}

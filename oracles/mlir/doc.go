@@ -4,27 +4,23 @@
 // (mlir-translate-19), one linked module (llvm-link-19), PTX (llc-19
 // -mcpu=<target>) and ptxas.
 //
-// Rendering. Each case is one MLIR module: a gpu.module carrying the case's
-// own target (#nvvm.target<chip = "sm_90a", features = "+ptx84">) with one
-// kernel that uses the nvgpu/nvvm ops the value describes, as literally as
-// the dialect allows, and host code beside it where the op lives on the
-// host (nvgpu.tma.create.descriptor). Addresses a value names are built
-// into the IR as constants, so they reach the PTX; register operands are
-// kernel parameters, so none folds into an immediate. A value with no
-// MLIR spelling, and every target the release's NVPTX backend cannot emit
-// (LLVM 19: past sm_90a or PTX ISA 8.5; LLVM 22: past PTX ISA 9.0; for both
-// a PTX version that does not name the target, which llc 19 silently raises
-// and llc 22 refuses), is Unsupported with the reason. Each render_*.go
-// file documents its domain's mapping.
+// Rendering. Each case is one MLIR module with one kernel, spelled by
+// package render (see there) as the installation's major release reads
+// it; a case it cannot spell is Unsupported with the reason. This package
+// runs the tools on the rendered modules and judges; render promises it
+// a pure, release-keyed rendering, the kernel's name and parameters, and
+// what the PTX must hold (render.Wants).
+//
+// Replay. Package reproduce (mlir/reproduce) replays these verdicts by
+// hand and reduces their modules; this package promises it the commands
+// it ran (VerifyCommand, Pipeline, LLCArgs, PtxasArgs, ToolsOf, ReplayOf)
+// and Rules in oracles.Stage's spelling, and imports nothing of it.
 //
 // Installations. Each LLVM installation (package toolchain) is an oracle,
 // mlir@LABEL, running the same stages with its own tools. It renders as
-// its major release spells the ops (spelling.go: MLIR 19's renderers, with
-// 22's own TMA copies, stmatrix, tcgen05.mma and sm_120's block-scaled
-// mma.sync, and 23's kind attribute of the block-scaled tcgen05 ops); ops
-// whose custom syntax changed between releases are written in the generic
-// form every release reads alike. At discovery a parse-only probe
-// (probe.go) marks a domain an installation does not read as unspelled.
+// its major release spells the ops (render.Of). At discovery a parse-only
+// probe (probe.go) marks a domain an installation does not read as
+// unspelled.
 // From 22 on, every domain is judged on every target its LLVM knows, so an
 // op MLIR lets through on a target below or beside its floor (a
 // tcgen05-era target for wgmma) is a finding.

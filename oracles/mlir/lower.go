@@ -11,6 +11,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -51,7 +52,7 @@ func (o *Oracle) lower(ctx context.Context, jobs []*job) error {
 	lowerStage := stage{name: stageLowering, tool: o.Opt, args: []string{timingFlag, "--pass-pipeline=" + Pipeline}, marker: SplitMarker}
 	ps, err := o.step(ctx, lowerStage, ps, func(p piece, out string) (string, error) {
 		p.j.host, _, _ = strings.Cut(out, "\n  gpu.module @")
-		return deviceModule(p, out, o.spelling.vectorAsmOK)
+		return deviceModule(p, out, o.spelling.VectorAsmOK())
 	})
 	if err != nil {
 		return err
@@ -137,7 +138,7 @@ func deviceModule(p piece, out string, vectorAsmOK bool) (string, error) {
 			b.WriteString(line + "\n")
 		}
 	}
-	return "", fmt.Errorf("no gpu.module in the lowered output of %s", kernelName(p.j.c))
+	return "", fmt.Errorf("no gpu.module in the lowered output of %s", render.KernelName(p.j.c))
 }
 
 // inlineAsm matches the template and constraint strings of an
@@ -187,7 +188,7 @@ func readValue(p piece, ir string) (string, error) {
 	}
 	m := storedValue.FindStringSubmatch(ir)
 	if m == nil {
-		return "", fmt.Errorf("no constant result stored by %s (the descriptor did not fold)", kernelName(p.j.c))
+		return "", fmt.Errorf("no constant result stored by %s (the descriptor did not fold)", render.KernelName(p.j.c))
 	}
 	n, err := strconv.ParseInt(m[1], 10, 64)
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
@@ -51,7 +50,7 @@ type Oracle struct {
 	OracleName string
 	// spelling is how the installation's release spells the cases; the
 	// zero value is MLIR 19's.
-	spelling spelling
+	spelling render.Spelling
 	// cannotParse are the domains whose spelling the release does not
 	// parse (unspelled), with the parser's words.
 	cannotParse map[string]string
@@ -67,19 +66,7 @@ func (o *Oracle) Installation() toolchain.Installation { return o.inst }
 func New(opt tool.Tool) *Oracle { return &Oracle{Opt: opt} }
 
 // Domains lists the domains MLIR 19 renders.
-func Domains() []string { return domainsOf(spellings[0]) }
-
-// domainsOf lists the domains a spelling renders: MLIR 19's and those a
-// release's renderers add (MLIR 22 renders tcgen05.mma and the
-// block-scaled mma, which 19 has no ops for), or the spelling's alone.
-func domainsOf(sp spelling) []string {
-	all := maps.Clone(sp.renderers)
-	if !sp.alone {
-		all = maps.Clone(renderers)
-		maps.Copy(all, sp.renderers)
-	}
-	return slices.Sorted(maps.Keys(all))
-}
+func Domains() []string { return render.Spelling{}.Domains() }
 
 // Name is "mlir", or the OracleName given.
 func (o *Oracle) Name() string {
@@ -103,16 +90,7 @@ func (o *Oracle) Version() string {
 
 // Judges reports whether the oracle renders the domain.
 func (o *Oracle) Judges(domainName string) bool {
-	_, ok := rendererFor(o.spelling, domainName)
-	return ok && o.cannotParse[domainName] == ""
-}
-
-// targetRange is the release's targets: LLVM 19's unless set.
-func (o *Oracle) targetRange() targetRange {
-	if o.spelling.targets.llvm == "" {
-		return llvm19Targets
-	}
-	return o.spelling.targets
+	return o.spelling.Renders(domainName) && o.cannotParse[domainName] == ""
 }
 
 func (o *Oracle) timeout() time.Duration { return cmp.Or(o.Timeout, DefaultTimeout) }
@@ -124,11 +102,11 @@ type job struct {
 	c    domain.Case
 	text string
 	v    *oracles.Verdict
-	// value says the kernel stores a computed value (see kernel.Value).
+	// value says the kernel stores a computed value (see render.Kernel.Value).
 	value bool
-	// target is what the kernel was rendered for (kernel.Target).
+	// target is what the kernel was rendered for (render.Kernel.Target).
 	target target.Target
-	// params are the kernel's parameters (kernel.Params), which the value
+	// params are the kernel's parameters (render.Kernel.Params), which the value
 	// checks compare the emitted operands with; host is the host part of
 	// the lowered module, where the tensor-map encode call is.
 	params, host string
@@ -237,11 +215,11 @@ func texts(jobs []*job) []string {
 }
 
 // render spells a case in the oracle's release.
-func (o *Oracle) render(c domain.Case) (string, kernel, error) {
+func (o *Oracle) render(c domain.Case) (string, render.Kernel, error) {
 	if why := o.cannotParse[c.Domain]; why != "" {
-		return "", kernel{}, unsupported("domain", "release-does-not-parse", "%s", why)
+		return "", render.Kernel{}, reasons.New("domain", "release-does-not-parse", "%s", why)
 	}
-	return renderWith(o.spelling, o.targetRange(), c)
+	return o.spelling.Render(c)
 }
 
 // VerifyCommand renders the cases the oracle can spell into the split file

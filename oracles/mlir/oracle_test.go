@@ -11,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
@@ -193,7 +194,7 @@ func TestKnownAnswers(t *testing.T) {
 		t.Run(ka.name, func(t *testing.T) {
 			v := verdicts[i]
 			if v.Kind != ka.kind || v.Rule != ka.rule || !strings.Contains(v.Diagnostic, ka.diag) {
-				text, _, _ := render(cases[i])
+				text, _, _ := (render.Spelling{}).Render(cases[i])
 				t.Errorf("got %s/%s %q, want %s/%s containing %q\n%s", v.Kind, v.Rule, v.Diagnostic, ka.kind, ka.rule, ka.diag, text)
 			}
 			if v.Oracle != "mlir@19" || v.Case != cases[i].ID || v.Domain != ka.domain {
@@ -262,7 +263,7 @@ func TestTargets22(t *testing.T) {
 	} {
 		c := caseFrom(t, tc.domain, tc.over)
 		_, _, err := o.render(c)
-		if _, _, err19 := render(c); tc.want == "" && tc.over["target"] == "sm_100a" && err19 == nil {
+		if _, _, err19 := (render.Spelling{}).Render(c); tc.want == "" && tc.over["target"] == "sm_100a" && err19 == nil {
 			t.Errorf("%s %v: MLIR 19 renders it, want unsupported", tc.domain, tc.over)
 		}
 		why, unsup := "", false

@@ -3,7 +3,6 @@ package mlir
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/cpasync"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles/batch"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
@@ -22,9 +22,11 @@ import (
 // TestSpelledCoversRenderers: the probe parses the seeds of every domain
 // some release renders.
 func TestSpelledCoversRenderers(t *testing.T) {
-	all := maps.Clone(renderers)
-	for _, sp := range spellings {
-		maps.Copy(all, sp.renderers)
+	all := map[string]bool{}
+	for _, sp := range render.Spellings() {
+		for _, d := range sp.Domains() {
+			all[d] = true
+		}
 	}
 	for name := range all {
 		if !slices.ContainsFunc(spelled, func(d domain.Domain) bool { return d.Name == name }) {
@@ -35,6 +37,16 @@ func TestSpelledCoversRenderers(t *testing.T) {
 
 // waitGeneric is legalfuzz's spelling of cp.async's wait.
 var waitGeneric = regexp.MustCompile(`"nvgpu.device_async_wait"\((%\w+)\) <\{numGroups = 0 : i32\}> : \(!nvgpu.device.async.token\) -> \(\)`)
+
+// keywordWait is the spelling with cp.async's wait in the custom form
+// MLIR 22 does not parse (numGroups as a keyword).
+func keywordWait(sp render.Spelling) render.Spelling {
+	return sp.With(cpasync.Name, func(v domain.Value) (render.Kernel, error) {
+		_, k, err := sp.Render(domain.NewCase(cpasync.Name, v))
+		k.Body = waitGeneric.ReplaceAllString(k.Body, "nvgpu.device_async_wait $1 numGroups = 0")
+		return k, err
+	})
+}
 
 // TestProbeFindsUnparsedSpelling: MLIR 22 reads legalfuzz's spellings of
 // every domain it judges; given cp.async written as MLIR after 23 writes
@@ -52,12 +64,7 @@ func TestProbeFindsUnparsedSpelling(t *testing.T) {
 	if err != nil || len(got) != 0 {
 		t.Fatalf("MLIR 22 on its own spellings: %v, %v; want every domain parsed", got, err)
 	}
-	keywords := typed(func(v cpasync.Value) (kernel, error) {
-		k, err := renderCPAsync(v)
-		k.Body = waitGeneric.ReplaceAllString(k.Body, "nvgpu.device_async_wait $1 numGroups = 0")
-		return k, err
-	})
-	o.spelling.renderers = map[string]renderer{cpasync.Name: keywords}
+	o.spelling = keywordWait(o.spelling)
 	texts, parses = o.seedTexts()
 	got, err = o.parseSeeds(context.Background(), texts, parses)
 	if err != nil || !strings.Contains(got[cpasync.Name], "does not parse legalfuzz's spelling of cpasync") || len(got) != 1 {
@@ -176,11 +183,7 @@ func TestProbeCachedByBuild(t *testing.T) {
 	}
 
 	changed := NewRelease("mlir@22", 22, counted)
-	changed.spelling.renderers = map[string]renderer{cpasync.Name: typed(func(v cpasync.Value) (kernel, error) {
-		k, err := renderCPAsync(v)
-		k.Body = waitGeneric.ReplaceAllString(k.Body, "nvgpu.device_async_wait $1 numGroups = 0")
-		return k, err
-	})}
+	changed.spelling = keywordWait(changed.spelling)
 	if got := discover(changed); got[cpasync.Name] == "" || ran() == before {
 		t.Fatalf("a changed rendering: unspelled %v, %d runs more; want it probed again", got, ran()-before)
 	}

@@ -1,95 +1,20 @@
 package mlir
 
-import "github.com/legalfuzz/legalfuzz/oracles"
+import (
+	"slices"
 
-// reasons are every reason the renderers give for a value they cannot
-// spell, declared once (oracles.Reasons): render coverage counts the cases
-// of each, and a reason not here fails the renderers' tests. ToolLacks:
-// the release has no op, attribute or form for it; OursGap: a value the
-// release could be asked about that we do not spell, each with why.
-var reasons = oracles.Reasons{
-	{Field: "a_register", Class: "register", Gap: oracles.ToolLacks},
-	{Field: "accumulator", Class: "not-ptx-accumulator", Gap: oracles.ToolLacks},
-	{Field: "base_offset", Class: "nonzero", Gap: oracles.ToolLacks},
-	{Field: "bit_op", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "block_scale", Class: "kind-or-operands", Gap: oracles.ToolLacks},
-	{Field: "cache", Class: "not-ca-or-cg", Gap: oracles.ToolLacks},
-	{Field: "cache_hint", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "cache_hint", Class: "store", Gap: oracles.ToolLacks},
-	{Field: "cta_group", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "cta_group", Class: "not-1-or-2", Gap: oracles.ToolLacks},
-	{Field: "cta_group", Class: "prefetch", Gap: oracles.ToolLacks},
-	{Field: "cta_group", Class: "store", Gap: oracles.ToolLacks},
-	{Field: "direction", Class: "prefetch", Gap: oracles.ToolLacks},
-	{Field: "domain", Class: "no-renderer", Gap: oracles.ToolLacks},
+	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
+)
+
+// reasons are the renderers' reasons (render.Reasons) and those of the
+// oracles themselves: a domain the installation's parser does not read
+// (probe.go), and the passes oracle's deference to the mlir oracle.
+var reasons = slices.Concat(render.Reasons, oracles.Reasons{
 	{Field: "domain", Class: "release-does-not-parse", Gap: oracles.OursGap},
-	{Field: "dst", Class: "load-not-shared", Gap: oracles.ToolLacks},
-	{Field: "dst", Class: "load-not-shared-cluster", Gap: oracles.ToolLacks},
-	{Field: "dst", Class: "not-memory", Gap: oracles.ToolLacks},
-	{Field: "dst", Class: "not-register", Gap: oracles.ToolLacks},
-	{Field: "dst", Class: "prefetch-not-l2", Gap: oracles.ToolLacks},
-	{Field: "dst", Class: "store-not-global", Gap: oracles.ToolLacks},
-	{Field: "dtype", Class: "no-element-type", Gap: oracles.ToolLacks},
-	{Field: "elem", Class: "no-element-type", Gap: oracles.ToolLacks},
-	{Field: "element_strides", Class: "not-one", Gap: oracles.ToolLacks},
-	{Field: "encoding", Class: "not-tiled", Gap: oracles.ToolLacks},
-	{Field: "global_dims", Class: "beyond-i64", Gap: oracles.ToolLacks},
-	{Field: "global_strides", Class: "not-element-multiple", Gap: oracles.ToolLacks},
-	{Field: "global_strides", Class: "zero", Gap: oracles.ToolLacks},
-	{Field: "ignore_src", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "im2col_w", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "im2col_w", Class: "not-im2col-w-mode", Gap: oracles.ToolLacks},
-	{Field: "interleave", Class: "no-nvgpu-kind", Gap: oracles.ToolLacks},
-	{Field: "kind", Class: "reserved-6", Gap: oracles.ToolLacks},
-	{Field: "kind", Class: "tcgen05", Gap: oracles.ToolLacks},
-	{Field: "kind", Class: "unscaled-f8f6f4", Gap: oracles.ToolLacks},
-	{Field: "l2_promotion", Class: "no-nvgpu-kind", Gap: oracles.ToolLacks},
-	{Field: "layout", Class: "not-row-col", Gap: oracles.ToolLacks},
-	{Field: "lbo", Class: "not-derived", Gap: oracles.ToolLacks},
-	{Field: "mode", Class: "load-mode-not-in-release", Gap: oracles.ToolLacks},
-	{Field: "mode", Class: "store-mode-not-in-release", Gap: oracles.ToolLacks},
-	{Field: "multicast", Class: "prefetch", Gap: oracles.ToolLacks},
-	{Field: "multicast", Class: "store", Gap: oracles.ToolLacks},
-	{Field: "oob_fill", Class: "no-nvgpu-kind", Gap: oracles.ToolLacks},
-	{Field: "per_thread", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "prefetch", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "ptx", Class: "below-arch-first", Gap: oracles.ToolLacks},
-	{Field: "ptx", Class: "beyond-release", Gap: oracles.ToolLacks},
-	{Field: "ptx", Class: "ops-need-newer", Gap: oracles.ToolLacks},
-	{Field: "ptx", Class: "renamed-arch", Gap: oracles.ToolLacks},
-	{Field: "rank", Class: "gather4-not-2d", Gap: oracles.ToolLacks},
-	{Field: "rank", Class: "not-rank-2-or-bk-differs", Gap: oracles.ToolLacks},
-	{Field: "rank", Class: "scatter4-not-2d", Gap: oracles.ToolLacks},
-	{Field: "register_count", Class: "not-cosize", Gap: oracles.ToolLacks},
-	{Field: "reserved", Class: "nonzero", Gap: oracles.ToolLacks},
-	{Field: "result_rank", Class: "not-one-register-per-matrix", Gap: oracles.ToolLacks},
-	{Field: "result_rank", Class: "rank-2-fragment", Gap: oracles.ToolLacks},
-	{Field: "satfinite", Class: "not-integer-a", Gap: oracles.ToolLacks},
-	{Field: "sbo", Class: "not-derived", Gap: oracles.ToolLacks},
-	{Field: "scale", Class: "not-one-or-neg", Gap: oracles.ToolLacks},
-	{Field: "scale_vec", Class: "no-instruction", Gap: oracles.ToolLacks},
-	{Field: "scale_vec", Class: "without-block-scale", Gap: oracles.ToolLacks},
-	{Field: "shape", Class: "m8n8k4-f16", Gap: oracles.ToolLacks},
-	{Field: "shape", Class: "not-m8n8", Gap: oracles.ToolLacks},
-	{Field: "shape_rank", Class: "below-3", Gap: oracles.OursGap},
-	{Field: "shape_rank", Class: "not-3", Gap: oracles.ToolLacks},
-	{Field: "size", Class: "conversion", Gap: oracles.ToolLacks},
-	{Field: "size", Class: "no-element-type", Gap: oracles.ToolLacks},
-	{Field: "size", Class: "not-b16", Gap: oracles.ToolLacks},
-	{Field: "sparse", Class: "any", Gap: oracles.ToolLacks},
-	{Field: "sparsity", Class: "ordered-metadata", Gap: oracles.ToolLacks},
-	{Field: "src", Class: "not-memory", Gap: oracles.ToolLacks},
-	{Field: "src", Class: "not-register", Gap: oracles.ToolLacks},
-	{Field: "src_elem", Class: "differs", Gap: oracles.ToolLacks},
-	{Field: "stride", Class: "not-unit", Gap: oracles.ToolLacks},
-	{Field: "swizzle", Class: "no-nvgpu-kind", Gap: oracles.ToolLacks},
-	{Field: "target", Class: "arch-unknown", Gap: oracles.ToolLacks},
-	{Field: "tf32_enabled", Class: "not-f32", Gap: oracles.ToolLacks},
-	{Field: "types", Class: "no-wgmma-type", Gap: oracles.ToolLacks},
-	{Field: "ws", Class: "not-dense-b-collector", Gap: oracles.ToolLacks},
 	// The passes oracle defers to the mlir oracle's verdict on what its
 	// verifier or chain does not pass: judged there.
 	{Field: "verdict", Class: "mlir-verify", Gap: oracles.Deferred},
 	{Field: "verdict", Class: "mlir-chain", Gap: oracles.Deferred},
 	{Field: "verdict", Class: "mlir-lowering", Gap: oracles.Deferred},
-}
+})

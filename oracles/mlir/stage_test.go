@@ -8,6 +8,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
@@ -118,13 +119,13 @@ func TestCheckEmitted(t *testing.T) {
 	k24 := caseFrom(t, "wgmma", m{"k": 24, "b_k": 24})
 	k16 := caseFrom(t, "wgmma", m{})
 	ptx := ".version 8.0\n.target sm_90a\n" +
-		".visible .entry " + kernelName(k24) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n" +
-		".visible .entry " + kernelName(k16) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n"
+		".visible .entry " + render.KernelName(k24) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n" +
+		".visible .entry " + render.KernelName(k16) + "(\n)\n{\n\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%f1}, %rd1, %rd2, p, 1,  1, 0,  0;\n}\n"
 	entries := emitted.Entries(ptx)
-	if err := checkEmitted(k16, entries[kernelName(k16)]); err != nil {
+	if err := checkEmitted(k16, entries[render.KernelName(k16)]); err != nil {
 		t.Errorf("64x16: %v", err)
 	}
-	err := checkEmitted(k24, entries[kernelName(k24)])
+	err := checkEmitted(k24, entries[render.KernelName(k24)])
 	if f, ok := err.(*faultError); !ok || f.stage.String() != "ptx/dropped" || !strings.Contains(f.msg, "1 wgmma.mma_async m64n128k16 where the op needs 2") {
 		t.Errorf("64x24: got %v", err)
 	}
@@ -170,15 +171,15 @@ func TestSubjectOp(t *testing.T) {
 		{"mma", m{"shape": []int{16, 8, 16}}, "nvgpu.mma.sync"},
 		{"ldsm", m{}, "nvgpu.ldmatrix"},
 	} {
-		module, _, err := render(caseFrom(t, tc.domain, tc.value))
+		module, _, err := (render.Spelling{}).Render(caseFrom(t, tc.domain, tc.value))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.domain, err)
 		}
-		if got := SubjectOp(module); got != tc.want {
+		if got := render.SubjectOp(module); got != tc.want {
 			t.Errorf("%s: subject %q, want %q", tc.domain, got, tc.want)
 		}
 	}
-	if got := SubjectOp("module {\n  gpu.module @m [#nvvm.target<chip = \"sm_90\">] {\n  }\n}\n"); got != "" {
+	if got := render.SubjectOp("module {\n  gpu.module @m [#nvvm.target<chip = \"sm_90\">] {\n  }\n}\n"); got != "" {
 		t.Errorf("a module with no op: subject %q (the target attribute is no op)", got)
 	}
 }

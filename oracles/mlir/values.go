@@ -7,12 +7,13 @@ import (
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
 )
 
 // checkValues reports the first value mismatch (package valuecheck) in
 // the entry's PTX or the host code: params are the kernel's parameters as
-// rendered (kernel.Params). A wrong type, qualifier, immediate, descriptor
+// rendered (render.Kernel.Params). A wrong type, qualifier, immediate, descriptor
 // or operand is a silent miscompile, "ptx/value".
 func checkValues(c domain.Case, params, host, entry string) error {
 	if entry == "" {
@@ -21,7 +22,7 @@ func checkValues(c domain.Case, params, host, entry string) error {
 	k := valuecheck.Kernel{Params: paramsOf(params), Insts: emitted.Eval(entry), Host: host}
 	m := valuecheck.Check(c, k)
 	if v, ok := c.Value.(wg.Value); ok && m == nil {
-		m = valuecheck.WGMMA(v, tileLevel(v), k.Insts)
+		m = valuecheck.WGMMA(v, render.TileLevel(v), k.Insts)
 	}
 	if m == nil {
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/emitted"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 )
 
 // valueCase is a golden file with a case and what the check says of it.
@@ -183,14 +184,14 @@ func TestValueChecksOnRealOutput(t *testing.T) {
 					}
 				}
 				c := caseFrom(t, g.domain, g.override)
-				sp := spellingOf(majors[rel])
-				_, k, err := renderWith(sp, sp.targets, c)
+				sp := render.Of(majors[rel])
+				_, k, err := sp.Render(c)
 				if err != nil {
 					t.Fatal(err)
 				}
-				entry, ok := emitted.Entries(ptx)[kernelName(c)]
+				entry, ok := emitted.Entries(ptx)[render.KernelName(c)]
 				if !ok {
-					t.Fatalf("no entry %s: the case renders otherwise than when the file was made", kernelName(c))
+					t.Fatalf("no entry %s: the case renders otherwise than when the file was made", render.KernelName(c))
 				}
 				err = checkValues(c, k.Params, host, entry)
 				if pass {
@@ -241,8 +242,8 @@ func BenchmarkCheckEmitted(b *testing.B) {
 				continue
 			}
 			c := caseFrom(&testing.T{}, g.domain, g.override)
-			sp := spellingOf(majors[rel])
-			_, k, err := renderWith(sp, sp.targets, c)
+			sp := render.Of(majors[rel])
+			_, k, err := sp.Render(c)
 			raw, rerr := os.ReadFile(filepath.Join("testdata", "values", g.file+"-"+rel+".ptx"))
 			if err != nil || rerr != nil {
 				b.Fatal(err, rerr)
@@ -251,7 +252,7 @@ func BenchmarkCheckEmitted(b *testing.B) {
 			if h, err := os.ReadFile(filepath.Join("testdata", "values", g.file+"-"+rel+".mlir")); err == nil {
 				host, _, _ = strings.Cut(string(h), "\n  gpu.module @")
 			}
-			ins = append(ins, input{c, k.Params, host, emitted.Entries(string(raw))[kernelName(c)]})
+			ins = append(ins, input{c, k.Params, host, emitted.Entries(string(raw))[render.KernelName(c)]})
 		}
 	}
 	b.ReportAllocs()

@@ -17,6 +17,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/exec"
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/reproduce"
 	"github.com/legalfuzz/legalfuzz/oracles/nvvmop"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas/sass"
@@ -186,9 +187,9 @@ var reproducers = map[string]oracles.Reproducer{
 	"spec":        spec.Reproducer{},
 	"ptxas":       ptxas.Reproducer{},
 	"nvdisasm":    sass.Reproducer{},
-	"mlir":        mlir.Reproducer{},
-	"mlir-nvvm":   mlir.Reproducer{},
-	"mlir-passes": mlir.PassesReproducer{},
+	"mlir":        reproduce.Reproducer{},
+	"mlir-nvvm":   reproduce.Reproducer{},
+	"mlir-passes": reproduce.PassesReproducer{},
 	"llc":         llvm.Reproducer{},
 	"llvm-mc":     amdgpu.Reproducer{},
 	"nvvm-op":     nvvmop.Reproducer{},

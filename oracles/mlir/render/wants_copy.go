@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ func init() {
 
 // wantsLDSM: one ldmatrix or stmatrix of the value's matrix count, with
 // .trans when the value transposes.
-func wantsLDSM(dv domain.Value) []want {
+func wantsLDSM(dv domain.Value) []Want {
 	v, ok := dv.(ldsm.Value)
 	if !ok {
 		return nil
@@ -48,26 +48,26 @@ func wantsLDSM(dv domain.Value) []want {
 	if v.Transpose {
 		what += ".trans"
 	}
-	return []want{{what: what, n: 1, why: "the op names one instruction",
-		re: regexp.MustCompile(name + `\.sync\.aligned\.` + mods + `\.(shared(::cta)?\.)?` + typ + ` `)}}
+	return []Want{{What: what, N: 1, Why: "the op names one instruction",
+		RE: regexp.MustCompile(name + `\.sync\.aligned\.` + mods + `\.(shared(::cta)?\.)?` + typ + ` `)}}
 }
 
 // wantsCPAsync: one cp.async of the op's copy size in bytes.
-func wantsCPAsync(dv domain.Value) []want {
+func wantsCPAsync(dv domain.Value) []Want {
 	v, ok := dv.(cpasync.Value)
 	if !ok {
 		return nil
 	}
-	return []want{{what: fmt.Sprintf("cp.async of %d bytes", v.CPSize()), n: 1,
-		why: fmt.Sprintf("%d %s elements", v.DstElements, v.Elem),
-		re:  regexp.MustCompile(fmt.Sprintf(`cp\.async\.c[ag]\.shared(::cta)?\.global[.:a-zA-Z0-9_]* \[[%%a-z0-9_+]*\], \[[%%a-z0-9_+]*\], %d[,;]`, v.CPSize()))}}
+	return []Want{{What: fmt.Sprintf("cp.async of %d bytes", v.CPSize()), N: 1,
+		Why: fmt.Sprintf("%d %s elements", v.DstElements, v.Elem),
+		RE:  regexp.MustCompile(fmt.Sprintf(`cp\.async\.c[ag]\.shared(::cta)?\.global[.:a-zA-Z0-9_]* \[[%%a-z0-9_+]*\], \[[%%a-z0-9_+]*\], %d[,;]`, v.CPSize()))}}
 }
 
 // wantsTMAMode: one cp.async.bulk.tensor (or L2 prefetch) of the value's
 // rank, direction and destination, in the value's mode (tile, which LLVM 19
 // leaves out, excepted), with multicast and .cta_group when the value asks
 // for them.
-func wantsTMAMode(dv domain.Value) []want {
+func wantsTMAMode(dv domain.Value) []Want {
 	v, ok := dv.(tmamode.Value)
 	if !ok {
 		return nil
@@ -86,10 +86,10 @@ func wantsTMAMode(dv domain.Value) []want {
 	default:
 		return nil
 	}
-	ws := []want{{what: what, re: regexp.MustCompile(base), n: 1, why: "the op names one copy"}}
+	ws := []Want{{What: what, RE: regexp.MustCompile(base), N: 1, Why: "the op names one copy"}}
 	with := func(qual, why string) {
-		ws = append(ws, want{what: what + " ." + qual, n: 1, why: why,
-			re: regexp.MustCompile(base + `[^;]*\.` + regexp.QuoteMeta(qual) + `[.\s]`)})
+		ws = append(ws, Want{What: what + " ." + qual, N: 1, Why: why,
+			RE: regexp.MustCompile(base + `[^;]*\.` + regexp.QuoteMeta(qual) + `[.\s]`)})
 	}
 	if v.Mode != tmamode.Tile {
 		with(v.Mode.String(), "the op names the mode")

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -21,10 +21,10 @@ var ldsmSpaces = map[ldsm.Space]int{ldsm.Shared: 3, ldsm.Global: 1, ldsm.Local: 
 // address Align, so its alignment is the value's. Seed 001's register
 // bookkeeping (RegisterCount, Cosize) has no MLIR counterpart: the vector
 // type carries the fragment, so only a consistent pair is spelled.
-func ldsmRenderer(load, store func(ldsm.Value) (kernel, error)) renderer {
-	return typed(func(v ldsm.Value) (kernel, error) {
+func ldsmRenderer(load, store func(ldsm.Value) (Kernel, error)) Renderer {
+	return typed(func(v ldsm.Value) (Kernel, error) {
 		if v.RegisterCount != v.Cosize {
-			return kernel{}, unsupported("register_count", "not-cosize", "MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
+			return Kernel{}, unsupported("register_count", "not-cosize", "MLIR has no register layout apart from the fragment type: register count %d vs cosize %d has no spelling",
 				v.RegisterCount, v.Cosize)
 		}
 		if v.Op == ldsm.Load {
@@ -53,25 +53,25 @@ func ldsmElem(v ldsm.Value) (string, int, error) {
 	return "", 0, unsupported("size", "conversion", "nvgpu.ldmatrix has no source format conversion: %s has no spelling", v.Size)
 }
 
-func renderLdmatrix(v ldsm.Value) (kernel, error) {
+func renderLdmatrix(v ldsm.Value) (Kernel, error) {
 	space, ok := ldsmSpaces[v.Src]
 	switch {
 	case !ok:
-		return kernel{}, unsupported("src", "not-memory", "nvgpu.ldmatrix reads a memref; a %s source has no spelling", v.Src)
+		return Kernel{}, unsupported("src", "not-memory", "nvgpu.ldmatrix reads a memref; a %s source has no spelling", v.Src)
 	case v.Dst != ldsm.Register:
-		return kernel{}, unsupported("dst", "not-register", "nvgpu.ldmatrix always loads into registers, not %s", v.Dst)
+		return Kernel{}, unsupported("dst", "not-register", "nvgpu.ldmatrix always loads into registers, not %s", v.Dst)
 	case v.Shape != ldsm.M8N8:
-		return kernel{}, unsupported("shape", "not-m8n8", "nvgpu.ldmatrix has only .m8n8, not .%s", v.Shape)
+		return Kernel{}, unsupported("shape", "not-m8n8", "nvgpu.ldmatrix has only .m8n8, not .%s", v.Shape)
 	}
 	elem, bits, err := ldsmElem(v)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	if v.ResultRank == 2 && v.ResultDim0 == v.NumMatrices {
 		// vector<tiles x per> is how nvgpu spells every whole fragment: the
 		// rank-2 form and the rank-1 one of .num x 2 elements are one type,
 		// so MLIR cannot be asked about the rank the PTX ISA rule checks.
-		return kernel{}, unsupported("result_rank", "rank-2-fragment", "nvgpu.ldmatrix's vector<%dx%dx%s> is the fragment of either rank: a rank-2 fragment has no spelling of its own",
+		return Kernel{}, unsupported("result_rank", "rank-2-fragment", "nvgpu.ldmatrix's vector<%dx%dx%s> is the fragment of either rank: a rank-2 fragment has no spelling of its own",
 			v.NumMatrices, 32/bits, elem)
 	}
 	res, rank := fragmentType(int(v.ResultRank), int(v.ResultDim0), 32/bits, elem)
@@ -85,7 +85,7 @@ func renderLdmatrix(v ldsm.Value) (kernel, error) {
 	pos := strings.TrimSuffix(strings.Repeat("0, ", rank), ", ")
 	e := b.val("vector.extract %s[%s] : %s from %s", r, pos, elem, res)
 	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, elem)
-	return kernel{Params: "%out: !llvm.ptr<1>", Body: b.String()}, nil
+	return Kernel{Params: "%out: !llvm.ptr<1>", Body: b.String()}, nil
 }
 
 // fragmentType spells a per-lane fragment of the value's rank and first
@@ -109,19 +109,19 @@ func fragmentType(rank, dim0, per int, elem string) (string, int) {
 
 // renderStmatrix spells stmatrix as LLVM 19's nvvm.stmatrix: .m8n8 .b16
 // only, one i32 register per matrix.
-func renderStmatrix(v ldsm.Value) (kernel, error) {
+func renderStmatrix(v ldsm.Value) (Kernel, error) {
 	space, ok := ldsmSpaces[v.Dst]
 	switch {
 	case !ok:
-		return kernel{}, unsupported("dst", "not-memory", "nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
+		return Kernel{}, unsupported("dst", "not-memory", "nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
 	case v.Src != ldsm.Register:
-		return kernel{}, unsupported("src", "not-register", "nvvm.stmatrix always stores registers, not %s", v.Src)
+		return Kernel{}, unsupported("src", "not-register", "nvvm.stmatrix always stores registers, not %s", v.Src)
 	case v.Shape != ldsm.M8N8:
-		return kernel{}, unsupported("shape", "not-m8n8", "nvvm.stmatrix of LLVM 19 has only .m8n8, not .%s", v.Shape)
+		return Kernel{}, unsupported("shape", "not-m8n8", "nvvm.stmatrix of LLVM 19 has only .m8n8, not .%s", v.Shape)
 	case v.Size != ldsm.U16 && v.Size != ldsm.B16:
-		return kernel{}, unsupported("size", "not-b16", "nvvm.stmatrix of LLVM 19 stores .b16 only, not %s", v.Size)
+		return Kernel{}, unsupported("size", "not-b16", "nvvm.stmatrix of LLVM 19 stores .b16 only, not %s", v.Size)
 	case v.ResultRank != 1 || int(v.ResultDim0) != 2*int(v.NumMatrices):
-		return kernel{}, unsupported("result_rank", "not-one-register-per-matrix", "nvvm.stmatrix takes one i32 register (two b16) per matrix: a rank-%d fragment of %d for %d matrices has no spelling",
+		return Kernel{}, unsupported("result_rank", "not-one-register-per-matrix", "nvvm.stmatrix takes one i32 register (two b16) per matrix: a rank-%d fragment of %d for %d matrices has no spelling",
 			v.ResultRank, v.ResultDim0, v.NumMatrices)
 	}
 	b := newBody("      ")
@@ -139,5 +139,5 @@ func renderStmatrix(v ldsm.Value) (kernel, error) {
 	}
 	// The registers are a kernel parameter: LLVM 19 would turn constant
 	// sources into "n" immediates stmatrix does not take.
-	return kernel{Params: "%r: i32", Body: b.String()}, nil
+	return Kernel{Params: "%r: i32", Body: b.String()}, nil
 }

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -34,11 +34,11 @@ var renderKindWord23 = kindWordRenderer("tcgen05_mma_kind")
 // (#nvvm.<blockScaleKind>) that holds the block-scaled ops' kind. The ops
 // are in the generic form (see genericOp): MLIR after 23 spells their
 // attributes as keywords.
-func kindWordRenderer(blockScaleKind string) func(kw.Value) (kernel, error) {
-	return func(w kw.Value) (kernel, error) {
+func kindWordRenderer(blockScaleKind string) func(kw.Value) (Kernel, error) {
+	return func(w kw.Value) (Kernel, error) {
 		op, err := tcgen05Op(w, blockScaleKind)
 		if err != nil {
-			return kernel{}, err
+			return Kernel{}, err
 		}
 		// The parameters are named by role, as llc's kindword kernel names
 		// them: the value check (package valuecheck) reads both.
@@ -68,7 +68,7 @@ func kindWordRenderer(blockScaleKind string) func(kw.Value) (kernel, error) {
 			g.absent()
 		}
 		b.op("%s", g)
-		return kernel{Params: strings.Join(params, ", "), Body: b.String()}, nil
+		return Kernel{Params: strings.Join(params, ", "), Body: b.String()}, nil
 	}
 }
 
@@ -137,7 +137,7 @@ func sparseSuffix(w kw.Value) string {
 // .block_scale and its alias, the collector (B's b0 for .ws), .ashift;
 // and the scale-input-d immediate last. A lowering that drops or changes
 // one of them computes something else.
-func wantsKindWord(dv domain.Value) []want {
+func wantsKindWord(dv domain.Value) []Want {
 	w, ok := dv.(kw.Value)
 	if !ok {
 		return nil
@@ -167,6 +167,6 @@ func wantsKindWord(dv domain.Value) []want {
 	if w.ScaleInputAcc {
 		end = fmt.Sprintf(", %d", w.ScaleInputD)
 	}
-	return []want{{what: q + coll + end, n: 1, why: "the op names one instruction",
-		re: regexp.MustCompile(regexp.QuoteMeta(q) + quals + ` [^;]*` + regexp.QuoteMeta(end) + `;`)}}
+	return []Want{{What: q + coll + end, N: 1, Why: "the op names one instruction",
+		RE: regexp.MustCompile(regexp.QuoteMeta(q) + quals + ` [^;]*` + regexp.QuoteMeta(end) + `;`)}}
 }

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -23,25 +23,25 @@ var cpasyncElems = map[cpasync.ElemType][]string{
 // nvgpu.device_async_create_group and nvgpu.device_async_wait. nvgpu knows
 // only the .ca and .cg (bypassL1) cache operators and no .L2::prefetch,
 // .L2::cache_hint or ignore-src predicate.
-func renderCPAsync(v cpasync.Value) (kernel, error) {
+func renderCPAsync(v cpasync.Value) (Kernel, error) {
 	switch {
 	case v.Cache != cpasync.CA && v.Cache != cpasync.CG:
-		return kernel{}, unsupported("cache", "not-ca-or-cg", "nvgpu.device_async_copy has only .ca and .cg (bypassL1), not .%s", v.Cache)
+		return Kernel{}, unsupported("cache", "not-ca-or-cg", "nvgpu.device_async_copy has only .ca and .cg (bypassL1), not .%s", v.Cache)
 	case v.Prefetch != cpasync.PrefetchNone:
-		return kernel{}, unsupported("prefetch", "any", "nvgpu.device_async_copy has no .L2::%s prefetch", v.Prefetch)
+		return Kernel{}, unsupported("prefetch", "any", "nvgpu.device_async_copy has no .L2::%s prefetch", v.Prefetch)
 	case v.CacheHint:
-		return kernel{}, unsupported("cache_hint", "any", "nvgpu.device_async_copy has no .L2::cache_hint")
+		return Kernel{}, unsupported("cache_hint", "any", "nvgpu.device_async_copy has no .L2::cache_hint")
 	case v.IgnoreSrc:
-		return kernel{}, unsupported("ignore_src", "any", "nvgpu.device_async_copy has no ignore-src predicate")
+		return Kernel{}, unsupported("ignore_src", "any", "nvgpu.device_async_copy has no ignore-src predicate")
 	}
 	dstElem, srcElem := spelledAs(v, cpasyncElems[v.Elem]), spelledAs(v, cpasyncElems[v.SrcElem])
 	if dstElem == "" || srcElem == "" {
-		return kernel{}, unsupported("elem", "no-element-type", "no MLIR element type for %s or %s", v.Elem, v.SrcElem)
+		return Kernel{}, unsupported("elem", "no-element-type", "no MLIR element type for %s or %s", v.Elem, v.SrcElem)
 	}
 	if v.Elem != v.SrcElem {
 		// cp.async copies bytes: PTX has no element types to disagree, so
 		// MLIR's "same element type" contract has no PTX question to answer.
-		return kernel{}, unsupported("src_elem", "differs", "nvgpu.device_async_copy copies between memrefs of one element type, not %s to %s (PTX's cp.async has no element types)", v.SrcElem, v.Elem)
+		return Kernel{}, unsupported("src_elem", "differs", "nvgpu.device_async_copy copies between memrefs of one element type, not %s to %s (PTX's cp.async has no element types)", v.SrcElem, v.Elem)
 	}
 	b := newBody("      ")
 	shape := []int64{16, 128}
@@ -64,5 +64,5 @@ func renderCPAsync(v cpasync.Value) (kernel, error) {
 	tok := b.val("%s", cp.returns(token))
 	g := b.val("nvgpu.device_async_create_group %s", tok)
 	b.op("%s", generic("nvgpu.device_async_wait", false).args(token, g).prop("numGroups = 0 : i32"))
-	return kernel{Body: b.String()}, nil
+	return Kernel{Body: b.String()}, nil
 }

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -35,11 +35,11 @@ var (
 // the op's result. Otherwise it spells the one instruction with LLVM 19's
 // nvvm.wgmma.mma_async, which has no rank, no separate B K, no register A
 // and no .sp.
-func renderWGMMA(v wg.Value) (kernel, error) {
+func renderWGMMA(v wg.Value) (Kernel, error) {
 	if v.Sparse {
-		return kernel{}, unsupported("sparse", "any", "LLVM 19 has no wgmma.mma_async.sp")
+		return Kernel{}, unsupported("sparse", "any", "LLVM 19 has no wgmma.mma_async.sp")
 	}
-	if tileLevel(v) {
+	if TileLevel(v) {
 		return renderWarpgroupMMA(v)
 	}
 	return renderNVVMWGMMA(v)
@@ -70,7 +70,7 @@ func vectorType(shape []int64, elem string) string {
 	return b.String() + elem + ">"
 }
 
-func renderWarpgroupMMA(v wg.Value) (kernel, error) {
+func renderWarpgroupMMA(v wg.Value) (Kernel, error) {
 	a, bb := spelledAs(v, wgmmaElems[v.AType]), spelledAs(v, wgmmaElems[v.BType])
 	acc, res := wgmmaAccElems[v.DType], wgmmaAccElems[v.ResultType]
 	r := int(v.Rank)
@@ -92,7 +92,7 @@ func renderWarpgroupMMA(v wg.Value) (kernel, error) {
 		mma.prop("transposeB")
 	}
 	b.val("%s", mma)
-	return kernel{Params: "%da: i64, %db: i64", Body: b.String()}, nil
+	return Kernel{Params: "%da: i64, %db: i64", Body: b.String()}, nil
 }
 
 // wgmmaScale spells imm-scale-a/b; only 1 and -1 exist.
@@ -106,27 +106,27 @@ func wgmmaScale(s int8) (string, error) {
 	return "", unsupported("scale", "not-one-or-neg", "#nvvm.wgmma_scale_in has only one and neg, not %d", s)
 }
 
-func renderNVVMWGMMA(v wg.Value) (kernel, error) {
+func renderNVVMWGMMA(v wg.Value) (Kernel, error) {
 	switch {
 	case v.ARegister:
-		return kernel{}, unsupported("a_register", "register", "LLVM 19's nvvm.wgmma.mma_async takes A only as a descriptor")
+		return Kernel{}, unsupported("a_register", "register", "LLVM 19's nvvm.wgmma.mma_async takes A only as a descriptor")
 	case v.Rank != 2 || v.BK != v.K:
-		return kernel{}, unsupported("rank", "not-rank-2-or-bk-differs", "nvvm.wgmma.mma_async has one shape and no fragment rank: rank %d, B K %d vs K %d has no spelling", v.Rank, v.BK, v.K)
+		return Kernel{}, unsupported("rank", "not-rank-2-or-bk-differs", "nvvm.wgmma.mma_async has one shape and no fragment rank: rank %d, B K %d vs K %d has no spelling", v.Rank, v.BK, v.K)
 	}
 	ta, okA := nvvmWGMMATypes[v.AType]
 	tb, okB := nvvmWGMMATypes[v.BType]
 	td, okD := nvvmWGMMAAcc[v.DType]
 	_, okR := nvvmWGMMAAcc[v.ResultType]
 	if !okA || !okB || !okD || !okR {
-		return kernel{}, unsupported("types", "no-wgmma-type", "#nvvm.wgmma_type has no %s/%s/%s/%s", v.AType, v.BType, v.DType, v.ResultType)
+		return Kernel{}, unsupported("types", "no-wgmma-type", "#nvvm.wgmma_type has no %s/%s/%s/%s", v.AType, v.BType, v.DType, v.ResultType)
 	}
 	sa, err := wgmmaScale(v.ScaleA)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	sb, err := wgmmaScale(v.ScaleB)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	scaleD, layoutA, layoutB, sat := "zero", "row", "col", ""
 	if v.ScaleD {
@@ -147,7 +147,7 @@ func renderNVVMWGMMA(v wg.Value) (kernel, error) {
 	b.val("nvvm.wgmma.mma_async %%da, %%db, %s, #nvvm.shape<m = %d, n = %d, k = %d>, D [<%s>, #nvvm.wgmma_scale_out<%s>%s], "+
 		"A [<%s>, #nvvm.wgmma_scale_in<%s>, <%s>], B [<%s>, #nvvm.wgmma_scale_in<%s>, <%s>] : %s -> %s",
 		c, v.M, v.N, v.K, td, scaleD, sat, ta, sa, layoutA, tb, sb, layoutB, accT, resT)
-	return kernel{Params: "%da: i64, %db: i64", Body: b.String()}, nil
+	return Kernel{Params: "%da: i64, %db: i64", Body: b.String()}, nil
 }
 
 // accStruct is the accumulator's register struct for an m64nN tile: N/2
@@ -163,10 +163,10 @@ func accStruct(t wg.AccType, n int) string {
 	return "!llvm.struct<(" + repeat(elem, max(count, 1)) + ")>"
 }
 
-// tileLevel reports whether the value is spelled with nvgpu.warpgroup.mma
+// TileLevel reports whether the value is spelled with nvgpu.warpgroup.mma
 // (descriptors for A and B, unit scales, no satfinite) rather than with
 // nvvm.wgmma.mma_async.
-func tileLevel(v wg.Value) bool {
+func TileLevel(v wg.Value) bool {
 	return !v.ARegister && v.ScaleA == 1 && v.ScaleB == 1 && v.ScaleD && !v.Satfinite
 }
 
@@ -175,22 +175,22 @@ func tileLevel(v wg.Value) bool {
 // A, so an MxK tile needs ceil(M/64)*ceil(K/k) of them (a ragged K needs a
 // last, padded step, or a refusal; never fewer). nvvm.wgmma.mma_async is
 // one instruction of its own shape.
-func wantsWGMMA(dv domain.Value) []want {
+func wantsWGMMA(dv domain.Value) []Want {
 	v, ok := dv.(wg.Value)
 	if !ok || v.M == 0 || v.N == 0 || v.K == 0 {
 		return nil
 	}
-	if !tileLevel(v) {
-		return []want{{what: fmt.Sprintf("wgmma.mma_async m%dn%dk%d", v.M, v.N, v.K),
-			re: regexp.MustCompile(fmt.Sprintf(`\bwgmma\.mma_async\.sync\.aligned\.m%dn%dk%d\.`, v.M, v.N, v.K)), n: 1,
-			why: "nvvm.wgmma.mma_async is one instruction"}}
+	if !TileLevel(v) {
+		return []Want{{What: fmt.Sprintf("wgmma.mma_async m%dn%dk%d", v.M, v.N, v.K),
+			RE: regexp.MustCompile(fmt.Sprintf(`\bwgmma\.mma_async\.sync\.aligned\.m%dn%dk%d\.`, v.M, v.N, v.K)), N: 1,
+			Why: "nvvm.wgmma.mma_async is one instruction"}}
 	}
 	k := int(wg.NaturalK(v.AType, false))
 	if k == 0 {
 		return nil
 	}
 	n := ceilDiv(int(v.M), 64) * ceilDiv(int(v.K), k)
-	return []want{{what: fmt.Sprintf("wgmma.mma_async m64n%dk%d", v.N, k),
-		re: regexp.MustCompile(fmt.Sprintf(`\bwgmma\.mma_async\.sync\.aligned\.m64n%dk%d\.`, v.N, k)), n: n,
-		why: fmt.Sprintf("a %dx%d tile in m64n%dk%d steps", v.M, v.K, v.N, k)}}
+	return []Want{{What: fmt.Sprintf("wgmma.mma_async m64n%dk%d", v.N, k),
+		RE: regexp.MustCompile(fmt.Sprintf(`\bwgmma\.mma_async\.sync\.aligned\.m64n%dk%d\.`, v.N, k)), N: n,
+		Why: fmt.Sprintf("a %dx%d tile in m64n%dk%d steps", v.M, v.K, v.N, k)}}
 }

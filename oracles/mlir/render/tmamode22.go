@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -32,10 +32,10 @@ func tmaParams22(v tmamode.Value) string {
 // attribute, so every mode the value names that MLIR 22 has is spelled
 // with the value's rank, and MLIR 22 judges the combination. The tensor-map
 // facts (box dim 1, interleave) are not part of the op.
-func renderTMAMode22(v tmamode.Value) (kernel, error) {
+func renderTMAMode22(v tmamode.Value) (Kernel, error) {
 	if v.WHalo != 0 || v.WOffset != 0 {
 		if !v.Mode.IsW() {
-			return kernel{}, unsupported("im2col_w", "not-im2col-w-mode", "MLIR 22 takes wHalo and wOffset only as the im2col operands of an im2col::w mode, not .%s", v.Mode)
+			return Kernel{}, unsupported("im2col_w", "not-im2col-w-mode", "MLIR 22 takes wHalo and wOffset only as the im2col operands of an im2col::w mode, not .%s", v.Mode)
 		}
 	}
 	b := newBody("      ")
@@ -49,9 +49,9 @@ func renderTMAMode22(v tmamode.Value) (kernel, error) {
 		err = tmaPrefetch22(b, v)
 	}
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
-	return kernel{Params: tmaParams22(v), Body: b.String()}, nil
+	return Kernel{Params: tmaParams22(v), Body: b.String()}, nil
 }
 
 // The ops are spelled in the generic form (see genericOp): MLIR after 23

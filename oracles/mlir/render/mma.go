@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -30,12 +30,12 @@ var mmaElems = map[mma.Type][]string{
 // so the verifier still sees the value's m, n, k. nvgpu.mma.sync is always
 // .row.col, always .satfinite for integer types and never for others, and
 // has no single-bit operation or ordered metadata.
-func renderMMA(v mma.Value) (kernel, error) {
+func renderMMA(v mma.Value) (Kernel, error) {
 	if v.ShapeRank < 3 {
 		// Not a spelling gap but a reproducibility one: MLIR 19 and 22
 		// read three entries whatever the array holds, so a shorter one
 		// gives diagnostics with whatever lies past it.
-		return kernel{}, unsupported("shape_rank", "below-3", "nvgpu.mma.sync reads mmaShape[0..2] unchecked before MLIR 23; a %d-entry array is read past its end", v.ShapeRank)
+		return Kernel{}, unsupported("shape_rank", "below-3", "nvgpu.mma.sync reads mmaShape[0..2] unchecked before MLIR 23; a %d-entry array is read past its end", v.ShapeRank)
 	}
 	return renderMMA23(v)
 }
@@ -43,22 +43,22 @@ func renderMMA(v mma.Value) (kernel, error) {
 // renderMMA23 is renderMMA for MLIR 23 and later, whose verifier checks
 // the mmaShape array's length first ("mmaShape must have exactly 3
 // elements"), so arrays of every length are asked about.
-func renderMMA23(v mma.Value) (kernel, error) {
+func renderMMA23(v mma.Value) (Kernel, error) {
 	intA := v.AType == mma.S8 || v.AType == mma.U8 || v.AType == mma.S4 || v.AType == mma.U4
 	switch {
 	case v.Sparsity == mma.SPOrdered:
-		return kernel{}, unsupported("sparsity", "ordered-metadata", "nvgpu.mma.sp.sync has no ::ordered_metadata")
+		return Kernel{}, unsupported("sparsity", "ordered-metadata", "nvgpu.mma.sp.sync has no ::ordered_metadata")
 	case v.ALayout != mma.Row || v.BLayout != mma.Col:
-		return kernel{}, unsupported("layout", "not-row-col", "nvgpu.mma.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
+		return Kernel{}, unsupported("layout", "not-row-col", "nvgpu.mma.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
 	case v.BitOp != mma.NoBitOp:
-		return kernel{}, unsupported("bit_op", "any", "nvgpu.mma.sync has no .%s.popc", v.BitOp)
+		return Kernel{}, unsupported("bit_op", "any", "nvgpu.mma.sync has no .%s.popc", v.BitOp)
 	case v.M() == 8 && v.N() == 8 && v.K() == 4 && v.AType == mma.F16:
 		// PTX's m8n8k4 .f16 is the sm_70 quad-pair form, eight threads per
 		// matrix; nvgpu.mma.sync's fragments are warp-wide, so it has no
 		// spelling for it (its m8n8k4 is the f64 form).
-		return kernel{}, unsupported("shape", "m8n8k4-f16", "nvgpu.mma.sync has no m8n8k4 .f16 (the quad-pair form); its m8n8k4 is .f64")
+		return Kernel{}, unsupported("shape", "m8n8k4-f16", "nvgpu.mma.sync has no m8n8k4 .f16 (the quad-pair form); its m8n8k4 is .f64")
 	case v.Satfinite != intA:
-		return kernel{}, unsupported("satfinite", "not-integer-a", "nvgpu.mma.sync emits .satfinite exactly for integer A types (satfinite=%t with %s)", v.Satfinite, v.AType)
+		return Kernel{}, unsupported("satfinite", "not-integer-a", "nvgpu.mma.sync emits .satfinite exactly for integer A types (satfinite=%t with %s)", v.Satfinite, v.AType)
 	}
 	aT, bT := spelledAs(v, mmaElems[v.AType]), spelledAs(v, mmaElems[v.BType])
 	cT, dT := mmaElems[v.CType][0], mmaElems[v.DType][0]
@@ -88,7 +88,7 @@ func renderMMA23(v mma.Value) (kernel, error) {
 	d := b.val("%s", op.returns(dType))
 	e := b.val("vector.extract %s[0, 0] : %s from %s", d, dT, dType)
 	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, dT)
-	return kernel{Params: params, Body: b.String()}, nil
+	return Kernel{Params: params, Body: b.String()}, nil
 }
 
 // mmaFragments is the per-thread fragment shape of A, B and C by nvgpu's
@@ -114,12 +114,12 @@ func ceilDiv(x, y int) int { return max((x+y-1)/y, 1) }
 
 // wantsMMA is what the PTX of an mma case must hold: the one instruction of
 // the shape nvgpu.mma.sync (or mma.sp.sync) names.
-func wantsMMA(dv domain.Value) []want {
+func wantsMMA(dv domain.Value) []Want {
 	v, ok := dv.(mma.Value)
 	if !ok || v.ShapeRank < 3 {
 		return nil
 	}
-	return []want{{what: fmt.Sprintf("mma m%dn%dk%d", v.M(), v.N(), v.K()),
-		re: regexp.MustCompile(fmt.Sprintf(`\bmma(?:\.sp(?:::ordered_metadata)?)?\.sync\.aligned\.m%dn%dk%d\.`, v.M(), v.N(), v.K())), n: 1,
-		why: "mmaShape names one instruction"}}
+	return []Want{{What: fmt.Sprintf("mma m%dn%dk%d", v.M(), v.N(), v.K()),
+		RE: regexp.MustCompile(fmt.Sprintf(`\bmma(?:\.sp(?:::ordered_metadata)?)?\.sync\.aligned\.m%dn%dk%d\.`, v.M(), v.N(), v.K())), N: 1,
+		Why: "mmaShape names one instruction"}}
 }

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"slices"
@@ -14,15 +14,15 @@ import (
 func TestReasonsDeclared(t *testing.T) {
 	all := slices.Clone(spellings)
 	for _, sp := range spellings {
-		if sp.since >= nvvmSince {
-			all = append(all, nvvmSpelling(sp.since))
+		if sp.since >= NVVMSince {
+			all = append(all, NVVM(sp.since))
 		}
 	}
 	for _, sp := range all {
-		for _, d := range domainsOf(sp) {
+		for _, d := range sp.Domains() {
 			cases := spelltest.Generated(t, d)
-			tl := spelltest.CheckDeclared(t, reasons, cases, func(c domain.Case) error {
-				_, _, err := renderWith(sp, sp.targets, c)
+			tl := spelltest.CheckDeclared(t, Reasons, cases, func(c domain.Case) error {
+				_, _, err := sp.Render(c)
 				return err
 			})
 			if tl.Spelled == 0 && !testing.Short() { // a few hundred matdesc cases may all miss MLIR 19's one target

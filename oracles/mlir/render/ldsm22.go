@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -20,17 +20,17 @@ var stmatrixElt22 = map[ldsm.Size]string{
 // the combination itself. The op stores one i32 register per matrix, so
 // the value's fragment must be rank 1 with the per-lane element count of
 // its shape and matrix count.
-func renderStmatrix22(v ldsm.Value) (kernel, error) {
+func renderStmatrix22(v ldsm.Value) (Kernel, error) {
 	space, ok := ldsmSpaces[v.Dst]
 	if !ok {
-		return kernel{}, unsupported("dst", "not-memory", "nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
+		return Kernel{}, unsupported("dst", "not-memory", "nvvm.stmatrix writes through a pointer; a %s destination has no spelling", v.Dst)
 	}
 	if v.Src != ldsm.Register {
-		return kernel{}, unsupported("src", "not-register", "nvvm.stmatrix always stores registers, not %s", v.Src)
+		return Kernel{}, unsupported("src", "not-register", "nvvm.stmatrix always stores registers, not %s", v.Src)
 	}
 	props, err := ldStMatrixProps("nvvm.stmatrix", v)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	b := newBody("      ")
 	p := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.Align)), ptrType(space))
@@ -38,7 +38,7 @@ func renderStmatrix22(v ldsm.Value) (kernel, error) {
 	// shape and element type as keywords.
 	b.op("%s", generic("nvvm.stmatrix", false).args(ptrType(space), p).args("i32", times("%r", int(v.NumMatrices))...).prop(props...))
 	// The registers are a kernel parameter, as in MLIR 19's rendering.
-	return kernel{Params: "%r: i32", Body: b.String()}, nil
+	return Kernel{Params: "%r: i32", Body: b.String()}, nil
 }
 
 // ldStMatrixProps checks that the value's size has an

@@ -1,10 +1,11 @@
-package mlir
+package reproduce
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 	"github.com/legalfuzz/legalfuzz/oracles/valuecheck"
@@ -20,7 +21,7 @@ func (Reproducer) LitRun(ctx context.Context, c replay.Case, legal bool, in tool
 // mlirRun is LitRun's RUN lines.
 func mlirRun(ctx context.Context, c replay.Case, legal bool, in toolchain.Installation) []string {
 	obs := c.Observed
-	tools := ToolsOf(in)
+	tools := mlir.ToolsOf(in)
 	opt := replay.LitSub("mlir-opt", in)
 	stage, fault := replayStage(obs.Rule)
 	switch {
@@ -31,7 +32,7 @@ func mlirRun(ctx context.Context, c replay.Case, legal bool, in toolchain.Instal
 			return []string{replay.Checked(opt+" "+flag+" %s -o /dev/null", legal)}
 		}
 	}
-	pipeline := opt + " --pass-pipeline='" + Pipeline + "' %s"
+	pipeline := opt + " --pass-pipeline='" + mlir.Pipeline + "' %s"
 	if !legal {
 		// Legality is the verifier's and the lowering's to check: an
 		// illegal case must be refused before it becomes LLVM IR.
@@ -45,7 +46,7 @@ func mlirRun(ctx context.Context, c replay.Case, legal bool, in toolchain.Instal
 	}
 	line := replay.WrongLine(c.Observed)
 	if line == "" {
-		return append(run, replay.Checked(replay.LitSub("llc", in)+" "+strings.Join(LLCArgs(t, "%t.ll", "/dev/null"), " "), true))
+		return append(run, replay.Checked(replay.LitSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "/dev/null"), " "), true))
 	}
 	// The wrong value is in what llc emits (or in the host code's call):
 	// the test evaluates it and checks that the line the bucket names is
@@ -55,6 +56,6 @@ func mlirRun(ctx context.Context, c replay.Case, legal bool, in toolchain.Instal
 	if onHost {
 		input = "%t.lowered.mlir"
 	}
-	return append(run, replay.Checked(replay.LitSub("llc", in)+" "+strings.Join(LLCArgs(t, "%t.ll", "%t.ptx"), " "), true),
+	return append(run, replay.Checked(replay.LitSub("llc", in)+" "+strings.Join(mlir.LLCArgs(t, "%t.ll", "%t.ptx"), " "), true),
 		"awk -v '"+assign+"' -f %S/"+replay.ValuesAwk+" "+input+" | %FileCheck %s --check-prefix=VALUE --allow-empty")
 }

@@ -1,4 +1,4 @@
-package mlir
+package reproduce
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -26,7 +27,7 @@ func (mlirText) Validity(ctx context.Context, c replay.Case, name string, lines 
 	if in.Dir == "" || filepath.Ext(name) != filepath.Ext(oracles.MLIRFile) {
 		return replay.Validity{}
 	}
-	opt, err := tool.Locate(ctx, ToolsOf(in).Opt)
+	opt, err := tool.Locate(ctx, mlir.ToolsOf(in).Opt)
 	if err != nil {
 		return replay.Validity{}
 	}

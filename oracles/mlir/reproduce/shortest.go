@@ -1,4 +1,4 @@
-package mlir
+package reproduce
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -52,7 +53,7 @@ func showsFor(obs oracles.Verdict) shows {
 var leftNVGPU = regexp.MustCompile(`(?m)^\s*(?:%[\w#:, ]+= )?"?nvgpu\.[a-z]`)
 
 // shortestPasses is the mlir-opt flag that runs the fewest passes of
-// Pipeline that still show the bug, tried on the tools found here:
+// mlir.Pipeline that still show the bug, tried on the tools found here:
 // the shortest prefix that shows it, then without each earlier pass it
 // does not need; one pass is written --NAME. Without mlir-opt here it is
 // the whole pipeline; ok is false when mlir-opt is here and no prefix
@@ -63,7 +64,7 @@ func shortestPasses(ctx context.Context, dir string, optSpec tool.Spec, show sho
 	}
 	opt, err := tool.Locate(ctx, optSpec)
 	if err != nil {
-		return "--pass-pipeline='" + Pipeline + "'", true
+		return "--pass-pipeline='" + mlir.Pipeline + "'", true
 	}
 	run := func(passes []string) bool {
 		cmd := exec.CommandContext(ctx, opt.Path, "--pass-pipeline=builtin.module("+strings.Join(passes, ",")+")", oracles.MLIRFile)
@@ -77,7 +78,7 @@ func shortestPasses(ctx context.Context, dir string, optSpec tool.Spec, show sho
 		}
 		return show(string(out), rc)
 	}
-	all := topLevelPasses(Pipeline)
+	all := topLevelPasses(mlir.Pipeline)
 	var passes []string
 	for n := 1; n <= len(all) && passes == nil; n++ {
 		if run(all[:n]) {

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -22,12 +22,12 @@ func init() { renderers[tmamode.Name] = typed(renderTMAMode) }
 // and offset its own, named by its role (package valuecheck: tmap, dst or
 // src, mbar, x0.., off0.., cta_mask), so the value check tells them apart
 // in the PTX.
-func renderTMAMode(v tmamode.Value) (kernel, error) {
+func renderTMAMode(v tmamode.Value) (Kernel, error) {
 	if v.CTAGroup != 0 {
-		return kernel{}, unsupported("cta_group", "any", "LLVM 19's nvvm.cp.async.bulk.tensor ops have no .cta_group")
+		return Kernel{}, unsupported("cta_group", "any", "LLVM 19's nvvm.cp.async.bulk.tensor ops have no .cta_group")
 	}
 	if v.WHalo != 0 || v.WOffset != 0 {
-		return kernel{}, unsupported("im2col_w", "any", "LLVM 19 has no im2col::w operands (wHalo %d, wOffset %d)", v.WHalo, v.WOffset)
+		return Kernel{}, unsupported("im2col_w", "any", "LLVM 19 has no im2col::w operands (wHalo %d, wOffset %d)", v.WHalo, v.WOffset)
 	}
 	params := "%tmap: !llvm.ptr, %dst: !llvm.ptr<3>, %mbar: !llvm.ptr<3>" + tmaOperandParams
 	b := newBody("      ")
@@ -35,7 +35,7 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 	switch v.Direction {
 	case tmamode.Load:
 		if v.Dst != tmamode.SharedCluster {
-			return kernel{}, unsupported("dst", "load-not-shared-cluster", "nvvm.cp.async.bulk.tensor.shared.cluster.global writes .shared::cluster, not .%s", v.Dst)
+			return Kernel{}, unsupported("dst", "load-not-shared-cluster", "nvvm.cp.async.bulk.tensor.shared.cluster.global writes .shared::cluster, not .%s", v.Dst)
 		}
 		extra := ""
 		switch v.Mode {
@@ -43,7 +43,7 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 		case tmamode.Im2col:
 			extra = " im2col[" + strings.Join(numbered("%off", max(int(v.Rank)-2, 1)), ", ") + "]"
 		default:
-			return kernel{}, unsupported("mode", "load-mode-not-in-release", "LLVM 19 has no cp.async.bulk.tensor load mode .%s", v.Mode)
+			return Kernel{}, unsupported("mode", "load-mode-not-in-release", "LLVM 19 has no cp.async.bulk.tensor load mode .%s", v.Mode)
 		}
 		if v.Multicast {
 			extra += " multicast_mask = %cta_mask"
@@ -55,21 +55,21 @@ func renderTMAMode(v tmamode.Value) (kernel, error) {
 	case tmamode.Store:
 		switch {
 		case v.Dst != tmamode.Global:
-			return kernel{}, unsupported("dst", "store-not-global", "nvvm.cp.async.bulk.tensor.global.shared.cta writes .global, not .%s", v.Dst)
+			return Kernel{}, unsupported("dst", "store-not-global", "nvvm.cp.async.bulk.tensor.global.shared.cta writes .global, not .%s", v.Dst)
 		case v.Mode != tmamode.Tile:
-			return kernel{}, unsupported("mode", "store-mode-not-in-release", "LLVM 19 has no cp.async.bulk.tensor store mode .%s", v.Mode)
+			return Kernel{}, unsupported("mode", "store-mode-not-in-release", "LLVM 19 has no cp.async.bulk.tensor store mode .%s", v.Mode)
 		case v.Multicast:
-			return kernel{}, unsupported("multicast", "store", "a tensor store has no .multicast::cluster spelling")
+			return Kernel{}, unsupported("multicast", "store", "a tensor store has no .multicast::cluster spelling")
 		case v.CacheHint:
-			return kernel{}, unsupported("cache_hint", "store", "LLVM 19's nvvm.cp.async.bulk.tensor.global.shared.cta has no l2_cache_hint")
+			return Kernel{}, unsupported("cache_hint", "store", "LLVM 19's nvvm.cp.async.bulk.tensor.global.shared.cta has no l2_cache_hint")
 		}
 		params = "%tmap: !llvm.ptr, %src: !llvm.ptr<3>" + tmaOperandParams
 		b.op("nvvm.cp.async.bulk.tensor.global.shared.cta %%tmap, %%src, box[%s] : !llvm.ptr, !llvm.ptr<3>%s",
 			coords, typesOf("i32", int(v.Rank)))
 	default:
-		return kernel{}, unsupported("direction", "prefetch", "LLVM 19 has no cp.async.bulk.prefetch.tensor")
+		return Kernel{}, unsupported("direction", "prefetch", "LLVM 19 has no cp.async.bulk.prefetch.tensor")
 	}
-	return kernel{Params: params, Body: b.String()}, nil
+	return Kernel{Params: params, Body: b.String()}, nil
 }
 
 // typesOf is ", t" n times: the trailing operand types of an op's type list.

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -23,23 +23,23 @@ var wgmmaSwizzles = [4]struct {
 // word. A value naming anything else has no spelling; the tile's first
 // dimension is LBO / span, as literally as that allows (0 or more than 256
 // rows is for the verifier to refuse).
-func renderMatDesc(v matdesc.Value) (kernel, error) {
+func renderMatDesc(v matdesc.Value) (Kernel, error) {
 	if v.Format != matdesc.WGMMA {
-		return kernel{}, unsupported("kind", "tcgen05", "nvgpu has no tcgen05 shared memory descriptor")
+		return Kernel{}, unsupported("kind", "tcgen05", "nvgpu has no tcgen05 shared memory descriptor")
 	}
 	sw := wgmmaSwizzles[v.Swizzle&3]
 	switch {
 	case v.BaseOffset != 0:
-		return kernel{}, unsupported("base_offset", "nonzero", "nvgpu.warpgroup.generate.descriptor always writes base offset 0, not %d", v.BaseOffset)
+		return Kernel{}, unsupported("base_offset", "nonzero", "nvgpu.warpgroup.generate.descriptor always writes base offset 0, not %d", v.BaseOffset)
 	case v.Reserved != 0:
-		return kernel{}, unsupported("reserved", "nonzero", "nvgpu.warpgroup.generate.descriptor sets no reserved bits (value has 0x%x)", v.Reserved)
+		return Kernel{}, unsupported("reserved", "nonzero", "nvgpu.warpgroup.generate.descriptor sets no reserved bits (value has 0x%x)", v.Reserved)
 	case !v.Uniform:
-		return kernel{}, unsupported("per_thread", "any", "nvgpu.warpgroup.generate.descriptor computes one warpgroup-uniform word; a per-thread descriptor has no spelling")
+		return Kernel{}, unsupported("per_thread", "any", "nvgpu.warpgroup.generate.descriptor computes one warpgroup-uniform word; a per-thread descriptor has no spelling")
 	case v.SBO != sw.span*8>>4<<4:
-		return kernel{}, unsupported("sbo", "not-derived", "nvgpu.warpgroup.generate.descriptor derives SBO from the swizzle (%d B for %s), not 0x%x",
+		return Kernel{}, unsupported("sbo", "not-derived", "nvgpu.warpgroup.generate.descriptor derives SBO from the swizzle (%d B for %s), not 0x%x",
 			sw.span*8>>4<<4, sw.kind, v.SBO)
 	case v.LBO%sw.span != 0:
-		return kernel{}, unsupported("lbo", "not-derived", "nvgpu.warpgroup.generate.descriptor derives LBO as rows x %d B (%s); 0x%x is not a multiple", sw.span, sw.kind, v.LBO)
+		return Kernel{}, unsupported("lbo", "not-derived", "nvgpu.warpgroup.generate.descriptor derives LBO as rows x %d B (%s); 0x%x is not a multiple", sw.span, sw.kind, v.LBO)
 	}
 	rows := int64(v.LBO / sw.span)
 	shape := []int64{rows, 64} // 64 f16 = 128 B: the last dimension the verifier wants
@@ -52,5 +52,5 @@ func renderMatDesc(v matdesc.Value) (kernel, error) {
 	d := b.val("nvgpu.warpgroup.generate.descriptor %s, %s : %s, %s -> %s", tile, tm, tileType, tmType, descType)
 	w := b.val("builtin.unrealized_conversion_cast %s : %s to i64", d, descType)
 	b.op("llvm.store %s, %%out : i64, !llvm.ptr<1>", w)
-	return kernel{Params: "%out: !llvm.ptr<1>", Body: b.String(), Value: true}, nil
+	return Kernel{Params: "%out: !llvm.ptr<1>", Body: b.String(), Value: true}, nil
 }

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -59,18 +59,18 @@ func tmaDescriptorType(v td.Value, box []int64, elem string) (string, error) {
 // parameters, one each (so the value check tells them apart in the PTX). nvgpu has no im2col encodings and no
 // element strides (it always passes 1). Ranks above 5 are spelled with the
 // entries past the fifth as 1.
-func renderTMADesc(v td.Value) (kernel, error) {
+func renderTMADesc(v td.Value) (Kernel, error) {
 	if v.Encoding != td.Tiled {
-		return kernel{}, unsupported("encoding", "not-tiled", "nvgpu.tma.create.descriptor encodes tiled maps only, not %s", v.Encoding)
+		return Kernel{}, unsupported("encoding", "not-tiled", "nvgpu.tma.create.descriptor encodes tiled maps only, not %s", v.Encoding)
 	}
 	elems, ok := tmaElems[v.DType]
 	elem := spelledAs(v, elems)
 	if !ok {
-		return kernel{}, unsupported("dtype", "no-element-type", "MLIR has no element type for CUtensorMapDataType %s", v.DType)
+		return Kernel{}, unsupported("dtype", "no-element-type", "MLIR has no element type for CUtensorMapDataType %s", v.DType)
 	}
 	for i := range v.Dims() {
 		if v.ElementStrides[i] != 1 {
-			return kernel{}, unsupported("element_strides", "not-one", "nvgpu.tma.create.descriptor has no element strides (always 1): elementStrides[%d] = %d", i, v.ElementStrides[i])
+			return Kernel{}, unsupported("element_strides", "not-one", "nvgpu.tma.create.descriptor has no element strides (always 1): elementStrides[%d] = %d", i, v.ElementStrides[i])
 		}
 	}
 	box := make([]int64, v.Rank)
@@ -82,11 +82,11 @@ func renderTMADesc(v td.Value) (kernel, error) {
 	}
 	tm, err := tmaDescriptorType(v, box, elem)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	host, err := tmaHost(v, box, elem, tm)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	b := newBody("      ")
 	desc := b.castPtr(v.TensorMap, 0, tm)
@@ -100,7 +100,7 @@ func renderTMADesc(v td.Value) (kernel, error) {
 	for i, c := range coords {
 		params[i] = c + ": index"
 	}
-	return kernel{Host: host, Params: strings.Join(params, ", "), Body: b.String(), MinPTX: tmaLoadPTX}, nil
+	return Kernel{Host: host, Params: strings.Join(params, ", "), Body: b.String(), MinPTX: tmaLoadPTX}, nil
 }
 
 // tmaLoadPTX is the PTX ISA version of cp.async.bulk.tensor, which the

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"cmp"
@@ -29,17 +29,17 @@ func spelledAs(v domain.Value, types []string) string {
 	return types[(h.Sum64()>>32)%uint64(len(types))]
 }
 
-// renderer turns one domain value into a kernel; an error made by
+// Renderer turns one domain value into a kernel; an error made by
 // unsupported means the value has no spelling in the renderer's release.
-type renderer func(v domain.Value) (kernel, error)
+type Renderer func(v domain.Value) (Kernel, error)
 
 // typed makes a renderer of a function of one domain's values, V; a value
 // of another type is a harness bug (a case filed under the wrong domain).
-func typed[V domain.Value](r func(v V) (kernel, error)) renderer {
-	return func(dv domain.Value) (kernel, error) {
+func typed[V domain.Value](r func(v V) (Kernel, error)) Renderer {
+	return func(dv domain.Value) (Kernel, error) {
 		v, err := domain.As[V](dv)
 		if err != nil {
-			return kernel{}, fmt.Errorf("renderer: %w", err)
+			return Kernel{}, fmt.Errorf("renderer: %w", err)
 		}
 		return r(v)
 	}
@@ -47,12 +47,12 @@ func typed[V domain.Value](r func(v V) (kernel, error)) renderer {
 
 // renderers lists the domains the oracle judges, with MLIR 19's rendering
 // of each; a release whose ops differ replaces some (release.renderers).
-var renderers = map[string]renderer{}
+var renderers = map[string]Renderer{}
 
-// kernel is what a renderer produces for one case: a gpu.func with its
+// Kernel is what a renderer produces for one case: a gpu.func with its
 // parameters and body, module-level globals, and host code outside the
 // gpu.module (TMA descriptors are created on the host).
-type kernel struct {
+type Kernel struct {
 	Host    string
 	Globals string
 	Params  string
@@ -71,9 +71,9 @@ type kernel struct {
 }
 
 // unsupported is the NoSpelling of one of the renderers' declared reasons
-// (reasons): the value or its target has no spelling in the release.
+// (Reasons): the value or its target has no spelling in the release.
 func unsupported(field, class, format string, args ...any) error {
-	return reasons.New(field, class, format, args...)
+	return Reasons.New(field, class, format, args...)
 }
 
 // targetRange is the NVPTX targets a release is judged on: those its llc
@@ -141,16 +141,13 @@ func (r targetRange) targets() []string {
 	return names
 }
 
-// kernelName is the case's gpu.func; it is unique in a batch because cases
+// KernelName is the case's gpu.func; it is unique in a batch because cases
 // are deduplicated by ID, and diag.Normalize turns it into ENTRY.
-func kernelName(c domain.Case) string { return "k_" + c.ID }
-
-// render spells one case as MLIR 19 writes it (see renderWith).
-func render(c domain.Case) (string, kernel, error) { return renderWith(spellings[0], llvm19Targets, c) }
+func KernelName(c domain.Case) string { return "k_" + c.ID }
 
 // rendererFor is a release's renderer of a domain: its own (sp.renderers),
 // else MLIR 19's unless the spelling's renderers are all it has.
-func rendererFor(sp spelling, domainName string) (renderer, bool) {
+func (sp Spelling) rendererFor(domainName string) (Renderer, bool) {
 	if r, ok := sp.renderers[domainName]; ok || sp.alone {
 		return r, ok
 	}
@@ -158,25 +155,28 @@ func rendererFor(sp spelling, domainName string) (renderer, bool) {
 	return r, ok
 }
 
-// renderWith spells one case as a self-contained MLIR module: host code,
+// Render spells one case as a self-contained MLIR module: host code,
 // then a gpu.module carrying the case's own target, one of the release's
-// targets, with the release's renderer of the domain (rendererFor).
-func renderWith(sp spelling, targets targetRange, c domain.Case) (string, kernel, error) {
-	r, ok := rendererFor(sp, c.Domain)
+// targets, with the release's renderer of the domain (rendererFor). An
+// error made by unsupported (an *oracles.NoSpelling of Reasons) means
+// the release cannot be asked about the case.
+func (sp Spelling) Render(c domain.Case) (string, Kernel, error) {
+	targets := sp.targetRange()
+	r, ok := sp.rendererFor(c.Domain)
 	if !ok {
-		return "", kernel{}, unsupported("domain", "no-renderer", "mlir has no renderer for domain %s", c.Domain)
+		return "", Kernel{}, unsupported("domain", "no-renderer", "mlir has no renderer for domain %s", c.Domain)
 	}
 	t := c.Value.Target()
 	if err := targets.check(t); err != nil {
-		return "", kernel{}, err
+		return "", Kernel{}, err
 	}
 	k, err := r(c.Value)
 	if err != nil {
-		return "", kernel{}, err
+		return "", Kernel{}, err
 	}
 	t.PTX = max(t.PTX, k.MinPTX)
 	if t.PTX > targets.maxPTX {
-		return "", kernel{}, unsupported("ptx", "ops-need-newer", "the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, targets.llvm, targets.maxPTX)
+		return "", Kernel{}, unsupported("ptx", "ops-need-newer", "the kernel's ops need PTX ISA %s, beyond %s's %s", t.PTX, targets.llvm, targets.maxPTX)
 	}
 	k.Target = t
 	var b strings.Builder
@@ -185,16 +185,16 @@ func renderWith(sp spelling, targets targetRange, c domain.Case) (string, kernel
 	fmt.Fprintf(&b, "  gpu.module @m_%s [#nvvm.target<chip = %q, features = \"+ptx%d\">] {\n",
 		c.ID, t.Arch.String(), int(t.PTX))
 	b.WriteString(k.Globals)
-	fmt.Fprintf(&b, "    gpu.func @%s(%s) kernel {\n", kernelName(c), k.Params)
+	fmt.Fprintf(&b, "    gpu.func @%s(%s) kernel {\n", KernelName(c), k.Params)
 	b.WriteString(k.Body)
 	b.WriteString("      gpu.return\n    }\n  }\n}\n")
 	return b.String(), k, nil
 }
 
 // scaffolding are the ops renderers write around the op a case is about:
-// the mbarrier a TMA load waits on (render_tmadesc.go), the accumulator a
-// warpgroup mma starts from (render_wgmma.go), cp.async's group and wait
-// (render_cpasync.go).
+// the mbarrier a TMA load waits on (tmadesc.go), the accumulator a
+// warpgroup mma starts from (wgmma.go), cp.async's group and wait
+// (cpasync.go).
 var scaffolding = []string{"nvgpu.mbarrier.create", "nvgpu.warpgroup.mma.init.accumulator",
 	"nvgpu.device_async_create_group", "nvgpu.device_async_wait"}
 

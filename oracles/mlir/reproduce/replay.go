@@ -1,4 +1,4 @@
-package mlir
+package reproduce
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
@@ -21,7 +23,7 @@ import (
 // ptxas.
 func planMLIR(ctx context.Context, s *replay.Script, c replay.Case) {
 	obs := c.Observed
-	tools := ToolsOf(c.Installation)
+	tools := mlir.ToolsOf(c.Installation)
 	opt := s.Need("MLIR_OPT", tools.Opt)
 	stage, fault := replayStage(obs.Rule)
 	if replay.Outcome(obs) == "accept" {
@@ -54,7 +56,7 @@ func planMLIR(ctx context.Context, s *replay.Script, c replay.Case) {
 	t := mlirTarget(c.Dir, c.Case.Value.Target())
 	s.Add(`step verify `+opt+" "+oracles.MLIRFile+" -o /dev/null",
 		`clean verify || fixed "the verifier refused the case"`,
-		`step lowering `+opt+` --pass-pipeline='`+Pipeline+`' `+oracles.MLIRFile+` -o "$work/lowered.mlir"`)
+		`step lowering `+opt+` --pass-pipeline='`+mlir.Pipeline+`' `+oracles.MLIRFile+` -o "$work/lowered.mlir"`)
 	if stage == "lowering" {
 		s.Add(`clean lowering || reproduces "the lowering failed"`)
 	} else {
@@ -67,7 +69,7 @@ func planMLIR(ctx context.Context, s *replay.Script, c replay.Case) {
 		// 19's wgmma constraints from uninitialized bytes).
 		s.Add(`step translate `+s.Need("MLIR_TRANSLATE", tools.Translate)+` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`,
 			`clean translate || reproduces "mlir-translate refused the lowering's output"`,
-			`step llc `+s.Need("LLC", tools.LLC)+" "+strings.Join(LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " "),
+			`step llc `+s.Need("LLC", tools.LLC)+" "+strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " "),
 			`clean llc || reproduces "llc refused the lowering's output"`,
 			`fixed "the lowering's output compiles"`)
 		return
@@ -100,11 +102,11 @@ type chainStep struct{ name, cmd string }
 
 // mlirChain is the chain after the lowering: mlir-translate, llc, ptxas on
 // the lowered gpu.module, for target t.
-func mlirChain(s *replay.Script, tools Tools, t target.Target) []chainStep {
+func mlirChain(s *replay.Script, tools mlir.Tools, t target.Target) []chainStep {
 	return []chainStep{
 		{"translate", `step translate ` + s.Need("MLIR_TRANSLATE", tools.Translate) + ` --mlir-to-llvmir "$work/device.mlir" -o "$work/case.ll"`},
-		{"llc", `step llc ` + s.Need("LLC", tools.LLC) + " " + strings.Join(LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
-		{"ptxas", `step ptxas ` + s.Need("PTXAS", PtxasSpec) + " " + strings.Join(PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
+		{"llc", `step llc ` + s.Need("LLC", tools.LLC) + " " + strings.Join(mlir.LLCArgs(t, `"$work/case.ll"`, `"$work/case.ptx"`), " ")},
+		{"ptxas", `step ptxas ` + s.Need("PTXAS", mlir.PtxasSpec) + " " + strings.Join(mlir.PtxasArgs(t, `"$work/case.ptx"`, "/dev/null"), " ")},
 	}
 }
 
@@ -124,10 +126,10 @@ func replayStage(rule string) (string, oracles.Fault) {
 // show it) refuses it in its own words. One mlir-opt run shows both: it
 // verifies its input before the first pass, so the pass's words mean the
 // verifier passed the case.
-func planPassRefused(ctx context.Context, s *replay.Script, obs oracles.Verdict, dir string, tools Tools) {
+func planPassRefused(ctx context.Context, s *replay.Script, obs oracles.Verdict, dir string, tools mlir.Tools) {
 	opt := s.Need("MLIR_OPT", tools.Opt)
 	w := replay.Words(obs.Diagnostic)
-	flag := `--pass-pipeline='` + Pipeline + `'`
+	flag := `--pass-pipeline='` + mlir.Pipeline + `'`
 	if f, ok := shortestPasses(ctx, dir, tools.Opt, saysWords(w)); ok && w != "" {
 		flag = f
 	}
@@ -145,7 +147,7 @@ func planPassRefused(ctx context.Context, s *replay.Script, obs oracles.Verdict,
 // planFault replays a chain that failed without refusing the case in its
 // own words: the lowering printed an error but exited 0, or left an nvgpu
 // op behind; a later tool refused MLIR's own output; or the PTX lost work.
-func planFault(ctx context.Context, s *replay.Script, c replay.Case, tools Tools, stage string, fault oracles.Fault) {
+func planFault(ctx context.Context, s *replay.Script, c replay.Case, tools mlir.Tools, stage string, fault oracles.Fault) {
 	obs := c.Observed
 	opt := s.Need("MLIR_OPT", tools.Opt)
 	if fault == oracles.ExitZero || fault == oracles.Unconverted {
@@ -158,7 +160,7 @@ func planFault(ctx context.Context, s *replay.Script, c replay.Case, tools Tools
 	}
 	s.Add(`step verify `+opt+" "+oracles.MLIRFile+" -o /dev/null",
 		`clean verify || fixed "the verifier refused the case"`,
-		`step lowering `+opt+` --pass-pipeline='`+Pipeline+`' `+oracles.MLIRFile+` -o "$work/lowered.mlir"`)
+		`step lowering `+opt+` --pass-pipeline='`+mlir.Pipeline+`' `+oracles.MLIRFile+` -o "$work/lowered.mlir"`)
 	if fault == oracles.ExitZero || fault == oracles.Unconverted {
 		faultCheck(s, obs, fault)
 		return
@@ -185,7 +187,7 @@ func faultCheck(s *replay.Script, obs oracles.Verdict, fault oracles.Fault) {
 
 // planChainFault replays a fault that shows after the lowering: a later
 // tool refused MLIR's output, or its PTX lacks work.
-func planChainFault(s *replay.Script, c replay.Case, tools Tools, stage string, fault oracles.Fault) {
+func planChainFault(s *replay.Script, c replay.Case, tools mlir.Tools, stage string, fault oracles.Fault) {
 	obs := c.Observed
 	if stage == "link" {
 		stage = "llc" // the chain here has no llvm-link: llc reads the IR and refuses it in the same words
@@ -218,8 +220,11 @@ func planChainFault(s *replay.Script, c replay.Case, tools Tools, stage string, 
 // droppedCheck ends a dropped-work replay: the PTX llc wrote must hold each
 // instruction the op needs, as many times as the mlir oracle counts.
 func droppedCheck(s *replay.Script, c replay.Case) {
-	for _, w := range Wants(c.Case) {
-		s.Add(fmt.Sprintf(`n=$(grep -oE %s "$work/case.ptx" | wc -l)`, tool.ShellQuote(w.Pattern)),
+	for _, w := range render.Wants(c.Case) {
+		// grep -E has no non-capturing groups; a group that captures
+		// matches the same.
+		pattern := strings.ReplaceAll(w.RE.String(), "(?:", "(")
+		s.Add(fmt.Sprintf(`n=$(grep -oE %s "$work/case.ptx" | wc -l)`, tool.ShellQuote(pattern)),
 			fmt.Sprintf(`[ "$n" -lt %d ] && reproduces "the PTX holds $n %s where the op needs %d"`, w.N, replay.Escape(w.What), w.N))
 	}
 	s.Add(`fixed "the PTX holds every instruction the op needs"`)
@@ -271,12 +276,12 @@ func mlirTarget(dir string, t target.Target) target.Target {
 func planPasses(ctx context.Context, s *replay.Script, c replay.Case) {
 	obs := c.Observed
 	st := oracles.ParseStage(obs.Rule)
-	r, ok := ReplayOf(obs.Oracle, strings.TrimPrefix(st.Name, "pass:"))
+	r, ok := mlir.ReplayOf(obs.Oracle, strings.TrimPrefix(st.Name, "pass:"))
 	if !ok {
 		replay.Check(s, c)
 		return
 	}
-	opt := s.Need("MLIR_OPT", ToolsOf(c.Installation).Opt)
+	opt := s.Need("MLIR_OPT", mlir.ToolsOf(c.Installation).Opt)
 	in := oracles.MLIRFile
 	for i, p := range r.Before {
 		out := fmt.Sprintf(`"$work/before%d.mlir"`, i)

@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -10,10 +10,10 @@ import (
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 )
 
-// nvvmSince is the oldest release the mlir-nvvm oracle judges: MLIR 22 is
+// NVVMSince is the oldest release the mlir-nvvm oracle judges: MLIR 22 is
 // the first whose nvvm ops name every type, shape and element type the
 // cases do (nvvm.ldmatrix's shape and eltType, nvvm.mma.sp.sync).
-const nvvmSince = 22
+const NVVMSince = 22
 
 // nvvmRenderers spell the cases of the ops nvgpu lowers to with the nvvm
 // ops themselves, the entry point other front ends (Triton, IREE, a DSL
@@ -22,12 +22,12 @@ const nvvmSince = 22
 // memrefs and fragments cannot (any layout, .b1 operations, ordered
 // metadata, every ldmatrix shape); the case's values are written as they
 // are, and the release's verifier judges them.
-func nvvmRenderers(major int) map[string]renderer {
-	return map[string]renderer{
+func nvvmRenderers(major int) map[string]Renderer {
+	return map[string]Renderer{
 		mma.Name:     typed(renderNVVMMMA),
 		ldsm.Name:    nvvmLdsmRenderer,
 		wg.Name:      typed(renderNVVMWGMMAOnly),
-		cpasync.Name: typed(func(v cpasync.Value) (kernel, error) { return renderNVVMCPAsync(v, major) }),
+		cpasync.Name: typed(func(v cpasync.Value) (Kernel, error) { return renderNVVMCPAsync(v, major) }),
 	}
 }
 
@@ -88,9 +88,9 @@ func mmaRegisters(rows, cols, threads, per int, halve bool) int {
 // and single-bit operation as attributes, the fragments as the registers
 // the PTX ISA's tables give each thread. C's and D's types are the
 // registers' (the op has no attribute for them).
-func renderNVVMMMA(v mma.Value) (kernel, error) {
+func renderNVVMMMA(v mma.Value) (Kernel, error) {
 	if v.ShapeRank != 3 {
-		return kernel{}, unsupported("shape_rank", "not-3", "#nvvm.shape has m, n and k: a %d-entry mmaShape has no spelling", v.ShapeRank)
+		return Kernel{}, unsupported("shape_rank", "not-3", "#nvvm.shape has m, n and k: a %d-entry mmaShape has no spelling", v.ShapeRank)
 	}
 	m, n, k := v.M(), v.N(), v.K()
 	threads := 32
@@ -102,22 +102,22 @@ func renderNVVMMMA(v mma.Value) (kernel, error) {
 	// another (TestNVVMPropertiesKept).
 	switch {
 	case v.Sparse() && (v.ALayout != mma.Row || v.BLayout != mma.Col):
-		return kernel{}, unsupported("layout", "not-row-col", "nvvm.mma.sp.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
+		return Kernel{}, unsupported("layout", "not-row-col", "nvvm.mma.sp.sync is always .row.col, not .%s.%s", v.ALayout, v.BLayout)
 	case v.Sparse() && v.BitOp != mma.NoBitOp:
-		return kernel{}, unsupported("bit_op", "any", "nvvm.mma.sp.sync has no single-bit operation (.%s.popc)", v.BitOp)
+		return Kernel{}, unsupported("bit_op", "any", "nvvm.mma.sp.sync has no single-bit operation (.%s.popc)", v.BitOp)
 	case v.TF32 && v.AType != mma.F32:
-		return kernel{}, unsupported("tf32_enabled", "not-f32", "nvvm.mma.sync has no tf32Enabled flag: .tf32 is a multiplicand type, for f32 operands, not %s", v.AType)
+		return Kernel{}, unsupported("tf32_enabled", "not-f32", "nvvm.mma.sync has no tf32Enabled flag: .tf32 is a multiplicand type, for f32 operands, not %s", v.AType)
 	}
 	tf32 := v.TF32 && v.AType == mma.F32
 	aReg, aPer := mmaRegister(v.AType, tf32)
 	bReg, bPer := mmaRegister(v.BType, tf32 && v.BType == mma.F32)
 	cReg, cPer, err := accRegister(v.CType)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	dReg, dPer, err := accRegister(v.DType)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	na := mmaRegisters(m, k, threads, aPer, v.Sparse())
 	nb := mmaRegisters(k, n, threads, bPer, false)
@@ -159,7 +159,7 @@ func renderNVVMMMA(v mma.Value) (kernel, error) {
 	d := b.val("%s", op.returns(res))
 	e := b.val("llvm.extractvalue %s[0] : %s", d, res)
 	b.op("llvm.store %s, %%out : %s, !llvm.ptr<1>", e, dReg)
-	return kernel{Params: params, Body: b.String()}, nil
+	return Kernel{Params: params, Body: b.String()}, nil
 }
 
 // nvvmLdsmRenderer spells ldmatrix as nvvm.ldmatrix and stmatrix as
@@ -171,17 +171,17 @@ var nvvmLdsmRenderer = ldsmRenderer(renderNVVMLdmatrix, renderStmatrix22)
 // lane's registers (one i32, or a struct of them), so the value's fragment
 // must be rank 1 with the per-lane element count of its shape and matrix
 // count, as for stmatrix.
-func renderNVVMLdmatrix(v ldsm.Value) (kernel, error) {
+func renderNVVMLdmatrix(v ldsm.Value) (Kernel, error) {
 	space, ok := ldsmSpaces[v.Src]
 	switch {
 	case !ok:
-		return kernel{}, unsupported("src", "not-memory", "nvvm.ldmatrix reads through a pointer; a %s source has no spelling", v.Src)
+		return Kernel{}, unsupported("src", "not-memory", "nvvm.ldmatrix reads through a pointer; a %s source has no spelling", v.Src)
 	case v.Dst != ldsm.Register:
-		return kernel{}, unsupported("dst", "not-register", "nvvm.ldmatrix always loads into registers, not %s", v.Dst)
+		return Kernel{}, unsupported("dst", "not-register", "nvvm.ldmatrix always loads into registers, not %s", v.Dst)
 	}
 	props, err := ldStMatrixProps("nvvm.ldmatrix", v)
 	if err != nil {
-		return kernel{}, err
+		return Kernel{}, err
 	}
 	regs := max(ldsm.RegistersPerLane(v.Shape, int(v.NumMatrices)), 1)
 	res := "i32"
@@ -198,15 +198,15 @@ func renderNVVMLdmatrix(v ldsm.Value) (kernel, error) {
 		r = b.val("llvm.extractvalue %s[0] : %s", r, res)
 	}
 	b.op("llvm.store %s, %%out : i32, !llvm.ptr<1>", r)
-	return kernel{Params: "%out: !llvm.ptr<1>", Body: b.String()}, nil
+	return Kernel{Params: "%out: !llvm.ptr<1>", Body: b.String()}, nil
 }
 
 // renderNVVMWGMMAOnly spells every wgmma case as one nvvm.wgmma.mma_async,
 // the instruction itself, where the mlir oracle spells a tile the nvgpu op
 // splits as nvgpu.warpgroup.mma.
-func renderNVVMWGMMAOnly(v wg.Value) (kernel, error) {
+func renderNVVMWGMMAOnly(v wg.Value) (Kernel, error) {
 	if v.Sparse {
-		return kernel{}, unsupported("sparse", "any", "nvvm has no wgmma.mma_async.sp op")
+		return Kernel{}, unsupported("sparse", "any", "nvvm has no wgmma.mma_async.sp op")
 	}
 	return renderNVVMWGMMA(v)
 }
@@ -217,18 +217,18 @@ func renderNVVMWGMMAOnly(v wg.Value) (kernel, error) {
 // src-size as its optional i32 operand. The op has no .L2 prefetch, cache
 // hint or ignore-src, and no element types: the memrefs' strides and types
 // nvgpu checks are not its question.
-func renderNVVMCPAsync(v cpasync.Value, major int) (kernel, error) {
+func renderNVVMCPAsync(v cpasync.Value, major int) (Kernel, error) {
 	switch {
 	case v.Prefetch != cpasync.PrefetchNone:
-		return kernel{}, unsupported("prefetch", "any", "nvvm.cp.async.shared.global has no .L2::%s prefetch", v.Prefetch)
+		return Kernel{}, unsupported("prefetch", "any", "nvvm.cp.async.shared.global has no .L2::%s prefetch", v.Prefetch)
 	case v.CacheHint:
-		return kernel{}, unsupported("cache_hint", "any", "nvvm.cp.async.shared.global has no .L2::cache_hint")
+		return Kernel{}, unsupported("cache_hint", "any", "nvvm.cp.async.shared.global has no .L2::cache_hint")
 	case v.IgnoreSrc:
-		return kernel{}, unsupported("ignore_src", "any", "nvvm.cp.async.shared.global has no ignore-src predicate")
+		return Kernel{}, unsupported("ignore_src", "any", "nvvm.cp.async.shared.global has no ignore-src predicate")
 	case v.Elem != v.SrcElem:
-		return kernel{}, unsupported("src_elem", "differs", "nvvm.cp.async.shared.global copies bytes: %s to %s has no spelling", v.SrcElem, v.Elem)
+		return Kernel{}, unsupported("src_elem", "differs", "nvvm.cp.async.shared.global copies bytes: %s to %s has no spelling", v.SrcElem, v.Elem)
 	case v.DstStride != 1 || v.SrcStride != 1:
-		return kernel{}, unsupported("stride", "not-unit", "nvvm.cp.async.shared.global copies contiguous bytes: strides %d and %d have no spelling", v.DstStride, v.SrcStride)
+		return Kernel{}, unsupported("stride", "not-unit", "nvvm.cp.async.shared.global copies contiguous bytes: strides %d and %d have no spelling", v.DstStride, v.SrcStride)
 	}
 	b := newBody("      ")
 	dst := b.val("llvm.inttoptr %s : i64 to %s", b.i64(uint64(v.DstAddr)), ptrType(3))
@@ -241,7 +241,7 @@ func renderNVVMCPAsync(v cpasync.Value, major int) (kernel, error) {
 	b.op("%s", cp)
 	b.op("%s", generic("nvvm.cp.async.commit.group", false))
 	b.op("%s", generic("nvvm.cp.async.wait.group", false).prop("n = 0 : i32"))
-	return kernel{Body: b.String()}, nil
+	return Kernel{Body: b.String()}, nil
 }
 
 // cacheModifier spells a #nvvm.load_cache_modifier: MLIR up to 23 prints

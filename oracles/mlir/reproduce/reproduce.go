@@ -1,4 +1,4 @@
-package mlir
+package reproduce
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir"
+	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
 	"github.com/legalfuzz/legalfuzz/oracles/replay"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
@@ -30,7 +32,7 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 	if !ok {
 		return oracles.NotWritten(name, r.Name+"'s LLVM installation is not on this machine (legalfuzz oracles says why)")
 	}
-	o := NewRelease(r.Name, in.Major, tool.Tool{})
+	o := mlir.NewRelease(r.Name, in.Major, tool.Tool{})
 	file, args, err := o.VerifyCommand([]domain.Case{r.Case}, name)
 	if err != nil {
 		return oracles.NotWritten(name, err.Error())
@@ -48,10 +50,10 @@ func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles
 			opt + " " + strings.Join(args, " "),
 			"# what the verifier accepts is lowered, one step after another (rules \"lowering\", \"translate\", \"link\", \"llc\", \"ptxas\");",
 			"# between the first two steps the gpu.module's body is cut out of case.lowered.mlir as a plain module (repro.sh does it with awk):",
-			opt + " --pass-pipeline='" + Pipeline + "' " + name + " -o case.lowered.mlir",
+			opt + " --pass-pipeline='" + mlir.Pipeline + "' " + name + " -o case.lowered.mlir",
 			translate + " --mlir-to-llvmir case.lowered.mlir -o case.mlir.ll",
-			llc + " " + strings.Join(LLCArgs(t, "case.mlir.ll", "case.mlir.ptx"), " "),
-			"ptxas " + strings.Join(PtxasArgs(t, "case.mlir.ptx", "/dev/null"), " "),
+			llc + " " + strings.Join(mlir.LLCArgs(t, "case.mlir.ll", "case.mlir.ptx"), " "),
+			"ptxas " + strings.Join(mlir.PtxasArgs(t, "case.mlir.ptx", "/dev/null"), " "),
 		},
 	}
 }
@@ -65,7 +67,7 @@ func (Reproducer) Plan(ctx context.Context, s *replay.Script, c replay.Case) { p
 // failed or of the op.
 func (Reproducer) Filing() oracles.Filing {
 	return oracles.Filing{Input: oracles.MLIRFile, ComponentOf: componentOf, Verifier: true, StageTools: stageTools,
-		Subject: func(read func(string) string, _, _ string) string { return SubjectOp(read(oracles.MLIRFile)) }}
+		Subject: func(read func(string) string, _, _ string) string { return render.SubjectOp(read(oracles.MLIRFile)) }}
 }
 
 // PassesReproducer replays a pass judge's verdicts: the module of the
@@ -78,7 +80,7 @@ type PassesReproducer struct{ mlirText }
 // rendering) and says how the judge ran the passes.
 func (PassesReproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles.Reproduction {
 	name := r.Name
-	pr, _ := ReplayOf(name, "cse")
+	pr, _ := mlir.ReplayOf(name, "cse")
 	r.Name = pr.Release
 	rep := Reproducer{}.Reproduce(ctx, r)
 	rep.Commands = append(rep.Commands,

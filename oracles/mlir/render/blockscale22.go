@@ -1,4 +1,4 @@
-package mlir
+package render
 
 import (
 	"fmt"
@@ -20,13 +20,13 @@ func init() { wantFuncs[bs.Name] = wantsBlockScale }
 // element is stored, so the op cannot fold away. The values no instruction
 // spells are intrinsic.ScaleVec's; the unscaled kind::f8f6f4 has no
 // nvvm.mma.block_scale.
-func renderBlockScale22(v bs.Value) (kernel, error) {
+func renderBlockScale22(v bs.Value) (Kernel, error) {
 	n, err := intrinsic.ScaleVec(v)
 	if err != nil {
-		return kernel{}, unsupported("scale_vec", "no-instruction", "%v", err)
+		return Kernel{}, unsupported("scale_vec", "no-instruction", "%v", err)
 	}
 	if v.Kind == bs.F8F6F4 {
-		return kernel{}, unsupported("kind", "unscaled-f8f6f4", "MLIR 22's #nvvm.block_scale_kind has no unscaled kind::f8f6f4")
+		return Kernel{}, unsupported("kind", "unscaled-f8f6f4", "MLIR 22's #nvvm.block_scale_kind has no unscaled kind::f8f6f4")
 	}
 	const result = "!llvm.struct<(f32, f32, f32, f32)>"
 	b := newBody("      ")
@@ -48,13 +48,13 @@ func renderBlockScale22(v bs.Value) (kernel, error) {
 	b.op("llvm.store %s, %%out : f32, !llvm.ptr<1>", e)
 	params := "%a0: i32, %a1: i32, %a2: i32, %a3: i32, %b0: i32, %b1: i32, %c0: f32, %c1: f32, %c2: f32, %c3: f32, " +
 		"%scale_a: i32, %byte_id_a: i16, %thread_id_a: i16, %scale_b: i32, %byte_id_b: i16, %thread_id_b: i16, %out: !llvm.ptr<1>"
-	return kernel{Params: params, Body: b.String()}, nil
+	return Kernel{Params: params, Body: b.String()}, nil
 }
 
 // wantsBlockScale: one block-scaled mma of the op's shape, kind, scale
 // vector, types and scale-factor format, as llc 22 prints it (checked on
 // the seeds).
-func wantsBlockScale(dv domain.Value) []want {
+func wantsBlockScale(dv domain.Value) []Want {
 	v, ok := dv.(bs.Value)
 	if !ok {
 		return nil
@@ -65,5 +65,5 @@ func wantsBlockScale(dv domain.Value) []want {
 	}
 	q := fmt.Sprintf("mma.sync.aligned.%s.row.col.kind::%s.block_scale.scale_vec::%dX.f32.%s.%s.f32.%s",
 		v.Shape(), v.Kind, n, v.AType, v.BType, v.SFType)
-	return []want{{what: q, n: 1, why: "the op names one instruction", re: regexp.MustCompile(regexp.QuoteMeta(q) + ` `)}}
+	return []Want{{What: q, N: 1, Why: "the op names one instruction", RE: regexp.MustCompile(regexp.QuoteMeta(q) + ` `)}}
 }
