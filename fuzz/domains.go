@@ -10,6 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/ldsm"
 	"github.com/legalfuzz/legalfuzz/fuzz/matdesc"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
+	"github.com/legalfuzz/legalfuzz/fuzz/nvvmop"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/swizzle"
 	"github.com/legalfuzz/legalfuzz/fuzz/tmadesc"
@@ -36,6 +37,7 @@ var all = []domain.Domain{
 	schedule.Domain,
 	waitcnt.Domain,
 	waitcntasm.Domain,
+	nvvmop.Domain,
 }
 
 // Domains returns every domain.

@@ -31,6 +31,7 @@ const (
 	MLIRPasses = "mlir-passes" // MLIR's GPU passes beyond the mlir oracle's lowering, one at a time
 	LLC        = "llc"         // llc's NVPTX backend
 	AMDGPUMC   = "amdgpu-mc"   // llvm-mc's AMDGPU assembler
+	NVVMOp     = "nvvm-op"     // single NVVM ops: mlir-opt's verifier for the case's target, then mlir-translate and llc
 )
 
 // ExecPrefix starts the name of a user's verifier: exec:NAME.
@@ -71,6 +72,7 @@ var catalog = []Info{
 	{Name: MLIRNVVM, Family: "mlir-nvvm", Installed: true, Where: "mlir-opt, mlir-translate, llvm-link and llc of an LLVM installation (22 or later), given the nvvm ops directly"},
 	{Name: MLIRPasses, Family: "mlir-passes", Installed: true, Sampled: true, Where: "mlir-opt of an LLVM installation"},
 	{Name: LLC, Family: "llc", Installed: true, Where: "llc of an LLVM installation"},
+	{Name: NVVMOp, Family: "nvvm-op", Installed: true, Where: "mlir-opt, mlir-translate and llc of an LLVM installation with its NVVM TableGen sources (make oracles keeps them for 22, 23 and trunk)"},
 	{Name: AMDGPUMC, Family: "llvm-mc", Installed: true, Where: "llvm-mc of an LLVM installation; gfx9-gfx12 as -mcpu=help lists them"},
 	{Name: CUDADriver, Family: "cuda", Where: "the CUDA driver on a GPU machine", GPU: true},
 	{Name: CUDAJIT, Family: "cuda", Where: "the CUDA driver's JIT on a GPU machine", GPU: true},

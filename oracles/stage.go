@@ -29,7 +29,9 @@ const (
 	// same installation's lowering refused it in its own words: the
 	// verifier lets through what its own lowering cannot handle, a bug of
 	// the verifier whatever the spec says of the case. The stage names the
-	// pass.
+	// pass (MLIR's chain), or the later tool of the same installation that
+	// refused what the verifier accepted (the nvvm-op judges: translate,
+	// llc).
 	PassRefused Fault = "pass-refused"
 	// Dropped: the chain emitted code without the instruction the op asked
 	// for, or with fewer or smaller ones: work silently lost.

@@ -232,6 +232,16 @@ var policies = []Policy{
 				Why: "MLIR's verifier sees memref strides that PTX never spells, and passes srcElements at run time where the PTX rendering spells an immediate"},
 			Expectation{Oracles: []string{oracles.LLC}, Rules: []string{"ptxisa.cpasync.src-size"},
 				Why: "src-size is a register operand of the intrinsic; llc cannot bound it"})},
+	// nvvmop: the PTX ISA says nothing of a single NVVM op beyond its
+	// target (what each op requires is its installation's to say), so its
+	// judges are watched for their own failures: a crash or a hang is a
+	// finding, and so is what mlir-opt's verifier accepts for the case's
+	// target and the same installation's mlir-translate or llc then
+	// refuses (llc's "Cannot select: intrinsic ...": the verifier lets
+	// through what its backend cannot compile; the judge's Error verdict,
+	// rule translate/pass-refused or llc/pass-refused, too permissive). A
+	// verifier's refusal is its answer, compared with nothing.
+	{Domain: "nvvmop", Pairs: []Pair{{oracles.SpecPTXISA, oracles.NVVMOp, OnCrash}}},
 }
 
 // The pass judges watch every domain their installation's mlir oracle

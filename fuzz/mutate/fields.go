@@ -7,7 +7,10 @@
 // of its arrays and nested structs, and its target.Target as one unit. The
 // interesting values of a leaf are those its field takes across the domain's
 // seeds (the seeds hold every rule's boundary values), their neighbours, and
-// the type's special values. An enumeration's size is its Enum method's; a
+// the type's special values. A value whose other fields are names and
+// spellings (nvvmop: an op as its installation spells it) is mutated in
+// its target alone, and generated also from the decoding of random bytes.
+// An enumeration's size is its Enum method's; a
 // domain described by package desc gives its fields' ranges too. Every
 // produced value is normalized by the domain's own decoder, so mutation
 // never needs to know a domain's rules.
@@ -88,8 +91,8 @@ func Describe(d domain.Domain) (*Fields, error) {
 	f.walk(typ, "", nil)
 	f.describe()
 	f.group()
-	if len(f.groups) == 0 {
-		return nil, fmt.Errorf("mutate: domain %s: value type %s has no number or boolean fields", d.Name, typ)
+	if len(f.groups) == 0 && f.targetLeaf() == nil {
+		return nil, fmt.Errorf("mutate: domain %s: value type %s has no number, boolean or target fields", d.Name, typ)
 	}
 	for _, s := range seeds {
 		if reflect.TypeOf(s) != typ {

@@ -143,6 +143,11 @@ func (f *Fields) apply(p reflect.Value, donors []domain.Value, rnd *rand.Rand) O
 			return Splice
 		}
 	}
+	if len(f.groups) == 0 {
+		l := f.targetLeaf() // Describe keeps only values with one or the other
+		l.at(p).Set(reflect.ValueOf(f.newTarget(l.at(p).Interface().(target.Target), rnd)))
+		return Target
+	}
 	if op == Target || op == Splice {
 		op = Boundary // nothing to splice from, or no target: still change a field
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/opsurface"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
-	"github.com/legalfuzz/legalfuzz/internal/clip"
 )
 
 // Name is the domain's name.
@@ -193,35 +192,13 @@ func (v Value) MarshalJSON() ([]byte, error) {
 // ParseJSON parses the strict JSON form: "op" is required, every type and
 // attribute value is written as the generic form writes it, "segments"
 // (for an op with AttrSizedOperandSegments) add up to the operands, and
-// the target defaults to sm_90 at its first PTX ISA version. Whether the
-// op and its spellings exist is the installation's to say: a case names
-// the op on every installation alike.
+// the target defaults to sm_90 at its first PTX ISA version (Check says
+// the rest). Whether the op and its spellings exist is the installation's
+// to say: a case names the op on every installation alike.
 func ParseJSON(data []byte) (Value, error) {
 	var j valueJSON
 	if err := domain.DecodeStrict(data, &j); err != nil {
 		return Value{}, err
-	}
-	if !strings.HasPrefix(j.Op, "nvvm.") || strings.ContainsAny(j.Op, "\" \n") {
-		return Value{}, fmt.Errorf("field \"op\": %q is not an NVVM op name", clip.To(j.Op, 64))
-	}
-	for field, list := range map[string][]string{"operands": j.Operands, "results": j.Results} {
-		for i, t := range list {
-			if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\n") {
-				return Value{}, fmt.Errorf("field %q: entry %d: %q is not a type", field, i, clip.To(t, 64))
-			}
-		}
-	}
-	if j.Segments != nil {
-		sum := 0
-		for _, n := range j.Segments {
-			if n < 0 {
-				return Value{}, fmt.Errorf("field \"segments\": %v has a negative size", j.Segments)
-			}
-			sum += n
-		}
-		if sum != len(j.Operands) {
-			return Value{}, fmt.Errorf("field \"segments\": %v add up to %d, not the %d operands", j.Segments, sum, len(j.Operands))
-		}
 	}
 	t, err := j.FromJSON(defaultArch)
 	if err != nil {
@@ -229,11 +206,11 @@ func ParseJSON(data []byte) (Value, error) {
 	}
 	v := Value{Op: j.Op, Operands: j.Operands, Segments: j.Segments, Results: j.Results, Arch: t}
 	for name, value := range j.Attrs {
-		if name == "" || strings.ContainsAny(name, " =\n") || strings.TrimSpace(value) == "" {
-			return Value{}, fmt.Errorf("field \"attrs\": %q = %q is not an attribute", clip.To(name, 64), clip.To(value, 64))
-		}
 		v.Attrs = append(v.Attrs, Attr{Name: name, Value: value})
 	}
 	slices.SortFunc(v.Attrs, func(a, b Attr) int { return strings.Compare(a.Name, b.Name) })
+	if err := v.Check(); err != nil {
+		return Value{}, err
+	}
 	return v, nil
 }

@@ -24,7 +24,7 @@ const MaxLines = 4000
 // package fails the test until it is classified here.
 var kinds = map[string]string{
 	"algo": family, "amdgpu": family, "cuda": family, "exec": family,
-	"llvm": family, "mlir": family, "ptxas": family,
+	"llvm": family, "mlir": family, "nvvmop": family, "ptxas": family,
 
 	"": shared, "batch": shared, "diag": shared, "emitted": shared,
 	"intrinsic": shared, "ptx": shared, "replay": shared, "spec": shared, "surface": shared,

@@ -18,6 +18,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/llvm"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir/reproduce"
+	"github.com/legalfuzz/legalfuzz/oracles/nvvmop"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas/sass"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
@@ -119,6 +120,7 @@ func (f *Found) addToolchains(ctx context.Context, opts Options) error {
 			func() (oracles.Oracle, oracles.Status) { return tool(mlir.DiscoverPasses(ctx, in)) },
 			func() (oracles.Oracle, oracles.Status) { return tool(llvm.Discover(ctx, in)) },
 			func() (oracles.Oracle, oracles.Status) { return tool(amdgpu.Discover(ctx, in)) },
+			func() (oracles.Oracle, oracles.Status) { return tool(nvvmop.Discover(ctx, in)) },
 		} {
 			o, st := found()
 			st.ReplayOnly = replayOnly
@@ -129,7 +131,7 @@ func (f *Found) addToolchains(ctx context.Context, opts Options) error {
 		}
 	}
 	if len(ins) == 0 {
-		for _, base := range []string{oracles.MLIR, oracles.MLIRNVVM, oracles.MLIRPasses, oracles.LLC, oracles.AMDGPUMC} {
+		for _, base := range []string{oracles.MLIR, oracles.MLIRNVVM, oracles.MLIRPasses, oracles.LLC, oracles.AMDGPUMC, oracles.NVVMOp} {
 			f.add(nil, oracles.Status{Name: oracles.Installed(base, "*"), Reason: "no LLVM installation found",
 				Install: "make oracles, or --toolchain DIR naming an LLVM build"})
 		}
@@ -190,6 +192,7 @@ var reproducers = map[string]oracles.Reproducer{
 	"mlir-passes": reproduce.PassesReproducer{},
 	"llc":         llvm.Reproducer{},
 	"llvm-mc":     amdgpu.Reproducer{},
+	"nvvm-op":     nvvmop.Reproducer{},
 	"cuda":        cuda.Reproducer{},
 	"gpu":         cuda.GPUReproducer{},
 }

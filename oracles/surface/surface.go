@@ -52,6 +52,16 @@ var ErrNoSources = errors.New("no TableGen sources (make oracles installs them b
 // Include is the installation's include folder: beside its bin/.
 func Include(in toolchain.Installation) string { return filepath.Join(filepath.Dir(in.Dir), "include") }
 
+// Has reports whether the installation has the source's TableGen sources:
+// its .td file and llvm-tblgen (a cached dump aside, Read needs both).
+func Has(in toolchain.Installation, src Source) bool {
+	if _, err := os.Stat(filepath.Join(Include(in), src.File)); err != nil {
+		return false
+	}
+	_, err := os.Stat(in.Path(Tool))
+	return err == nil
+}
+
 // Read returns the installation's surface of the source's dialect, from
 // the cache when an earlier process dumped the same sources.
 func Read(ctx context.Context, in toolchain.Installation, src Source) (opsurface.Surface, error) {
