@@ -169,7 +169,7 @@ func (c *Coordinator) Resumed() bool { return c.resumed }
 // withDefaults fills the zero fields of a campaign config.
 func withDefaults(cfg store.CampaignConfig) store.CampaignConfig {
 	if len(cfg.Domains) == 0 {
-		for _, d := range fuzz.Domains() {
+		for _, d := range fuzz.Campaigned() {
 			cfg.Domains = append(cfg.Domains, d.Name)
 		}
 	}

@@ -86,7 +86,7 @@ func (o *campaignOptions) register(cmd *cobra.Command, defaultWorkers int) {
 	f := cmd.Flags()
 	o.nats.register(f)
 	f.DurationVar(&o.duration, "duration", 60*time.Second, "generation time; judging what was generated continues after it")
-	f.StringSliceVar(&o.domains, "domains", nil, "domains to fuzz (default: all)")
+	f.StringSliceVar(&o.domains, "domains", nil, "domains to fuzz (default: every domain but nvvmop, which is opted into by naming it)")
 	f.StringSliceVar(&o.oracles, "oracles", nil, "oracles to ask (default: every available one)")
 	f.StringVar(&o.out, "out", "legalfuzz-out", "campaign folder: db, embedded NATS data, fuzz work")
 	f.StringVar(&o.db, "db", "", "bbolt store (default: OUT/legalfuzz.db)")
