@@ -48,30 +48,10 @@ func (p pace) marks(oracle string) (low, high int) {
 	return lowBatches * p.size, highBatches * p.size
 }
 
-// full reports whether the oracle's queue holds its high mark, or more
-// than it can judge by --duration at the pace it has kept: what is queued
-// then is the drain. (A 60 s campaign left mlir@trunk 1,522 cases, 49 s of
-// its work, at --duration; its queue at the high mark was that deep from
-// the first seconds.) The oracle stays busy: its queue is topped up as it
-// judges, to what the time left holds.
+// full reports whether the oracle's queue holds its high mark.
 func (p pace) full(oracle string) bool {
 	_, high := p.marks(oracle)
-	b := backlog(p.camp, oracle)
-	return b >= high || p.pastDuration(oracle, b)
-}
-
-// pastDuration reports whether n cases would take the oracle past
-// --duration at its pace so far (cases judged per second of generation);
-// never before it has judged two batches in ten seconds, when its pace is
-// not known yet.
-func (p pace) pastDuration(oracle string, n int) bool {
-	o := p.camp.Stats.Oracles[oracle]
-	spent, duration := p.camp.Elapsed, p.camp.Config.Duration
-	if o == nil || o.Judged < 2*p.camp.Config.BatchSize || spent < 10*time.Second || duration <= spent {
-		return false
-	}
-	perSecond := float64(o.Judged) / spent.Seconds()
-	return float64(n) > perSecond*(duration-spent).Seconds()
+	return backlog(p.camp, oracle) >= high
 }
 
 // roomForEvery reports whether every judge of the domain, sampled ones
