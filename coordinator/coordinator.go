@@ -166,13 +166,9 @@ func loadOrCreate(opts Options) (c store.Campaign, resumed bool, err error) {
 // or named, rather than started.
 func (c *Coordinator) Resumed() bool { return c.resumed }
 
-// defaultBatch is the batch size of a campaign that names none: 256, and
-// 128 for one shorter than four minutes, whose slow judges' queues (six
-// batches at the pacing's high mark) must drain within it: with 256 a 60 s
-// `make campaign` queued mlir@trunk about 50 s of work in its first
-// seconds and drained 49 s after its minute (2 min 21 s to exit); with 128
-// the drain took 25 s (1 min 55 s), with 64 16 s but mlir@trunk judged
-// 10 cases a second of wall, against 13 with 128 and 18.5 with 256.
+// defaultBatch is the batch size of a campaign that names none: 128 below
+// four minutes, so that a slow judge's first fill (six batches at the high
+// mark) drains within it (docs/generation.md), else 256.
 func defaultBatch(d time.Duration) int {
 	if d < 4*time.Minute {
 		return 128

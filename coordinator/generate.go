@@ -304,7 +304,7 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 	var recs []store.CaseRecord
 	var next *store.Sweep
 	if p.roomForEvery(dom) {
-		recs, next = c.gen.sweep.Rows(dom, camp.ID, c.sweepRows(camp, dom, p.size), now)
+		recs, next = c.gen.sweep.Rows(dom, camp.ID, c.gen.sweep.Share(camp, dom, p.size), now)
 	}
 	recs = append(recs, c.gen.batch(dom, camp.ID, p.size-len(recs), now)...)
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {

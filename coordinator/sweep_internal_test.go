@@ -21,10 +21,10 @@ func TestSweepCatchesUp(t *testing.T) {
 	camp := func(spent float64) store.Campaign {
 		return store.Campaign{Config: store.CampaignConfig{Duration: time.Hour}, Elapsed: time.Duration(spent * float64(time.Hour))}
 	}
-	if got := c.sweepRows(camp(share/2), "kindword", 64); got != 32 {
+	if got := c.gen.sweep.Share(camp(share/2), "kindword", 64); got != 32 {
 		t.Errorf("ahead of the clock: %d rows of 64, want 32", got)
 	}
-	if got := c.sweepRows(camp(share*2), "kindword", 64); got != 48 {
+	if got := c.gen.sweep.Share(camp(share*2), "kindword", 64); got != 48 {
 		t.Errorf("behind the clock: %d rows of 64, want 48", got)
 	}
 }

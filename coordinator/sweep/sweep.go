@@ -80,6 +80,19 @@ func (w *Sweeper) Advanced(sw *store.Sweep) {
 	w.sweeps[sw.Domain] = sw
 }
 
+// Share is how many cases of a structured batch of size cases the
+// domain's sweep takes until it is done: half, and three quarters while it
+// is behind the campaign's clock (a smaller share of its rows added than
+// of the duration spent). The sweep runs beside mutation from a campaign's
+// first batch, so a short campaign mutates too, and a night completes
+// every domain's sweep early in it.
+func (w *Sweeper) Share(camp store.Campaign, dom string, size int) int {
+	if w.Progress(dom) < float64(camp.Elapsed)/float64(max(camp.Config.Duration, 1)) {
+		return max(size*3/4, 1)
+	}
+	return max(size/2, 1)
+}
+
 // Progress is the share of the domain's lattice rows added so far: 0 for
 // a sweep not begun on today's lattice, 1 for a domain without one.
 func (w *Sweeper) Progress(dom string) float64 {
