@@ -165,18 +165,22 @@ func TestSampledJudgeNeverPaces(t *testing.T) {
 	}
 }
 
-// TestReleaseSamplesBesideMain: the newest release's oracle, narrowed to
-// one case in four beside main's, judges only mutated cases of its sample
-// in a domain main judges too whose sweep is done, and in a domain whose
-// sweep goes on only the sweep's rows, every one; main judges every case.
+// TestReleaseSamplesBesideMain: the newest release's oracles, narrowed to
+// one case in four beside main's, judge the sweep's rows and seeds while a
+// domain they judge still sweeps, and only then mutated cases of their
+// sample: mlir@23, which judges kindword alone (swept already), judges its
+// sample of kindword's mutation; llc@23, which judges ldsm too (sweeping
+// all the campaign), judges ldsm's rows, every one, and no mutated case of
+// either domain. Main judges every case.
 func TestReleaseSamplesBesideMain(t *testing.T) {
 	_, nc := queuetest.Embedded(t)
 	db := storetest.Open(t, "")
 	const n = 4
 	var mu sync.Mutex
-	byDomain := map[string][]string{}
+	byDomain, kindwordOnly := map[string][]string{}, []string{}
 	spec := testoracle.New(testoracle.Config{Name: "fast", Domains: []string{"kindword", "ldsm"}})
 	trunk := testoracle.New(testoracle.Config{Name: "llc@trunk", Domains: []string{"kindword"}})
+	mlirTrunk := testoracle.New(testoracle.Config{Name: "mlir@trunk", Domains: []string{"kindword"}})
 	var early []string // cases marked before, whose job for the release came before its mark
 	// 40 ms a batch: ldsm's sweep is not done in the campaign's 2 s.
 	release := testoracle.New(testoracle.Config{Name: "llc@23", Domains: []string{"kindword", "ldsm"}, Sampled: true, SampleOneIn: n, Latency: 40 * time.Millisecond,
@@ -190,6 +194,14 @@ func TestReleaseSamplesBesideMain(t *testing.T) {
 				}
 			}
 		}})
+	swept := testoracle.New(testoracle.Config{Name: "mlir@23", Domains: []string{"kindword"}, Sampled: true, SampleOneIn: n,
+		OnJudge: func(batch []domain.Case) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, c := range batch {
+				kindwordOnly = append(kindwordOnly, c.ID)
+			}
+		}})
 	kl, err := lattice.For(kindword.Domain)
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +210,7 @@ func TestReleaseSamplesBesideMain(t *testing.T) {
 	if err := db.PutSweep(done); err != nil {
 		t.Fatal(err)
 	}
-	ctx := runWorker(t, nc, spec, trunk, release)
+	ctx := runWorker(t, nc, spec, trunk, mlirTrunk, release, swept)
 	coord, err := coordinator.New(coordinator.Options{Store: db, Conn: nc, WaitWorkers: 10 * time.Second,
 		Config: store.CampaignConfig{Domains: []string{"kindword", "ldsm"}, Duration: 2 * time.Second, BatchSize: 8,
 			Generator: coordinator.GenStructured}})
@@ -215,22 +227,36 @@ func TestReleaseSamplesBesideMain(t *testing.T) {
 	if kw == nil || camp.Stats.Oracles["llc@trunk"].Judged != kw.Cases {
 		t.Fatalf("trunk judged %+v of kindword's %+v cases; want every one", camp.Stats.Oracles["llc@trunk"], kw)
 	}
+	isSeed := map[string]bool{}
+	for _, v := range kindword.Domain.Seeds() {
+		isSeed[domain.ID("kindword", v.Encode())] = true
+	}
 	judged := map[string]bool{}
-	for _, id := range byDomain["kindword"] {
+	for _, id := range kindwordOnly {
 		judged[id] = true
-		if !oracles.InSample(id, n) {
-			t.Errorf("the release judged mutated kindword case %s, outside its sample", id)
+		if !oracles.InSample(id, n) && !isSeed[id] {
+			t.Errorf("mlir@23 judged mutated kindword case %s, outside its sample", id)
 		}
 	}
 	if got := len(judged); got == 0 || got > kw.Cases/2 {
-		t.Errorf("the release judged %d of %d mutated kindword cases; want about one in %d", got, kw.Cases, n)
+		t.Errorf("mlir@23 judged %d of %d kindword cases; want about one in %d", got, kw.Cases, n)
 	}
-	swept := sweptCases(t, db, "ldsm")
-	if len(swept) == 0 {
+	var mutatedKindword []string
+	for _, id := range byDomain["kindword"] {
+		if !isSeed[id] {
+			mutatedKindword = append(mutatedKindword, id)
+		}
+	}
+	// Stranded cases go to every judge: a loaded run saw 4 such of 84.
+	if len(mutatedKindword) > len(judged)/10+2 {
+		t.Errorf("llc@23 judged %d mutated kindword cases while ldsm's sweep goes on: its time is the sweep's", len(mutatedKindword))
+	}
+	rows := sweptCases(t, db, "ldsm")
+	if len(rows) == 0 {
 		t.Fatal("no ldsm case came from the lattice sweep")
 	}
 	for _, v := range ldsm.Domain.Seeds() {
-		swept[domain.ID("ldsm", v.Encode())] = true // seeds go to every judge too
+		rows[domain.ID("ldsm", v.Encode())] = true // seeds go to every judge too
 	}
 	// A case two producers store at once goes to every judge (enqueue's
 	// stranded cases): a loaded run saw 4 such of 84; before the sweep
@@ -239,7 +265,7 @@ func TestReleaseSamplesBesideMain(t *testing.T) {
 	var mutated []string
 	for _, id := range byDomain["ldsm"] {
 		ldsmJudged[id] = true
-		if !swept[id] {
+		if !rows[id] {
 			mutated = append(mutated, id)
 		}
 	}

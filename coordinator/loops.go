@@ -464,7 +464,7 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		every, rest := splitEvery(rs)
 		for _, o := range all {
 			mine := slices.DeleteFunc(slices.Clone(every), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
-			mine = append(mine, c.sample(camp, o, all, c.offered(p, o, dom, rest, stranded))...)
+			mine = append(mine, c.sample(camp, o, all, c.offered(p, o, rest, stranded))...)
 			if len(mine) == 0 {
 				continue
 			}
@@ -500,17 +500,19 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 // offered is the part of the cases not every judge judges that the oracle
 // is offered (its sample is taken of them after): all of them for a judge
 // that paces generation, and for stranded cases; for a sampled judge none
-// while its backlog is at the pacing bound, and while the domain's lattice
-// sweep goes on only the seeds, so that its time goes to the rows it must
-// judge all of (taking mutation's cases too, the slow judges were full of
-// them, and an 8-minute campaign never began the sweep of two domains).
-func (c *Coordinator) offered(p pace, oracle, dom string, recs []store.CaseRecord, stranded bool) []store.CaseRecord {
+// while its backlog is at the pacing bound, and while the lattice sweep of
+// any domain it judges goes on only the seeds, so that its time goes to the
+// rows it must judge all of. (Taking mutation's cases too, the slow judges
+// were full of them, and an 8-minute campaign never began the sweep of two
+// domains; taking those of domains swept already, one queue for all its
+// domains stayed full of them, and a 30-minute one never began matdesc's.)
+func (c *Coordinator) offered(p pace, oracle string, recs []store.CaseRecord, stranded bool) []store.CaseRecord {
 	switch {
 	case stranded || !c.sampled(oracle):
 		return recs
 	case p.full(oracle):
 		return nil
-	case c.sweeping(dom):
+	case c.sweepingFor(oracle):
 		return slices.DeleteFunc(slices.Clone(recs), func(r store.CaseRecord) bool { return r.Source != store.SeedSource })
 	}
 	return recs
