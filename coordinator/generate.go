@@ -2,18 +2,11 @@ package coordinator
 
 import (
 	"context"
-	"math/rand/v2"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
-	"github.com/legalfuzz/legalfuzz/coordinator/sweep"
-	"github.com/legalfuzz/legalfuzz/fuzz"
-	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/fuzz/mutate"
-	"github.com/legalfuzz/legalfuzz/fuzz/target"
+	"github.com/legalfuzz/legalfuzz/coordinator/structured"
 )
 
 // Generators a campaign can run (CampaignConfig.Generator).
@@ -36,205 +29,6 @@ func structuredOn(cfg store.CampaignConfig) bool {
 // fuzzOn reports whether the campaign schedules fuzz slices.
 func fuzzOn(cfg store.CampaignConfig) bool {
 	return cfg.Generator != GenStructured && cfg.Generator != GenNone
-}
-
-// generator is the structured generator's state: the field description of
-// each domain and the campaign corpus it mutates, indexed by domain.
-type generator struct {
-	mu       sync.Mutex
-	fields   map[string]*mutate.Fields
-	corpus   map[string][]parent
-	reach    map[string]*reach // domain -> what its corpus values reached
-	counts   map[string]int    // feature -> cases that showed it
-	counted  time.Time         // when counts were last read from the store
-	rng      *rand.Rand
-	disabled map[string]string // domain -> why it cannot be generated
-	sweep    *sweep.Sweeper    // each domain's lattice sweep, beside mutation
-}
-
-// parent is one corpus value with what makes it worth mutating.
-type parent struct {
-	value        domain.Value
-	features     []string
-	disagreement bool
-}
-
-// newGenerator describes the campaign's domains; a domain that cannot be
-// described is left to the other generators, with the reason logged once.
-func newGenerator(domains []string, seed int64) *generator {
-	g := &generator{fields: map[string]*mutate.Fields{}, corpus: map[string][]parent{}, reach: map[string]*reach{}, counts: map[string]int{},
-		rng: rand.New(rand.NewPCG(uint64(seed), 2)), disabled: map[string]string{}, sweep: sweep.New()}
-	for _, name := range domains {
-		d, ok := fuzz.Lookup(name)
-		if !ok {
-			g.disabled[name] = "unknown domain"
-			continue
-		}
-		f, err := mutate.Describe(d)
-		if err != nil {
-			g.disabled[name] = err.Error()
-			continue
-		}
-		g.fields[name] = f
-	}
-	return g
-}
-
-// add indexes corpus entries; entries that no longer decode are skipped.
-func (g *generator) add(entries []store.CorpusEntry) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, e := range entries {
-		f := g.fields[e.Domain]
-		if f == nil {
-			continue
-		}
-		v, err := f.Domain().Decode(e.Data)
-		if err != nil {
-			continue
-		}
-		p := parent{value: v, features: e.Features, disagreement: e.Disagreement}
-		g.corpus[e.Domain] = append(g.corpus[e.Domain], p)
-		if g.reach[e.Domain] == nil {
-			g.reach[e.Domain] = newReach()
-		}
-		g.reach[e.Domain].add(p)
-	}
-}
-
-// setCounts replaces the feature counts that rarity is judged by.
-func (g *generator) setCounts(feats map[string]store.Feature, now time.Time) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	clear(g.counts)
-	for name, f := range feats {
-		g.counts[name] = f.Cases
-	}
-	g.counted = now
-}
-
-// stale reports whether the feature counts are older than ten seconds:
-// rarity shifts slowly, and reading every count per batch would cost more
-// than it steers.
-func (g *generator) stale(now time.Time) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return now.Sub(g.counted) > 10*time.Second
-}
-
-// batch makes n new values of one domain as case records: one in five from
-// the seeds' description afresh, the rest mutated from a corpus parent.
-func (g *generator) batch(dom, campaign string, n int, now time.Time) []store.CaseRecord {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	f := g.fields[dom]
-	if f == nil {
-		return nil
-	}
-	recs := make([]store.CaseRecord, 0, n)
-	for range n {
-		v, ops, err := g.one(f, dom)
-		if err != nil {
-			continue
-		}
-		canon := v.Encode()
-		recs = append(recs, store.CaseRecord{ID: domain.ID(dom, canon), Domain: dom, Data: canon,
-			Campaign: campaign, Source: "gen:" + joinOps(ops), Seen: now})
-	}
-	return recs
-}
-
-// one makes one value: mutated from a parent, or generated afresh when the
-// domain has no corpus yet (and one time in five, so the seeds' own
-// neighbourhoods keep being explored). One time in reachShare the parent
-// is one a starved oracle of the domain judged (starvedPool), so its
-// mutations stay where that tool has a spelling.
-func (g *generator) one(f *mutate.Fields, dom string) (domain.Value, []mutate.Op, error) {
-	pool := g.corpus[dom]
-	if len(pool) == 0 || g.rng.IntN(5) == 0 {
-		return f.Generate(g.rng)
-	}
-	p := g.pick(g.maybeStarved(dom))
-	donors := f.Domain().Seeds()
-	for range 2 {
-		donors = append(donors, pool[g.rng.IntN(len(pool))].value)
-	}
-	return f.Mutate(p.value, donors, g.rng)
-}
-
-// maybeStarved is the pool a parent is drawn from: one time in reachShare
-// the corpus values a starved oracle of the domain judged (reach.starved),
-// else the domain's whole corpus.
-func (g *generator) maybeStarved(dom string) []parent {
-	r := g.reach[dom]
-	if r == nil || g.rng.IntN(reachShare) != 0 {
-		return g.corpus[dom]
-	}
-	if o := r.starved(g.rng); o != "" {
-		return r.pools[o]
-	}
-	return g.corpus[dom]
-}
-
-// pick draws a parent by a tournament of four: the one whose features are
-// rarest wins, and a case in a disagreement counts four times, so mutation
-// favours rare behaviour and the neighbourhood of findings.
-func (g *generator) pick(pool []parent) parent {
-	best, bestW := pool[0], -1.0
-	for range 4 {
-		p := pool[g.rng.IntN(len(pool))]
-		if w := g.worth(p); w > bestW {
-			best, bestW = p, w
-		}
-	}
-	return best
-}
-
-func (g *generator) worth(p parent) float64 {
-	w := 0.01
-	for _, f := range p.features {
-		w += 1 / float64(max(g.counts[f], 1))
-	}
-	if p.disagreement {
-		w *= 4
-	}
-	if belowFirstPTX(p.value) {
-		w /= belowFirstPenalty
-	}
-	return w
-}
-
-// belowFirstPenalty divides the worth of a parent whose PTX ISA version is
-// below its architecture's first. Only spec/ptxisa and ptxas judge such a
-// case (every LLVM release refuses or rewrites the target), one rule
-// decides it, and most of its children keep the target: with the Target
-// mutation's share of such pairs, they took a fifth to a quarter of every
-// domain's cases in an 8-minute campaign (the render coverage's
-// "ptx=below-arch-first"); TestFewCasesBelowFirstPTX keeps them under 12%.
-// The Target mutation still makes them, so the rule keeps its cases.
-const belowFirstPenalty = 8
-
-// belowFirstPTX reports whether a value names a PTX ISA version below its
-// architecture's first.
-func belowFirstPTX(v domain.Value) bool {
-	t := v.Target()
-	return t.PTX < target.MinPTX(t.Arch)
-}
-
-func joinOps(ops []mutate.Op) string {
-	s := make([]string, len(ops))
-	for i, o := range ops {
-		s[i] = string(o)
-	}
-	return strings.Join(s, "+")
-}
-
-// GenWeight is a domain's share of structured generation: 1 plus its new
-// features and ten times its new buckets per thousand cases generated, so
-// domains whose cases still show the judges something new get more.
-func GenWeight(s store.DomainStats) float64 {
-	cost := max(float64(s.Generated), 1000) / 1000
-	return 1 + (float64(s.Features)+10*float64(s.NewBuckets))/cost
 }
 
 // generateLoop keeps each wanted oracle's queue topped up while the
@@ -270,8 +64,8 @@ func (c *Coordinator) loadCorpus() error {
 	if err != nil {
 		return err
 	}
-	c.gen.add(entries)
-	if err := c.gen.sweep.Load(c.opts.Store); err != nil {
+	c.gen.Add(entries)
+	if err := c.gen.Sweep.Load(c.opts.Store); err != nil {
 		return err
 	}
 	return c.refreshCounts()
@@ -282,7 +76,7 @@ func (c *Coordinator) refreshCounts() error {
 	if err != nil {
 		return err
 	}
-	c.gen.setCounts(feats, time.Now())
+	c.gen.SetCounts(feats, time.Now())
 	return nil
 }
 
@@ -294,7 +88,7 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 	if dom == "" {
 		return false, nil
 	}
-	if c.gen.stale(time.Now()) {
+	if c.gen.Stale(time.Now()) {
 		if err := c.refreshCounts(); err != nil {
 			return false, err
 		}
@@ -304,9 +98,9 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 	var recs []store.CaseRecord
 	var next *store.Sweep
 	if p.roomForEvery(dom) {
-		recs, next = c.gen.sweep.Rows(dom, camp.ID, c.gen.sweep.Share(camp, dom, p.size), now)
+		recs, next = c.gen.Sweep.Rows(dom, camp.ID, c.gen.Sweep.Share(camp, dom, p.size), now)
 	}
-	recs = append(recs, c.gen.batch(dom, camp.ID, p.size-len(recs), now)...)
+	recs = append(recs, c.gen.Batch(dom, camp.ID, p.size-len(recs), now)...)
 	if err := c.update(func(camp *store.Campaign) { camp.Domain(dom).Generated += len(recs) }); err != nil {
 		return false, err
 	}
@@ -316,13 +110,13 @@ func (c *Coordinator) generate(ctx context.Context) (bool, error) {
 	if next == nil {
 		return true, nil
 	}
-	c.gen.sweep.Advanced(next)
+	c.gen.Sweep.Advanced(next)
 	return true, c.opts.Store.PutSweep(*next)
 }
 
 // pickGenDomain picks the domain to generate for: among those the most
 // starved hungry oracle judges and whose oracles all have room, a domain
-// never generated yet first, else by GenWeight. Empty: nothing to do.
+// never generated yet first, else by structured.Weight. Empty: nothing to do.
 // Sampled judges pace nothing: they get the cases they have room for. The
 // most starved oracle is the one whose queue is the smallest share of its
 // low mark.
@@ -331,7 +125,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 	hungry, least := "", 1.0
 	byDomain := map[string][]string{}
 	for _, d := range camp.Config.Domains {
-		if c.gen.fields[d] == nil {
+		if !c.gen.Describes(d) {
 			continue
 		}
 		byDomain[d] = slices.DeleteFunc(c.oraclesFor(d), c.sampled)
@@ -356,7 +150,7 @@ func (c *Coordinator) pickGenDomain(camp store.Campaign) string {
 
 // drawDomain draws from domains: one never generated first, then one
 // whose lattice sweep is not done (a night judges every pair first), the
-// least advanced most often, else by GenWeight.
+// least advanced most often, else by structured.Weight.
 func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 	weights := make([]float64, len(domains))
 	for i, d := range domains {
@@ -364,16 +158,16 @@ func (c *Coordinator) drawDomain(camp store.Campaign, domains []string) string {
 		if p := camp.Stats.Domains[d]; p != nil {
 			s = *p
 		}
-		weights[i] = GenWeight(s)
+		weights[i] = structured.Weight(s)
 		switch {
 		case s.Generated == 0:
 			weights[i] = 1e9 // every domain is generated for at once
-		case c.gen.sweep.Sweeping(d):
+		case c.gen.Sweep.Sweeping(d):
 			// The sweep with the fewest rows added first: a sweep's first
 			// rows hold the most pairs, and drawn alike, an 8-minute
 			// campaign on a loaded machine added most of two sweeps'
 			// rows and none of five others'.
-			weights[i] = 1e3 + 1e6*(1-c.gen.sweep.Progress(d))
+			weights[i] = 1e3 + 1e6*(1-c.gen.Sweep.Progress(d))
 		}
 	}
 	return c.draw(domains, weights)

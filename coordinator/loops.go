@@ -207,7 +207,7 @@ func (c *Coordinator) committed(commits []store.Commit, outs []store.CommitResul
 	c.metrics.observe(commits, outs)
 	for _, out := range outs {
 		if c.gen != nil {
-			c.gen.add(out.NewCorpus)
+			c.gen.Add(out.NewCorpus)
 		}
 		for _, b := range out.NewBuckets {
 			c.log.Info("new bucket", "bucket", b.Key, "title", b.Title)
@@ -458,13 +458,14 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 		recs        []store.CaseRecord
 	}
 	var plan []jobs
+	sweepJudges := c.sweepJudges()
 	added, marked := map[string][]string{}, map[string][]string{}
 	for dom, rs := range byDomain {
 		all := c.oraclesFor(dom)
 		every, rest := splitEvery(rs)
 		for _, o := range all {
 			mine := slices.DeleteFunc(slices.Clone(every), func(r store.CaseRecord) bool { return slices.Contains(r.Enqueued, o) })
-			mine = append(mine, c.sample(camp, o, all, c.offered(p, o, rest, stranded))...)
+			mine = append(mine, c.sample(camp, o, all, c.offered(p, o, rest, stranded, sweepJudges[o]))...)
 			if len(mine) == 0 {
 				continue
 			}
@@ -506,13 +507,13 @@ func (c *Coordinator) enqueue(ctx context.Context, recs []store.CaseRecord, stra
 // were full of them, and an 8-minute campaign never began the sweep of two
 // domains; taking those of domains swept already, one queue for all its
 // domains stayed full of them, and a 30-minute one never began matdesc's.)
-func (c *Coordinator) offered(p pace, oracle string, recs []store.CaseRecord, stranded bool) []store.CaseRecord {
+func (c *Coordinator) offered(p pace, oracle string, recs []store.CaseRecord, stranded, sweeps bool) []store.CaseRecord {
 	switch {
 	case stranded || !c.sampled(oracle):
 		return recs
 	case p.full(oracle):
 		return nil
-	case c.sweepingFor(oracle):
+	case sweeps:
 		return slices.DeleteFunc(slices.Clone(recs), func(r store.CaseRecord) bool { return r.Source != store.SeedSource })
 	}
 	return recs

@@ -29,13 +29,20 @@ type pace struct {
 	// size is the batch size; windingDown marks the last stretch.
 	size        int
 	windingDown bool
+	// left is generation's time left and the drain's share of the tail:
+	// an oracle whose queue holds more than it judged in as long since the
+	// run began is full (zero: no such bound).
+	left time.Duration
 }
 
 // pacing is the campaign's pacing now.
 func (c *Coordinator) pacing(camp store.Campaign) pace {
 	p := pace{c: c, camp: camp, size: camp.Config.BatchSize}
-	if c.triage != nil && camp.Config.Duration-camp.Elapsed < c.triage.windDown(camp) {
-		p.size, p.windingDown = min(windDownBatch, p.size), true
+	if c.triage != nil {
+		p.left = max(camp.Config.Duration-camp.Elapsed, 0) + c.triage.opts.Tail/2
+		if camp.Config.Duration-camp.Elapsed < c.triage.windDown(camp) {
+			p.size, p.windingDown = min(windDownBatch, p.size), true
+		}
 	}
 	return p
 }
@@ -48,10 +55,37 @@ func (p pace) marks(oracle string) (low, high int) {
 	return lowBatches * p.size, highBatches * p.size
 }
 
-// full reports whether the oracle's queue holds its high mark.
+// full reports whether the oracle's queue holds its high mark, or more than
+// it can judge in the time left at its pace so far. The second bound is
+// what keeps a slow judge's drain within the tail: in batches of 128 its
+// high mark was a minute of mlir@trunk's work, and a 60 s campaign's drain
+// outlasted its 30 s tail (docs/generation.md).
 func (p pace) full(oracle string) bool {
 	_, high := p.marks(oracle)
-	return backlog(p.camp, oracle) >= high
+	b := backlog(p.camp, oracle)
+	if b >= high {
+		return true
+	}
+	r := p.c.pace(oracle, p.camp)
+	return p.left > 0 && r > 0 && float64(b) > r*p.left.Seconds()
+}
+
+// minPaceWindow is how long a run judges before its pace is taken: the
+// first seconds start the tools.
+const minPaceWindow = 5 * time.Second
+
+// pace is the cases a second the oracle judged since the run began; zero
+// until minPaceWindow has passed or while it judged none.
+func (c *Coordinator) pace(oracle string, camp store.Campaign) float64 {
+	c.mu.Lock()
+	started, judged0 := c.started, c.judged0[oracle]
+	c.mu.Unlock()
+	since := time.Since(started)
+	s := camp.Stats.Oracles[oracle]
+	if s == nil || since < minPaceWindow {
+		return 0
+	}
+	return float64(s.Judged-judged0) / since.Seconds()
 }
 
 // roomForEvery reports whether every judge of the domain, sampled ones

@@ -1,19 +1,20 @@
 package coordinator
 
-import "slices"
-
 // sweeping reports whether the domain's lattice sweep has rows left.
 func (c *Coordinator) sweeping(dom string) bool {
-	return c.gen != nil && c.gen.sweep.Sweeping(dom)
+	return c.gen != nil && c.gen.Sweep.Sweeping(dom)
 }
 
-// sweepingFor reports whether the lattice sweep of a campaign domain the
-// oracle judges has rows left.
-func (c *Coordinator) sweepingFor(oracle string) bool {
+// sweepJudges are the oracles that judge a campaign domain whose lattice
+// sweep has rows left.
+func (c *Coordinator) sweepJudges() map[string]bool {
+	out := map[string]bool{}
 	for _, dom := range c.Campaign().Config.Domains {
-		if c.sweeping(dom) && slices.Contains(c.oraclesFor(dom), oracle) {
-			return true
+		if c.sweeping(dom) {
+			for _, o := range c.oraclesFor(dom) {
+				out[o] = true
+			}
 		}
 	}
-	return false
+	return out
 }

@@ -122,6 +122,15 @@ func (w *Sweeper) Sweeping(dom string) bool {
 	return sw == nil || sw.Fingerprint != l.Fingerprint || !sw.Done()
 }
 
+// Warm builds the domains' lattices, which the first enqueue of a campaign
+// otherwise waits for (tmadesc's takes most of a second): run it beside the
+// wait for workers.
+func (w *Sweeper) Warm(domains []string) {
+	for _, d := range domains {
+		w.lattice(d)
+	}
+}
+
 // lattice is the domain's lattice; nil when it has none (every domain has
 // one: TestEveryDomainSweeps).
 func (w *Sweeper) lattice(dom string) *lattice.Lattice {

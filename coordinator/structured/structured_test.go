@@ -1,4 +1,4 @@
-package coordinator
+package structured
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func TestStarvedOracleGetsParents(t *testing.T) {
 		"llc-3":  {"llc@trunk|accept|llc.accepted", unspelled},
 		"nobody": {"spec/ptxisa|accept|ptxisa.kindword", "ptxas|unsupported|unspelled.tool:target=unknown-to-ptxas|z"},
 	}
-	g := newGenerator([]string{kindword.Name}, 1)
+	g := New([]string{kindword.Name}, 1)
 	seeds := kindword.Domain.Seeds()
 	var entries []store.CorpusEntry
 	for i, name := range slices.Sorted(func(yield func(string) bool) {
@@ -40,7 +40,7 @@ func TestStarvedOracleGetsParents(t *testing.T) {
 	}) {
 		entries = append(entries, store.CorpusEntry{Domain: kindword.Name, Data: seeds[i].Encode(), Features: feats[name]})
 	}
-	g.add(entries)
+	g.Add(entries)
 	r := g.reach[kindword.Name]
 	if len(r.pools["llc@trunk"]) != 4 || len(r.pools["mlir@trunk"]) != 1 || r.unspelled["mlir@trunk"] != 3 || r.unspelled["ptxas"] != 1 {
 		t.Fatalf("reach judged %v unspelled %v", r.pools, r.unspelled)
@@ -85,7 +85,7 @@ func TestStarvedOracleGetsParents(t *testing.T) {
 // target, the one whose PTX ISA version is below its architecture's first
 // wins the rarity tournament far less often.
 func TestBelowFirstPTXParentsDrawnLess(t *testing.T) {
-	g := newGenerator([]string{kindword.Name}, 1)
+	g := New([]string{kindword.Name}, 1)
 	ok := kindword.Domain.Seeds()[0]
 	low, err := kindword.Domain.Decode(ok.Encode())
 	if err != nil {
@@ -126,13 +126,13 @@ func TestFewCasesBelowFirstPTX(t *testing.T) {
 		t.Skip("draws 12,000 cases in one goroutine; the race run's campaign tests run the generator")
 	}
 	for _, d := range []string{mma.Name, ldsm.Name, cpasync.Name, tmadesc.Name} {
-		g := newGenerator([]string{d}, 11)
+		g := New([]string{d}, 11)
 		f := g.fields[d]
 		var entries []store.CorpusEntry
 		for i, s := range f.Domain().Seeds() {
 			entries = append(entries, store.CorpusEntry{Domain: d, Data: s.Encode(), Features: []string{fmt.Sprint("seed", i)}})
 		}
-		g.add(entries)
+		g.Add(entries)
 		below, n := 0, 0
 		for i := range 3000 {
 			v, _, err := g.one(f, d)
@@ -144,7 +144,7 @@ func TestFewCasesBelowFirstPTX(t *testing.T) {
 				below++
 			}
 			if g.rng.IntN(10) == 0 {
-				g.add([]store.CorpusEntry{{Domain: d, Data: v.Encode(), Features: []string{fmt.Sprint("case", i)}}})
+				g.Add([]store.CorpusEntry{{Domain: d, Data: v.Encode(), Features: []string{fmt.Sprint("case", i)}}})
 			}
 		}
 		if share := float64(below) / float64(n); n < 2500 || share > 0.12 {

@@ -1,4 +1,4 @@
-package coordinator
+package structured
 
 import (
 	"math/rand/v2"
