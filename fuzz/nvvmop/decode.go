@@ -19,8 +19,8 @@ import (
 // other bytes choose an op of the embedded snapshot of trunk's surface
 // (Snapshot) and, byte by byte, how many values each operand group has,
 // each operand's, result's and attribute's spelling among those its
-// installation writes, which optional attributes are given, and the
-// target: the op's first allowed one, or any known one (a case the
+// installation writes (an immediate's constant among its values), which
+// optional attributes are given, and the target: the op's first allowed one, or any known one (a case the
 // verifier must refuse). Exhausted bytes read as zero, so the empty input
 // is the first op's first case. It never fails.
 func Decode(data []byte) (domain.Value, error) {
@@ -64,7 +64,11 @@ func generate(ops []opsurface.Op, b *reader) Value {
 			n = counts[b.pick(2)]
 		}
 		for range n {
-			v.Operands = append(v.Operands, o.Types[b.pick(len(o.Types))])
+			typ, value := b.pick(len(o.Types)), 0
+			if imm := Immediates(op.Name, o.Name); len(imm) > 1 {
+				value = b.pick(len(imm)) // a byte only where there is a choice: other ops decode as before
+			}
+			v.Operands = append(v.Operands, spell(op.Name, o, typ, value))
 		}
 		if op.SegmentSizes {
 			v.Segments = append(v.Segments, n)

@@ -27,7 +27,9 @@ const Name = "nvvmop"
 type Value struct {
 	// Op is the op's MLIR name ("nvvm.shfl.sync").
 	Op string
-	// Operands is the type of each operand value, in order.
+	// Operands is the type of each operand value, in order, or for an
+	// operand that must be an immediate its constant ("128 : i32",
+	// Constant).
 	Operands []string
 	// Segments are the values of each operand group, for an op with
 	// AttrSizedOperandSegments; nil for any other.
@@ -79,13 +81,19 @@ func (v Value) Encode() []byte {
 }
 
 // Generic writes the case as a function named fn whose arguments are the
-// op's operands, holding the op in MLIR's generic form.
+// op's operands, holding the op in MLIR's generic form; an operand that
+// is a constant (Constant) is an llvm.mlir.constant in the body instead.
 func (v Value) Generic(fn string) string {
-	params := make([]string, len(v.Operands))
+	var params, consts []string
 	args := make([]string, len(v.Operands))
-	for i, t := range v.Operands {
-		params[i] = fmt.Sprintf("%%a%d: %s", i, t)
-		args[i] = fmt.Sprintf("%%a%d", i)
+	types := make([]string, len(v.Operands))
+	for i, o := range v.Operands {
+		args[i], types[i] = fmt.Sprintf("%%a%d", i), operandType(o)
+		if value, typ, ok := splitConstant(o); ok {
+			consts = append(consts, fmt.Sprintf("  %%a%d = llvm.mlir.constant(%s : %s) : %s\n", i, value, typ, typ))
+			continue
+		}
+		params = append(params, fmt.Sprintf("%%a%d: %s", i, o))
 	}
 	var props []string
 	for _, a := range v.Attrs {
@@ -99,7 +107,7 @@ func (v Value) Generic(fn string) string {
 		props = append(props, "operandSegmentSizes = array<i32: "+strings.Join(sizes, ", ")+">")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "llvm.func @%s(%s) {\n  ", fn, strings.Join(params, ", "))
+	fmt.Fprintf(&b, "llvm.func @%s(%s) {\n%s  ", fn, strings.Join(params, ", "), strings.Join(consts, ""))
 	switch len(v.Results) {
 	case 0:
 	case 1:
@@ -111,13 +119,13 @@ func (v Value) Generic(fn string) string {
 	if len(props) > 0 {
 		fmt.Fprintf(&b, "<{%s}> ", strings.Join(props, ", "))
 	}
-	fmt.Fprintf(&b, ": (%s) -> (%s)\n  llvm.return\n}\n", strings.Join(v.Operands, ", "), strings.Join(v.Results, ", "))
+	fmt.Fprintf(&b, ": (%s) -> (%s)\n  llvm.return\n}\n", strings.Join(types, ", "), strings.Join(v.Results, ", "))
 	return b.String()
 }
 
 // First is the op's first case: its first types, one value for each
-// variadic or optional operand group, its required attributes with their
-// first values, on the first known target its NVVMRequiresSM traits allow
+// variadic or optional operand group (an immediate's first constant), its
+// required attributes with their first values, on the first known target its NVVMRequiresSM traits allow
 // (at that target's first PTX ISA version). An op the surface cannot
 // write has none.
 func First(op opsurface.Op) (Value, error) {
@@ -130,7 +138,7 @@ func First(op opsurface.Op) (Value, error) {
 	}
 	v := Value{Op: op.Name, Arch: t}
 	for _, o := range op.Operands {
-		v.Operands = append(v.Operands, o.Types[0])
+		v.Operands = append(v.Operands, spell(op.Name, o, 0, 0))
 		if op.SegmentSizes {
 			v.Segments = append(v.Segments, 1)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -138,4 +139,92 @@ func TestParseJSONRefuses(t *testing.T) {
 			t.Errorf("ParseJSON(%s) = %v, want an error naming %s", tc.in, err, tc.want)
 		}
 	}
+}
+
+// TestImmediatesAreConstants: an operand the op's intrinsic takes as an
+// immediate (immarg) is a constant in every case written of the op, its
+// first and decoded ones: an llvm.mlir.constant in the function's body,
+// never one of its arguments (mlir-translate refuses such an argument,
+// "immarg operand has non-immediate parameter", whatever the op).
+func TestImmediatesAreConstants(t *testing.T) {
+	withImm := map[string]opsurface.Op{}
+	for _, op := range Ops() {
+		for _, o := range op.Operands {
+			if len(Immediates(op.Name, o.Name)) > 0 {
+				withImm[op.Name] = op
+			}
+		}
+	}
+	if len(withImm) != len(immediates) {
+		t.Errorf("the snapshot's ops with immediates: %d, the table names %d", len(withImm), len(immediates))
+	}
+	check := func(v Value) {
+		t.Helper()
+		text := v.Generic("f")
+		header, _, _ := strings.Cut(text, "\n")
+		for i, o := range v.Operands {
+			value, typ, ok := splitConstant(o)
+			if !ok {
+				continue
+			}
+			if want := fmt.Sprintf("%%a%d = llvm.mlir.constant(%s : %s) : %s", i, value, typ, typ); !strings.Contains(text, want) {
+				t.Errorf("%s: no %q in\n%s", v.Op, want, text)
+			}
+			if strings.Contains(header, fmt.Sprintf("%%a%d:", i)) {
+				t.Errorf("%s: operand %d is an argument:\n%s", v.Op, i, text)
+			}
+		}
+	}
+	for name, op := range withImm {
+		v, err := First(op)
+		if err != nil {
+			t.Fatal(err)
+		}
+		constants := 0
+		for _, o := range v.Operands {
+			if _, _, ok := splitConstant(o); ok {
+				constants++
+			}
+		}
+		if constants == 0 {
+			t.Errorf("%s's first case has no constant operand: %v", name, v.Operands)
+		}
+		check(v)
+	}
+	seen := map[string]bool{}
+	for i := range 1 << 16 {
+		v, _ := Decode([]byte{byte(i >> 8), byte(i), byte(i * 7), byte(i * 13), byte(i * 31), byte(i * 3), byte(i * 5), byte(i * 11)})
+		val := v.(Value)
+		if op, ok := withImm[val.Op]; ok {
+			seen[val.Op] = true
+			for j, o := range val.Operands {
+				if _, _, isConst := splitConstant(o); !isConst && immediateAt(op, val, j) {
+					t.Errorf("%s: operand %d (%s) must be a constant: %v", val.Op, j, o, val.Operands)
+				}
+			}
+			check(val)
+		}
+	}
+	if len(seen) != len(withImm) {
+		t.Errorf("decoding reached %d of the %d ops with immediates", len(seen), len(withImm))
+	}
+}
+
+// immediateAt reports whether the case's j-th operand is of a group the
+// op takes as an immediate.
+func immediateAt(op opsurface.Op, v Value, j int) bool {
+	at := 0
+	for g, o := range op.Operands {
+		n := 1
+		if v.Segments != nil {
+			n = v.Segments[g]
+		} else if o.Optional || o.Variadic {
+			n = len(v.Operands) - (len(op.Operands) - 1) // one optional group at most without segments
+		}
+		if j < at+n {
+			return len(Immediates(op.Name, o.Name)) > 0
+		}
+		at += n
+	}
+	return false
 }

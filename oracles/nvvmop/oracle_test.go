@@ -65,8 +65,12 @@ func first(t *testing.T, o *Oracle, name string) domain.Case {
 // installations' own tools answered it by hand (22, 23 and trunk alike):
 // nvvm.elect.sync verifies on sm_80 and llc cannot select it; the first
 // nvvm.convert.f32x2.to.bf16x2 the verifier refuses (its rounding mode);
-// nvvm.fence.proxy.acquire's operand is a value where LLVM IR wants an
-// immediate, which mlir-translate's output fails the IR verifier with;
+// nvvm.fence.proxy.acquire's size, which LLVM IR wants as an immediate,
+// is the constant 128 (written as a function argument, mlir-translate's
+// output failed the IR verifier: "immarg operand has non-immediate
+// parameter"), so it translates; the op has no NVVMRequiresSM, and llc
+// cannot select its first case (sm_80, PTX 7.0: the instruction needs
+// sm_90 and PTX 8.3) and compiles it on sm_90 at PTX 8.3;
 // nvvm.shfl.sync compiles, and llc refuses it on sm_90 at PTX 7.0 (the
 // target itself); an op no installation defines is unsupported.
 func TestJudgeAsTheToolsDid(t *testing.T) {
@@ -79,7 +83,7 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 			}{
 				{"nvvm.elect.sync", oracles.Error, "llc/pass-refused", "LLVM ERROR: Cannot select: intrinsic llvm.nvvm.elect.sync"},
 				{"nvvm.convert.f32x2.to.bf16x2", oracles.Reject, "verify", "op Only RN, RZ, and RS rounding modes are supported"},
-				{"nvvm.fence.proxy.acquire", oracles.Error, "translate/pass-refused", "immarg operand has non-immediate parameter"},
+				{"nvvm.fence.proxy.acquire", oracles.Error, "llc/pass-refused", "LLVM ERROR: Cannot select: intrinsic llvm.nvvm.fence.proxy.tensormap_generic.acquire.cta"},
 				{"nvvm.shfl.sync", oracles.Accept, "llc", ""},
 			}
 			var cs []domain.Case
@@ -91,6 +95,9 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 			oldPTX := cs[3].Value.(nvvmop.Value)
 			oldPTX.Arch = target.MustParse("sm_90", "7.0")
 			cs = append(cs, domain.NewCase(nvvmop.Name, oldPTX))
+			acquire := cs[2].Value.(nvvmop.Value)
+			acquire.Arch = target.MustParse("sm_90", "8.3")
+			cs = append(cs, domain.NewCase(nvvmop.Name, acquire))
 			vs, err := o.Judge(context.Background(), cs)
 			if err != nil {
 				t.Fatal(err)
@@ -111,6 +118,9 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 			// refuses the pair itself, whatever the op: a rejection.
 			if v := vs[len(cases)+1]; v.Kind != oracles.Reject || v.Rule != "llc" || !strings.Contains(v.Diagnostic, "does not support target 'sm_90'") {
 				t.Errorf("nvvm.shfl.sync on sm_90 at PTX 7.0: %s %q %q, want a rejection by llc", v.Kind, v.Rule, v.Diagnostic)
+			}
+			if v := vs[len(cases)+2]; v.Kind != oracles.Accept || v.Rule != "llc" {
+				t.Errorf("nvvm.fence.proxy.acquire on sm_90 at PTX 8.3: %s %q %q, want llc to compile it", v.Kind, v.Rule, v.Diagnostic)
 			}
 		})
 	}
