@@ -66,3 +66,28 @@ func TestPacingShallowWindingDown(t *testing.T) {
 	c.triage = nil
 	check("no triage, last minute", 9*time.Minute+time.Second, 0, 256, lowBatches*256, highBatches*256)
 }
+
+// TestFullAtItsPace: a queue below its high mark is full when it holds
+// more than its oracle judged, at its pace so far, in generation's time
+// left and half the tail; not before the pace is known, nor without a tail.
+func TestFullAtItsPace(t *testing.T) {
+	camp := store.Campaign{ID: "c", Config: store.CampaignConfig{Duration: time.Minute, BatchSize: 128},
+		Stats: store.Stats{Oracles: map[string]*store.OracleStats{"slow": {Enqueued: 700, Judged: 200}}}}
+	// 200 judged in 20 s since the run began: 10 a second; 500 queued.
+	c := &Coordinator{campaign: camp, started: time.Now().Add(-20 * time.Second), judged0: map[string]int{}}
+	c.triage = newTriager(c, TriageOptions{Tail: 30 * time.Second, Minimize: &MinimizeOptions{}})
+	check := func(what string, elapsed time.Duration, want bool) {
+		t.Helper()
+		camp.Elapsed = elapsed
+		if got := c.pacing(camp).full("slow"); got != want {
+			t.Errorf("%s: full %t; want %t", what, got, want)
+		}
+	}
+	check("40 s and 15 s of tail left: 550 cases of work", 20*time.Second, false)
+	check("30 s and 15 s left: 450", 30*time.Second, true)
+	c.started = time.Now().Add(-time.Second)
+	check("pace not known yet", 30*time.Second, false)
+	c.started = time.Now().Add(-20 * time.Second)
+	c.triage = nil
+	check("no tail", 30*time.Second, false)
+}
