@@ -17,6 +17,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/fenceproxy"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/mbarplan"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
 
@@ -51,7 +52,7 @@ func modelInvariants(v schedule.Value) error {
 	if err != nil {
 		return err
 	}
-	res := spec.ScheduleModel(v)
+	res := model.Cached(v)
 	verdict := res.Verdict()
 	if j.Accept && verdict != "ok" {
 		return errorf("ptxisa accepted a schedule the model calls %s", verdict)
@@ -83,7 +84,7 @@ type fenceOutcome struct {
 	Clean       bool // the model finds the output ok
 	Unnecessary int  // inserted fences of a clean output that the model shows removable
 	Missed      bool // the output still has a generic<->async proxy hazard
-	Witness     *spec.ScheduleFinding
+	Witness     *model.Finding
 	Out         schedule.Value
 }
 
@@ -112,12 +113,12 @@ func runFenceInsert(v schedule.Value) (out fenceOutcome, ok bool, err error) {
 	if !j.Accept && (strings.HasPrefix(j.Rule.ID, "seed.schedule.002")) {
 		return out, false, errorf("InjectFenceProxy output fails seed 002's own rule %s: %s", j.Rule.ID, j.Diagnostic)
 	}
-	m := spec.CheckSchedule(res.V)
+	m := model.Check(res.V)
 	if !m.Complete && len(m.Findings) == 0 {
 		return out, false, nil
 	}
 	out = fenceOutcome{Inserted: len(res.Fences), Out: res.V}
-	if f := m.FindProxy(spec.ProxyAsync); f != nil {
+	if f := m.FindProxy(model.ProxyAsync); f != nil {
 		out.Missed, out.Witness = true, f
 	}
 	// A fence is unnecessary when the output is ok and stays ok without it
@@ -125,7 +126,7 @@ func runFenceInsert(v schedule.Value) (out fenceOutcome, ok bool, err error) {
 	if m.Verdict() == "ok" {
 		out.Clean = true
 		for _, site := range res.Fences {
-			if spec.CheckSchedule(removeOp(res.V, site.Role, site.PC)).Verdict() == "ok" {
+			if model.Check(removeOp(res.V, site.Role, site.PC)).Verdict() == "ok" {
 				out.Unnecessary++
 			}
 		}
@@ -157,7 +158,7 @@ func saturationInvariant(v schedule.Value) error {
 	if err := sat.Validate(); err != nil {
 		return err
 	}
-	if f := spec.CheckSchedule(sat).FindProxy(spec.ProxyAsync); f != nil {
+	if f := model.Check(sat).FindProxy(model.ProxyAsync); f != nil {
 		return errorf("a fence after every op still leaves a generic->async hazard: %s", f.Detail)
 	}
 	return nil
@@ -199,7 +200,7 @@ func FuzzFenceInsert(f *testing.F) {
 type planOutcome struct {
 	Verdict  string
 	Rules    []string
-	Findings []spec.ScheduleFinding
+	Findings []model.Finding
 	Plan     schedule.Value
 }
 
@@ -212,7 +213,7 @@ func runMbarPlan(d schedule.DAG) (out planOutcome, ok bool, err error) {
 	ref, gerr := schedule.Generate(d)
 	if gerr == nil {
 		ref.MaxStates = algoStateBound
-		if r := spec.CheckSchedule(ref); r.Verdict() != "ok" && r.Verdict() != "bound-exceeded" {
+		if r := model.Check(ref); r.Verdict() != "ok" && r.Verdict() != "bound-exceeded" {
 			return out, false, errorf("reference plan of %s is %s: %s", d.String(), r.Verdict(), r.Findings[0].Detail)
 		}
 	}
@@ -224,7 +225,7 @@ func runMbarPlan(d schedule.DAG) (out planOutcome, ok bool, err error) {
 		return out, false, perr
 	}
 	plan.MaxStates = algoStateBound
-	r := spec.CheckSchedule(plan)
+	r := model.Check(plan)
 	out = planOutcome{Verdict: r.Verdict(), Findings: r.Findings, Plan: plan}
 	for _, f := range r.Findings {
 		out.Rules = append(out.Rules, f.Rule)

@@ -2,16 +2,15 @@ package spec
 
 import (
 	"fmt"
-	"strings"
-	"sync"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
 func init() {
 	register(scheduleSeed, schedulePTXISA)
-	registerSelfCheck(sc.Name, schedCheckPermutation)
+	registerSelfCheck(sc.Name, model.CheckPermutation)
 }
 
 const (
@@ -25,94 +24,47 @@ func schedRule(name, msg, source, doubt string) *Rule {
 	return r
 }
 
-// scheduleCache memoizes the model per value: the ladder's checks all ask
-// it, and Check judges each value twice.
-var scheduleCache = struct {
-	sync.Mutex
-	m map[sc.Value]*ScheduleResult
-}{m: map[sc.Value]*ScheduleResult{}}
-
-const scheduleCacheSize = 64
-
-// ScheduleModel is the model's result on v with v's bound, memoized: the
-// ladder's checks, the self-checks and the fuzz targets share one run.
-func ScheduleModel(v sc.Value) *ScheduleResult {
-	scheduleCache.Lock()
-	r, ok := scheduleCache.m[v]
-	scheduleCache.Unlock()
-	if ok {
-		return r
-	}
-	r = CheckSchedule(v)
-	scheduleCache.Lock()
-	if len(scheduleCache.m) >= scheduleCacheSize {
-		clear(scheduleCache.m)
-	}
-	scheduleCache.m[v] = r
-	scheduleCache.Unlock()
-	return r
-}
-
 // modelCheck is a ptxisa check that fires when the model's verdict on v is
-// rule (the first finding in ScheduleVerdictOrder decides).
+// rule (the first finding in model.VerdictOrder decides).
 func schedModelCheck(rule, msg, source, doubt string) Check[sc.Value] {
 	return Check[sc.Value]{
 		Rule:   schedRule(rule, msg, source, doubt),
-		Fires:  func(v sc.Value) bool { return ScheduleModel(v).Find(rule) != nil },
-		Detail: func(v sc.Value) string { return schedFindingDetail(ScheduleModel(v), rule) },
+		Fires:  func(v sc.Value) bool { return model.Cached(v).Find(rule) != nil },
+		Detail: func(v sc.Value) string { return model.Cached(v).Diagnostic(rule) },
 	}
-}
-
-// diagWitnessSteps is how many witness steps a diagnostic carries.
-const schedDiagWitnessSteps = 8
-
-func schedFindingDetail(r *ScheduleResult, rule string) string {
-	f := r.Find(rule)
-	if f == nil {
-		return ""
-	}
-	w := f.Witness
-	if len(w) > schedDiagWitnessSteps {
-		w = append([]string{"..."}, w[len(w)-schedDiagWitnessSteps:]...)
-	}
-	d := ": " + f.Detail
-	if len(w) > 0 {
-		d += " | witness: " + strings.Join(w, "; ")
-	}
-	return d + fmt.Sprintf(" [%d states]", r.States)
 }
 
 // schedulePTXISA judges a schedule with the model: the first finding in
-// ScheduleVerdictOrder decides; an exploration cut by the bound with nothing
+// model.VerdictOrder decides; an exploration cut by the bound with nothing
 // found is "bound-exceeded", never accepted. On accept the value is the
 // number of states explored.
 var schedulePTXISA = &Ladder[sc.Value]{Set: PTXISA, Domain: sc.Name,
-	Value: func(v sc.Value) string { return fmt.Sprintf("ok: %d states", ScheduleModel(v).States) },
+	Value: func(v sc.Value) string { return fmt.Sprintf("ok: %d states", model.Cached(v).States) },
 	Checks: []Check[sc.Value]{
 		targetPTXCheck[sc.Value](sc.Name),
 		{Rule: schedRule("target", "an op of the schedule is not available on the target", "PTX ISA target notes of each instruction", ""),
 			Fires:  func(v sc.Value) bool { return schedUnavailableOp(v) != "" },
 			Detail: func(v sc.Value) string { return ": " + schedUnavailableOp(v) }},
-		schedModelCheck(srOperandSpace, "operand in the wrong memory (shared vs tensor memory)",
+		schedModelCheck(model.OperandSpace, "operand in the wrong memory (shared vs tensor memory)",
 			"PTX ISA 9.7.9.27 (bulk tensor copies to shared memory), 9.7.16 (tcgen05 accumulators in tensor memory)", ""),
-		schedModelCheck(srUninit, "mbarrier used while not initialized", schedPTXMbarrier+" (undefined behaviour: uninitialized use)", ""),
-		schedModelCheck(srReinit, "mbarrier initialized again without mbarrier.inval", schedPTXMbarrier+" (undefined behaviour: re-init without inval)", ""),
-		schedModelCheck(srInitCount, "mbarrier expected arrival count outside 1..2^20-1", schedPTXMbarrier+" (expected arrivals 1..2^20-1)", ""),
-		schedModelCheck(srNoComplete, "mbarrier.arrive.noComplete completed the phase", schedPTXMbarrier+" (undefined behaviour: .noComplete that completes the phase)", ""),
-		schedModelCheck(srTxRange, "mbarrier tx-count outside -(2^20-1)..2^20-1", schedPTXMbarrier+" (tx-count range; negative is legal)", ""),
-		schedModelCheck(srPending, "arrival count exceeds the phase's pending arrivals", schedPTXMbarrier,
+		schedModelCheck(model.UBUninit, "mbarrier used while not initialized", schedPTXMbarrier+" (undefined behaviour: uninitialized use)", ""),
+		schedModelCheck(model.UBReinit, "mbarrier initialized again without mbarrier.inval", schedPTXMbarrier+" (undefined behaviour: re-init without inval)", ""),
+		schedModelCheck(model.UBInitCount, "mbarrier expected arrival count outside 1..2^20-1", schedPTXMbarrier+" (expected arrivals 1..2^20-1)", ""),
+		schedModelCheck(model.UBNoComplete, "mbarrier.arrive.noComplete completed the phase", schedPTXMbarrier+" (undefined behaviour: .noComplete that completes the phase)", ""),
+		schedModelCheck(model.UBTxRange, "mbarrier tx-count outside -(2^20-1)..2^20-1", schedPTXMbarrier+" (tx-count range; negative is legal)", ""),
+		schedModelCheck(model.UBPending, "arrival count exceeds the phase's pending arrivals", schedPTXMbarrier,
 			"the PTX ISA does not say what an arrival beyond the pending count does; the model calls it undefined"),
-		schedModelCheck(srUnobserved, "arrival in a phase whose predecessor no try_wait observed complete",
+		schedModelCheck(model.UBUnobserved, "arrival in a phase whose predecessor no try_wait observed complete",
 			schedPTXMbarrier+" (at least one successful test_wait/try_wait per phase before arriving in the next)",
 			"read as: no arrive-on in phase k+1 before a successful wait observed phase k; the PTX text can also be read per thread"),
-		schedModelCheck(srWgmmaFence, "wgmma.mma_async without a preceding wgmma.fence", "PTX ISA 9.7.15.6 (wgmma.fence before the first wgmma.mma_async)", ""),
-		schedModelCheck(srRace, "data race: conflicting accesses not ordered by an mbarrier, bar.sync or an observed async completion",
+		schedModelCheck(model.UBWgmmaFence, "wgmma.mma_async without a preceding wgmma.fence", "PTX ISA 9.7.15.6 (wgmma.fence before the first wgmma.mma_async)", ""),
+		schedModelCheck(model.Race, "data race: conflicting accesses not ordered by an mbarrier, bar.sync or an observed async completion",
 			"PTX ISA 8 (memory consistency model); 9.7.9 (cp.async.bulk async-groups: no ordering within a group); ptx-facts: proxies", ""),
-		schedModelCheck(srProxy, "cross-proxy access without the proxy fence", schedPTXProxy, ""),
-		schedModelCheck(srDeadlock, "deadlock: a role waits for a phase, bar.sync or arrival that never comes",
+		schedModelCheck(model.ProxyHazard, "cross-proxy access without the proxy fence", schedPTXProxy, ""),
+		schedModelCheck(model.Deadlock, "deadlock: a role waits for a phase, bar.sync or arrival that never comes",
 			schedPTXMbarrier+" (a phase completes when pending arrivals == 0 and tx-count == 0)", ""),
-		{Rule: schedRule(srBound, "model bound exceeded: no verdict within max_states", "legalfuzz schedule model (explicit-state, bounded by max_states)", ""),
-			Fires:  func(v sc.Value) bool { return !ScheduleModel(v).Complete },
+		{Rule: schedRule(model.BoundExceeded, "model bound exceeded: no verdict within max_states", "legalfuzz schedule model (explicit-state, bounded by max_states)", ""),
+			Fires:  func(v sc.Value) bool { return !model.Cached(v).Complete },
 			Detail: func(v sc.Value) string { return fmt.Sprintf(" (%d states)", v.StateBound()) }},
 	},
 }
@@ -187,34 +139,4 @@ func schedGateSuffix(g schedOpGate) string {
 		return "a"
 	}
 	return ""
-}
-
-// checkSchedulePermutation is an exact check of the model: the roles are
-// symmetric, so reversing their order must not change whether a schedule
-// is ok. Run when the exploration was complete and small.
-func schedCheckPermutation(v sc.Value) error {
-	r1 := ScheduleModel(v)
-	if !r1.Complete || r1.States > 4000 || v.NRoles < 2 {
-		return nil
-	}
-	p := schedPermuteRoles(v)
-	r2 := CheckScheduleBound(p, v.StateBound())
-	if !r2.Complete {
-		return nil
-	}
-	ok1, ok2 := r1.Verdict() == "ok", r2.Verdict() == "ok"
-	if ok1 != ok2 {
-		return fmt.Errorf("model verdict %s, but %s with the roles in reverse order", r1.Verdict(), r2.Verdict())
-	}
-	return nil
-}
-
-// permuteRoles reverses the role order.
-func schedPermuteRoles(v sc.Value) sc.Value {
-	n := int(v.NRoles)
-	p := v
-	for i := range n {
-		p.Roles[i] = v.Roles[n-1-i]
-	}
-	return p
 }

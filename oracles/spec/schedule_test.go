@@ -1,12 +1,12 @@
 package spec
 
 import (
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 )
 
@@ -20,44 +20,11 @@ func TestScheduleExamples(t *testing.T) {
 			if !j.Accept {
 				got = strings.TrimPrefix(j.Rule.ID, "ptxisa.schedule.")
 			}
-			res := CheckSchedule(ex.V)
+			res := model.Check(ex.V)
 			if got != ex.Want {
 				t.Fatalf("%s: got %s, want %s\n%s\nfindings: %+v", ex.Doc, got, ex.Want, ex.V, res.Findings)
 			}
 			t.Logf("%s: %s in %d states (%v) %s", ex.Name, got, res.States, res.Elapsed, j.Diagnostic)
-		})
-	}
-}
-
-// BenchmarkScheduleModel measures the model, as states explored per second
-// and schedules judged per second, on the seed schedules (examples and small
-// reference pipelines) and on reference plans of random DAGs (bounded at
-// 20,000 states).
-func BenchmarkScheduleModel(b *testing.B) {
-	var seeds, plans []sc.Value
-	for _, v := range sc.Seeds() {
-		seeds = append(seeds, v.(sc.Value))
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for len(plans) < 32 {
-		if v, err := sc.Generate(sc.RandomDAG(rng)); err == nil {
-			v.MaxStates = 20_000
-			plans = append(plans, v)
-		}
-	}
-	for _, set := range []struct {
-		name string
-		vals []sc.Value
-	}{{"seeds", seeds}, {"plans", plans}} {
-		b.Run(set.name, func(b *testing.B) {
-			states, n := 0, 0
-			for b.Loop() {
-				r := CheckSchedule(set.vals[n%len(set.vals)])
-				states += r.States
-				n++
-			}
-			b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")
-			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "cases/s")
 		})
 	}
 }
@@ -102,8 +69,8 @@ func TestScheduleSeedRules(t *testing.T) {
 // and the interleaving, in the diagnostic too.
 func TestScheduleWitness(t *testing.T) {
 	ex := schedExampleNamed(t, "cross-role-store-no-fence")
-	r := CheckSchedule(ex)
-	f := r.FindProxy(ProxyAsync)
+	r := model.Check(ex)
+	f := r.FindProxy(model.ProxyAsync)
 	if f == nil {
 		t.Fatalf("no async proxy hazard: %+v", r.Findings)
 	}
@@ -115,7 +82,7 @@ func TestScheduleWitness(t *testing.T) {
 	if !strings.Contains(j.Diagnostic, "witness: r0.0 st.shared a=0;") || !strings.Contains(j.Diagnostic, "states]") {
 		t.Fatalf("diagnostic lacks the witness or the state count: %s", j.Diagnostic)
 	}
-	dl := CheckSchedule(schedExampleNamed(t, "pipeline-producer-parity-off")).Find("deadlock")
+	dl := model.Check(schedExampleNamed(t, "pipeline-producer-parity-off")).Find("deadlock")
 	if dl == nil || !strings.Contains(dl.Detail, "role 0 blocked at op 1 mbarrier.try_wait.parity mbarrier 2 parity 0 (phase 0, 1 of 1 arrivals pending") {
 		t.Fatalf("deadlock detail does not show the blocked state: %+v", dl)
 	}
@@ -130,52 +97,6 @@ func schedExampleNamed(t *testing.T, name string) sc.Value {
 	}
 	t.Fatalf("no example %s", name)
 	return sc.Value{}
-}
-
-// TestScheduleBound: a bound too small yields bound-exceeded, never ok; a
-// violation found within the bound is still reported; a larger bound
-// settles the case.
-func TestScheduleBound(t *testing.T) {
-	ok := schedExampleNamed(t, "blackwell-pipeline")
-	full := CheckSchedule(ok)
-	if full.Verdict() != "ok" || !full.Complete {
-		t.Fatalf("blackwell pipeline: %s", full.Verdict())
-	}
-	for _, bound := range []int{1, 10, full.States - 1} {
-		r := CheckScheduleBound(ok, bound)
-		if r.Verdict() != "bound-exceeded" || r.Complete || r.States > bound {
-			t.Fatalf("bound %d: verdict %s, complete %v, %d states", bound, r.Verdict(), r.Complete, r.States)
-		}
-	}
-	if r := CheckScheduleBound(ok, full.States); r.Verdict() != "ok" {
-		t.Fatalf("bound = state count: %s", r.Verdict())
-	}
-	race := schedExampleNamed(t, "pipeline-slot-reused-early")
-	if r := CheckScheduleBound(race, 90); r.Complete || r.Verdict() != "race" {
-		t.Fatalf("race within a cut exploration: complete %v, verdict %s", r.Complete, r.Verdict())
-	}
-}
-
-// TestScheduleModelExact runs the model's exact self-checks on every
-// example: a fresh run finds the same, and reversing the roles keeps ok-ness.
-func TestScheduleModelExact(t *testing.T) {
-	for _, ex := range sc.Examples() {
-		t.Run(ex.Name, func(t *testing.T) {
-			a, b := CheckSchedule(ex.V), CheckSchedule(ex.V)
-			if a.States != b.States || !reflect.DeepEqual(a.Findings, b.Findings) {
-				t.Fatalf("two runs differ: %d/%+v vs %d/%+v", a.States, a.Findings, b.States, b.Findings)
-			}
-			if err := SelfCheck(sc.Name, ex.V); err != nil {
-				t.Fatal(err)
-			}
-			if ex.V.NRoles > 1 {
-				p := CheckSchedule(schedPermuteRoles(ex.V))
-				if a.Complete && p.Complete && (a.Verdict() == "ok") != (p.Verdict() == "ok") {
-					t.Fatalf("verdict %s, reversed roles %s", a.Verdict(), p.Verdict())
-				}
-			}
-		})
-	}
 }
 
 // TestScheduleOpGates: an opaque call with an async-proxy effect stands

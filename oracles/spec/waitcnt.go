@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"errors"
 	"fmt"
 
 	wc "github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
@@ -73,11 +72,11 @@ func inFlightYounger(v wc.Value) (string, bool) {
 func checkWaitcnt(val wc.Value) error {
 	waits := lower.Lower(val)
 	for _, w := range waits {
-		if err := checkEncoding(w); err != nil {
+		if err := w.CheckEncoding(); err != nil {
 			return err
 		}
 	}
-	return checkModel(val, waits, selfCheckEvents, selfCheckStates)
+	return model.New(val).CheckClosedForm(waits, selfCheckEvents, selfCheckStates)
 }
 
 // The self-check explores programs of at most selfCheckEvents events, up to
@@ -87,53 +86,3 @@ const (
 	selfCheckEvents = 12
 	selfCheckStates = 1 << 16
 )
-
-func checkEncoding(w wc.Waitcnt) error {
-	enc, err := w.Encode()
-	if err != nil {
-		if w.InRange() {
-			return fmt.Errorf("in-range %v does not encode: %w", w, err)
-		}
-		return nil
-	}
-	if back := wc.DecodeSIMM16(enc); back != w {
-		return fmt.Errorf("%v encodes to 0x%04x, which decodes to %v", w, enc, back)
-	}
-	for _, s := range w.Spellings() {
-		if back, err := wc.Parse(s); err != nil || back != w {
-			return fmt.Errorf("%v spelled %q parses to %v, %v", w, s, back, err)
-		}
-	}
-	return nil
-}
-
-// checkModel compares Check with Explore on v when v has at most maxEvents
-// events; an exploration over maxStates is skipped.
-func checkModel(v wc.Value, waits []wc.Waitcnt, maxEvents, maxStates int) error {
-	p := model.New(v)
-	res, err := p.Check(waits)
-	if err != nil {
-		return err
-	}
-	if len(p.Events) > maxEvents {
-		return nil
-	}
-	ex, err := p.Explore(waits, maxStates)
-	if errors.Is(err, model.ErrTooBig) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for k, w := range res.Waits {
-		var closed uint32
-		for _, m := range w.Misses {
-			closed |= 1 << m.Token
-		}
-		if closed != ex.Incomplete[k] {
-			return fmt.Errorf("wait at item %d (%v): closed form leaves tokens %b incomplete, brute force %b (%v)",
-				w.Item, w.Emitted, closed, ex.Incomplete[k], ex.Traces[k])
-		}
-	}
-	return nil
-}

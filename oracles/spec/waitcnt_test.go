@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	wc "github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
+	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/model"
 )
 
 func wcProg(gpu wc.GPU, items ...wc.Item) wc.Value { return wc.MustBuild(gpu, items...) }
@@ -74,13 +75,13 @@ func TestWaitcntSelfCheck(t *testing.T) {
 		}
 	}
 	v := wcProg(wc.GFX942, wcOp(wc.LDS), wcOp(wc.SMEM), wcWait(0))
-	if err := checkModel(v, []wc.Waitcnt{{63, 7, 1}}, 12, 1<<10); err != nil {
+	if err := model.New(v).CheckClosedForm([]wc.Waitcnt{{63, 7, 1}}, 12, 1<<10); err != nil {
 		t.Fatalf("consistent model reported: %v", err)
 	}
-	if err := checkEncoding(wc.Waitcnt{3, 7, 0}); err != nil {
+	if err := (wc.Waitcnt{3, 7, 0}).CheckEncoding(); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkEncoding(wc.Waitcnt{64, 7, 0}); err != nil {
+	if err := (wc.Waitcnt{64, 7, 0}).CheckEncoding(); err != nil {
 		t.Fatalf("an out-of-range threshold is the field-width rule's, not a self-check failure: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
 )
@@ -44,7 +45,7 @@ func TestSeed002Example(t *testing.T) {
 	if len(res.Fences) != 1 || res.Fences[0] != (Site{0, 2}) {
 		t.Fatalf("fences %v", res.Fences)
 	}
-	if v := spec.CheckSchedule(res.V).Verdict(); v != "ok" {
+	if v := model.Check(res.V).Verdict(); v != "ok" {
 		t.Fatalf("model: %s", v)
 	}
 }
@@ -80,7 +81,7 @@ func TestBlindSpots(t *testing.T) {
 	if len(res.Fences) != 0 {
 		t.Fatalf("fences %v, want none (blind spots)", res.Fences)
 	}
-	if spec.CheckSchedule(res.V).FindProxy(spec.ProxyAsync) == nil {
+	if model.Check(res.V).FindProxy(model.ProxyAsync) == nil {
 		t.Fatal("the model should find the hazards the pass missed")
 	}
 }

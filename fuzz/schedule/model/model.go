@@ -1,4 +1,19 @@
-package spec
+// Package model is the reference semantics of schedules (fuzz/schedule):
+// an explicit-state checker that runs a schedule's
+// roles and its async operations (TMA loads landing, tcgen05.commit
+// arrivals) in every interleaving, breadth first, with a visited set, up to
+// a bound on the number of states. Ops that touch only their role's private
+// state run before any other transition (a persistent-set reduction that
+// keeps every deadlock and every violation). A violating transition is
+// recorded with its witness (the shortest interleaving that reaches it) and
+// not explored further. Exceeding the bound makes the result incomplete:
+// violations found are real, but "no violation" becomes "bound exceeded",
+// never ok.
+//
+// The ptxisa rule set of oracles/spec/rules judges schedules with it, and
+// the schedule fuzz targets check it; its rule names are the last part of
+// that rule set's rule IDs ("ptxisa.schedule.race").
+package model
 
 import (
 	"fmt"
@@ -11,19 +26,8 @@ import (
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 )
 
-// The schedule model: an explicit-state checker that runs a schedule's
-// roles and its async operations (TMA loads landing, tcgen05.commit
-// arrivals) in every interleaving, breadth first, with a visited set, up to
-// a bound on the number of states. Ops that touch only their role's private
-// state run before any other transition (a persistent-set reduction that
-// keeps every deadlock and every violation). A violating transition is
-// recorded with its witness (the shortest interleaving that reaches it) and
-// not explored further. Exceeding the bound makes the result incomplete:
-// violations found are real, but "no violation" becomes "bound exceeded",
-// never ok.
-
-// ScheduleFinding is one violation found by the model.
-type ScheduleFinding struct {
+// Finding is one violation found by the model.
+type Finding struct {
 	// Rule is the model rule: "deadlock", "race", "proxy-hazard",
 	// "ub.<which>", or "operand-space" (found without exploring).
 	Rule string `json:"rule"`
@@ -36,19 +40,19 @@ type ScheduleFinding struct {
 	Witness []string `json:"witness,omitempty"`
 }
 
-// ScheduleResult is what the model found about one schedule.
-type ScheduleResult struct {
+// Result is what the model found about one schedule.
+type Result struct {
 	States      int  `json:"states"`
 	Transitions int  `json:"transitions"`
 	Complete    bool `json:"complete"` // every reachable state was explored
 	// Findings holds the first witness of each rule (and proxy kind), in
 	// the order found.
-	Findings []ScheduleFinding `json:"findings,omitempty"`
-	Elapsed  time.Duration     `json:"elapsed_ns"`
+	Findings []Finding     `json:"findings,omitempty"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
 }
 
 // Find returns the finding of rule, or nil.
-func (r *ScheduleResult) Find(rule string) *ScheduleFinding {
+func (r *Result) Find(rule string) *Finding {
 	for i := range r.Findings {
 		if r.Findings[i].Rule == rule {
 			return &r.Findings[i]
@@ -58,41 +62,41 @@ func (r *ScheduleResult) Find(rule string) *ScheduleFinding {
 }
 
 // FindProxy returns the proxy hazard of the given kind, or nil.
-func (r *ScheduleResult) FindProxy(kind string) *ScheduleFinding {
+func (r *Result) FindProxy(kind string) *Finding {
 	for i := range r.Findings {
-		if r.Findings[i].Rule == srProxy && r.Findings[i].Proxy == kind {
+		if r.Findings[i].Rule == ProxyHazard && r.Findings[i].Proxy == kind {
 			return &r.Findings[i]
 		}
 	}
 	return nil
 }
 
-// ScheduleVerdictOrder is the order in which the ptxisa ladder reports the
+// VerdictOrder is the order in which the ptxisa ladder reports the
 // model's findings when a schedule has several.
-var ScheduleVerdictOrder = []string{srOperandSpace, srUninit, srReinit, srInitCount, srNoComplete, srTxRange,
-	srPending, srUnobserved, srWgmmaFence, srRace, srProxy, srDeadlock}
+var VerdictOrder = []string{OperandSpace, UBUninit, UBReinit, UBInitCount, UBNoComplete, UBTxRange,
+	UBPending, UBUnobserved, UBWgmmaFence, Race, ProxyHazard, Deadlock}
 
-// Verdict is "ok", the first finding's rule in ScheduleVerdictOrder, or
+// Verdict is "ok", the first finding's rule in VerdictOrder, or
 // "bound-exceeded" when nothing was found in an incomplete exploration.
-func (r *ScheduleResult) Verdict() string {
-	for _, rule := range ScheduleVerdictOrder {
+func (r *Result) Verdict() string {
+	for _, rule := range VerdictOrder {
 		if r.Find(rule) != nil {
 			return rule
 		}
 	}
 	if !r.Complete {
-		return srBound
+		return BoundExceeded
 	}
 	return "ok"
 }
 
-// CheckSchedule runs the model on v with v's own state bound.
-func CheckSchedule(v sc.Value) *ScheduleResult { return CheckScheduleBound(v, v.StateBound()) }
+// Check runs the model on v with v's own state bound.
+func Check(v sc.Value) *Result { return CheckBound(v, v.StateBound()) }
 
-// CheckScheduleBound runs the model on v, exploring at most bound states.
-func CheckScheduleBound(v sc.Value, bound int) *ScheduleResult {
+// CheckBound runs the model on v, exploring at most bound states.
+func CheckBound(v sc.Value, bound int) *Result {
 	start := time.Now()
-	res := &ScheduleResult{}
+	res := &Result{}
 	if f := schedStaticCheck(&v); f != nil {
 		res.Findings = append(res.Findings, *f)
 		res.Complete = true
@@ -108,18 +112,18 @@ func CheckScheduleBound(v sc.Value, bound int) *ScheduleResult {
 	return res
 }
 
-// staticScheduleCheck finds what needs no exploration: operands in the
+// schedStaticCheck finds what needs no exploration: operands in the
 // wrong memory and preinitialized mbarriers with an impossible count.
-func schedStaticCheck(v *sc.Value) *ScheduleFinding {
+func schedStaticCheck(v *sc.Value) *Finding {
 	for i, b := range v.Barriers[:v.NBarriers] {
 		if b.Preinit && (b.Count < 1 || b.Count > sc.MbarMax) {
-			return &ScheduleFinding{Rule: srInitCount, Detail: fmt.Sprintf("mbarrier %d is initialized with count %d", i, b.Count)}
+			return &Finding{Rule: UBInitCount, Detail: fmt.Sprintf("mbarrier %d is initialized with count %d", i, b.Count)}
 		}
 	}
 	for r, role := range v.RoleList() {
 		for pc, o := range role.Program() {
 			if msg := schedOperandSpace(v, o); msg != "" {
-				return &ScheduleFinding{Rule: srOperandSpace, Detail: fmt.Sprintf("role %d op %d %s: %s", r, pc, o.Code, msg)}
+				return &Finding{Rule: OperandSpace, Detail: fmt.Sprintf("role %d op %d %s: %s", r, pc, o.Code, msg)}
 			}
 		}
 	}
@@ -179,7 +183,7 @@ type schedQueued struct {
 type schedExplorer struct {
 	m         *schedMachine
 	limit     int
-	res       *ScheduleResult
+	res       *Result
 	seen      map[[2]uint64]int32
 	nodes     []schedNode
 	level     []schedQueued
@@ -257,7 +261,7 @@ func (e *schedExplorer) expand(s *schedState) {
 		}
 	}
 	if e.enabled == 0 && !allDone {
-		e.violation(schedStep{role: -2}, srDeadlock, "", func() string { return e.blocked(s) })
+		e.violation(schedStep{role: -2}, Deadlock, "", func() string { return e.blocked(s) })
 	}
 }
 
@@ -298,7 +302,7 @@ func (e *schedExplorer) violation(st schedStep, rule, proxy string, detail func(
 			return
 		}
 	}
-	e.res.Findings = append(e.res.Findings, ScheduleFinding{Rule: rule, Proxy: proxy, Detail: detail(), Witness: e.witness(st)})
+	e.res.Findings = append(e.res.Findings, Finding{Rule: rule, Proxy: proxy, Detail: detail(), Witness: e.witness(st)})
 }
 
 func (e *schedExplorer) overflow(schedStep) {

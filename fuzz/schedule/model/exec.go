@@ -1,4 +1,4 @@
-package spec
+package model
 
 import (
 	"fmt"
@@ -9,19 +9,19 @@ import (
 
 // Model rule names (the part of the rule ID after "ptxisa.schedule.").
 const (
-	srUninit       = "ub.uninit"
-	srReinit       = "ub.reinit"
-	srInitCount    = "ub.init-count"
-	srNoComplete   = "ub.nocomplete"
-	srTxRange      = "ub.tx-range"
-	srPending      = "ub.pending-underflow"
-	srUnobserved   = "ub.phase-unobserved"
-	srWgmmaFence   = "ub.wgmma-fence"
-	srRace         = "race"
-	srProxy        = "proxy-hazard"
-	srDeadlock     = "deadlock"
-	srOperandSpace = "operand-space"
-	srBound        = "bound-exceeded"
+	UBUninit      = "ub.uninit"
+	UBReinit      = "ub.reinit"
+	UBInitCount   = "ub.init-count"
+	UBNoComplete  = "ub.nocomplete"
+	UBTxRange     = "ub.tx-range"
+	UBPending     = "ub.pending-underflow"
+	UBUnobserved  = "ub.phase-unobserved"
+	UBWgmmaFence  = "ub.wgmma-fence"
+	Race          = "race"
+	ProxyHazard   = "proxy-hazard"
+	Deadlock      = "deadlock"
+	OperandSpace  = "operand-space"
+	BoundExceeded = "bound-exceeded"
 )
 
 // Proxy kinds of a proxy hazard.
@@ -290,7 +290,7 @@ func (x *schedExec) memOp() {
 		rs.wgFenced = true
 	case sc.Wgmma:
 		if !rs.wgFenced {
-			x.fail(srWgmmaFence, "", func() string {
+			x.fail(UBWgmmaFence, "", func() string {
 				return fmt.Sprintf("role %d issued wgmma.mma_async without a wgmma.fence before its first wgmma", x.r)
 			})
 			return
@@ -409,7 +409,7 @@ func (x *schedExec) ordered(b int8, write bool) bool {
 	what := func() string { return fmt.Sprintf("%s of buffer %d by role %d", x.op.Code, b, x.r) }
 	if i := x.conflict(b, write); i >= 0 {
 		f := x.ns.fl[i]
-		x.fail(srRace, "", func() string {
+		x.fail(Race, "", func() string {
 			return fmt.Sprintf("%s while %s (role %d) on it is in flight", what(), schedFlightNames[f.kind], f.role)
 		})
 		return false
@@ -417,11 +417,11 @@ func (x *schedExec) ordered(b int8, write bool) bool {
 	buf := &x.ns.bufs[b]
 	sameMMA := x.op.Code == sc.Tcgen05MMA && buf.w.tc&x.rb != 0 // tcgen05 ops of one thread run in order
 	if buf.wValid && buf.w.seen&x.rb == 0 && !sameMMA {
-		x.fail(srRace, "", func() string { return what() + " is not ordered after the buffer's last write" })
+		x.fail(Race, "", func() string { return what() + " is not ordered after the buffer's last write" })
 		return false
 	}
 	if write && !schedReadsOrdered(&buf.r, buf.rValid, x.rb) {
-		x.fail(srRace, "", func() string { return what() + " is not ordered after the buffer's earlier reads" })
+		x.fail(Race, "", func() string { return what() + " is not ordered after the buffer's earlier reads" })
 		return false
 	}
 	return true
@@ -450,7 +450,7 @@ func (x *schedExec) async(b int8, write bool, what string) bool {
 	}
 	buf := &x.ns.bufs[b]
 	if x.m.v.Buffers[b] == sc.Smem && buf.wValid && !buf.wAsync && buf.wf.seen&x.rb == 0 {
-		x.fail(srProxy, ProxyAsync, func() string {
+		x.fail(ProxyHazard, ProxyAsync, func() string {
 			return fmt.Sprintf("async-proxy access of buffer %d by %s (role %d) after a generic-proxy write with no fence.proxy.async between them", b, what, x.r)
 		})
 		return false
@@ -462,13 +462,13 @@ func (x *schedExec) async(b int8, write bool, what string) bool {
 // its init.
 func (x *schedExec) useBar(b int8) bool {
 	if !x.ns.bars[b].init {
-		x.fail(srUninit, "", func() string {
+		x.fail(UBUninit, "", func() string {
 			return fmt.Sprintf("%s on mbarrier %d, which is not initialized (or was invalidated)", x.op.Code, b)
 		})
 		return false
 	}
 	if x.ns.barK[b].seen&x.rb == 0 {
-		x.fail(srRace, "", func() string {
+		x.fail(Race, "", func() string {
 			return fmt.Sprintf("%s on mbarrier %d by role %d is not ordered after its mbarrier.init", x.op.Code, b, x.r)
 		})
 		return false
@@ -479,14 +479,14 @@ func (x *schedExec) useBar(b int8) bool {
 func (x *schedExec) initBar(b int) {
 	bar := &x.ns.bars[b]
 	if bar.init {
-		x.fail(srReinit, "", func() string {
+		x.fail(UBReinit, "", func() string {
 			return fmt.Sprintf("mbarrier.init of mbarrier %d, initialized and not invalidated", b)
 		})
 		return
 	}
 	n := x.op.N
 	if n < 1 || n > sc.MbarMax {
-		x.fail(srInitCount, "", func() string { return fmt.Sprintf("mbarrier.init of mbarrier %d with count %d", b, n) })
+		x.fail(UBInitCount, "", func() string { return fmt.Sprintf("mbarrier.init of mbarrier %d with count %d", b, n) })
 		return
 	}
 	*bar = schedBarSt{init: true, count: n, pending: n}
@@ -498,7 +498,7 @@ func (x *schedExec) initBar(b int) {
 func (x *schedExec) arrive(b int, byRole bool, count uint32, noComplete bool) {
 	bar := &x.ns.bars[b]
 	if bar.ph >= 1 && !bar.observed {
-		x.fail(srUnobserved, "", func() string {
+		x.fail(UBUnobserved, "", func() string {
 			return fmt.Sprintf("arrival on mbarrier %d in phase %d before any try_wait observed phase %d complete", b, bar.ph, bar.ph-1)
 		})
 		return
@@ -507,7 +507,7 @@ func (x *schedExec) arrive(b int, byRole bool, count uint32, noComplete bool) {
 		x.ns.release(x.r, b)
 	}
 	if count > bar.pending {
-		x.fail(srPending, "", func() string {
+		x.fail(UBPending, "", func() string {
 			return fmt.Sprintf("arrival count %d on mbarrier %d with %d arrivals pending", count, b, bar.pending)
 		})
 		return
@@ -522,7 +522,7 @@ func (x *schedExec) maybeComplete(b int, noComplete bool) {
 		return
 	}
 	if noComplete {
-		x.fail(srNoComplete, "", func() string {
+		x.fail(UBNoComplete, "", func() string {
 			return fmt.Sprintf("mbarrier.arrive.noComplete completed phase %d of mbarrier %d", bar.ph, b)
 		})
 		return
@@ -535,7 +535,7 @@ func (x *schedExec) addTx(b int, n int64) bool {
 	bar := &x.ns.bars[b]
 	tx := int64(bar.tx) + n
 	if tx > sc.MbarMax || tx < -sc.MbarMax {
-		x.fail(srTxRange, "", func() string {
+		x.fail(UBTxRange, "", func() string {
 			return fmt.Sprintf("tx-count of mbarrier %d would be %d, outside -(2^20-1)..2^20-1", b, tx)
 		})
 		return false
@@ -639,7 +639,7 @@ func (x *schedExec) tma() {
 		f := x.ns.fl[i]
 		if (f.kind == schedFlTMAStore || (f.kind == schedFlTMALoad && !load)) && f.tmap == x.op.TMap && f.tile == tile {
 			same := f.kind == schedFlTMAStore && !load && int(f.role) == x.r && f.group == rs.bulkSeq
-			x.fail(srRace, "", func() string {
+			x.fail(Race, "", func() string {
 				d := fmt.Sprintf("%s of tensor map %d tile %d by role %d while %s (role %d) of the same tile is in flight",
 					x.op.Code, x.op.TMap, tile, x.r, schedFlightNames[f.kind], f.role)
 				if same {
@@ -664,7 +664,7 @@ func (x *schedExec) useTmap(t int) bool {
 	tm := &x.ns.tmaps[t]
 	if tm.wValid {
 		if tm.w.seen&x.rb == 0 {
-			x.fail(srRace, "", func() string {
+			x.fail(Race, "", func() string {
 				return fmt.Sprintf("%s by role %d reads tensor map %d, not ordered after its update", x.op.Code, x.r, t)
 			})
 			return false
@@ -674,7 +674,7 @@ func (x *schedExec) useTmap(t int) bool {
 			if tm.rel.seen&x.rb == 0 {
 				missing = "fence.proxy.tensormap::generic.release"
 			}
-			x.fail(srProxy, ProxyTensormap, func() string {
+			x.fail(ProxyHazard, ProxyTensormap, func() string {
 				return fmt.Sprintf("%s by role %d uses tensor map %d after a generic update without %s", x.op.Code, x.r, t, missing)
 			})
 			return false
@@ -692,7 +692,7 @@ func (x *schedExec) useTmap(t int) bool {
 func (x *schedExec) replaceTmap(t int) {
 	tm := &x.ns.tmaps[t]
 	if (tm.wValid && tm.w.seen&x.rb == 0) || !schedReadsOrdered(&tm.r, tm.rValid, x.rb) {
-		x.fail(srRace, "", func() string {
+		x.fail(Race, "", func() string {
 			return fmt.Sprintf("tensormap.replace of tensor map %d by role %d is not ordered after its earlier update or uses", t, x.r)
 		})
 		return
@@ -736,7 +736,7 @@ func (m *schedMachine) asyncStep(s *schedState, i int, k schedSink) {
 		x.ns.releaseCommit(i, b)
 	}
 	if !x.ns.bars[b].init {
-		x.fail(srUninit, "", func() string {
+		x.fail(UBUninit, "", func() string {
 			return fmt.Sprintf("%s completes on mbarrier %d, which is not initialized (or was invalidated)", schedFlightNames[f.kind], b)
 		})
 		return

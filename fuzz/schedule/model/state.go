@@ -1,4 +1,4 @@
-package spec
+package model
 
 import (
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
