@@ -18,7 +18,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/fenceproxy"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/mbarplan"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
 )
 
 // algoStateBound bounds the model inside the algorithm targets, so that
@@ -34,7 +35,7 @@ func FuzzSchedule(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decode never fails: %v", err)
 		}
-		if _, err := spec.CheckInvariants(schedule.Domain, dv); err != nil {
+		if _, err := rulestest.CheckInvariants(schedule.Domain, dv); err != nil {
 			t.Fatal(err)
 		}
 		if err := modelInvariants(dv.(schedule.Value)); err != nil {
@@ -48,7 +49,7 @@ func FuzzSchedule(f *testing.F) {
 // its bound; a reject names the model's verdict; every finding of an
 // explored schedule has a witness.
 func modelInvariants(v schedule.Value) error {
-	j, err := spec.JudgeValue(spec.PTXISA, schedule.Name, v)
+	j, err := rules.JudgeValue(rules.PTXISA, schedule.Name, v)
 	if err != nil {
 		return err
 	}
@@ -106,7 +107,7 @@ func runFenceInsert(v schedule.Value) (out fenceOutcome, ok bool, err error) {
 	if ierr == nil && (len(again.Fences) != 0 || again.Handshakes != 0) {
 		return out, false, errorf("InjectFenceProxy is not idempotent: %d more fences, %d more handshakes", len(again.Fences), again.Handshakes)
 	}
-	j, jerr := spec.JudgeValue(spec.Seed, schedule.Name, res.V)
+	j, jerr := rules.JudgeValue(rules.Seed, schedule.Name, res.V)
 	if jerr != nil {
 		return out, false, jerr
 	}

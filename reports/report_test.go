@@ -14,7 +14,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 func TestLoad(t *testing.T) {
@@ -89,8 +89,8 @@ func TestLoad(t *testing.T) {
 	if len(r.Matrix.Rows) == 0 || !slices.Contains(r.Matrix.Oracles, "ptxas") {
 		t.Fatalf("agreement matrix %+v lacks rows or the ptxas column", r.Matrix)
 	}
-	if len(r.Coverage) != len(spec.Rules()) {
-		t.Fatalf("coverage has %d rules, want every spec rule (%d)", len(r.Coverage), len(spec.Rules()))
+	if len(r.Coverage) != len(rules.Rules()) {
+		t.Fatalf("coverage has %d rules, want every spec rule (%d)", len(r.Coverage), len(rules.Rules()))
 	}
 }
 
@@ -113,9 +113,9 @@ func TestSuppressionsOption(t *testing.T) {
 }
 
 func seedRows() int {
-	n := len(spec.Domains(spec.Seed))
-	for _, r := range spec.Rules() {
-		if r.Set == spec.Seed {
+	n := len(rules.Domains(rules.Seed))
+	for _, r := range rules.Rules() {
+		if r.Set == rules.Seed {
 			n++
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 var sm90a = target.MustParse("sm_90a", "")
@@ -109,7 +109,7 @@ func TestClassMatchesSeedRule(t *testing.T) {
 			if c == sc.Call {
 				o = o.WithFlags(false, false, 0, smem, 0)
 			}
-			if got, want := names[class(o)], spec.Seed002Class(o); got != want {
+			if got, want := names[class(o)], rules.Seed002Class(o); got != want {
 				t.Errorf("%s (smem %v): pass %q, seed rule %q", c, smem, got, want)
 			}
 		}
@@ -135,7 +135,7 @@ func TestInvariants(t *testing.T) {
 		if err != nil || len(again.Fences) != 0 || again.Handshakes != 0 {
 			t.Fatalf("not idempotent: %v %v %d\n%s", err, again.Fences, again.Handshakes, res.V)
 		}
-		j, _ := spec.JudgeValue(spec.Seed, sc.Name, res.V)
+		j, _ := rules.JudgeValue(rules.Seed, sc.Name, res.V)
 		if !j.Accept && j.Rule.ID == "seed.schedule.002-fence-proxy-async" {
 			t.Fatalf("output fails seed 002: %s\n%s", j.Diagnostic, res.V)
 		}
