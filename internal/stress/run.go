@@ -1,4 +1,4 @@
-package main
+package stress
 
 import (
 	"bufio"
@@ -18,7 +18,6 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/queue"
 	"github.com/legalfuzz/legalfuzz/coordinator/reliability"
@@ -76,24 +75,24 @@ func (c *child) stop(grace time.Duration) {
 
 // soak runs the campaign, the workers, the kills and the storm until the
 // campaign is done, and fills rep's process and storm figures.
-func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Server, users soakUsers, rep *soakReport) error {
-	ctx := cmd.Context()
+func (o *SoakOptions) soak(ctx context.Context, ns *server.Server, users soakUsers, rep *SoakReport) error {
+	exe := o.Exe
 	url := ns.ClientURL()
-	logs := filepath.Join(o.dir, "logs")
+	logs := filepath.Join(o.Dir, "logs")
 	if err := os.MkdirAll(logs, 0o755); err != nil {
 		return err
 	}
-	var userOracle []string // the hostile verifier, for the campaign's worker and the others
-	if o.hostile {
-		userOracle = []string{"--oracle", hostileOracle + "=" + exe + " bench hostile-verifier"}
+	var userOracle []string // the user oracles, for the campaign's worker and the others
+	for _, spec := range o.UserOracles {
+		userOracle = append(userOracle, "--oracle", spec)
 	}
 	workerArgs := func(i int) []string {
 		return append([]string{"worker", "--nats", url, "--nats-user", "worker", "--name", fmt.Sprintf("soak-w%d", i),
-			"--oracles", strings.Join(o.oracles, ","), "--fuzz-binary", o.fuzzBinary, "--work-dir", filepath.Join(o.dir, "workers", fmt.Sprint(i))},
+			"--oracles", strings.Join(o.Oracles, ","), "--fuzz-binary", o.FuzzBinary, "--work-dir", filepath.Join(o.Dir, "workers", fmt.Sprint(i))},
 			userOracle...)
 	}
 	workerEnv := []string{"LEGALFUZZ_NATS_PASSWORD=" + users.worker}
-	workers := make([]*child, o.workers)
+	workers := make([]*child, o.Workers)
 	for i := range workers {
 		w, err := startChild(fmt.Sprintf("worker %d", i), exe, filepath.Join(logs, fmt.Sprintf("worker-%d.log", i)), workerEnv, workerArgs(i)...)
 		if err != nil {
@@ -101,16 +100,16 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 		}
 		workers[i] = w
 	}
-	if o.hanging {
+	if o.Hanging {
 		hang, err := o.hangingWorker(exe, logs, workerEnv, workerArgs(len(workers)+1))
 		if err != nil {
 			return err
 		}
 		defer func() { rep.HangingWorker = hang() }()
 	}
-	if o.liar { // never killed: the soak checks that it is quarantined
-		args := append(workerArgs(len(workers)), "--name", soakLiar, "--lie-one-in", "10")
-		liar, err := startChild(soakLiar, exe, filepath.Join(logs, "liar.log"), workerEnv, args...)
+	if o.Liar { // never killed: the soak checks that it is quarantined
+		args := append(workerArgs(len(workers)), "--name", Liar, "--lie-one-in", "10")
+		liar, err := startChild(Liar, exe, filepath.Join(logs, "liar.log"), workerEnv, args...)
 		if err != nil {
 			return err
 		}
@@ -121,19 +120,19 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 			w.stop(30 * time.Second)
 		}
 	}()
-	campArgs := []string{"campaign", "--nats", url, "--nats-user", "coordinator", "--campaign", soakCampaign,
-		"--duration", o.duration.String(), "--drain-timeout", o.drain.String(), "--oracles", strings.Join(o.oracles, ","),
-		"--generator", o.generator, "--fuzz-binary", o.fuzzBinary, "--out", filepath.Join(o.dir, "campaign"), "--no-minimize", "--quiet"}
+	campArgs := []string{"campaign", "--nats", url, "--nats-user", "coordinator", "--campaign", Campaign,
+		"--duration", o.Duration.String(), "--drain-timeout", o.Drain.String(), "--oracles", strings.Join(o.Oracles, ","),
+		"--generator", o.Generator, "--fuzz-binary", o.FuzzBinary, "--out", filepath.Join(o.Dir, "campaign"), "--no-minimize", "--quiet"}
 	campArgs = append(campArgs, userOracle...)
-	if o.liar {
+	if o.Liar {
 		campArgs = append(campArgs, "--keep-all")
 	}
-	if len(o.domains) > 0 {
-		campArgs = append(campArgs, "--domains", strings.Join(o.domains, ","))
+	if len(o.Domains) > 0 {
+		campArgs = append(campArgs, "--domains", strings.Join(o.Domains, ","))
 	}
 	startCampaign := func() (*child, error) {
 		rep.CampaignStarts++
-		fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: campaign start %d\n", rep.CampaignStarts)
+		fmt.Fprintf(o.Log, "bench soak: campaign start %d\n", rep.CampaignStarts)
 		return startChild("campaign", exe, filepath.Join(logs, "campaign.log"), []string{"LEGALFUZZ_NATS_PASSWORD=" + users.coordinator}, campArgs...)
 	}
 	camp, err := startCampaign()
@@ -144,16 +143,16 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 
 	stormCtx, stopStorm := context.WithCancel(ctx)
 	defer stopStorm()
-	stormDone := make(chan stormCounts, 1)
-	go func() { stormDone <- o.storm(stormCtx, ns, users, cmd) }()
+	stormDone := make(chan StormCounts, 1)
+	go func() { stormDone <- o.storm(stormCtx, ns, users) }()
 	start := time.Now()
-	killEvery := time.NewTicker(o.killEvery)
+	killEvery := time.NewTicker(o.KillEvery)
 	defer killEvery.Stop()
 	resumes := 0
 	for done := false; !done; {
 		var campaignKill <-chan time.Time // the next campaign kill, evenly spread over the duration
-		if rep.CampaignKills < o.campaignKills {
-			at := o.duration * time.Duration(rep.CampaignKills+1) / time.Duration(o.campaignKills+1)
+		if rep.CampaignKills < o.CampaignKills {
+			at := o.Duration * time.Duration(rep.CampaignKills+1) / time.Duration(o.CampaignKills+1)
 			campaignKill = time.After(time.Until(start.Add(at)))
 		}
 		select {
@@ -163,7 +162,7 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 			i := rep.WorkerKills % len(workers)
 			workers[i].kill()
 			rep.WorkerKills++
-			fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: %s SIGKILLed at %s\n", workers[i].name, time.Since(start).Round(time.Second))
+			fmt.Fprintf(o.Log, "bench soak: %s SIGKILLed at %s\n", workers[i].name, time.Since(start).Round(time.Second))
 			if workers[i], err = startChild(workers[i].name, exe, filepath.Join(logs, fmt.Sprintf("worker-%d.log", i)), workerEnv, workerArgs(i)...); err != nil {
 				return err
 			}
@@ -172,14 +171,14 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 			camp.kill()
 			rep.CampaignKills++
 			rep.CampaignExits = append(rep.CampaignExits, "SIGKILL")
-			fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: campaign SIGKILLed at %s\n", time.Since(start).Round(time.Second))
+			fmt.Fprintf(o.Log, "bench soak: campaign SIGKILLed at %s\n", time.Since(start).Round(time.Second))
 			if camp, err = startCampaign(); err != nil {
 				return err
 			}
 		case <-camp.done:
 			rep.CampaignExits = append(rep.CampaignExits, fmt.Sprintf("exit %d", camp.code))
 			switch {
-			case camp.code == exitOK || camp.code == exitFindings:
+			case camp.code == exitOK || camp.code == exitFindings: // done, with or without new findings
 				done = true
 			case resumes < maxResumes: // a drain timeout with jobs owed: resume
 				resumes++
@@ -187,7 +186,7 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 					return err
 				}
 			default: // given up: the audit says what is owed
-				fmt.Fprintf(cmd.ErrOrStderr(), "bench soak: the campaign exited %d %d times (see %s)\n", camp.code, resumes+1, filepath.Join(logs, "campaign.log"))
+				fmt.Fprintf(o.Log, "bench soak: the campaign exited %d %d times (see %s)\n", camp.code, resumes+1, filepath.Join(logs, "campaign.log"))
 				done = true
 			}
 		}
@@ -201,8 +200,15 @@ func (o *benchSoakOptions) soak(cmd *cobra.Command, exe string, ns *server.Serve
 // maxResumes bounds the campaign's restarts after it exits 2 on its own.
 const maxResumes = 3
 
-// stormCounts are the storm's figures.
-type stormCounts struct {
+// legalfuzz's exit codes (cmd/legalfuzz) that end a campaign for good: it
+// ran and found nothing new, or new findings. Any other code is resumed.
+const (
+	exitOK       = 0
+	exitFindings = 1
+)
+
+// StormCounts are the storm's figures.
+type StormCounts struct {
 	Sent             int            `json:"sent"`
 	ByKind           map[string]int `json:"by_kind"`
 	PublishErrors    int            `json:"publish_errors"`
@@ -213,10 +219,10 @@ type stormCounts struct {
 	Unread           int            `json:"unread"`
 }
 
-// storm publishes o.forged messages as the worker user, spread over the
-// duration, and o.oversized over the payload limit on raw connections.
-func (o *benchSoakOptions) storm(ctx context.Context, ns *server.Server, users soakUsers, cmd *cobra.Command) stormCounts {
-	counts := stormCounts{ByKind: map[string]int{}}
+// storm publishes o.Forged messages as the worker user, spread over the
+// duration, and o.Oversized over the payload limit on raw connections.
+func (o *SoakOptions) storm(ctx context.Context, ns *server.Server, users soakUsers) StormCounts {
+	counts := StormCounts{ByKind: map[string]int{}}
 	var mu sync.Mutex
 	nc, err := nats.Connect(ns.ClientURL(), nats.UserInfo("worker", users.worker), nats.Name("soak-storm"), nats.MaxReconnects(-1),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
@@ -227,7 +233,7 @@ func (o *benchSoakOptions) storm(ctx context.Context, ns *server.Server, users s
 			}
 		}))
 	if err != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), "bench soak: storm:", err)
+		fmt.Fprintln(o.Log, "bench soak: storm:", err)
 		return counts
 	}
 	defer nc.Close()
@@ -236,29 +242,29 @@ func (o *benchSoakOptions) storm(ctx context.Context, ns *server.Server, users s
 		err = queue.WaitStreams(ctx, js)
 	}
 	if err != nil {
-		fmt.Fprintln(cmd.ErrOrStderr(), "bench soak: storm:", err)
+		fmt.Fprintln(o.Log, "bench soak: storm:", err)
 		return counts
 	}
-	s := reliability.NewStorm(soakCampaign, soakMarker, o.oracles, "gpu", o.domains, 1, int(nc.MaxPayload()))
+	s := reliability.NewStorm(Campaign, Marker, o.Oracles, "gpu", o.Domains, 1, int(nc.MaxPayload()))
 	start := time.Now()
-	total := o.forged + o.oversized
+	total := o.Forged + o.Oversized
 	for i := 0; i < total && ctx.Err() == nil; i++ {
 		// Pace: message i goes out at i/total of the duration.
-		if wait := time.Until(start.Add(o.duration * time.Duration(i) / time.Duration(total))); wait > 0 {
+		if wait := time.Until(start.Add(o.Duration * time.Duration(i) / time.Duration(total))); wait > 0 {
 			select {
 			case <-ctx.Done():
 			case <-time.After(wait):
 			}
 		}
 		switch {
-		case i%(total/max(o.oversized, 1)+1) == 0 && counts.Oversized < o.oversized:
+		case i%(total/max(o.Oversized, 1)+1) == 0 && counts.Oversized < o.Oversized:
 			counts.Oversized++
-			if oversizedRefused(ns.Addr().String(), users.worker, queue.ResultSubject(soakCampaign), 2*int(nc.MaxPayload())) {
+			if oversizedRefused(ns.Addr().String(), users.worker, queue.ResultSubject(Campaign), 2*int(nc.MaxPayload())) {
 				counts.OversizedRefused++
 			}
 		case i%100 == 50:
 			counts.JobsAttempted++
-			_ = nc.Publish(queue.JobSubject(o.oracles[0], "kindword"), []byte(soakMarker+" forged job"))
+			_ = nc.Publish(queue.JobSubject(o.Oracles[0], "kindword"), []byte(Marker+" forged job"))
 		default:
 			m := s.Next(i)
 			pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -337,8 +343,8 @@ func unread(ctx context.Context, url string, users soakUsers) int {
 // --version: it must refuse to start, naming the tool, within the probe
 // limits, while the campaign goes on. The function returned says how it
 // ended.
-func (o *benchSoakOptions) hangingWorker(exe, logs string, env, args []string) (func() string, error) {
-	dir, err := hangingToolchain(filepath.Join(o.dir, "hang"))
+func (o *SoakOptions) hangingWorker(exe, logs string, env, args []string) (func() string, error) {
+	dir, err := hangingToolchain(filepath.Join(o.Dir, "hang"))
 	if err != nil {
 		return nil, err
 	}
