@@ -14,6 +14,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
@@ -41,7 +42,7 @@ func TestLoad(t *testing.T) {
 	for _, b := range r.Buckets {
 		status[b.Key] = b.Status
 	}
-	if status[f.fresh] != store.StatusNew || status[f.known] != store.StatusKnown || status[f.suppressed] != store.StatusSuppressed {
+	if status[f.fresh] != triage.StatusNew || status[f.known] != triage.StatusKnown || status[f.suppressed] != triage.StatusSuppressed {
 		t.Fatalf("statuses %v; want %s new, %s known, %s suppressed", status, f.fresh, f.known, f.suppressed)
 	}
 	if r.Buckets[0].Key != f.fresh {
