@@ -3,6 +3,7 @@ package model
 import (
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
@@ -84,6 +85,24 @@ func TestExact(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWitness checks what a finding carries: the rule, the detail and the
+// interleaving.
+func TestWitness(t *testing.T) {
+	r := Check(exampleNamed(t, "cross-role-store-no-fence"))
+	f := r.FindProxy(ProxyAsync)
+	if f == nil {
+		t.Fatalf("no async proxy hazard: %+v", r.Findings)
+	}
+	wantSteps := []string{"r0.0 st.shared a=0", "r0.1 mbarrier.arrive bar=0", "r1.0 mbarrier.try_wait.parity bar=0 parity=0", "r1.1 cp.async.bulk.tensor.store a=0 tmap=0"}
+	if !reflect.DeepEqual(f.Witness, wantSteps) {
+		t.Fatalf("witness %q, want %q", f.Witness, wantSteps)
+	}
+	dl := Check(exampleNamed(t, "pipeline-producer-parity-off")).Find("deadlock")
+	if dl == nil || !strings.Contains(dl.Detail, "role 0 blocked at op 1 mbarrier.try_wait.parity mbarrier 2 parity 0 (phase 0, 1 of 1 arrivals pending") {
+		t.Fatalf("deadlock detail does not show the blocked state: %+v", dl)
 	}
 }
 
