@@ -153,9 +153,9 @@ type RuleCoverage struct {
 
 // Coverage lists every spec rule with its counts, in rule ID order.
 func (t *Tally) Coverage() []RuleCoverage {
-	rules := rules.Rules()
-	out := make([]RuleCoverage, 0, len(rules))
-	for _, r := range rules {
+	all := rules.Rules()
+	out := make([]RuleCoverage, 0, len(all))
+	for _, r := range all {
 		out = append(out, RuleCoverage{Rule: r.ID, Set: string(r.Set), Domain: r.Domain, Fired: t.Fired[r.ID], Passed: t.Passed[r.ID]})
 	}
 	return out

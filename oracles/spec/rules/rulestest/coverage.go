@@ -42,8 +42,8 @@ func (c Coverage) Write(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "fired\tpassed\t  rule")
 	var neverFired, neverPassed int
-	rules := rules.Rules()
-	for _, r := range rules {
+	all := rules.Rules()
+	for _, r := range all {
 		n := c[r.ID]
 		if n == nil {
 			n = &Count{}
@@ -59,6 +59,6 @@ func (c Coverage) Write(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d rules: %d never fired, %d never passed\n", len(rules), neverFired, neverPassed)
+	_, err := fmt.Fprintf(w, "%d rules: %d never fired, %d never passed\n", len(all), neverFired, neverPassed)
 	return err
 }
