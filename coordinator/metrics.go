@@ -9,6 +9,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 )
 
 // metrics are what /metrics serves. Most series are read at scrape time
@@ -152,13 +153,13 @@ func (cc campaignCollector) collectBuckets(ch chan<- prometheus.Metric, campaign
 	}
 	type key struct{ class, status string }
 	counts := map[key]int{}
-	for _, e := range store.Triage(buckets, campaign, sups) {
+	for _, e := range triage.Classify(buckets, campaign, sups) {
 		counts[key{string(e.Class), e.Status}]++
 	}
 	// Every (class, status) is exported, zero included, so a dashboard
 	// shows 0 rather than no data.
 	for _, class := range policy.Classes() {
-		for _, status := range []string{store.StatusNew, store.StatusKnown, store.StatusSuppressed} {
+		for _, status := range []string{triage.StatusNew, triage.StatusKnown, triage.StatusSuppressed} {
 			n := counts[key{string(class), status}]
 			ch <- prometheus.MustNewConstMetric(descBuckets, prometheus.GaugeValue, float64(n), string(class), status)
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // witnesses finds the minimized cases of one bucket: cases that break as
@@ -39,7 +39,7 @@ func newWitnesses(panel oracles.Panel, b store.Bucket, d domain.Domain) *witness
 // firing lists the IDs of the spec/ptxisa rules v breaks; none for a
 // domain spec/ptxisa does not judge.
 func (w *witnesses) firing(v domain.Value) []string {
-	rules, err := spec.FiringRules(spec.PTXISA, w.d.Name, v)
+	rules, err := rules.FiringRules(rules.PTXISA, w.d.Name, v)
 	if err != nil {
 		return nil
 	}

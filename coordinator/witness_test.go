@@ -13,6 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // mmaCase parses an mma case from its JSON form.
@@ -47,7 +48,7 @@ func breaks(t *testing.T, s *store.Store, b store.Bucket) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := spec.FiringRules(spec.PTXISA, rec.Domain, v)
+	rules, err := rules.FiringRules(rules.PTXISA, rec.Domain, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestWitnessBreaksTheOneRuleTheToolMisjudges(t *testing.T) {
 	if p == nil {
 		t.Skipf("ptxas 12.4 not installed: %s", st.Reason)
 	}
-	orcs := []oracles.Oracle{spec.New(spec.PTXISA), p}
+	orcs := []oracles.Oracle{spec.New(rules.PTXISA), p}
 	s := storetest.Open(t, "")
 	c := mmaCase(t, `{"shape": [8, 8, 4], "a_type": "bf16", "a_layout": "row", "b_layout": "row", "target": "sm_80"}`)
 	b := plantPair(t, s, orcs, policy.Pair{A: oracles.SpecPTXISA, B: oracles.PTXAS, On: policy.OnVerdict}, c)
@@ -90,7 +91,7 @@ func TestWitnessBreaksTheOneRuleTheToolMisjudges(t *testing.T) {
 func TestWitnessSplit(t *testing.T) {
 	s := storetest.Open(t, "")
 	c := mmaCase(t, `{"shape": [16, 8, 8], "a_type": "f16", "c_type": "f64", "d_type": "f16", "target": "sm_80"}`)
-	if rules, _ := spec.FiringRules(spec.PTXISA, mma.Name, c.Value); len(rules) != 2 {
+	if rules, _ := rules.FiringRules(rules.PTXISA, mma.Name, c.Value); len(rules) != 2 {
 		t.Fatalf("the planted case breaks %v", rules)
 	}
 	b, ok := plant(t, s, specOracles(), c)

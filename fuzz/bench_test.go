@@ -7,7 +7,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
 )
 
 // benchValues decodes a fixed set of pseudo-random inputs plus the seeds, so
@@ -33,11 +34,11 @@ func BenchmarkSpec(b *testing.B) {
 			for b.Loop() {
 				v := vals[n%len(vals)]
 				n++
-				for _, set := range spec.Sets {
-					if !slices.Contains(spec.Domains(set), d.Name) {
+				for _, set := range rules.Sets {
+					if !slices.Contains(rules.Domains(set), d.Name) {
 						continue
 					}
-					if _, err := spec.JudgeValue(set, d.Name, v); err != nil {
+					if _, err := rules.JudgeValue(set, d.Name, v); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -63,7 +64,7 @@ func BenchmarkFuzzIteration(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := spec.CheckInvariants(d, v); err != nil {
+				if _, err := rulestest.CheckInvariants(d, v); err != nil {
 					b.Fatal(err)
 				}
 			}

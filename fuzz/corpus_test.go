@@ -9,7 +9,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
 )
 
 var (
@@ -40,7 +41,7 @@ func TestSeedCorpusUpToDate(t *testing.T) {
 }
 
 // replay judges every corpus file of d under root and records rule coverage.
-func replay(t *testing.T, d domain.Domain, root string, cov spec.Coverage) int {
+func replay(t *testing.T, d domain.Domain, root string, cov rulestest.Coverage) int {
 	t.Helper()
 	inputs, err := corpus.ReadGoDir(filepath.Join(root, d.FuzzTarget))
 	if err != nil {
@@ -55,7 +56,7 @@ func replay(t *testing.T, d domain.Domain, root string, cov spec.Coverage) int {
 		if err != nil {
 			continue
 		}
-		judgments, err := spec.CheckInvariants(d, v)
+		judgments, err := rulestest.CheckInvariants(d, v)
 		if err != nil {
 			t.Errorf("%s: %v", in.Path, err)
 			continue
@@ -71,7 +72,7 @@ func replay(t *testing.T, d domain.Domain, root string, cov spec.Coverage) int {
 // both sets to have fired on some case and passed on another, so each rule
 // is shown able to fail and able to hold.
 func TestRuleCoverage(t *testing.T) {
-	cov := spec.Coverage{}
+	cov := rulestest.Coverage{}
 	for _, d := range Domains() {
 		if replay(t, d, filepath.Join("testdata", "fuzz"), cov) == 0 {
 			t.Errorf("%s: empty seed corpus", d.Name)
@@ -80,7 +81,7 @@ func TestRuleCoverage(t *testing.T) {
 			replay(t, d, *extraCorpus, cov)
 		}
 	}
-	for _, r := range spec.Rules() {
+	for _, r := range rules.Rules() {
 		n := cov[r.ID]
 		if n == nil || n.Fired == 0 {
 			t.Errorf("rule %s never fired on the corpus", r.ID)

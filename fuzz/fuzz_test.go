@@ -6,7 +6,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
 )
 
 // fuzzDomain is the body of every native fuzz target: decode the bytes, then
@@ -19,7 +19,7 @@ func fuzzDomain(f *testing.F, d domain.Domain) {
 		if err != nil {
 			return // a clear decode error is a valid answer for bytes that fit no value
 		}
-		if _, err := spec.CheckInvariants(d, v); err != nil {
+		if _, err := rulestest.CheckInvariants(d, v); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -17,7 +17,9 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/fenceproxy"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/mbarplan"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
 )
 
 // algoStateBound bounds the model inside the algorithm targets, so that
@@ -33,7 +35,7 @@ func FuzzSchedule(f *testing.F) {
 		if err != nil {
 			t.Fatalf("decode never fails: %v", err)
 		}
-		if _, err := spec.CheckInvariants(schedule.Domain, dv); err != nil {
+		if _, err := rulestest.CheckInvariants(schedule.Domain, dv); err != nil {
 			t.Fatal(err)
 		}
 		if err := modelInvariants(dv.(schedule.Value)); err != nil {
@@ -47,11 +49,11 @@ func FuzzSchedule(f *testing.F) {
 // its bound; a reject names the model's verdict; every finding of an
 // explored schedule has a witness.
 func modelInvariants(v schedule.Value) error {
-	j, err := spec.JudgeValue(spec.PTXISA, schedule.Name, v)
+	j, err := rules.JudgeValue(rules.PTXISA, schedule.Name, v)
 	if err != nil {
 		return err
 	}
-	res := spec.ScheduleModel(v)
+	res := model.Cached(v)
 	verdict := res.Verdict()
 	if j.Accept && verdict != "ok" {
 		return errorf("ptxisa accepted a schedule the model calls %s", verdict)
@@ -83,7 +85,7 @@ type fenceOutcome struct {
 	Clean       bool // the model finds the output ok
 	Unnecessary int  // inserted fences of a clean output that the model shows removable
 	Missed      bool // the output still has a generic<->async proxy hazard
-	Witness     *spec.ScheduleFinding
+	Witness     *model.Finding
 	Out         schedule.Value
 }
 
@@ -105,19 +107,19 @@ func runFenceInsert(v schedule.Value) (out fenceOutcome, ok bool, err error) {
 	if ierr == nil && (len(again.Fences) != 0 || again.Handshakes != 0) {
 		return out, false, errorf("InjectFenceProxy is not idempotent: %d more fences, %d more handshakes", len(again.Fences), again.Handshakes)
 	}
-	j, jerr := spec.JudgeValue(spec.Seed, schedule.Name, res.V)
+	j, jerr := rules.JudgeValue(rules.Seed, schedule.Name, res.V)
 	if jerr != nil {
 		return out, false, jerr
 	}
 	if !j.Accept && (strings.HasPrefix(j.Rule.ID, "seed.schedule.002")) {
 		return out, false, errorf("InjectFenceProxy output fails seed 002's own rule %s: %s", j.Rule.ID, j.Diagnostic)
 	}
-	m := spec.CheckSchedule(res.V)
+	m := model.Check(res.V)
 	if !m.Complete && len(m.Findings) == 0 {
 		return out, false, nil
 	}
 	out = fenceOutcome{Inserted: len(res.Fences), Out: res.V}
-	if f := m.FindProxy(spec.ProxyAsync); f != nil {
+	if f := m.FindProxy(model.ProxyAsync); f != nil {
 		out.Missed, out.Witness = true, f
 	}
 	// A fence is unnecessary when the output is ok and stays ok without it
@@ -125,7 +127,7 @@ func runFenceInsert(v schedule.Value) (out fenceOutcome, ok bool, err error) {
 	if m.Verdict() == "ok" {
 		out.Clean = true
 		for _, site := range res.Fences {
-			if spec.CheckSchedule(removeOp(res.V, site.Role, site.PC)).Verdict() == "ok" {
+			if model.Check(removeOp(res.V, site.Role, site.PC)).Verdict() == "ok" {
 				out.Unnecessary++
 			}
 		}
@@ -157,7 +159,7 @@ func saturationInvariant(v schedule.Value) error {
 	if err := sat.Validate(); err != nil {
 		return err
 	}
-	if f := spec.CheckSchedule(sat).FindProxy(spec.ProxyAsync); f != nil {
+	if f := model.Check(sat).FindProxy(model.ProxyAsync); f != nil {
 		return errorf("a fence after every op still leaves a generic->async hazard: %s", f.Detail)
 	}
 	return nil
@@ -199,7 +201,7 @@ func FuzzFenceInsert(f *testing.F) {
 type planOutcome struct {
 	Verdict  string
 	Rules    []string
-	Findings []spec.ScheduleFinding
+	Findings []model.Finding
 	Plan     schedule.Value
 }
 
@@ -212,7 +214,7 @@ func runMbarPlan(d schedule.DAG) (out planOutcome, ok bool, err error) {
 	ref, gerr := schedule.Generate(d)
 	if gerr == nil {
 		ref.MaxStates = algoStateBound
-		if r := spec.CheckSchedule(ref); r.Verdict() != "ok" && r.Verdict() != "bound-exceeded" {
+		if r := model.Check(ref); r.Verdict() != "ok" && r.Verdict() != "bound-exceeded" {
 			return out, false, errorf("reference plan of %s is %s: %s", d.String(), r.Verdict(), r.Findings[0].Detail)
 		}
 	}
@@ -224,7 +226,7 @@ func runMbarPlan(d schedule.DAG) (out planOutcome, ok bool, err error) {
 		return out, false, perr
 	}
 	plan.MaxStates = algoStateBound
-	r := spec.CheckSchedule(plan)
+	r := model.Check(plan)
 	out = planOutcome{Verdict: r.Verdict(), Findings: r.Findings, Plan: plan}
 	for _, f := range r.Findings {
 		out.Rules = append(out.Rules, f.Rule)

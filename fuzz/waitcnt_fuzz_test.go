@@ -12,7 +12,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/model"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
 )
 
 var waitcntWitnesses = flag.String("waitcnt.witnesses", "",
@@ -33,12 +34,12 @@ func FuzzWaitcnt(f *testing.F) {
 		if err != nil {
 			return
 		}
-		judgments, err := spec.CheckInvariants(waitcnt.Domain, dv)
+		judgments, err := rulestest.CheckInvariants(waitcnt.Domain, dv)
 		if err != nil {
 			t.Fatal(err)
 		}
 		v := dv.(waitcnt.Value)
-		if err := checkWaitcntLowering(v, judgments[spec.PTXISA]); err != nil {
+		if err := checkWaitcntLowering(v, judgments[rules.PTXISA]); err != nil {
 			t.Fatalf("%v: %v", v, err)
 		}
 	})
@@ -49,7 +50,7 @@ func FuzzWaitcnt(f *testing.F) {
 const bruteForceEvents = 8
 
 // checkWaitcntLowering checks what one program's lowering and model must keep.
-func checkWaitcntLowering(v waitcnt.Value, ptxisa spec.Judgment) error {
+func checkWaitcntLowering(v waitcnt.Value, ptxisa rules.Judgment) error {
 	waits := lower.Lower(v)
 	p := model.New(v)
 	res, err := p.Check(waits)
@@ -131,7 +132,7 @@ var witnessSeen sync.Map
 
 // recordWitness minimizes an unsound program, keeping the cause of its first
 // miss, and appends it to the -waitcnt.witnesses file.
-func recordWitness(v waitcnt.Value, j spec.Judgment) {
+func recordWitness(v waitcnt.Value, j rules.Judgment) {
 	if *waitcntWitnesses == "" {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // fixture is a real store with two campaigns of ldsm seed cases, judged by
@@ -84,7 +85,7 @@ func (f fixture) minimize(t *testing.T, s *store.Store) {
 		if b.Key != f.known {
 			continue
 		}
-		orcs := []oracles.Oracle{spec.New(spec.PTXISA), plantedTool{"error : planted old"}}
+		orcs := []oracles.Oracle{spec.New(rules.PTXISA), plantedTool{"error : planted old"}}
 		b, err = coordinator.MinimizeBucket(context.Background(), s, oracles.Local{Oracles: orcs}, b, coordinator.MinimizeOptions{Budget: 40, ReChecks: 2})
 		if err != nil || b.Minimized == "" {
 			t.Fatalf("minimize %s: %v (note %q)", b.Key, err, b.MinimizeNote)
@@ -100,7 +101,7 @@ func (plantedTool) Name() string         { return "ptxas" }
 func (plantedTool) Version() string      { return "12.4.131" }
 func (plantedTool) Judges(d string) bool { return d == "ldsm" }
 func (p plantedTool) Judge(ctx context.Context, cases []domain.Case) ([]oracles.Verdict, error) {
-	vs, err := spec.New(spec.PTXISA).Judge(ctx, cases)
+	vs, err := spec.New(rules.PTXISA).Judge(ctx, cases)
 	for i := range vs {
 		vs[i].Oracle, vs[i].Version, vs[i].Rule = p.Name(), p.Version(), ""
 		if vs[i].Kind == oracles.Accept {
@@ -134,13 +135,13 @@ func (f fixture) judge(t *testing.T, s *store.Store, camp string, at time.Time, 
 		return res.NewBuckets
 	}
 	var ptxisa []oracles.Verdict
-	for _, set := range spec.Sets {
+	for _, set := range rules.Sets {
 		vs, err := spec.New(set).Judge(context.Background(), cases)
 		if err != nil {
 			t.Fatal(err)
 		}
 		commit(spec.New(set).Name(), vs, time.Millisecond)
-		if set == spec.PTXISA {
+		if set == rules.PTXISA {
 			ptxisa = vs
 		}
 	}

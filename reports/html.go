@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -45,7 +45,7 @@ var pageTemplate = template.Must(template.New("report.html.tmpl").Funcs(template
 	},
 	// tonightOrder lists the tonight section's rows: news first.
 	"tonightOrder": func() []string {
-		return []string{store.TonightRegressed, store.TonightNew, store.TonightFixed, store.TonightStill}
+		return []string{triage.TonightRegressed, triage.TonightNew, triage.TonightFixed, triage.TonightStill}
 	},
 	"isNotRun": func(h tally.ToolHint) bool { return h.Why == tally.HintNotRun },
 	"notRun": func(hs []tally.ToolHint) []tally.ToolHint {

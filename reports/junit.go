@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 )
 
 // JUnit XML, the subset CI systems read: one suite, one test case per bucket.
@@ -56,17 +56,17 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	suite := junitSuite{Name: "legalfuzz " + r.Campaign, Timestamp: r.Generated.Format("2006-01-02T15:04:05"), Cases: []junitCase{}}
 	for _, b := range r.Buckets {
 		c := junitCase{Name: b.Key + " " + b.Title, ClassName: "legalfuzz." + b.Domain}
-		failing := b.Tonight == store.TonightNew || b.Tonight == store.TonightStill || b.Tonight == store.TonightRegressed ||
-			b.Tonight == "" && b.Status == store.StatusNew // a report of a store without nights
+		failing := b.Tonight == triage.TonightNew || b.Tonight == triage.TonightStill || b.Tonight == triage.TonightRegressed ||
+			b.Tonight == "" && b.Status == triage.StatusNew // a report of a store without nights
 		switch {
-		case b.Status == store.StatusSuppressed:
+		case b.Status == triage.StatusSuppressed:
 			c.Skipped = &junitMessage{Message: "suppressed: " + b.SuppressionReason}
 			suite.Skipped++
 		case failing && b.Class.Bug():
 			c.Failure = &junitMessage{Message: cmp.Or(b.Tonight, b.Status) + " bucket: " + b.Title, Type: cmp.Or(b.Tonight, b.Status),
 				Text: xmlSafe(reproducerText(b))}
 			suite.Fails++
-		case b.Tonight == store.TonightFixed:
+		case b.Tonight == triage.TonightFixed:
 			c.SystemOut = fmt.Sprintf("fixed tonight (%s): replayed with %s, the case no longer shows it", b.Class, b.FixedBy)
 		default:
 			c.SystemOut = fmt.Sprintf("%s bucket (%s), first seen %s in campaign %s", cmp.Or(b.Tonight, b.Status), b.Class,

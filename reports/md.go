@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 )
 
 // mdListLimit bounds the buckets and claims a CI comment lists.
@@ -34,7 +34,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	writeTonightMarkdown(&b, r)
 	var fresh []BucketReport
 	for _, bk := range r.Buckets {
-		if bk.Status == store.StatusNew {
+		if bk.Status == triage.StatusNew {
 			fresh = append(fresh, bk)
 		}
 	}
@@ -118,7 +118,7 @@ func writeTonightMarkdown(b *strings.Builder, r *Report) {
 	b.WriteString("\n\n")
 	n := 0
 	for _, bk := range r.Buckets {
-		if bk.Tonight != store.TonightRegressed && bk.Tonight != store.TonightFixed {
+		if bk.Tonight != triage.TonightRegressed && bk.Tonight != triage.TonightFixed {
 			continue
 		}
 		if n == mdListLimit {

@@ -15,6 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
 
@@ -92,14 +93,14 @@ type CampaignSummary struct {
 // the tools whose versions changed. Suppressed buckets are counted too
 // (their BucketReport says they are suppressed).
 type Tonight struct {
-	Campaign  string                `json:"campaign"`
-	Since     string                `json:"since"`    // the run compared with; empty: none before
-	Versions  map[string]string     `json:"versions"` // tonight's tool versions
-	Changed   []store.VersionChange `json:"changed_versions"`
-	New       int                   `json:"new"`
-	Still     int                   `json:"still"`
-	Fixed     int                   `json:"fixed"`
-	Regressed int                   `json:"regressed"`
+	Campaign  string                 `json:"campaign"`
+	Since     string                 `json:"since"`    // the run compared with; empty: none before
+	Versions  map[string]string      `json:"versions"` // tonight's tool versions
+	Changed   []triage.VersionChange `json:"changed_versions"`
+	New       int                    `json:"new"`
+	Still     int                    `json:"still"`
+	Fixed     int                    `json:"fixed"`
+	Regressed int                    `json:"regressed"`
 }
 
 // Totals count the whole store. Cases includes the Minimized ones, the
@@ -118,7 +119,7 @@ type Totals struct {
 }
 
 // BucketReport is one bucket with its reproducer. Status is triage's:
-// store.StatusNew (first seen in the reported campaign), StatusKnown or
+// triage.StatusNew (first seen in the reported campaign), StatusKnown or
 // StatusSuppressed (with the suppression's reason).
 type BucketReport struct {
 	Key    string `json:"key"`
@@ -126,7 +127,7 @@ type BucketReport struct {
 	Domain string `json:"domain"`
 	Status string `json:"status"`
 	// Tonight is the bucket's status in the reported run against the run
-	// before (store.TonightNew, TonightStill, TonightFixed,
+	// before (triage.TonightNew, TonightStill, TonightFixed,
 	// TonightRegressed, or empty when the run did not look at it); FixedBy
 	// names the tool versions a fixed bucket's replay ran with.
 	Tonight string `json:"tonight,omitempty"`
@@ -269,14 +270,14 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 		return nil, fmt.Errorf("read cases: %w", err)
 	}
 	r.Campaigns = summarizeCampaigns(camps)
-	nights := store.NewNights(camps)
+	nights := triage.NewNights(camps)
 	since := opts.Since
 	if since == "" {
 		since = nights.Before(r.Campaign)
 	} else if !nights.Has(since) {
 		return nil, fmt.Errorf("no campaign %q in the store", since)
 	}
-	entries := store.Triage(buckets, r.Campaign, append(sups, opts.Suppressions...))
+	entries := triage.Classify(buckets, r.Campaign, append(sups, opts.Suppressions...))
 	nights.Mark(entries, since, r.Campaign)
 	r.Buckets = acc.bucketReports(entries)
 	r.Tonight = tonight(r, nights, since)
@@ -391,7 +392,7 @@ func (a *accumulator) add(rec store.CaseRecord, vs []oracles.Verdict) error {
 	return nil
 }
 
-func (a *accumulator) bucketReports(entries []store.TriageEntry) []BucketReport {
+func (a *accumulator) bucketReports(entries []triage.Entry) []BucketReport {
 	out := make([]BucketReport, 0, len(entries))
 	for _, e := range entries {
 		b := e.Bucket
@@ -560,21 +561,21 @@ func signalTimes(s *store.Store, campaign string) (features, corpus []TimePoint,
 }
 
 // tonight counts the buckets' tonight statuses.
-func tonight(r *Report, nights store.Nights, since string) Tonight {
-	t := Tonight{Campaign: r.Campaign, Since: since, Versions: map[string]string{}, Changed: []store.VersionChange{}}
+func tonight(r *Report, nights triage.Nights, since string) Tonight {
+	t := Tonight{Campaign: r.Campaign, Since: since, Versions: map[string]string{}, Changed: []triage.VersionChange{}}
 	if c, ok := nights.Get(r.Campaign); ok {
 		t.Versions = c.Versions()
 		t.Changed = append(t.Changed, nights.Changes(since, r.Campaign)...)
 	}
 	for _, b := range r.Buckets {
 		switch b.Tonight {
-		case store.TonightNew:
+		case triage.TonightNew:
 			t.New++
-		case store.TonightStill:
+		case triage.TonightStill:
 			t.Still++
-		case store.TonightFixed:
+		case triage.TonightFixed:
 			t.Fixed++
-		case store.TonightRegressed:
+		case triage.TonightRegressed:
 			t.Regressed++
 		}
 	}
@@ -587,11 +588,11 @@ func totals(r *Report, a *accumulator) Totals {
 		Buckets: len(r.Buckets), DeadLetters: len(r.DeadLetters)}
 	for _, b := range r.Buckets {
 		switch b.Status {
-		case store.StatusNew:
+		case triage.StatusNew:
 			t.New++
-		case store.StatusKnown:
+		case triage.StatusKnown:
 			t.Known++
-		case store.StatusSuppressed:
+		case triage.StatusSuppressed:
 			t.Suppressed++
 		}
 	}

@@ -14,7 +14,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
 	"github.com/legalfuzz/legalfuzz/coordinator/store/storetest"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 func TestLoad(t *testing.T) {
@@ -41,7 +42,7 @@ func TestLoad(t *testing.T) {
 	for _, b := range r.Buckets {
 		status[b.Key] = b.Status
 	}
-	if status[f.fresh] != store.StatusNew || status[f.known] != store.StatusKnown || status[f.suppressed] != store.StatusSuppressed {
+	if status[f.fresh] != triage.StatusNew || status[f.known] != triage.StatusKnown || status[f.suppressed] != triage.StatusSuppressed {
 		t.Fatalf("statuses %v; want %s new, %s known, %s suppressed", status, f.fresh, f.known, f.suppressed)
 	}
 	if r.Buckets[0].Key != f.fresh {
@@ -89,8 +90,8 @@ func TestLoad(t *testing.T) {
 	if len(r.Matrix.Rows) == 0 || !slices.Contains(r.Matrix.Oracles, "ptxas") {
 		t.Fatalf("agreement matrix %+v lacks rows or the ptxas column", r.Matrix)
 	}
-	if len(r.Coverage) != len(spec.Rules()) {
-		t.Fatalf("coverage has %d rules, want every spec rule (%d)", len(r.Coverage), len(spec.Rules()))
+	if len(r.Coverage) != len(rules.Rules()) {
+		t.Fatalf("coverage has %d rules, want every spec rule (%d)", len(r.Coverage), len(rules.Rules()))
 	}
 }
 
@@ -113,9 +114,9 @@ func TestSuppressionsOption(t *testing.T) {
 }
 
 func seedRows() int {
-	n := len(spec.Domains(spec.Seed))
-	for _, r := range spec.Rules() {
-		if r.Set == spec.Seed {
+	n := len(rules.Domains(rules.Seed))
+	for _, r := range rules.Rules() {
+		if r.Set == rules.Seed {
 			n++
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/lattice"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // domainInfo is one entry of `legalfuzz domains --json` (stable output).
@@ -92,7 +93,7 @@ func addSweeps(w io.Writer, path string, infos []domainInfo) error {
 
 func domainInfos(pols policy.Set) ([]domainInfo, error) {
 	count := map[string]map[string]int{}
-	for _, r := range spec.Rules() {
+	for _, r := range rules.Rules() {
 		if count[r.Domain] == nil {
 			count[r.Domain] = map[string]int{}
 		}
@@ -102,7 +103,7 @@ func domainInfos(pols policy.Set) ([]domainInfo, error) {
 	for _, d := range fuzz.Domains() {
 		info := domainInfo{Name: d.Name, Doc: d.Doc, FuzzTarget: d.FuzzTarget, Rules: count[d.Name],
 			Policy: pols.For(d.Name).Describe()}
-		for _, set := range spec.Sets {
+		for _, set := range rules.Sets {
 			if spec.New(set).Judges(d.Name) {
 				info.Oracles = append(info.Oracles, spec.New(set).Name())
 			}

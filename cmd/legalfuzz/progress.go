@@ -16,6 +16,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/coordinator"
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 )
@@ -222,7 +223,7 @@ func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppre
 	tonight := map[string]int{}
 	for _, e := range entries {
 		tonight[e.Tonight]++
-		regressed := e.Tonight == store.TonightRegressed && e.Status != store.StatusSuppressed
+		regressed := e.Tonight == triage.TonightRegressed && e.Status != triage.StatusSuppressed
 		if e.Campaign != camp.ID && !regressed {
 			continue
 		}
@@ -231,13 +232,13 @@ func summarize(w io.Writer, db *store.Store, camp store.Campaign, dbPath, suppre
 		case e.FixedUpstream():
 			// Fixed where it will next be released: listed, not failing.
 			title += "  [fixed upstream: LLVM main no longer shows it; found in " + e.FoundIn() + "]"
-		case (e.Status == store.StatusNew || regressed) && (failOnAll || e.Class.Bug()):
+		case (e.Status == triage.StatusNew || regressed) && (failOnAll || e.Class.Bug()):
 			fresh++
 		}
 		fmt.Fprintf(w, "  %-10s %-14s %s  %d cases  %s\n", cmp.Or(e.Tonight, e.Status), e.Class, e.Key, e.Cases, title)
 	}
-	fmt.Fprintf(w, "tonight: %d new, %d still failing, %d regressed, %d fixed\n", tonight[store.TonightNew], tonight[store.TonightStill],
-		tonight[store.TonightRegressed], tonight[store.TonightFixed])
+	fmt.Fprintf(w, "tonight: %d new, %d still failing, %d regressed, %d fixed\n", tonight[triage.TonightNew], tonight[triage.TonightStill],
+		tonight[triage.TonightRegressed], tonight[triage.TonightFixed])
 	if tr := camp.Triaged; tr != nil {
 		fmt.Fprintf(w, "minimized: %d while generating, %d after (tail at most %s); %d not yet minimized (their example stands; the next campaign on this store minimizes them first)\n",
 			len(tr.During), len(tr.After), tr.Tail, len(tr.Left))

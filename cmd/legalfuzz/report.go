@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 	"github.com/legalfuzz/legalfuzz/reports"
 )
 
@@ -50,7 +51,7 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 	}
 	var sups []store.Suppression
 	if o.suppressions != "" {
-		if sups, err = store.ReadSuppressions(o.suppressions); err != nil {
+		if sups, err = triage.ReadSuppressions(o.suppressions); err != nil {
 			return err
 		}
 	}
@@ -92,7 +93,7 @@ func (o *reportOptions) run(cmd *cobra.Command) error {
 // tonight after a fix.
 func regressed(r *reports.Report) bool {
 	for _, b := range r.Buckets {
-		if b.Tonight == store.TonightRegressed && b.Status != store.StatusSuppressed && b.Class.Bug() {
+		if b.Tonight == triage.TonightRegressed && b.Status != triage.StatusSuppressed && b.Class.Bug() {
 			return true
 		}
 	}

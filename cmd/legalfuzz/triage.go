@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/store"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/triage"
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
@@ -93,7 +94,7 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 			return err
 		}
 		if o.reproducesOn != "" {
-			entries = slices.DeleteFunc(entries, func(e store.TriageEntry) bool { return !e.ReproducesOn(o.reproducesOn) })
+			entries = slices.DeleteFunc(entries, func(e triage.Entry) bool { return !e.ReproducesOn(o.reproducesOn) })
 		}
 		return writeTriage(w, entries, o.asJSON, o.wide)
 	case "show":
@@ -128,7 +129,7 @@ func (o *triageOptions) run(cmd *cobra.Command, args []string) error {
 }
 
 // entries classifies the store's buckets against every suppression.
-func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
+func (o *triageOptions) entries(db *store.Store) ([]triage.Entry, error) {
 	buckets, err := db.Buckets()
 	if err != nil {
 		return nil, err
@@ -138,7 +139,7 @@ func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
 		return nil, err
 	}
 	if o.suppressions != "" {
-		file, err := store.ReadSuppressions(o.suppressions)
+		file, err := triage.ReadSuppressions(o.suppressions)
 		if err != nil {
 			return nil, err
 		}
@@ -148,14 +149,14 @@ func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	nights := store.NewNights(camps)
+	nights := triage.NewNights(camps)
 	latest, since := nights.Latest(), o.since
 	if since == "" {
 		since = nights.Before(latest)
 	} else if !nights.Has(since) {
 		return nil, fmt.Errorf("--since: no campaign %q in the store", since)
 	}
-	entries := store.Triage(buckets, latest, sups)
+	entries := triage.Classify(buckets, latest, sups)
 	nights.Mark(entries, since, latest)
 	return entries, nil
 }
@@ -164,7 +165,7 @@ func (o *triageOptions) entries(db *store.Store) ([]store.TriageEntry, error) {
 // screenWidth: one status column, one FOUND IN column (the installations
 // the bucket reproduces on) for the column per installation, no first and
 // last sightings (triage show has them), the title cut.
-func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON, wide bool) error {
+func writeTriage(w io.Writer, entries []triage.Entry, asJSON, wide bool) error {
 	if asJSON {
 		return writeJSON(w, entries)
 	}
@@ -200,16 +201,16 @@ func writeTriage(w io.Writer, entries []store.TriageEntry, asJSON, wide bool) er
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%d buckets: %d new, %d known, %d suppressed; tonight: %d new, %d still, %d regressed, %d fixed; %d not yet minimized\n", len(entries),
-		counts[store.StatusNew], counts[store.StatusKnown], counts[store.StatusSuppressed],
-		tonight[store.TonightNew], tonight[store.TonightStill], tonight[store.TonightRegressed], tonight[store.TonightFixed], waiting)
+		counts[triage.StatusNew], counts[triage.StatusKnown], counts[triage.StatusSuppressed],
+		tonight[triage.TonightNew], tonight[triage.TonightStill], tonight[triage.TonightRegressed], tonight[triage.TonightFixed], waiting)
 	return err
 }
 
 // narrowStatus is the narrow table's one status column: suppressed, else
 // what tonight's run said (new, still, fixed, regressed), else the
 // bucket's status (known: tonight's run did not look at it).
-func narrowStatus(e store.TriageEntry) string {
-	if e.Status == store.StatusSuppressed {
+func narrowStatus(e triage.Entry) string {
+	if e.Status == triage.StatusSuppressed {
 		return e.Status
 	}
 	return cmp.Or(e.Tonight, e.Status)
@@ -220,7 +221,7 @@ func narrowStatus(e store.TriageEntry) string {
 // whether it is not yet minimized. The narrow table says "fixed upstream"
 // first, before the title is cut, and leaves the rest to --wide, show and
 // the count below the table.
-func triageTitle(e store.TriageEntry, wide bool) string {
+func triageTitle(e triage.Entry, wide bool) string {
 	if !wide {
 		if e.FixedUpstream() {
 			return "[fixed upstream] " + e.Title
@@ -245,7 +246,7 @@ func triageTitle(e store.TriageEntry, wide bool) string {
 
 // replayLabels are the installations the entries' buckets were replayed
 // on (found-in), oldest first as the replays list them.
-func replayLabels(entries []store.TriageEntry) []string {
+func replayLabels(entries []triage.Entry) []string {
 	var labels []string
 	rank := map[string]int{}
 	for _, e := range entries {
@@ -302,7 +303,7 @@ func (o *triageOptions) show(w io.Writer, db *store.Store, id string) error {
 	if err != nil {
 		return err
 	}
-	i := slices.IndexFunc(entries, func(e store.TriageEntry) bool { return e.Key == b.Key })
+	i := slices.IndexFunc(entries, func(e triage.Entry) bool { return e.Key == b.Key })
 	if i < 0 {
 		return fmt.Errorf("no bucket %q", id)
 	}

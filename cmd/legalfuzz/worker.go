@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
+	"github.com/legalfuzz/legalfuzz/internal/stress"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 	"github.com/legalfuzz/legalfuzz/worker"
@@ -94,7 +95,7 @@ func runWorker(ctx context.Context, nc *nats.Conn, cfg worker.Config, want []str
 	for _, o := range found.Oracles {
 		if len(want) == 0 || slices.Contains(want, o.Name()) {
 			if lying > 0 {
-				o = testoracle.Liar{Oracle: o, OneIn: lying, Marker: soakMarker}
+				o = testoracle.Liar{Oracle: o, OneIn: lying, Marker: stress.Marker}
 			}
 			orcs = append(orcs, o)
 		}

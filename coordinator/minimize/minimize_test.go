@@ -12,7 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // Each makes a Predicate (for the tests) of a function that answers one value at a time.
@@ -31,9 +31,9 @@ func Each(f func(ctx context.Context, v domain.Value) (bool, error)) Predicate {
 }
 
 // firesRule is a predicate: the value's seed ladder fires rule id.
-func firesRule(set spec.Set, domainName, id string) Predicate {
+func firesRule(set rules.Set, domainName, id string) Predicate {
 	return Each(func(_ context.Context, v domain.Value) (bool, error) {
-		j, err := spec.JudgeValue(set, domainName, v)
+		j, err := rules.JudgeValue(set, domainName, v)
 		return err == nil && !j.Accept && j.Rule.ID == id, err
 	})
 }
@@ -50,7 +50,7 @@ func holds(pred Predicate, v domain.Value) bool {
 func TestPlantedKindWord(t *testing.T) {
 	v := kindword.Value{Kind: kindword.F16, CTAGroup: 1, WS: true, ATMem: true, ScaleInputAcc: true, ScaleInputD: 9,
 		CollectorA: kindword.Use, AShift: true, ArchConditional: true, Tgt: target.MustParse("sm_100a", "")}
-	pred := firesRule(spec.Seed, kindword.Name, "seed.kindword.10-collector-ashift")
+	pred := firesRule(rules.Seed, kindword.Name, "seed.kindword.10-collector-ashift")
 	res, err := Minimize(context.Background(), kindword.Domain, v, pred, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -76,12 +76,12 @@ func TestMinimizeEveryDomain(t *testing.T) {
 		t.Run(d.Name, func(t *testing.T) {
 			n := 0
 			for _, v := range d.Seeds() {
-				j, err := spec.JudgeValue(spec.PTXISA, d.Name, v)
+				j, err := rules.JudgeValue(rules.PTXISA, d.Name, v)
 				if err != nil || j.Accept || n == 3 {
 					continue
 				}
 				n++
-				pred := firesRule(spec.PTXISA, d.Name, j.Rule.ID)
+				pred := firesRule(rules.PTXISA, d.Name, j.Rule.ID)
 				res, err := Minimize(context.Background(), d, v, pred, Options{Budget: 300})
 				if err != nil {
 					t.Fatalf("%s: %v", j.Rule.ID, err)
@@ -99,7 +99,7 @@ func TestMinimizeEveryDomain(t *testing.T) {
 
 func TestNotFailing(t *testing.T) {
 	v := kindword.Seeds()[1] // 0x42 arch-conditional: accepted
-	_, err := Minimize(context.Background(), kindword.Domain, v, firesRule(spec.Seed, kindword.Name, "seed.kindword.1-int8-arch-conditional"), Options{})
+	_, err := Minimize(context.Background(), kindword.Domain, v, firesRule(rules.Seed, kindword.Name, "seed.kindword.1-int8-arch-conditional"), Options{})
 	if !errors.Is(err, ErrNotFailing) {
 		t.Fatalf("err = %v, want ErrNotFailing", err)
 	}
@@ -141,7 +141,7 @@ func TestCacheAndBudget(t *testing.T) {
 func TestWindowsAskLessOften(t *testing.T) {
 	v := kindword.Value{Kind: kindword.F16, CTAGroup: 1, WS: true, ATMem: true, ScaleInputAcc: true, ScaleInputD: 9,
 		CollectorA: kindword.Use, AShift: true, ArchConditional: true, Tgt: target.MustParse("sm_100a", "")}
-	fires := firesRule(spec.Seed, kindword.Name, "seed.kindword.10-collector-ashift")
+	fires := firesRule(rules.Seed, kindword.Name, "seed.kindword.10-collector-ashift")
 	trips, asked := 0, 0
 	windowed := func(ctx context.Context, vs []domain.Value) ([]bool, error) {
 		trips, asked = trips+1, asked+len(vs)
@@ -172,7 +172,7 @@ func TestWindowsAskLessOften(t *testing.T) {
 
 func TestRankMovesTowardLegal(t *testing.T) {
 	firing := func(v domain.Value) []string {
-		rs, err := spec.FiringRules(spec.PTXISA, mma.Name, v)
+		rs, err := rules.FiringRules(rules.PTXISA, mma.Name, v)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 	wasm "github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // Aspect is what two oracles must agree on.
@@ -558,7 +558,7 @@ func (p Policy) accountable(tool oracles.Verdict, rule string, v domain.Value) s
 	if v == nil || !p.blind(tool, rule) {
 		return rule
 	}
-	broken, err := spec.FiringRules(spec.PTXISA, p.Domain, v)
+	broken, err := rules.FiringRules(rules.PTXISA, p.Domain, v)
 	if err != nil {
 		return rule
 	}

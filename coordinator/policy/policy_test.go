@@ -10,7 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 func verdict(oracle string, kind oracles.Kind, rule, value string) oracles.Verdict {
@@ -74,7 +74,7 @@ func TestPoliciesNameRealThings(t *testing.T) {
 // rule they name must exist in spec/ptxisa.
 func TestExpectationsNameRealRules(t *testing.T) {
 	known := map[string]bool{}
-	for _, r := range spec.Rules() {
+	for _, r := range rules.Rules() {
 		known[r.ID] = true
 	}
 	for _, p := range policies {
@@ -148,7 +148,7 @@ func TestAccountableRule(t *testing.T) {
 	}
 	const interleave = "ptxisa.tmamode.gather-scatter-interleave"
 	for _, v := range []domain.Value{early, inTime} {
-		if j, err := spec.JudgeValue(spec.PTXISA, "tmamode", v); err != nil || j.Accept || j.Rule.ID != interleave {
+		if j, err := rules.JudgeValue(rules.PTXISA, "tmamode", v); err != nil || j.Accept || j.Rule.ID != interleave {
 			t.Fatalf("premise: spec/ptxisa should reject %v with %s first, got %+v (%v)", v, interleave, j, err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 	"github.com/legalfuzz/legalfuzz/oracles/testoracle"
 )
 
@@ -30,7 +31,7 @@ const (
 func legalMMA(t *testing.T, i int) domain.Case {
 	t.Helper()
 	for _, v := range mma.Seeds() {
-		if j, err := spec.JudgeValue(spec.PTXISA, mma.Name, v); err == nil && j.Accept {
+		if j, err := rules.JudgeValue(rules.PTXISA, mma.Name, v); err == nil && j.Accept {
 			if i == 0 {
 				return domain.NewCase(mma.Name, v)
 			}
@@ -48,7 +49,7 @@ func plantRefusal(t *testing.T, s *store.Store, c domain.Case, diag string) stor
 	errs := testoracle.New(testoracle.Config{Name: "errs", Kind: oracles.Reject, Diagnostic: diag})
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: "errs", On: policy.OnVerdict}
 	bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}},
-		storetest.Judge(t, []oracles.Oracle{spec.New(spec.PTXISA), errs}, c))
+		storetest.Judge(t, []oracles.Oracle{spec.New(rules.PTXISA), errs}, c))
 	if len(bs) != 1 {
 		t.Fatalf("planted %d buckets, want 1", len(bs))
 	}
@@ -146,7 +147,7 @@ func TestMigrateOldKeys(t *testing.T) {
 	c := legalMMA(t, 1)
 	pair := policy.Pair{A: oracles.SpecPTXISA, B: "errs", On: policy.OnVerdict}
 	if bs := storetest.Plant(t, s, c, policy.Policy{Domain: c.Domain, Pairs: []policy.Pair{pair}},
-		storetest.Judge(t, []oracles.Oracle{spec.New(spec.PTXISA), errs}, c)); len(bs) != 0 {
+		storetest.Judge(t, []oracles.Oracle{spec.New(rules.PTXISA), errs}, c)); len(bs) != 0 {
 		t.Fatalf("a new finding of the migrated bucket opened %+v", bs)
 	}
 	if all, _ := s.Buckets(); len(all) != 1 || all[0].Cases != 2 {

@@ -17,7 +17,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress/regresstest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
@@ -151,7 +151,7 @@ func TestExportedGoCorpusReplays(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", in.Path, err)
 			}
-			if _, err := spec.CheckInvariants(d, v); err != nil {
+			if _, err := rulestest.CheckInvariants(d, v); err != nil {
 				t.Fatalf("%s: %v", in.Path, err)
 			}
 		}

@@ -21,7 +21,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
@@ -323,8 +323,8 @@ func indent(s string) string {
 
 // ruleOf is the spec rule with that ID, or nil (an accept carries its
 // ladder's ID, which is no rule).
-func ruleOf(id string) *spec.Rule {
-	for _, r := range spec.Rules() {
+func ruleOf(id string) *rules.Rule {
+	for _, r := range rules.Rules() {
 		if r.ID == id {
 			return r
 		}

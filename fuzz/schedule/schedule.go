@@ -8,7 +8,7 @@
 //
 // Every size is bounded and every field is a fixed-size array with a count,
 // so values compare with ==, round-trip exactly and the reference model in
-// oracles/spec explores all interleavings quickly.
+// fuzz/schedule/model explores all interleavings quickly.
 package schedule
 
 import (

@@ -279,3 +279,25 @@ func (e *exprParser) atom() (int64, bool) {
 	e.s = e.s[end:]
 	return n, true
 }
+
+// CheckEncoding checks w's encoder exactly: an s_waitcnt that fits its
+// fields encodes, decodes back to itself and parses back from every
+// spelling llvm-mc documents.
+func (w Waitcnt) CheckEncoding() error {
+	enc, err := w.Encode()
+	if err != nil {
+		if w.InRange() {
+			return fmt.Errorf("in-range %v does not encode: %w", w, err)
+		}
+		return nil
+	}
+	if back := DecodeSIMM16(enc); back != w {
+		return fmt.Errorf("%v encodes to 0x%04x, which decodes to %v", w, enc, back)
+	}
+	for _, s := range w.Spellings() {
+		if back, err := Parse(s); err != nil || back != w {
+			return fmt.Errorf("%v spelled %q parses to %v, %v", w, s, back, err)
+		}
+	}
+	return nil
+}

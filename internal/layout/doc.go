@@ -3,18 +3,19 @@
 // families are siblings, and no package grows past what one concept needs.
 //
 // Under oracles/, a package is one of three kinds, each subpackage counted
-// with its parent:
+// with its parent unless it is classified itself:
 //
 //   - a family: the judges of one tool and its reproducer (algo, amdgpu,
-//     cuda, exec, llvm, mlir, ptxas; ptxas/sass reads back the cubins
-//     ptxas wrote, so it is ptxas's). A family imports no other family:
-//     what two share lives in a shared piece below both.
+//     cuda, exec, llvm, mlir, nvvmop, ptxas, spec; ptxas/sass reads back
+//     the cubins ptxas wrote, so it is ptxas's). A family imports no other
+//     family: what two share lives in a shared piece below both.
 //   - a shared piece: what families share, knowing none of them (the
-//     oracles package itself, batch, diag, emitted, intrinsic, ptx, replay, spec,
-//     spelltest, testoracle, tool, toolchain, valuecheck). spec is here:
-//     it is the reference the families are judged against (batch plans
-//     with it, algo judges its pass's output with its model), not a tool
-//     under test, and it imports no family.
+//     oracles package itself, batch, diag, emitted, intrinsic, ptx, replay,
+//     spec/rules, spelltest, testoracle, tool, toolchain, valuecheck).
+//     spec/rules is here and its oracle spec is a family: the rule sets
+//     are the reference the families are judged against (batch predicts
+//     with them, algo judges its pass's output with them), the oracles
+//     spec/seed and spec/ptxisa judge cases with them like any other.
 //   - an assembly: what puts the families together (registry, bench, and
 //     cuda/gpucheck, the GPU machine's check of every GPU oracle).
 //

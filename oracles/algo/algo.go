@@ -13,7 +13,7 @@ import (
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/fenceproxy"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // FenceProxy is the fenceproxy oracle.
@@ -57,7 +57,7 @@ func (f FenceProxy) Judge(ctx context.Context, cases []domain.Case) ([]oracles.V
 			out[i] = v
 			continue
 		}
-		j, err := spec.JudgeValue(spec.PTXISA, sc.Name, res.V)
+		j, err := rules.JudgeValue(rules.PTXISA, sc.Name, res.V)
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
@@ -145,7 +145,7 @@ func TestWaitcntAsmAgreesWithEncoder(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, v := range vs {
-			j, err := spec.JudgeValue(spec.PTXISA, waitcntasm.Name, cases[i].Value)
+			j, err := rules.JudgeValue(rules.PTXISA, waitcntasm.Name, cases[i].Value)
 			if err != nil {
 				t.Fatal(err)
 			}

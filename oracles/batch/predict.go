@@ -6,7 +6,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // Predict is the verdict spec/ptxisa gives c: Accept or Reject, or "" when
@@ -20,7 +20,7 @@ func Predict(c domain.Case) oracles.Kind {
 // predict is spec/ptxisa's verdict on c and, for a reject, the rule it
 // names.
 func predict(c domain.Case) (oracles.Kind, string) {
-	j, err := spec.JudgeValue(spec.PTXISA, c.Domain, c.Value)
+	j, err := rules.JudgeValue(rules.PTXISA, c.Domain, c.Value)
 	switch {
 	case err != nil:
 		return "", ""

@@ -9,7 +9,7 @@ import (
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // f16 is the legal tcgen05.mma.cta_group::1.kind::f16 on tgt, changed by edit.
@@ -87,7 +87,7 @@ func TestKindWordSeedsRenderValidIR(t *testing.T) {
 	for _, s := range kw.Seeds() {
 		c := domain.NewCase(kw.Name, s)
 		all = append(all, c)
-		if j, err := spec.JudgeValue(spec.PTXISA, kw.Name, s); err == nil && j.Accept {
+		if j, err := rules.JudgeValue(rules.PTXISA, kw.Name, s); err == nil && j.Accept {
 			legal = append(legal, c)
 		}
 	}

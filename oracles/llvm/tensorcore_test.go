@@ -15,7 +15,7 @@ import (
 	tm "github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 func tgt(s string) target.Target {
@@ -178,7 +178,7 @@ func TestTensorCoreSeedsRenderValidIR(t *testing.T) {
 		for _, s := range seeds() {
 			c := domain.NewCase(name, s)
 			all = append(all, c)
-			if j, err := spec.JudgeValue(spec.PTXISA, name, s); err == nil && j.Accept {
+			if j, err := rules.JudgeValue(rules.PTXISA, name, s); err == nil && j.Accept {
 				legal = append(legal, c)
 			}
 		}

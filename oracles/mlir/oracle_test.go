@@ -12,7 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/mlir/render"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain/toolchaintest"
 )
@@ -301,11 +301,11 @@ func TestMatDescValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, v := range vs {
-		ptx, err := spec.JudgeValue(spec.PTXISA, "matdesc", cases[i].Value)
+		ptx, err := rules.JudgeValue(rules.PTXISA, "matdesc", cases[i].Value)
 		if err != nil {
 			t.Fatal(err)
 		}
-		seed, err := spec.JudgeValue(spec.Seed, "matdesc", cases[i].Value)
+		seed, err := rules.JudgeValue(rules.Seed, "matdesc", cases[i].Value)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch/batchtest"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // realPTXAS finds ptxas 12.4 or skips the test.
@@ -188,7 +188,7 @@ func TestLegalSeedsAssemble(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var legal []domain.Case
 			for _, c := range seedCases(t, name) {
-				j, err := spec.JudgeValue(spec.PTXISA, name, c.Value)
+				j, err := rules.JudgeValue(rules.PTXISA, name, c.Value)
 				if err != nil {
 					t.Fatal(err)
 				}

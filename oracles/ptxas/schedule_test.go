@@ -12,7 +12,7 @@ import (
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // Schedule known answers, observed with ptxas 12.4 on the rendered PTX;
@@ -143,7 +143,7 @@ func TestScheduleLegalAssemble(t *testing.T) {
 		}
 		if d.Blackwell {
 			blackwell++
-		} else if j, err := spec.JudgeValue(spec.PTXISA, sc.Name, v); err != nil || !j.Accept {
+		} else if j, err := rules.JudgeValue(rules.PTXISA, sc.Name, v); err != nil || !j.Accept {
 			t.Logf("pipeline %v: not accepted by the model: %s", d, j.Diagnostic)
 			skipped++
 			continue
@@ -159,7 +159,7 @@ func TestScheduleLegalAssemble(t *testing.T) {
 	legal := 0
 	for i, c := range cases {
 		v := c.Value.(sc.Value)
-		j, err := spec.JudgeValue(spec.PTXISA, sc.Name, v)
+		j, err := rules.JudgeValue(rules.PTXISA, sc.Name, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +244,7 @@ func TestScheduleSpecVsPTXAS(t *testing.T) {
 		if vs[i].Kind == oracles.Unsupported {
 			continue
 		}
-		j, err := spec.JudgeValue(spec.PTXISA, sc.Name, c.Value)
+		j, err := rules.JudgeValue(rules.PTXISA, sc.Name, c.Value)
 		if err != nil {
 			t.Fatal(err)
 		}

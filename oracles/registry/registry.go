@@ -22,6 +22,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
 	"github.com/legalfuzz/legalfuzz/oracles/ptxas/sass"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )
 
@@ -56,7 +57,7 @@ type Found struct {
 // reason, never an error; a malformed exec spec is the user's error.
 func Discover(ctx context.Context, opts Options) (*Found, error) {
 	f := &Found{}
-	for _, set := range spec.Sets {
+	for _, set := range rules.Sets {
 		o := spec.New(set)
 		f.add(o, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: judged(o)})
 	}

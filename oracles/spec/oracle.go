@@ -1,3 +1,7 @@
+// Package spec is the spec family: the oracles spec/seed and spec/ptxisa,
+// which judge cases in process with legalfuzz's own rule sets
+// (oracles/spec/rules), and their reproducer. No other family imports it;
+// what they share with it is the rules package.
 package spec
 
 import (
@@ -8,6 +12,17 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+)
+
+// Set names the rule set an oracle judges with; Seed and PTXISA are the
+// two (rules.Sets).
+type Set = rules.Set
+
+// The rule sets, as New takes them.
+const (
+	Seed   = rules.Seed
+	PTXISA = rules.PTXISA
 )
 
 // Oracle judges cases with one rule set, in process.
@@ -25,7 +40,7 @@ func (o *Oracle) Name() string { return "spec/" + string(o.set) }
 // exactly which rules judged it.
 func (o *Oracle) Version() string {
 	h := sha256.New()
-	for _, r := range Rules() {
+	for _, r := range rules.Rules() {
 		if r.Set == o.set {
 			h.Write([]byte(r.ID + "\x00" + r.Message + "\x00"))
 		}
@@ -35,7 +50,7 @@ func (o *Oracle) Version() string {
 
 // Judges reports whether the set has rules for the domain.
 func (o *Oracle) Judges(domainName string) bool {
-	return slices.Contains(Domains(o.set), domainName)
+	return slices.Contains(rules.Domains(o.set), domainName)
 }
 
 // Judge judges each case; a domain without rules is Unsupported.
@@ -63,7 +78,7 @@ func (o *Oracle) judgeOne(c domain.Case) (oracles.Verdict, error) {
 		v.Diagnostic = "no " + string(o.set) + " rules for domain " + c.Domain
 		return v, nil
 	}
-	j, err := JudgeValue(o.set, c.Domain, c.Value)
+	j, err := rules.JudgeValue(o.set, c.Domain, c.Value)
 	if err != nil {
 		return v, err
 	}
@@ -73,7 +88,7 @@ func (o *Oracle) judgeOne(c domain.Case) (oracles.Verdict, error) {
 // fromJudgment fills a verdict from a rule set's judgment. The rules that
 // passed are not carried: whoever needs rule coverage re-judges the case,
 // which costs less than shipping and storing the list with every verdict.
-func fromJudgment(v oracles.Verdict, set Set, domainName string, j Judgment) oracles.Verdict {
+func fromJudgment(v oracles.Verdict, set Set, domainName string, j rules.Judgment) oracles.Verdict {
 	if j.Accept {
 		v.Kind = oracles.Accept
 		v.Rule = string(set) + "." + domainName
@@ -92,10 +107,10 @@ func fromJudgment(v oracles.Verdict, set Set, domainName string, j Judgment) ora
 func All() ([]oracles.Oracle, []oracles.Status) {
 	var orcs []oracles.Oracle
 	var statuses []oracles.Status
-	for _, set := range Sets {
+	for _, set := range rules.Sets {
 		o := New(set)
 		orcs = append(orcs, o)
-		statuses = append(statuses, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: Domains(set)})
+		statuses = append(statuses, oracles.Status{Name: o.Name(), Version: o.Version(), Available: true, Domains: rules.Domains(set)})
 	}
 	return orcs, statuses
 }

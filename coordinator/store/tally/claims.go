@@ -13,7 +13,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // ClaimVerdict is what the real tools made of one seed rule.
@@ -131,13 +131,13 @@ type claimsBuilder struct {
 // every seed rule and every domain's accept path.
 var claimTemplates = sync.OnceValue(func() map[string]Claim {
 	out := map[string]Claim{}
-	for _, r := range spec.Rules() {
-		if r.Set == spec.Seed {
+	for _, r := range rules.Rules() {
+		if r.Set == rules.Seed {
 			out[r.ID] = Claim{Rule: r.ID, Domain: r.Domain, Message: r.Message, Source: r.Source, Doubtful: r.Doubtful}
 		}
 	}
-	for _, d := range spec.Domains(spec.Seed) {
-		id := string(spec.Seed) + "." + d
+	for _, d := range rules.Domains(rules.Seed) {
+		id := string(rules.Seed) + "." + d
 		out[id] = Claim{Rule: id, Domain: d, AcceptPath: true,
 			Message: "no rule of the ladder fires: the case is legal", Source: "the seed's " + d + " verifier as a whole"}
 	}

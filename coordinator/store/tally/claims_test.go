@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // vd builds a verdict.
@@ -43,8 +43,8 @@ func buildClaims(t *testing.T, cases ...claimCase) map[string]Claim {
 func TestClaimsEveryRuleHasARow(t *testing.T) {
 	got := buildClaims(t)
 	n := 0
-	for _, r := range spec.Rules() {
-		if r.Set != spec.Seed {
+	for _, r := range rules.Rules() {
+		if r.Set != rules.Seed {
 			continue
 		}
 		n++
@@ -60,7 +60,7 @@ func TestClaimsEveryRuleHasARow(t *testing.T) {
 	if counts := CountClaims(mapValues(got)); counts.Rules != n || counts.Unverified != n {
 		t.Errorf("counts %+v, want %d unverified rules", counts, n)
 	}
-	for _, d := range spec.Domains(spec.Seed) {
+	for _, d := range rules.Domains(rules.Seed) {
 		if c, ok := got["seed."+d]; !ok || !c.AcceptPath {
 			t.Errorf("no accept-path row for %s", d)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // Case is what a tally needs of one judged case.
@@ -153,9 +153,9 @@ type RuleCoverage struct {
 
 // Coverage lists every spec rule with its counts, in rule ID order.
 func (t *Tally) Coverage() []RuleCoverage {
-	rules := spec.Rules()
-	out := make([]RuleCoverage, 0, len(rules))
-	for _, r := range rules {
+	all := rules.Rules()
+	out := make([]RuleCoverage, 0, len(all))
+	for _, r := range all {
 		out = append(out, RuleCoverage{Rule: r.ID, Set: string(r.Set), Domain: r.Domain, Fired: t.Fired[r.ID], Passed: t.Passed[r.ID]})
 	}
 	return out
@@ -174,8 +174,8 @@ func passedRules(c Case) []string {
 		return nil
 	}
 	var ids []string
-	for _, set := range spec.Sets {
-		j, err := spec.JudgeValue(set, d.Name, v)
+	for _, set := range rules.Sets {
+		j, err := rules.JudgeValue(set, d.Name, v)
 		if err != nil {
 			continue
 		}

@@ -7,8 +7,9 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 var sm90a = target.MustParse("sm_90a", "")
@@ -44,7 +45,7 @@ func TestSeed002Example(t *testing.T) {
 	if len(res.Fences) != 1 || res.Fences[0] != (Site{0, 2}) {
 		t.Fatalf("fences %v", res.Fences)
 	}
-	if v := spec.CheckSchedule(res.V).Verdict(); v != "ok" {
+	if v := model.Check(res.V).Verdict(); v != "ok" {
 		t.Fatalf("model: %s", v)
 	}
 }
@@ -80,7 +81,7 @@ func TestBlindSpots(t *testing.T) {
 	if len(res.Fences) != 0 {
 		t.Fatalf("fences %v, want none (blind spots)", res.Fences)
 	}
-	if spec.CheckSchedule(res.V).FindProxy(spec.ProxyAsync) == nil {
+	if model.Check(res.V).FindProxy(model.ProxyAsync) == nil {
 		t.Fatal("the model should find the hazards the pass missed")
 	}
 }
@@ -108,7 +109,7 @@ func TestClassMatchesSeedRule(t *testing.T) {
 			if c == sc.Call {
 				o = o.WithFlags(false, false, 0, smem, 0)
 			}
-			if got, want := names[class(o)], spec.Seed002Class(o); got != want {
+			if got, want := names[class(o)], rules.Seed002Class(o); got != want {
 				t.Errorf("%s (smem %v): pass %q, seed rule %q", c, smem, got, want)
 			}
 		}
@@ -134,7 +135,7 @@ func TestInvariants(t *testing.T) {
 		if err != nil || len(again.Fences) != 0 || again.Handshakes != 0 {
 			t.Fatalf("not idempotent: %v %v %d\n%s", err, again.Fences, again.Handshakes, res.V)
 		}
-		j, _ := spec.JudgeValue(spec.Seed, sc.Name, res.V)
+		j, _ := rules.JudgeValue(rules.Seed, sc.Name, res.V)
 		if !j.Accept && j.Rule.ID == "seed.schedule.002-fence-proxy-async" {
 			t.Fatalf("output fails seed 002: %s\n%s", j.Diagnostic, res.V)
 		}

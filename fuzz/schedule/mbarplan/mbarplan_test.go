@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	sc "github.com/legalfuzz/legalfuzz/fuzz/schedule"
-	"github.com/legalfuzz/legalfuzz/oracles/spec"
+	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
 )
 
 func plan(t *testing.T, d sc.DAG) sc.Value {
@@ -21,7 +21,7 @@ func plan(t *testing.T, d sc.DAG) sc.Value {
 // by the consumer, parity (use/stages)&1 everywhere).
 func TestHopperSingleConsumer(t *testing.T) {
 	for _, d := range []sc.DAG{sc.HopperDAG(2, 2, 2, false), sc.HopperDAG(1, 3, 1, true), sc.HopperDAG(3, 1, 3, false)} {
-		if r := spec.CheckSchedule(plan(t, d)); r.Verdict() != "ok" {
+		if r := model.Check(plan(t, d)); r.Verdict() != "ok" {
 			t.Errorf("%v: %s %+v", d, r.Verdict(), r.Findings)
 		}
 	}
@@ -38,11 +38,11 @@ func TestSharedConsumers(t *testing.T) {
 	if v.NBarriers != 8 {
 		t.Fatalf("%d mbarriers, want 2 edges x 2 slots x (full, empty) = 8", v.NBarriers)
 	}
-	r := spec.CheckSchedule(v)
+	r := model.Check(v)
 	if r.Verdict() != "deadlock" {
 		t.Fatalf("verdict %s, want deadlock: %+v", r.Verdict(), r.Findings)
 	}
-	if ref, err := sc.Generate(d); err != nil || spec.CheckSchedule(ref).Verdict() != "ok" {
+	if ref, err := sc.Generate(d); err != nil || model.Check(ref).Verdict() != "ok" {
 		t.Fatalf("the reference plan of the same DAG should be ok: %v", err)
 	}
 }
@@ -52,13 +52,13 @@ func TestSharedConsumers(t *testing.T) {
 // observed, and with more tiles than result slots the MMA overwrites an
 // accumulator the epilogue may still read.
 func TestBlackwellResultSlot(t *testing.T) {
-	r := spec.CheckSchedule(plan(t, sc.BlackwellDAG(1, 2, 1, false)))
+	r := model.Check(plan(t, sc.BlackwellDAG(1, 2, 1, false)))
 	if r.Find("ub.phase-unobserved") == nil || r.Find("race") == nil {
 		t.Fatalf("findings %+v, want ub.phase-unobserved and race", r.Findings)
 	}
 	// With one tile nothing is reused: no race, but the epilogue's release
 	// still arrives in a phase that only its own initial arrival completed.
-	one := spec.CheckSchedule(plan(t, sc.BlackwellDAG(2, 1, 1, false)))
+	one := model.Check(plan(t, sc.BlackwellDAG(2, 1, 1, false)))
 	if one.Find("race") != nil || one.Verdict() != "ub.phase-unobserved" {
 		t.Fatalf("one tile: %s %+v", one.Verdict(), one.Findings)
 	}
@@ -77,7 +77,7 @@ func TestSeed003Example(t *testing.T) {
 			t.Fatalf("epilogue op %d is %s, want the initial arrivals", i, ep[i].Code)
 		}
 	}
-	if r := spec.CheckSchedule(v); r.Verdict() != "ub.phase-unobserved" {
+	if r := model.Check(v); r.Verdict() != "ub.phase-unobserved" {
 		t.Fatalf("seed 003 example, one tile: %s, want ub.phase-unobserved", r.Verdict())
 	}
 }

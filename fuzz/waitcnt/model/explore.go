@@ -211,3 +211,35 @@ func (x *explorer) opName(pc int) string {
 	}
 	return fmt.Sprintf("t%d (%s)", tok, x.p.Kinds[tok])
 }
+
+// CheckClosedForm checks the model exactly: on a program of at most
+// maxEvents events, the closed-form soundness verdict of Check names the
+// same tokens as Explore's brute force over every completion order; an
+// exploration over maxStates is skipped.
+func (p *Program) CheckClosedForm(waits []wc.Waitcnt, maxEvents, maxStates int) error {
+	res, err := p.Check(waits)
+	if err != nil {
+		return err
+	}
+	if len(p.Events) > maxEvents {
+		return nil
+	}
+	ex, err := p.Explore(waits, maxStates)
+	if errors.Is(err, ErrTooBig) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for k, w := range res.Waits {
+		var closed uint32
+		for _, m := range w.Misses {
+			closed |= 1 << m.Token
+		}
+		if closed != ex.Incomplete[k] {
+			return fmt.Errorf("wait at item %d (%v): closed form leaves tokens %b incomplete, brute force %b (%v)",
+				w.Item, w.Emitted, closed, ex.Incomplete[k], ex.Traces[k])
+		}
+	}
+	return nil
+}
