@@ -39,12 +39,12 @@ func newWitnesses(panel oracles.Panel, b store.Bucket, d domain.Domain) *witness
 // firing lists the IDs of the spec/ptxisa rules v breaks; none for a
 // domain spec/ptxisa does not judge.
 func (w *witnesses) firing(v domain.Value) []string {
-	rules, err := rules.FiringRules(rules.PTXISA, w.d.Name, v)
+	fired, err := rules.FiringRules(rules.PTXISA, w.d.Name, v)
 	if err != nil {
 		return nil
 	}
-	ids := make([]string, len(rules))
-	for i, r := range rules {
+	ids := make([]string, len(fired))
+	for i, r := range fired {
 		ids[i] = r.ID
 	}
 	return ids

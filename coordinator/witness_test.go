@@ -48,12 +48,12 @@ func breaks(t *testing.T, s *store.Store, b store.Bucket) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := rules.FiringRules(rules.PTXISA, rec.Domain, v)
+	fired, err := rules.FiringRules(rules.PTXISA, rec.Domain, v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, r := range rules {
+	for _, r := range fired {
 		ids = append(ids, r.ID)
 	}
 	return ids
@@ -91,8 +91,8 @@ func TestWitnessBreaksTheOneRuleTheToolMisjudges(t *testing.T) {
 func TestWitnessSplit(t *testing.T) {
 	s := storetest.Open(t, "")
 	c := mmaCase(t, `{"shape": [16, 8, 8], "a_type": "f16", "c_type": "f64", "d_type": "f16", "target": "sm_80"}`)
-	if rules, _ := rules.FiringRules(rules.PTXISA, mma.Name, c.Value); len(rules) != 2 {
-		t.Fatalf("the planted case breaks %v", rules)
+	if fired, _ := rules.FiringRules(rules.PTXISA, mma.Name, c.Value); len(fired) != 2 {
+		t.Fatalf("the planted case breaks %v", fired)
 	}
 	b, ok := plant(t, s, specOracles(), c)
 	if !ok {
