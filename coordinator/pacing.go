@@ -70,29 +70,34 @@ func (p pace) full(oracle string) bool {
 	return p.left > 0 && r > 0 && float64(b) > r*p.left.Seconds()
 }
 
-// minPaceWindow is how long a run judges before its pace is taken: the
-// first seconds start the tools.
-const minPaceWindow = 5 * time.Second
-
-// pace is the cases a second the oracle judged since the run began; zero
-// until minPaceWindow has passed or while it judged none.
-func (c *Coordinator) pace(oracle string, camp store.Campaign) float64 {
-	c.mu.Lock()
-	started, judged0 := c.started, c.judged0[oracle]
-	c.mu.Unlock()
-	since := time.Since(started)
-	s := camp.Stats.Oracles[oracle]
-	if s == nil || since < minPaceWindow {
-		return 0
-	}
-	return float64(s.Judged-judged0) / since.Seconds()
-}
-
 // roomForEvery reports whether every judge of the domain, sampled ones
 // included, has room for the rows every judge judges (seeds, the lattice
 // sweep): they wait for the slowest, while mutation goes on.
 func (p pace) roomForEvery(dom string) bool {
 	return !slices.ContainsFunc(p.c.oraclesFor(dom), p.full)
+}
+
+// minPaceBusy is how long an oracle judges in a run before its pace is
+// taken: its first jobs start the tools.
+const minPaceBusy = 5 * time.Second
+
+// pace is the cases a second the oracle judged since the run began, per
+// second it was busy (a job's wall time): what it can judge, not what it
+// was given (a sampled judge fed one case in four is idle most of the
+// time, and its cases per second of wall clock called it slow). Zero
+// until it was busy minPaceBusy.
+func (c *Coordinator) pace(oracle string, camp store.Campaign) float64 {
+	s := camp.Stats.Oracles[oracle]
+	if s == nil {
+		return 0
+	}
+	c.mu.Lock()
+	busy, judged := s.Elapsed-c.busy0[oracle], s.Judged-c.judged0[oracle]
+	c.mu.Unlock()
+	if busy < minPaceBusy {
+		return 0
+	}
+	return float64(judged) / busy.Seconds()
 }
 
 // windDown is generation's last stretch, in which it keeps the queues

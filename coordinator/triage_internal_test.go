@@ -68,13 +68,16 @@ func TestPacingShallowWindingDown(t *testing.T) {
 }
 
 // TestFullAtItsPace: a queue below its high mark is full when it holds
-// more than its oracle judged, at its pace so far, in generation's time
-// left and half the tail; not before the pace is known, nor without a tail.
+// more than its oracle judges, at its pace so far (cases per second busy),
+// in generation's time left and half the tail; not before the pace is
+// known, nor without a tail; and a judge idle most of the time is paced by
+// what it judged while busy, not by what it was given.
 func TestFullAtItsPace(t *testing.T) {
+	// 200 judged in 20 s busy: 10 a second; 500 queued.
+	slow := &store.OracleStats{Enqueued: 700, Judged: 200, Elapsed: 20 * time.Second}
 	camp := store.Campaign{ID: "c", Config: store.CampaignConfig{Duration: time.Minute, BatchSize: 128},
-		Stats: store.Stats{Oracles: map[string]*store.OracleStats{"slow": {Enqueued: 700, Judged: 200}}}}
-	// 200 judged in 20 s since the run began: 10 a second; 500 queued.
-	c := &Coordinator{campaign: camp, started: time.Now().Add(-20 * time.Second), judged0: map[string]int{}}
+		Stats: store.Stats{Oracles: map[string]*store.OracleStats{"slow": slow}}}
+	c := &Coordinator{campaign: camp, started: time.Now().Add(-40 * time.Second), busy0: map[string]time.Duration{}, judged0: map[string]int{}}
 	c.triage = newTriager(c, TriageOptions{Tail: 30 * time.Second, Minimize: &MinimizeOptions{}})
 	check := func(what string, elapsed time.Duration, want bool) {
 		t.Helper()
@@ -85,9 +88,13 @@ func TestFullAtItsPace(t *testing.T) {
 	}
 	check("40 s and 15 s of tail left: 550 cases of work", 20*time.Second, false)
 	check("30 s and 15 s left: 450", 30*time.Second, true)
-	c.started = time.Now().Add(-time.Second)
-	check("pace not known yet", 30*time.Second, false)
-	c.started = time.Now().Add(-20 * time.Second)
+	c.busy0["slow"] = 16 * time.Second
+	check("busy 4 s: pace not known yet", 30*time.Second, false)
+	c.busy0["slow"] = 0
+	camp.Stats.Oracles["slow"] = &store.OracleStats{Enqueued: 520, Judged: 20, Elapsed: 6 * time.Second}
+	check("20 judged in 6 s busy of 40: 3.3 a second, 500 queued, 45 s left", 30*time.Second, true)
+	camp.Stats.Oracles["slow"] = &store.OracleStats{Enqueued: 140, Judged: 20, Elapsed: 6 * time.Second}
+	check("idle most of the time, 120 queued: 3.3 a second busy, not 0.5 a second of wall clock", 30*time.Second, false)
 	c.triage = nil
 	check("no tail", 30*time.Second, false)
 }
