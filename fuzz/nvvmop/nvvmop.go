@@ -222,3 +222,7 @@ func ParseJSON(data []byte) (Value, error) {
 	}
 	return v, nil
 }
+
+// OpName is the op's MLIR name: reports count the verdicts of the
+// domain's cases per op by it.
+func (v Value) OpName() string { return v.Op }

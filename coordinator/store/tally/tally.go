@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz"
+	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
@@ -62,6 +63,7 @@ type Tally struct {
 	Passed    map[string]int `json:"passed,omitempty"` // spec rule -> cases it checked and passed
 	Seen      Histogram      `json:"seen"`             // the cases' Seen times, minimized ones aside
 	Spelled   Spelled        `json:"spelled"`          // render coverage, minimized cases aside
+	Ops       Ops            `json:"ops"`              // op cases' verdicts per op, minimized cases aside
 	// merged holds the timelines of tallies merged into this one.
 	merged []Count
 }
@@ -70,11 +72,15 @@ type Tally struct {
 func (t *Tally) Add(c Case, vs []oracles.Verdict) {
 	t.Cases++
 	t.Verdicts += len(vs)
+	decodedValue, decoded := c.value()
 	if c.Minimized {
 		t.Minimized++ // a minimization's time is not the campaign's
 	} else {
 		t.Seen.Add(c.Seen)
 		t.Spelled.Add(vs) // a minimization's rerenders are not the campaign's reach
+		if op, ok := decodedValue.(OpNamer); decoded && ok {
+			t.Ops.Add(op.OpName(), vs)
+		}
 	}
 	t.Matrix.Add(vs)
 	for _, v := range vs {
@@ -82,7 +88,7 @@ func (t *Tally) Add(c Case, vs []oracles.Verdict) {
 			t.Fired = inc(t.Fired, v.Rule, 1)
 		}
 	}
-	for _, id := range passedRules(c) {
+	for _, id := range passedRules(c.Domain, decodedValue, decoded) {
 		t.Passed = inc(t.Passed, id, 1)
 	}
 	var value json.RawMessage
@@ -102,6 +108,7 @@ func (t *Tally) Merge(o *Tally) {
 	t.Matrix.Merge(&o.Matrix)
 	t.ClaimRows.merge(&o.ClaimRows)
 	t.Spelled.Merge(&o.Spelled)
+	t.Ops.Merge(&o.Ops)
 	for id, n := range o.Fired {
 		t.Fired = inc(t.Fired, id, n)
 	}
@@ -161,21 +168,28 @@ func (t *Tally) Coverage() []RuleCoverage {
 	return out
 }
 
-// passedRules re-judges a case with both spec rule sets and lists the rules
-// that were checked and held: rule coverage, recomputed rather than stored
-// with every verdict.
-func passedRules(c Case) []string {
+// value decodes the case once for what Add reads of it (the rules it
+// passed, its op); false when its domain is unknown or it no longer
+// decodes.
+func (c Case) value() (domain.Value, bool) {
 	d, ok := fuzz.Lookup(c.Domain)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	v, err := d.Decode(c.Data)
-	if err != nil {
+	return v, err == nil
+}
+
+// passedRules re-judges a decoded case with both spec rule sets and lists
+// the rules that were checked and held: rule coverage, recomputed rather
+// than stored with every verdict.
+func passedRules(dom string, v domain.Value, decoded bool) []string {
+	if !decoded {
 		return nil
 	}
 	var ids []string
 	for _, set := range rules.Sets {
-		j, err := rules.JudgeValue(set, d.Name, v)
+		j, err := rules.JudgeValue(set, dom, v)
 		if err != nil {
 			continue
 		}
