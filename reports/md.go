@@ -80,6 +80,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	writeSweepsMarkdown(&b, r.Sweeps)
 	writeCoverageMarkdown(&b, r.Spelled, r.ToolSpelled)
+	writeOpsMarkdown(&b, r.Ops)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -46,6 +46,10 @@ type Report struct {
 	// entry points (MLIR: nvgpu and nvvm ops): a case is judged when
 	// either judged it.
 	ToolSpelled []RenderCoverage `json:"tool_coverage,omitempty"`
+	// Ops is op coverage, for the domains whose cases are ops (nvvmop):
+	// per oracle, the ops it was asked about, judged at least once and
+	// that reached llc, and each op's outcome mix.
+	Ops []OpCoverage `json:"op_coverage,omitempty"`
 	// Sweeps is each domain's lattice sweep in the store: the pairs of
 	// values its cases have covered, of those it can cover.
 	Sweeps      []Sweep      `json:"lattice_sweeps"`
@@ -287,6 +291,7 @@ func Load(s *store.Store, opts Options) (*Report, error) {
 	r.Coverage = acc.tally.Coverage()
 	r.Spelled = acc.tally.Spelled.Coverage()
 	r.ToolSpelled = acc.tally.Spelled.ToolCoverage()
+	r.Ops = acc.tally.Ops.Coverage()
 	if r.Sweeps, err = sweeps(s); err != nil {
 		return nil, err
 	}
