@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/coordinator/policy"
+	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/lattice"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
@@ -26,6 +27,18 @@ type domainInfo struct {
 	// Sweep is the domain's lattice: the pairs of values of two fields its
 	// sweep covers, and with --db how far the store's sweep has come.
 	Sweep sweepInfo `json:"lattice"`
+	// Ops is the store's op coverage (--db), for a domain whose cases are
+	// ops: per oracle, the ops it was asked about, judged at least once
+	// (a verdict not unsupported) and that reached llc.
+	Ops []opsInfo `json:"op_coverage,omitempty"`
+}
+
+// opsInfo is one oracle's op coverage of a domain in a store.
+type opsInfo struct {
+	Oracle     string `json:"oracle"`
+	Ops        int    `json:"ops"`
+	Judged     int    `json:"judged"`
+	ReachedLLC int    `json:"reached_llc"`
 }
 
 // sweepInfo is a domain's lattice and, in a store, its sweep.
@@ -55,40 +68,56 @@ func newDomainsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var ops []tally.OpCoverage
 			if db != "" {
-				if err := addSweeps(cmd.ErrOrStderr(), db, infos); err != nil {
+				if ops, err = addStore(cmd.ErrOrStderr(), db, infos); err != nil {
 					return err
 				}
 			}
 			if err := writeDomains(cmd.OutOrStdout(), infos, asJSON); err != nil || asJSON {
 				return err
 			}
-			return writeSurfaces(cmd.Context(), cmd.OutOrStdout())
+			return writeSurfaces(cmd.Context(), cmd.OutOrStdout(), ops, db != "")
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON array")
-	cmd.Flags().StringVar(&db, "db", "", "a store whose lattice sweeps to show (pairs covered, the night each completed)")
+	cmd.Flags().StringVar(&db, "db", "", "a store whose lattice sweeps (pairs covered, the night each completed) and op coverage (ops judged, ops that reached llc) to show")
 	return cmd
 }
 
-// addSweeps fills in how far the store's sweep of each domain has come.
-func addSweeps(w io.Writer, path string, infos []domainInfo) error {
+// addStore fills in how far the store's sweep of each domain has come and
+// its op coverage, and returns the op coverage of every night merged.
+func addStore(w io.Writer, path string, infos []domainInfo) ([]tally.OpCoverage, error) {
 	s, err := openForReading(w, path, 5*time.Second)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer s.Close()
 	sweeps, err := s.Sweeps()
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	nights, err := s.Nights()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var all tally.Ops
+	for _, n := range nights {
+		all.Merge(&n.Tally.Ops)
+	}
+	ops := all.Coverage()
 	for i := range infos {
 		sw, ok := sweeps[infos[i].Name]
 		if ok && sw.Rows == infos[i].Sweep.Rows && sw.Pairs == infos[i].Sweep.Pairs {
 			infos[i].Sweep.Covered, infos[i].Sweep.CompletedIn = sw.Covered, sw.CompletedIn
 		}
+		for _, c := range ops {
+			if c.Domain == infos[i].Name {
+				infos[i].Ops = append(infos[i].Ops, opsInfo{Oracle: c.Oracle, Ops: c.Ops, Judged: c.Judged, ReachedLLC: c.ReachedLLC})
+			}
+		}
 	}
-	return nil
+	return ops, nil
 }
 
 func domainInfos(pols policy.Set) ([]domainInfo, error) {
