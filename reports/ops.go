@@ -49,9 +49,13 @@ func writeOpsMarkdown(b *strings.Builder, cov []OpCoverage) {
 	}
 }
 
-// refusedFirst orders the ops whose mix holds an error or timeout first.
+// refusedFirst orders the ops whose mix holds an error or timeout first,
+// and the cases of no judge's op last.
 func refusedFirst(c OpCell) int {
-	if c.Refused() {
+	switch {
+	case c.Op == tally.UndefinedOp:
+		return 2
+	case c.Refused():
 		return 0
 	}
 	return 1

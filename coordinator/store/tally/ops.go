@@ -72,16 +72,29 @@ func outcomeReachedLLC(o string) bool {
 	return ok && oracles.ParseStage(rule).Name == LLCStage
 }
 
+// UndefinedOp is the op a case counts under when no tool judged it (every
+// verdict unsupported): a name no judging installation defines, as a
+// fuzzer writes them ("nvvm.0000"), counted once, so that the tally's size
+// stays bounded by the dialects' ops.
+const UndefinedOp = "(no judge's op)"
+
 // Ops tallies the verdicts of op cases per oracle and op (keyed "ORACLE
-// DOMAIN OP"). Its size grows with the oracles, ops and outcomes seen, not
-// the cases.
+// DOMAIN OP"). Its size grows with the oracles, the ops some tool judged
+// and the outcomes seen, not the cases.
 type Ops struct {
 	Cells map[string]*OpCell `json:"cells,omitempty"`
 }
 
 // Add counts one case of op by the tools (spec rule sets judge every case
-// and are left out).
+// and are left out); a case no tool judged counts under UndefinedOp.
 func (b *Ops) Add(op string, vs []oracles.Verdict) {
+	judged := false
+	for _, v := range vs {
+		judged = judged || !isSpec(v) && v.Kind != oracles.Unsupported
+	}
+	if !judged {
+		op = UndefinedOp
+	}
 	for _, v := range vs {
 		if isSpec(v) {
 			continue
@@ -115,8 +128,8 @@ func (b *Ops) Merge(o *Ops) {
 }
 
 // OpCoverage is one oracle's op coverage of one domain: the ops it was
-// asked about, those it judged at least once, those that reached llc,
-// and each op's cell, by op name.
+// asked about (UndefinedOp aside), those it judged at least once, those
+// that reached llc, and each op's cell, by op name (UndefinedOp's too).
 type OpCoverage struct {
 	Oracle     string   `json:"oracle"`
 	Domain     string   `json:"domain"`
@@ -149,6 +162,10 @@ func (b *Ops) Coverage() []OpCoverage {
 			cov = &OpCoverage{Oracle: c.Oracle, Domain: c.Domain}
 			byKey[c.Oracle+" "+c.Domain] = cov
 		}
+		cov.Cells = append(cov.Cells, c)
+		if c.Op == UndefinedOp {
+			continue
+		}
 		cov.Ops++
 		if c.Judged() {
 			cov.Judged++
@@ -156,7 +173,6 @@ func (b *Ops) Coverage() []OpCoverage {
 		if c.ReachedLLC() {
 			cov.ReachedLLC++
 		}
-		cov.Cells = append(cov.Cells, c)
 	}
 	out := make([]OpCoverage, 0, len(byKey))
 	for _, cov := range byKey {

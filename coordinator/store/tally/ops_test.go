@@ -33,7 +33,8 @@ func verdict(kind oracles.Kind, rule string) oracles.Verdict {
 
 // foldTwoOps folds cases of two ops into t: elect.sync refused by llc on
 // trunk and selected once, unknown to 23; barrier0 rejected by trunk's
-// verifier and accepted by 23's llc. A minimized case does not count.
+// verifier and accepted by 23's llc. A minimized case does not count, and
+// two names no judge defines count as one UndefinedOp.
 func foldTwoOps(t *testing.T, tl *Tally) {
 	t.Helper()
 	tl.Add(opCase(t, "a", "nvvm.elect.sync"), opVerdicts("a",
@@ -45,6 +46,8 @@ func foldTwoOps(t *testing.T, tl *Tally) {
 	min := opCase(t, "d", "nvvm.barrier0")
 	min.Minimized = true
 	tl.Add(min, opVerdicts("d", verdict(oracles.Error, "llc"), verdict(oracles.Error, "llc")))
+	tl.Add(opCase(t, "f", "nvvm.0000"), opVerdicts("f", verdict(oracles.Unsupported, ""), verdict(oracles.Unsupported, "")))
+	tl.Add(opCase(t, "g", "nvvm.0001"), opVerdicts("g", verdict(oracles.Unsupported, ""), verdict(oracles.Unsupported, "")))
 	tl.Add(Case{ID: "e", Domain: "kindword", Data: []byte{0}}, []oracles.Verdict{{Oracle: "ptxas", Domain: "kindword", Kind: oracles.Accept}})
 }
 
@@ -71,6 +74,11 @@ func wantOps(t *testing.T, cov []OpCoverage, times int) {
 	}
 	if e, _ := v23.Cell("nvvm.elect.sync"); e.Judged() || e.Outcomes["unsupported"] != 2*times {
 		t.Errorf("23 elect.sync: %+v", e)
+	}
+	for _, c := range cov {
+		if u, ok := c.Cell(UndefinedOp); !ok || u.Cases != 2*times || len(c.Cells) != 3 {
+			t.Errorf("%s: ops no judge defines %+v, %d cells; want %d cases in one cell", c.Oracle, u, len(c.Cells), 2*times)
+		}
 	}
 }
 
