@@ -186,3 +186,44 @@ func isWrapper(r record) bool {
 	}
 	return false
 }
+
+// Respell is the attribute's own spelling of an enum value that another
+// installation spells the other way (#dialect.mnemonic<case> against
+// #dialect<mnemonic case>: LLVM 23 writes NVVM's shuffle kinds the second
+// way, trunk the first, and neither parses the other's); v unchanged when
+// it is spelled alike, is not an enum value, or names a case the attribute
+// does not have.
+func (a Attr) Respell(v string) string {
+	if a.Kind != EnumAttr || slices.Contains(a.Values, v) {
+		return v
+	}
+	want, ok := enumCase(v)
+	if !ok {
+		return v
+	}
+	for _, own := range a.Values {
+		if c, ok := enumCase(own); ok && c == want {
+			return own
+		}
+	}
+	return v
+}
+
+// enumCase reads an enum value in either form as dialect, mnemonic and
+// case.
+func enumCase(v string) ([3]string, bool) {
+	inner, hashed := strings.CutPrefix(v, "#")
+	inner, angled := strings.CutSuffix(inner, ">")
+	if !hashed || !angled {
+		return [3]string{}, false
+	}
+	head, rest, ok := strings.Cut(inner, "<")
+	if !ok {
+		return [3]string{}, false
+	}
+	if dialect, mnemonic, dotted := strings.Cut(head, "."); dotted {
+		return [3]string{dialect, mnemonic, rest}, true
+	}
+	mnemonic, name, ok := strings.Cut(rest, " ")
+	return [3]string{head, mnemonic, name}, ok
+}

@@ -160,3 +160,27 @@ func TestMalformedDumps(t *testing.T) {
 		})
 	}
 }
+
+// TestRespell: an enum value spelled one way is the attribute's own
+// spelling of the same case the other way (LLVM 23 and trunk spell NVVM's
+// shuffle kinds differently); anything else is left as it is.
+func TestRespell(t *testing.T) {
+	ll23 := Attr{Name: "kind", Kind: EnumAttr, Values: []string{"#nvvm<shfl_kind bfly>", "#nvvm<shfl_kind up>"}}
+	trunk := Attr{Name: "kind", Kind: EnumAttr, Values: []string{"#nvvm.shfl_kind<bfly>", "#nvvm.shfl_kind<up>"}}
+	for _, tc := range []struct {
+		a      Attr
+		v, out string
+	}{
+		{ll23, "#nvvm.shfl_kind<up>", "#nvvm<shfl_kind up>"},
+		{trunk, "#nvvm<shfl_kind bfly>", "#nvvm.shfl_kind<bfly>"},
+		{trunk, "#nvvm.shfl_kind<up>", "#nvvm.shfl_kind<up>"},
+		{trunk, "#nvvm.shfl_kind<idx>", "#nvvm.shfl_kind<idx>"},                  // a case the attribute lacks
+		{trunk, "#nvvm.redux_kind<up>", "#nvvm.redux_kind<up>"},                  // another enum
+		{trunk, "#nvvm<shfl_kind>", "#nvvm<shfl_kind>"},                          // malformed
+		{Attr{Kind: IntAttr, Values: []string{"4 : i32"}}, "8 : i32", "8 : i32"}, // not an enum
+	} {
+		if got := tc.a.Respell(tc.v); got != tc.out {
+			t.Errorf("%v.Respell(%q) = %q, want %q", tc.a.Values, tc.v, got, tc.out)
+		}
+	}
+}

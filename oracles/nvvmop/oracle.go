@@ -14,12 +14,14 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/nvvmop"
+	"github.com/legalfuzz/legalfuzz/fuzz/opsurface"
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/diag"
 	"github.com/legalfuzz/legalfuzz/oracles/surface"
@@ -54,8 +56,9 @@ type Oracle struct {
 
 	// ops are the op names of the installation's surface, read on first
 	// use (the surface is cached, but discovery runs in every command).
-	once  sync.Once
-	ops   map[string]bool
+	once sync.Once
+	// ops are the installation's ops by name, read once from its surface.
+	ops   map[string]opsurface.Op
 	opErr error
 }
 
@@ -109,12 +112,32 @@ func (o *Oracle) defines(ctx context.Context, op string) (bool, error) {
 			o.opErr = fmt.Errorf("%s: %w", o.name, err)
 			return
 		}
-		o.ops = map[string]bool{}
+		o.ops = map[string]opsurface.Op{}
 		for _, op := range s.Ops {
-			o.ops[op.Name] = true
+			o.ops[op.Name] = op
 		}
 	})
-	return o.ops[op], o.opErr
+	_, ok := o.ops[op]
+	return ok, o.opErr
+}
+
+// respelled is the case in the installation's own spelling of its enum
+// values: a case is written from trunk's surface, and LLVM 23 spells some
+// NVVM enums the other way (#nvvm<shfl_kind bfly>), refusing trunk's
+// (#nvvm.shfl_kind<bfly>) before it verifies anything (six ops never
+// reached 23's llc in a campaign).
+func (o *Oracle) respelled(v nvvmop.Value) nvvmop.Value {
+	op := o.ops[v.Op]
+	attrs := slices.Clone(v.Attrs)
+	for i, a := range attrs {
+		for _, own := range op.Attrs {
+			if own.Name == a.Name {
+				attrs[i].Value = own.Respell(a.Value)
+			}
+		}
+	}
+	v.Attrs = attrs
+	return v
 }
 
 // Judge runs the chain on each case, one tool run per stage, up to
@@ -177,6 +200,7 @@ func (o *Oracle) judge(ctx context.Context, c domain.Case) (oracles.Verdict, err
 		v.Kind, v.Diagnostic = oracles.Unsupported, val.Op+" is not an op of LLVM "+o.inst.Label+"'s NVVM dialect"
 		return v, nil
 	}
+	val = o.respelled(val)
 	r, err := o.opt.Run(ctx, o.timeout(), []byte(Verified(val)), VerifyArgs()...)
 	if err != nil {
 		return v, fmt.Errorf("%s mlir-opt: %w", o.name, err)

@@ -42,6 +42,19 @@ func judges(t *testing.T) []*Oracle {
 }
 
 // first is the op's first case on the oracle's installation.
+// snapshotCase is the op's first case written from the embedded trunk
+// surface, as the domain's seeds and decoder write cases.
+func snapshotCase(t *testing.T, name string) domain.Case {
+	t.Helper()
+	for _, s := range nvvmop.Seeds() {
+		if v := s.(nvvmop.Value); v.Op == name {
+			return domain.NewCase(nvvmop.Name, v)
+		}
+	}
+	t.Fatalf("no seed of %s", name)
+	return domain.Case{}
+}
+
 func first(t *testing.T, o *Oracle, name string) domain.Case {
 	t.Helper()
 	s, err := surface.Read(context.Background(), o.Installation(), nvvm)
@@ -98,6 +111,11 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 			acquire := cs[2].Value.(nvvmop.Value)
 			acquire.Arch = target.MustParse("sm_90", "8.3")
 			cs = append(cs, domain.NewCase(nvvmop.Name, acquire))
+			// A case as the campaign writes it, from trunk's surface: LLVM 23
+			// spells the shuffle kind #nvvm<shfl_kind bfly>, trunk
+			// #nvvm.shfl_kind<bfly>, and neither parses the other's.
+			shfl := snapshotCase(t, "nvvm.shfl.sync")
+			cs = append(cs, shfl)
 			vs, err := o.Judge(context.Background(), cs)
 			if err != nil {
 				t.Fatal(err)
@@ -121,6 +139,9 @@ func TestJudgeAsTheToolsDid(t *testing.T) {
 			}
 			if v := vs[len(cases)+2]; v.Kind != oracles.Accept || v.Rule != "llc" {
 				t.Errorf("nvvm.fence.proxy.acquire on sm_90 at PTX 8.3: %s %q %q, want llc to compile it", v.Kind, v.Rule, v.Diagnostic)
+			}
+			if v := vs[len(cases)+3]; v.Kind != oracles.Accept || v.Rule != "llc" {
+				t.Errorf("nvvm.shfl.sync in trunk's spelling %v: %s %q %q, want llc to compile it", shfl.Value.(nvvmop.Value).Attrs, v.Kind, v.Rule, v.Diagnostic)
 			}
 		})
 	}

@@ -22,11 +22,19 @@ const (
 type Reproducer struct{}
 
 // Reproduce writes the case's two MLIR files and the chain's commands,
-// with the judging installation's tools when it was discovered here.
-func (Reproducer) Reproduce(_ context.Context, r oracles.ReproRequest) oracles.Reproduction {
+// with the judging installation's tools, and its spelling of the case,
+// when it was discovered here.
+func (Reproducer) Reproduce(ctx context.Context, r oracles.ReproRequest) oracles.Reproduction {
 	v, ok := Value(r.Case)
 	if !ok {
 		return oracles.NotWritten(VerifyFile, r.Name+" judges only nvvmop cases")
+	}
+	for _, o := range r.Oracles {
+		if j, ok := o.(*Oracle); ok && j.Name() == r.Name {
+			if defined, err := j.defines(ctx, v.Op); err == nil && defined {
+				v = j.respelled(v)
+			}
+		}
 	}
 	opt, translate, llc := "mlir-opt", "mlir-translate", "llc"
 	if in, ok := toolchain.In(r.Oracles, r.Name); ok {
