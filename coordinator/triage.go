@@ -236,7 +236,18 @@ func (c *Coordinator) tail(ctx context.Context, stopTriage func()) error {
 	if ctx.Err() != nil {
 		return nil // interrupted: Run says so
 	}
-	return errors.Join(err, c.recordLeft())
+	return errors.Join(err, c.mergeTwins(), c.recordLeft())
+}
+
+// mergeTwins merges the buckets that share a minimized case or a title
+// (Store.MergeTwins): one bucket per root cause, whatever order the
+// minimizations ended in.
+func (c *Coordinator) mergeTwins() error {
+	n, err := c.opts.Store.MergeTwins()
+	if n > 0 {
+		c.log.Info("merged buckets of one minimized case or title", "merged", n)
+	}
+	return err
 }
 
 // replayNight replays the buckets the campaign did not see (ReplayNight),

@@ -273,3 +273,40 @@ func TestMergeCountsNewBuckets(t *testing.T) {
 		t.Fatalf("campaign stats %+v, %v; want 2 new buckets (2, one merged away, one witness), domain mma +1-1", c.Stats, err)
 	}
 }
+
+// TestMergeTwins: two buckets left apart with one minimized case (filed
+// with PutBucket, as two minimizations side by side could leave them) are
+// one after MergeTwins, the other key an alias; a bucket of another case
+// stays.
+func TestMergeTwins(t *testing.T) {
+	s := storetest.Open(t, "")
+	b1 := plantRefusal(t, s, legalMMA(t, 0), "error: one way to say it")
+	b2 := plantRefusal(t, s, legalMMA(t, 1), "error: another way")
+	b3 := plantRefusal(t, s, legalMMA(t, 3), "error: a third")
+	b1.Minimized, b2.Minimized, b3.Minimized = legalMMA(t, 2).ID, legalMMA(t, 2).ID, legalMMA(t, 3).ID
+	for _, b := range []store.Bucket{b1, b2, b3} {
+		if err := s.PutBucket(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := s.MergeTwins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Buckets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 || len(all) != 2 {
+		t.Fatalf("merged %d, %d buckets left; want 1 merged, 2 left", n, len(all))
+	}
+	for _, k := range []string{b1.Key, b2.Key} {
+		b, ok, err := s.Bucket(k)
+		if err != nil || !ok || b.Minimized != legalMMA(t, 2).ID {
+			t.Errorf("key %s finds %+v (%t, %v); want the merged bucket", k, b, ok, err)
+		}
+	}
+	if n, err := s.MergeTwins(); n != 0 || err != nil {
+		t.Errorf("a second pass merged %d (%v); want none", n, err)
+	}
+}
