@@ -91,18 +91,10 @@ func countNew(tx *bolt.Tx, b Bucket, delta int) error {
 // only merges.
 func rekeyOld(tx *bolt.Tx) error {
 	bb := tx.Bucket(bucketBuckets)
-	var all []Bucket
-	err := bb.ForEach(func(k, _ []byte) error {
-		b, _, err := get[Bucket](bb, k)
-		all = append(all, b)
-		return err
-	})
+	all, err := byAge(bb)
 	if err != nil {
 		return err
 	}
-	slices.SortStableFunc(all, func(a, b Bucket) int {
-		return cmp.Or(a.FirstSeen.Compare(b.FirstSeen), cmp.Compare(a.Key, b.Key))
-	})
 	for _, old := range all {
 		b, ok, err := get[Bucket](bb, []byte(old.Key)) // as merges into it left it
 		if err != nil || !ok {
@@ -369,40 +361,44 @@ func resolveKey(tx *bolt.Tx, key string) string {
 	return key
 }
 
+// byAge lists the buckets oldest first (first sighting, then key).
+func byAge(bb *bolt.Bucket) ([]Bucket, error) {
+	var all []Bucket
+	err := bb.ForEach(func(k, _ []byte) error {
+		b, _, err := get[Bucket](bb, k)
+		all = append(all, b)
+		return err
+	})
+	slices.SortStableFunc(all, func(a, b Bucket) int {
+		return cmp.Or(a.FirstSeen.Compare(b.FirstSeen), cmp.Compare(a.Key, b.Key))
+	})
+	return all, err
+}
+
 // MergeTwins merges each bucket that has a twin, another bucket with its
 // minimized case (in its domain) or its title, into it, newest first, and
-// returns how many merged. Rekey merges a twin when the bucket's
-// minimization ends, but two buckets of one case minimized side by side,
-// or in two campaigns on one store, were left apart (a 60 s and an
-// 8-minute campaign left mlir@trunk's and mlir-nvvm@trunk's refusal of one
-// stmatrix case in two buckets): the tail ends with this pass.
-func (s *Store) MergeTwins() (int, error) {
-	n := 0
-	err := s.update(func(tx *bolt.Tx) error {
+// returns how many merged. Rekey merges a twin when a minimization ends,
+// yet a 60 s and an 8-minute campaign on one store left mlir@trunk's and
+// mlir-nvvm@trunk's refusal of one stmatrix case in two buckets: the tail
+// ends with this pass.
+func (s *Store) MergeTwins() (n int, err error) {
+	err = s.update(func(tx *bolt.Tx) error {
 		n = 0
 		bb := tx.Bucket(bucketBuckets)
-		var all []Bucket
-		if err := bb.ForEach(func(k, _ []byte) error {
-			b, _, err := get[Bucket](bb, k)
-			all = append(all, b)
-			return err
-		}); err != nil {
+		all, err := byAge(bb)
+		if err != nil {
 			return err
 		}
-		slices.SortStableFunc(all, func(a, b Bucket) int {
-			return cmp.Or(b.FirstSeen.Compare(a.FirstSeen), cmp.Compare(b.Key, a.Key))
-		})
-		for _, old := range all {
+		for _, old := range slices.Backward(all) {
 			b, ok, err := get[Bucket](bb, []byte(old.Key))
 			if err != nil {
 				return err
 			}
-			if !ok {
-				continue // merged into another already
-			}
-			twin, err := findTwin(bb, b, b.Title)
-			if err != nil {
-				return err
+			twin := ""
+			if ok { // else merged into another already
+				if twin, err = findTwin(bb, b, b.Title); err != nil {
+					return err
+				}
 			}
 			if twin == "" {
 				continue
