@@ -7,8 +7,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain/domaintest"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules/rulestest"
 )
 
 // benchValues decodes a fixed set of pseudo-random inputs plus the seeds, so

@@ -9,8 +9,8 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/corpus"
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules/rulestest"
 )
 
 var (

@@ -6,7 +6,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
+	"github.com/legalfuzz/legalfuzz/oracles/rules/rulestest"
 )
 
 // fuzzDomain is the body of every native fuzz target: decode the bytes, then

@@ -18,8 +18,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/fenceproxy"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/mbarplan"
 	"github.com/legalfuzz/legalfuzz/fuzz/schedule/model"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules/rulestest"
 )
 
 // algoStateBound bounds the model inside the algorithm targets, so that

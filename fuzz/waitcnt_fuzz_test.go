@@ -12,8 +12,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/lower"
 	"github.com/legalfuzz/legalfuzz/fuzz/waitcnt/model"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules/rulestest"
 )
 
 var waitcntWitnesses = flag.String("waitcnt.witnesses", "",

@@ -11,8 +11,8 @@ import (
 	"github.com/legalfuzz/legalfuzz/coordinator/store/tally"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/fuzz/lattice"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 	"github.com/legalfuzz/legalfuzz/oracles/spec"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
 )
 
 // domainInfo is one entry of `legalfuzz domains --json` (stable output).

@@ -9,10 +9,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/legalfuzz/legalfuzz/oracles/cuda/gpucheck"
+	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
+	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 func newGPUCheckCmd() *cobra.Command {
-	o := gpucheck.Options{Kit: "gpu-kit", Corpus: "fuzz/testdata/fuzz", Campaign: time.Minute, Tests: 75 * time.Second}
+	o := gpucheck.Options{Kit: "gpu-kit", Corpus: "fuzz/testdata/fuzz", Campaign: time.Minute, Tests: 75 * time.Second,
+		PTXAS: tool.Candidates(ptxas.PTXAS13Config().Spec)}
 	var dryRun bool
 	cmd := &cobra.Command{
 		Use:   "gpu-check --out DIR [--kit DIR] [--dry-run]",

@@ -15,7 +15,7 @@ import (
 	wasm "github.com/legalfuzz/legalfuzz/fuzz/waitcntasm"
 	wg "github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 )
 
 // Aspect is what two oracles must agree on.

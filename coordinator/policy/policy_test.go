@@ -10,7 +10,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/tmamode"
 	"github.com/legalfuzz/legalfuzz/fuzz/wgmma"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 )
 
 func verdict(oracle string, kind oracles.Kind, rule, value string) oracles.Verdict {

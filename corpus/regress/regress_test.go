@@ -17,7 +17,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/corpus/regress/regresstest"
 	"github.com/legalfuzz/legalfuzz/fuzz"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules/rulestest"
+	"github.com/legalfuzz/legalfuzz/oracles/rules/rulestest"
 	"github.com/legalfuzz/legalfuzz/oracles/tool"
 	"github.com/legalfuzz/legalfuzz/oracles/toolchain"
 )

@@ -11,13 +11,14 @@
 //     family: what two share lives in a shared piece below both.
 //   - a shared piece: what families share, knowing none of them (the
 //     oracles package itself, batch, diag, emitted, intrinsic, ptx, replay,
-//     spec/rules, spelltest, testoracle, tool, toolchain, valuecheck).
-//     spec/rules is here and its oracle spec is a family: the rule sets
+//     rules, spelltest, testoracle, tool, toolchain, valuecheck).
+//     rules is here and the oracle spec is a family: the rule sets
 //     are the reference the families are judged against (batch predicts
 //     with them, algo judges its pass's output with them), the oracles
 //     spec/seed and spec/ptxisa judge cases with them like any other.
-//   - an assembly: what puts the families together (registry, bench, and
-//     cuda/gpucheck, the GPU machine's check of every GPU oracle).
+//   - an assembly: what puts the families together (registry, bench).
+//     cuda/gpucheck, the GPU machine's check, is cuda's: the ptxas builds
+//     it records are named by its caller.
 //
 // Outside oracles/, coordinator/... imports nothing of reports/... (the
 // store keeps its own counts; reports read them), and no package's

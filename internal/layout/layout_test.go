@@ -29,11 +29,11 @@ var kinds = map[string]string{
 	"spec": family,
 
 	"": shared, "batch": shared, "diag": shared, "emitted": shared,
-	"intrinsic": shared, "ptx": shared, "replay": shared, "spec/rules": shared, "surface": shared,
+	"intrinsic": shared, "ptx": shared, "replay": shared, "rules": shared, "surface": shared,
 	"spelltest": shared, "testoracle": shared, "tool": shared,
 	"toolchain": shared, "valuecheck": shared,
 
-	"registry": assembly, "bench": assembly, "cuda/gpucheck": assembly,
+	"registry": assembly, "bench": assembly,
 }
 
 const (

@@ -9,7 +9,7 @@ import (
 	kw "github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 )
 
 // f16 is the legal tcgen05.mma.cta_group::1.kind::f16 on tgt, changed by edit.

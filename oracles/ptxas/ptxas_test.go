@@ -20,7 +20,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/oracles"
 	"github.com/legalfuzz/legalfuzz/oracles/batch/batchtest"
 	"github.com/legalfuzz/legalfuzz/oracles/ptx"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 )
 
 // realPTXAS finds ptxas 12.4 or skips the test.

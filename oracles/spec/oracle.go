@@ -1,6 +1,6 @@
 // Package spec is the spec family: the oracles spec/seed and spec/ptxisa,
 // which judge cases in process with legalfuzz's own rule sets
-// (oracles/spec/rules), and their reproducer. No other family imports it;
+// (oracles/rules), and their reproducer. No other family imports it;
 // what they share with it is the rules package.
 package spec
 
@@ -12,7 +12,7 @@ import (
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
 	"github.com/legalfuzz/legalfuzz/oracles"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 )
 
 // Set names the rule set an oracle judges with; Seed and PTXISA are the

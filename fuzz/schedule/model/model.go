@@ -10,7 +10,7 @@
 // violations found are real, but "no violation" becomes "bound exceeded",
 // never ok.
 //
-// The ptxisa rule set of oracles/spec/rules judges schedules with it, and
+// The ptxisa rule set of oracles/rules judges schedules with it, and
 // the schedule fuzz targets check it; its rule names are the last part of
 // that rule set's rule IDs ("ptxisa.schedule.race").
 package model

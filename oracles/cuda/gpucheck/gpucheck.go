@@ -69,6 +69,10 @@ type Options struct {
 	Exe    string // the legalfuzz binary the steps run
 	Corpus string // seed corpus root, with one FuzzX folder per domain
 	Work   string // scratch folder for the campaign's store (a temporary one if empty)
+	// PTXAS are the ptxas builds whose versions the machine file records
+	// (CUDA 13's candidates: the caller, who knows the ptxas family, names
+	// them; this package imports no other family).
+	PTXAS []string
 	// Campaign is the campaign's length; Tests bounds the test binary.
 	Campaign, Tests time.Duration
 	Progress        io.Writer // one line per step as it ends (nil: none)

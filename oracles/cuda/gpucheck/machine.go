@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/legalfuzz/legalfuzz/oracles/cuda"
-	"github.com/legalfuzz/legalfuzz/oracles/ptxas"
-	"github.com/legalfuzz/legalfuzz/oracles/tool"
 )
 
 // libcudaDirs are where GPU images keep the driver library when the
@@ -44,7 +42,7 @@ func (c *check) machine(ctx context.Context) Step {
 	probe(c.Exe, "--version")
 	gpu := probe("nvidia-smi")
 	probe("nvidia-smi", "--query-gpu=name,driver_version,compute_cap,memory.total,clocks.max.sm,pci.bus_id", "--format=csv")
-	for _, p := range tool.Candidates(ptxas.PTXAS13Config().Spec) {
+	for _, p := range c.PTXAS {
 		probe(p, "--version")
 	}
 	probe("nvcc", "--version")

@@ -1,5 +1,5 @@
 // Package rulestest is what tests check of domain values against the rule
-// sets (oracles/spec/rules): the invariants every value keeps, which the
+// sets (oracles/rules): the invariants every value keeps, which the
 // native fuzz targets and the corpus replays run, and the rule coverage of
 // a replay.
 package rulestest
@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/legalfuzz/legalfuzz/fuzz/domain"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 )
 
 // CheckInvariants verifies the invariants every value of every domain must keep, and
