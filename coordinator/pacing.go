@@ -66,7 +66,7 @@ func (p pace) full(oracle string) bool {
 	if b >= high {
 		return true
 	}
-	r := p.c.pace(oracle, p.camp)
+	r := p.c.rate(oracle, p.camp)
 	return p.left > 0 && r > 0 && float64(b) > r*p.left.Seconds()
 }
 
@@ -77,16 +77,16 @@ func (p pace) roomForEvery(dom string) bool {
 	return !slices.ContainsFunc(p.c.oraclesFor(dom), p.full)
 }
 
-// minPaceBusy is how long an oracle judges in a run before its pace is
+// minPaceBusy is how long an oracle judges in a run before its rate is
 // taken: its first jobs start the tools.
 const minPaceBusy = 5 * time.Second
 
-// pace is the cases a second the oracle judged since the run began, per
+// rate is the cases a second the oracle judged since the run began, per
 // second it was busy (a job's wall time): what it can judge, not what it
 // was given (a sampled judge fed one case in four is idle most of the
 // time, and its cases per second of wall clock called it slow). Zero
 // until it was busy minPaceBusy.
-func (c *Coordinator) pace(oracle string, camp store.Campaign) float64 {
+func (c *Coordinator) rate(oracle string, camp store.Campaign) float64 {
 	s := camp.Stats.Oracles[oracle]
 	if s == nil {
 		return 0

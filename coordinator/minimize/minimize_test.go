@@ -12,7 +12,7 @@ import (
 	"github.com/legalfuzz/legalfuzz/fuzz/kindword"
 	"github.com/legalfuzz/legalfuzz/fuzz/mma"
 	"github.com/legalfuzz/legalfuzz/fuzz/target"
-	"github.com/legalfuzz/legalfuzz/oracles/spec/rules"
+	"github.com/legalfuzz/legalfuzz/oracles/rules"
 )
 
 // Each makes a Predicate (for the tests) of a function that answers one value at a time.
